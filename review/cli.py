@@ -1,0 +1,90 @@
+"""The `stopframe` command line (spec §6): one parser, commands registered by the modules that own them.
+
+Each command module exposes `register(subparsers)`; its handler takes the parsed arguments and
+returns the exit status. Errors become one sentence on stderr and the status spec §6 gives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from review.errors import EXIT_UNREADABLE, StopframeError
+from review.jsonio import dumps, write_atomic
+
+# Modules that add commands. Vision commands import cv2/mediapipe only when they run.
+COMMAND_MODULES = (
+    "review.cli_game",  # validate, replay, import
+    "vision.cli_observe",  # observe
+    "review.cli_audit",  # audit
+    "review.cli_align",  # align
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports wrong arguments as one sentence with exit 2 instead of a usage dump."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise StopframeError(f"{self.prog}: {message}.", EXIT_UNREADABLE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="stopframe", description="Video review and judging assistant for sport Mafia.")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of a fatal error")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:  # that command is not built yet
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """The --json / --out pair every reporting command shares (spec §6)."""
+    parser.add_argument("--json", action="store_true", help="print JSON to stdout")
+    parser.add_argument("--out", metavar="FILE", help="write the JSON result to FILE (atomically)")
+
+
+def emit(args: argparse.Namespace, data: Any, table: Callable[[], str]) -> None:
+    """Print JSON (--json), write it atomically (--out), or print the readable table."""
+    if getattr(args, "out", None):
+        write_atomic(args.out, dumps(data))
+    if getattr(args, "json", False):
+        sys.stdout.write(dumps(data))
+    elif not getattr(args, "out", None):
+        sys.stdout.write(table().rstrip("\n") + "\n")
+
+
+def progress(message: str) -> None:
+    """Progress for long jobs goes to stderr so stdout stays clean JSON."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    try:
+        args = build_parser().parse_args(argv)
+        if not getattr(args, "func", None):
+            build_parser().print_help(sys.stderr)
+            return EXIT_UNREADABLE
+        return int(args.func(args))
+    except StopframeError as exc:
+        if debug:
+            raise
+        print(f"stopframe: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("stopframe: interrupted.", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""Reading and writing the project's JSON files: clear errors on read, atomic writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from review.errors import UnreadableInput
+
+MAX_JSON_BYTES = 20 * 1024 * 1024  # a protocol is a few KB; refuse giant files before parsing them
+
+
+def read_json(path: str | os.PathLike[str], what: str = "file") -> Any:
+    """Parse a JSON file, or raise UnreadableInput naming the file and the place."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as exc:
+        raise UnreadableInput(f"{p}: cannot read the {what}: {exc.strerror or exc}.") from exc
+    if size > MAX_JSON_BYTES:
+        raise UnreadableInput(f"{p}: the {what} is {size / 1e6:.0f} MB, too large to be one (limit {MAX_JSON_BYTES // 10**6} MB).")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableInput(f"{p}: the {what} is not UTF-8 text (byte {exc.start}).") from exc
+    except OSError as exc:
+        raise UnreadableInput(f"{p}: cannot read the {what}: {exc.strerror or exc}.") from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UnreadableInput(f"{p}: the {what} is not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}.") from exc
+    except RecursionError as exc:
+        raise UnreadableInput(f"{p}: the {what} is nested too deeply to be read.") from exc
+
+
+def dumps(data: Any) -> str:
+    """The project's JSON style: UTF-8 kept readable, two-space indent."""
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def write_atomic(path: str | os.PathLike[str], text: str | bytes) -> Path:
+    """Write a file so that a crash leaves either the old file or the new one, never half of one."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return p
+
+
+def write_json(path: str | os.PathLike[str], data: Any) -> Path:
+    """Atomically write data as JSON."""
+    return write_atomic(path, dumps(data))
