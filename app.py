@@ -1,7 +1,5 @@
-"""Stopframe's judge workspace (Streamlit). Placeholder until the app issue lands."""
+"""Stopframe's judge workspace: `streamlit run app.py` opens the bundled sample game."""
 
-import streamlit as st
+from stopframe_app.main import main
 
-st.set_page_config(page_title="Stopframe", layout="wide")
-st.title("Stopframe")
-st.write("Video review for sport Mafia. The judge's workspace is being built; the sample game lives in `sample_videos/`.")
+main()

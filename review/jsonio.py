@@ -13,8 +13,11 @@ from review.errors import UnreadableInput
 MAX_JSON_BYTES = 20 * 1024 * 1024  # a protocol is a few KB; refuse giant files before parsing them
 
 
-def read_json(path: str | os.PathLike[str], what: str = "file") -> Any:
-    """Parse a JSON file, or raise UnreadableInput naming the file and the place."""
+def read_json(path: str | os.PathLike[str], what: str = "file", *, reject_duplicate_keys: bool = False) -> Any:
+    """Parse a JSON file, or raise UnreadableInput naming the file and the place.
+
+    With reject_duplicate_keys an object that repeats a key is refused: plain JSON parsing would
+    silently keep only the last value, and a file that is saved back would lose the others."""
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -29,11 +32,30 @@ def read_json(path: str | os.PathLike[str], what: str = "file") -> Any:
     except OSError as exc:
         raise UnreadableInput(f"{p}: cannot read the {what}: {exc.strerror or exc}.") from exc
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys if reject_duplicate_keys else None)
     except json.JSONDecodeError as exc:
         raise UnreadableInput(f"{p}: the {what} is not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}.") from exc
+    except _DuplicateKey as exc:
+        raise UnreadableInput(f'{p}: the {what} repeats the key "{exc.args[0]}" inside one object.') from exc
     except RecursionError as exc:
         raise UnreadableInput(f"{p}: the {what} is nested too deeply to be read.") from exc
+    except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
+        raise UnreadableInput(f"{p}: the {what} is not readable JSON: {exc}.") from exc
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key[:40])
+            seen.add(key)
+    return obj
 
 
 def dumps(data: Any) -> str:

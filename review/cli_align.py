@@ -1,0 +1,104 @@
+"""`stopframe align`: propose a protocol's missing vote times from the judge's voice (spec §6).
+
+    stopframe align VIDEO --protocol P [--json] [--out FILE] [--stop-at SECONDS]
+
+The audio is read and analysed by `vision` (imported inside the handler, so the review package
+never loads an audio or video library); the matching of cues to the protocol is `review.align`.
+The original protocol is never written: `--out` naming it is refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from review.errors import EXIT_OK, InvalidInput, UnreadableInput
+
+
+def register(subparsers: Any) -> None:
+    from review.cli import add_output_options
+
+    p = subparsers.add_parser(
+        "align",
+        help="propose the missing vote times (t, cutoff, announced) from the judge's voice",
+        description="Find the judge's «Стоп»/«Спасибо», calls and counts on the audio track and fill the "
+        "protocol's missing vote times; each proposed time's score goes into x_cue_scores.",
+    )
+    p.add_argument("video", nargs="?", metavar="VIDEO", help="the game video (default: the protocol's video.path)")
+    p.add_argument("--protocol", required=True, metavar="PROTOCOL", help="the game's protocol (*.protocol.json)")
+    p.add_argument(
+        "--stop-at", type=float, metavar="SECONDS",
+        help="video time of one closing word («Стоп»/«Спасибо») to match across the game",
+    )
+    add_output_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from review.align import VOTE_TYPES, VoteCue, align_protocol
+    from review.cli import emit, progress
+    from review.protocol import format_problems, load_protocol, resolve_video_path
+
+    protocol = load_protocol(args.protocol)
+    problems = format_problems(protocol.data)
+    if problems:
+        first = problems[0]
+        raise InvalidInput(
+            f"{args.protocol}: the protocol's format is broken at {first.path}: {first.message} "
+            f"({len(problems)} problem(s); run `stopframe validate`)."
+        )
+    if args.out and Path(args.out).resolve() == Path(args.protocol).resolve():
+        raise UnreadableInput(f"{args.out}: align never overwrites the original protocol; choose another --out file.")
+    video = Path(args.video) if args.video else resolve_video_path(protocol)
+
+    from vision.audio import read_audio
+    from vision.cues import features, listen
+
+    progress(f"align: reading the audio of {video} …")
+    track = read_audio(video)
+    progress(f"align: {track.duration:.0f} s of audio; looking for the judge's cues …")
+    feats = features(track)
+    events = protocol.events
+    offset = (protocol.data.get("video") or {}).get("offset_s") or 0.0
+    hints = [offset + e["cutoff"] for e in events if e.get("type") in VOTE_TYPES and isinstance(e.get("cutoff"), int | float)]
+    expected = sum(1 for e in events if e.get("type") in VOTE_TYPES)
+    heard = listen(feats, marked=args.stop_at, hints=hints, expected=expected, weak=True)
+    sure = sum(v.confident for v in heard.votes)
+    progress(
+        f"align: {len(heard.votes)} closing word(s) heard ({sure} after a usual call; {heard.source} template), "
+        f"{len(heard.nights)} night(s) of music."
+    )
+    cues = [
+        VoteCue(
+            cutoff=v.cutoff.t, cutoff_score=v.cutoff.score,
+            t=v.call.t if v.call else None, t_score=v.call.score if v.call else 0.0,
+            announced=v.announced.t if v.announced else None, announced_score=v.announced.score if v.announced else 0.0,
+        )
+        for v in heard.votes
+    ]
+    result = align_protocol(protocol.data, cues, [(n.start, n.end) for n in heard.nights])
+
+    def table() -> str:
+        clock = result.clock
+        lines = [
+            f"clock: video = {clock.offset:+.3f} s + {clock.rate:.6f} × protocol time "
+            f"({result.anchors} anchor(s), {len(result.outliers)} outlier(s): {', '.join(result.outliers) or 'none'})",
+            f"{len(heard.votes)} vote cue(s) heard, {len(result.unmatched)} vote(s) without a cue, "
+            f"{result.unused_cues} cue(s) unused",
+        ]
+        for i, e in enumerate(result.data.get("events", [])):
+            if e.get("type") not in VOTE_TYPES:
+                continue
+            who = f"candidate {e.get('candidate')}" if e.get("type") == "vote" else f"lift {e.get('candidates')}"
+            cells = []
+            for name in ("t", "cutoff", "announced"):
+                v = e.get(name)
+                score = e["x_cue_scores"][name] if name in result.proposed.get(i, {}) else None
+                shown = "—" if v is None else f"{v:.3f}"
+                cells.append(f"{name} {shown}" + (f" (proposed, score {score:.2f})" if score is not None else ""))
+            lines.append(f"events[{i}] day {e.get('day')} round {e.get('round', 1)} {who}: " + "; ".join(cells))
+        return "\n".join(lines)
+
+    emit(args, result.data, table)
+    return EXIT_OK

@@ -1,0 +1,272 @@
+"""`stopframe audit`: one game's vote audit, or every game of a folder in parallel (spec §6).
+
+    stopframe audit VIDEO --protocol P --seats S [--rules ID] [--json] [--out FILE] [--fail-on-findings]
+                    [--observations OBS.json] [--marks M.json] [--model full|lite]
+    stopframe audit --batch DIR [--jobs N] [--out DIR] [--reuse-observations]
+
+Vision (cv2, MediaPipe) is imported only when a video really has to be looked at, so the review
+package and an audit from saved observations (`--observations`) never load it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from review.errors import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    InvalidInput,
+    StopframeError,
+    UnreadableInput,
+)
+from review.findings import FINDING_KINDS, AuditReport
+from review.jsonio import dumps, read_json, write_atomic
+
+MAX_TABLE_TEXT = 90
+
+
+def register(subparsers: Any) -> None:
+    from review.cli import add_output_options
+
+    p = subparsers.add_parser(
+        "audit",
+        help="audit every vote of a game: the video's hands against the protocol, under its rules",
+        description="Audit every vote of a game against its video (spec §4), or every game in a folder (--batch).",
+    )
+    p.add_argument("video", nargs="?", metavar="VIDEO", help="the game video (default: the protocol's video.path)")
+    p.add_argument("--protocol", metavar="PROTOCOL", help="the game's protocol (*.protocol.json)")
+    p.add_argument("--seats", metavar="SEATS", help="the camera's seat map (*.seats.json)")
+    p.add_argument("--rules", metavar="ID", help="audit under this rule profile instead of the protocol's")
+    p.add_argument("--observations", metavar="OBS", help="use saved stopframe-observations/1 instead of looking at the video")
+    p.add_argument("--marks", metavar="MARKS", help="the judge's vote times (default: NAME.marks.json beside the protocol)")
+    p.add_argument("--model", choices=("full", "lite"), default="full", help="hand landmark model (default full)")
+    p.add_argument("--fail-on-findings", action="store_true", help="exit 1 when there is any finding")
+    p.add_argument("--batch", metavar="DIR", help="audit every NAME.mp4 + NAME.protocol.json + NAME.seats.json in DIR")
+    p.add_argument("--jobs", type=int, default=None, metavar="N", help="games audited at once in --batch (default: cores)")
+    p.add_argument(
+        "--reuse-observations", action="store_true",
+        help="in --batch, use NAME.observations.json where present instead of looking at the video",
+    )
+    add_output_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from review.cli import emit, progress
+
+    if args.batch:
+        if args.video or args.protocol or args.seats or args.observations:
+            raise UnreadableInput("audit --batch takes a folder only, not VIDEO, --protocol, --seats or --observations.")
+        return run_batch(args)
+    if not args.protocol or not args.seats:
+        raise UnreadableInput("audit needs --protocol PROTOCOL and --seats SEATS (or --batch DIR).")
+    if args.rules is not None:
+        from review.profiles import PROFILES
+
+        if args.rules not in PROFILES:  # a wrong argument (exit 2), unlike a protocol naming an unknown profile
+            raise UnreadableInput(f"--rules {args.rules!r} is not a rule profile; known: {', '.join(PROFILES)}.")
+    report = audit_game(
+        protocol=args.protocol, seats=args.seats, video=args.video, rules=args.rules,
+        observations=args.observations, marks=args.marks, model=args.model, progress=progress,
+    )
+    emit(args, report.to_json(), lambda: report_table(report))
+    return EXIT_INVALID if args.fail_on_findings and report.findings else EXIT_OK
+
+
+def audit_game(
+    *, protocol: str | os.PathLike[str], seats: str | os.PathLike[str], video: str | os.PathLike[str] | None = None,
+    rules: str | None = None, observations: str | os.PathLike[str] | None = None,
+    marks: str | os.PathLike[str] | None = None, model: str = "full", progress: Any = None,
+) -> AuditReport:
+    """Everything `stopframe audit` does for one game, returning the report (used by the app too)."""
+    from review.audit import audit, observations_from_json
+    from review.profiles import get_profile
+    from review.protocol import format_problems, load_protocol, resolve_video_path
+    from review.timeline import analysis_windows, load_marks, marks_path_for, vote_rounds, vote_windows
+    from vision.seats import load_seat_map
+
+    say = progress or (lambda _msg: None)
+    proto = load_protocol(protocol)
+    problems = format_problems(proto.data)
+    if problems:
+        raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
+    profile = get_profile(rules or proto.rules)
+    seat_map = load_seat_map(seats)
+    marks_file = Path(marks) if marks else marks_path_for(protocol)
+    mark_list = load_marks(marks_file) if (marks or marks_file.exists()) else []
+    if observations is not None:
+        seen: Any = observations_from_json(read_json(observations, "observations"), str(observations))
+        video_name = Path(video).name if video else seen.video
+    else:
+        video_path = Path(video) if video else resolve_video_path(proto)
+        rounds = vote_rounds(vote_windows(proto.data, mark_list))
+        windows = analysis_windows(rounds)
+        span = sum(b - a for a, b in windows)
+        say(f"audit: {len(rounds)} voting rounds, {len(windows)} stretches ({span:.1f} s of video) to look at in {video_path.name}")
+        from vision.observe import observe
+
+        seen = observe(video_path, seat_map, windows, model=model, progress=_frames_progress(say))
+        video_name = video_path.name
+    report = audit(proto.data, seen, profile=profile, visible_seats=set(seat_map.seats), marks=mark_list, video=video_name)
+    say(f"audit: {len(report.votes)} votes, {len(report.findings)} findings under {profile.id}")
+    return report
+
+
+def _frames_progress(say: Any) -> Any:
+    """vision reports (frames done, frames to do); tell the judge every tenth of the way."""
+    last = [-1]
+
+    def report(done: int, total: int) -> None:
+        step = int(10 * done / total) if total else 10
+        if step != last[0]:
+            last[0] = step
+            say(f"audit: looked at {done}/{total} frames")
+
+    return report
+
+
+# ---------------------------------------------------------------- readable tables
+
+
+def report_table(report: AuditReport) -> str:
+    """The audit as a judge reads it: votes, then findings in time order."""
+    lines = [f"Audit of {report.video or 'the video'} under {report.rules}", "", "Votes"]
+    lines.append(f"  {'day':>3} {'rnd':>3}  {'candidate':<10} {'protocol':>8} {'video':>5}  {'conf':>4}  voters seen / outcome")
+    for n, v in enumerate(report.votes):
+        who = str(v.candidate) if v.kind == "vote" else "lift " + ",".join(map(str, v.candidates or ()))
+        video = "-" if v.video_count is None else str(v.video_count)
+        voters = " ".join(map(str, v.video_voters or ())) or "-"
+        if v.silent_seats:
+            voters += f" (+silent {' '.join(map(str, v.silent_seats))})"
+        pc = "-" if v.protocol_count is None else str(v.protocol_count)
+        lines.append(f"  {v.day:>3} {v.round:>3}  {who:<10} {pc:>8} {video:>5}  {v.confidence:4.2f}  {voters}")
+        following = report.votes[n + 1] if n + 1 < len(report.votes) else None
+        end_of_round = following is None or (following.day, following.round, following.kind) != (v.day, v.round, v.kind)
+        if end_of_round and v.outcome.video is not None:
+            mark = "CHANGED — " if v.outcome.changed else ""
+            lines.append(f"  {'':>10}{mark}by the protocol: {v.outcome.protocol}; by the video: {v.outcome.video}")
+    lines += ["", f"Findings ({len(report.findings)})"]
+    if not report.findings:
+        lines.append("  none")
+    for f in report.findings:
+        when = "-" if f.t is None else f"{f.t:8.2f}s"
+        who = f"seat {f.seat}" if f.seat is not None else "seats " + ",".join(map(str, f.seats or ())) if f.seats else "-"
+        cons = f.consequence.type + (f" {f.consequence.points:+g}" if f.consequence.points is not None else "")
+        assumed = f" [assumed {', '.join(f.assumed_times)}]" if f.assumed_times else ""
+        text = f.text if len(f.text) <= MAX_TABLE_TEXT else f.text[: MAX_TABLE_TEXT - 1] + "…"
+        lines.append(
+            f"  {when} {f.kind:<14} {who:<10} d{f.day} r{f.round} {f.clause or '-':<16} {cons:<16} {f.confidence:4.2f}  {text}{assumed}"
+        )
+    return "\n".join(lines)
+
+
+def summary_table(rows: list[GameResult]) -> str:
+    """Findings per kind per game, for --batch."""
+    kinds = [k for k in FINDING_KINDS if any(r.counts.get(k) for r in rows)]
+    width = max([4, *(len(r.name) for r in rows)])
+    head = f"{'game':<{width}}  {'votes':>5}  " + "  ".join(f"{k:>{len(k)}}" for k in kinds) + "  total"
+    lines = [head]
+    for r in rows:
+        if r.error:
+            lines.append(f"{r.name:<{width}}  error: {r.error}")
+            continue
+        cells = "  ".join(f"{r.counts.get(k, 0):>{len(k)}}" for k in kinds)
+        lines.append(f"{r.name:<{width}}  {r.votes:>5}  {cells}  {sum(r.counts.values()):>5}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- --batch
+
+
+@dataclass(frozen=True)
+class GameResult:
+    name: str
+    votes: int = 0
+    counts: dict[str, int] | None = None
+    error: str | None = None
+    exit_code: int = EXIT_OK
+    out: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.counts is None:
+            object.__setattr__(self, "counts", {})
+
+
+def find_games(folder: Path, reuse_observations: bool = False) -> tuple[list[dict[str, Path | None]], list[str]]:
+    """The complete games in a folder, and a note for every protocol that lacks its video or seat map."""
+    games, skipped = [], []
+    for proto in sorted(folder.glob("*.protocol.json")):
+        name = proto.name[: -len(".protocol.json")]
+        if name.endswith(".corrected"):
+            continue  # a review's output, not a game
+        seats = folder / f"{name}.seats.json"
+        video = folder / f"{name}.mp4"
+        obs = folder / f"{name}.observations.json"
+        use_obs = reuse_observations and obs.exists()
+        if not seats.exists() or not (video.exists() or use_obs):
+            missing = [p.name for p in (seats, video) if not p.exists()]
+            skipped.append(f"{name}: missing {', '.join(missing)}")
+            continue
+        games.append({"name": name, "protocol": proto, "seats": seats, "video": video if video.exists() else None,
+                      "observations": obs if use_obs else None})
+    return games, skipped
+
+
+def _audit_one(game: dict[str, Any], out_dir: str) -> GameResult:
+    """One game of a batch, in a worker process: write NAME.audit.json and return the counts per kind."""
+    name = str(game["name"])
+    try:
+        report = audit_game(protocol=game["protocol"], seats=game["seats"], video=game["video"],
+                            observations=game["observations"])
+    except StopframeError as exc:
+        return GameResult(name, error=str(exc), exit_code=exc.exit_code)
+    out = Path(out_dir) / f"{name}.audit.json"
+    write_atomic(out, dumps(report.to_json()))
+    return GameResult(name, len(report.votes), dict(Counter(f.kind for f in report.findings)), out=str(out))
+
+
+def run_batch(args: argparse.Namespace) -> int:
+    from review.cli import progress
+
+    folder = Path(args.batch)
+    if not folder.is_dir():
+        raise UnreadableInput(f"{folder}: not a folder of games.")
+    games, skipped = find_games(folder, args.reuse_observations)
+    for note in skipped:
+        progress(f"audit: skipped {note}")
+    if not games:
+        raise UnreadableInput(f"{folder}: no game to audit (each needs NAME.mp4, NAME.protocol.json and NAME.seats.json).")
+    out_dir = Path(args.out) if args.out else folder
+    out_dir.mkdir(parents=True, exist_ok=True)
+    jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(games)))
+    progress(f"audit: {len(games)} games, {jobs} at a time")
+    results: list[GameResult] = []
+    if jobs == 1:
+        for g in games:
+            results.append(_audit_one(g, str(out_dir)))
+            progress(f"audit: {g['name']} done")
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(_audit_one, g, str(out_dir)): g["name"] for g in games}
+            for fut in as_completed(futures):
+                results.append(fut.result())
+                progress(f"audit: {futures[fut]} done")
+    results.sort(key=lambda r: r.name)
+    if args.json:
+        sys.stdout.write(dumps({"games": [
+            {"name": r.name, "audit": r.out, "votes": r.votes, "findings": r.counts, "error": r.error} for r in results
+        ]}))
+    else:
+        sys.stdout.write(summary_table(results) + "\n")
+    worst = max((r.exit_code for r in results), default=EXIT_OK)
+    if worst:
+        return EXIT_UNREADABLE if worst == EXIT_UNREADABLE else EXIT_INVALID
+    return EXIT_INVALID if args.fail_on_findings and any(r.counts for r in results) else EXIT_OK

@@ -1,0 +1,149 @@
+"""Commands about the game itself (spec §6): `stopframe validate`, `stopframe replay`, `stopframe import`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from review.cli import add_output_options, emit
+from review.errors import EXIT_INVALID, EXIT_OK, StopframeError
+from review.importers import SOURCES, import_file
+from review.problems import Problem
+from review.protocol import RULE_PROFILES, engine_module, format_problems, load_protocol, validate
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("validate", help="check a protocol's format and the game's consistency",
+                              description="Check a protocol's format and the game under its rules. "
+                                          "Exit 0 valid, 1 invalid, 2 unreadable.")
+    p.add_argument("protocol", metavar="PROTOCOL")
+    add_output_options(p)
+    p.set_defaults(func=run_validate)
+
+    p = subparsers.add_parser("replay", help="replay a game under its rules: eliminations and result",
+                              description="Replay the game under its rule profile. Exit 0 when the protocol "
+                                          "agrees with the rules, 1 when it has problems, 2 unreadable.")
+    p.add_argument("protocol", metavar="PROTOCOL")
+    add_output_options(p)
+    p.set_defaults(func=run_replay)
+
+    p = subparsers.add_parser("import", help="convert a Polemica or mafiaratings game file into a protocol",
+                              description="Convert another system's game file into a stopframe-protocol/1.")
+    p.add_argument("source", choices=SOURCES, metavar="{" + ",".join(SOURCES) + "}")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--rules", choices=RULE_PROFILES, default="rfm", help="rule profile of the game (default rfm)")
+    add_output_options(p)
+    p.set_defaults(func=run_import)
+
+
+def _problem_lines(problems: list[Problem]) -> list[str]:
+    return [f"  {p.path or '(file)'}: {p.message}" + (f" ({p.clause})" if p.clause else "") for p in problems]
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    protocol = load_protocol(args.protocol)
+    problems = validate(protocol)
+    data = {"valid": not problems, "problems": [p.to_json() for p in problems]}
+
+    def table() -> str:
+        if not problems:
+            return f"{args.protocol}: valid ({protocol.rules}, {len(protocol.events)} events)"
+        word = "problem" if len(problems) == 1 else "problems"
+        return "\n".join([f"{args.protocol}: {len(problems)} {word}", *_problem_lines(problems)])
+
+    emit(args, data, table)
+    return EXIT_INVALID if problems else EXIT_OK
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    protocol = load_protocol(args.protocol)
+    problems = format_problems(protocol.data)
+    if problems:  # the engine replays only a protocol of sound shape
+        data: dict[str, Any] = {"rules": protocol.rules, "eliminations": [], "result": None,
+                                "problems": [p.to_json() for p in problems]}
+    else:
+        engine = engine_module()
+        if engine is None:
+            raise StopframeError(f"{args.protocol}: cannot replay: the rules engine (review/engine.py) is not "
+                                 "installed in this build.")
+        replay = engine.replay(protocol.data)
+        problems = list(replay.problems)
+        data = {"rules": protocol.rules, "eliminations": list(replay.eliminations), "result": replay.result,
+                "problems": [p.to_json() for p in problems], "votes": _vote_rounds(engine, protocol.data, replay)}
+
+    def table() -> str:
+        lines = [f"{args.protocol} ({data['rules']})", "Eliminations:"]
+        for n, e in enumerate(data["eliminations"], start=1):
+            when = f"day {e['day']}" if e.get("day") is not None else f"night {e.get('night')}"
+            lines.append(f"  {n}. seat {e['seat']:>2}  {e['cause']:<8} {when}")
+        if not data["eliminations"]:
+            lines.append("  none")
+        if data.get("votes"):
+            lines.append("Votes:")
+            for v in data["votes"]:
+                tally = "  ".join(f"{c['candidate']}:{c['count']}" for c in v.get("counts", []))
+                if v["kind"] == "lift":
+                    tally = f"lift {', '.join(map(str, v['candidates']))}: {v.get('yes')} for"
+                lines.append(f"  day {v['day']} round {v['round']}: {tally} -> {v['outcome']}")
+        lines.append(f"Result: {data['result'] or 'none'}")
+        lines.append("Problems:" if problems else "Problems: none")
+        lines.extend(_problem_lines(problems))
+        return "\n".join(lines)
+
+    emit(args, data, table)
+    return EXIT_INVALID if problems else EXIT_OK
+
+
+def _vote_rounds(engine: Any, data: dict[str, Any], replay: Any) -> list[dict[str, Any]]:
+    """Each voting round with its counts and the outcome the rules give (from the engine's vote contexts)."""
+    contexts = getattr(replay, "vote_contexts", None)
+    if not contexts or not hasattr(engine, "vote_outcome"):
+        return []
+    from review.profiles import get_profile
+
+    profile = get_profile(data["rules"])
+    rounds: dict[tuple[int, int, str], dict[str, Any]] = {}
+    for index in sorted(contexts):
+        ctx, event = contexts[index], data["events"][index]
+        entry = rounds.setdefault((ctx.day, ctx.round, ctx.kind), {
+            "day": ctx.day, "round": ctx.round, "kind": ctx.kind, "candidates": list(ctx.candidates),
+            "living": list(ctx.living), "counts": [], "_ctx": ctx})
+        if ctx.kind == "lift":
+            entry["yes"] = event["count"]
+        else:
+            entry["counts"].append({"candidate": event["candidate"], "count": event["count"]})
+    out = []
+    for entry in rounds.values():
+        ctx = entry.pop("_ctx")
+        if entry["kind"] == "lift":
+            outcome = engine.lift_outcome(profile, ctx, entry.get("yes", 0))
+        else:
+            outcome = engine.vote_outcome(profile, ctx, {c["candidate"]: c["count"] for c in entry["counts"]})
+        entry["outcome"], entry["leaving"] = outcome.text, list(outcome.leaving)
+        out.append(entry)
+    return out
+
+
+def run_import(args: argparse.Namespace) -> int:
+    data = import_file(args.source, args.file, rules=args.rules)
+    problems = format_problems(data)
+    if problems:  # a source value the protocol cannot hold: tell, write nothing
+        print(f"stopframe: {args.file}: the imported protocol would be invalid:", file=sys.stderr)
+        print("\n".join(_problem_lines(problems)), file=sys.stderr)
+        return EXIT_INVALID
+    game_problems = validate(data)
+    if game_problems:
+        print(f"stopframe: note: the imported game has {len(game_problems)} rule problem(s); "
+              "run 'stopframe validate' on the saved protocol to see them.", file=sys.stderr)
+
+    def table() -> str:
+        result = next((e["winner"] for e in data["events"] if e["type"] == "result"), "none")
+        lines = [f"{args.file}: {args.source} game -> stopframe-protocol/1 ({data['rules']}): "
+                 f"{len(data['players'])} players, {len(data['events'])} events, result {result}"]
+        lines += [f"  assumed: {a}" for a in data["x_import"]["assumptions"]]
+        lines.append("Use --out FILE to save the protocol, or --json to print it.")
+        return "\n".join(lines)
+
+    emit(args, data, table)
+    return EXIT_OK

@@ -1,0 +1,171 @@
+"""What a review hands on: the findings as CSV and a self-contained HTML report (spec §5).
+
+Why so careful: these files go to clubs and players, get opened in spreadsheets and browsers, and
+carry player nicknames typed by anyone. A CSV text cell that could start a formula is neutralised
+(numbers stay numbers), every HTML value is escaped, and every file is written atomically.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import io
+import os
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from review.jsonio import write_atomic
+from review.store import Decision, finding_key
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+CSV_COLUMNS = (
+    "kind", "day", "night", "round", "candidate", "seat", "seats", "nickname", "t", "clause",
+    "consequence", "points", "text", "confidence", "decision", "edited", "reason", "who", "decided_at",
+)
+
+
+def neutralise(value: Any) -> Any:
+    """A CSV cell: numbers unchanged; text that a spreadsheet would read as a formula prefixed with '."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int | float):
+        return value
+    text = str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def _nicknames(protocol: Mapping[str, Any] | None) -> dict[int, str]:
+    players = (protocol or {}).get("players") or []
+    return {p["seat"]: str(p.get("nickname") or "") for p in players if isinstance(p, Mapping) and "seat" in p}
+
+
+def finding_rows(findings: Iterable[Mapping[str, Any]], decisions: Mapping[str, Decision] | None = None,
+                 protocol: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """One row per finding with the judge's decision beside it (the finding as edited, if edited)."""
+    names = _nicknames(protocol)
+    rows = []
+    for raw in findings:
+        d = (decisions or {}).get(finding_key(raw))
+        f = d.effective_finding if d and d.status == "edited" else dict(raw)
+        cons = f.get("consequence") or {}
+        seats = f.get("seats")
+        rows.append({
+            "kind": f.get("kind"), "day": f.get("day"), "night": f.get("night"), "round": f.get("round"),
+            "candidate": f.get("candidate"), "seat": f.get("seat"),
+            "seats": " ".join(str(s) for s in seats) if seats else None,
+            "nickname": names.get(f.get("seat")) if f.get("seat") is not None else None,
+            "t": f.get("t"), "clause": f.get("clause"), "consequence": cons.get("type"), "points": cons.get("points"),
+            "text": f.get("x_text") or cons.get("text"), "confidence": f.get("confidence"),
+            "decision": d.status if d else "open",
+            "edited": ", ".join(sorted(d.edited)) if d and d.edited else None,
+            "reason": d.reason if d else None, "who": d.who if d else None,
+            "decided_at": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(d.at)) if d else None,
+        })
+    return rows
+
+
+def findings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+    """CSV text (UTF-8 BOM so spreadsheets read Cyrillic nicknames), every cell neutralised."""
+    buf = io.StringIO()
+    buf.write("\ufeff")
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        writer.writerow([neutralise(row.get(c)) for c in CSV_COLUMNS])
+    return buf.getvalue()
+
+
+@dataclass(frozen=True)
+class KeyFrame:
+    """An evidence frame for the HTML report, already encoded (PNG or JPEG bytes)."""
+
+    caption: str
+    data: bytes
+    mime: str = "image/jpeg"
+
+
+def html_report(
+    *,
+    title: str,
+    protocol: Mapping[str, Any] | None,
+    rows: Sequence[Mapping[str, Any]],
+    votes: Sequence[Mapping[str, Any]] = (),
+    key_frames: Mapping[int, Sequence[KeyFrame]] | None = None,
+    notes: Sequence[str] = (),
+) -> str:
+    """A single HTML file (no external resources): game header, votes, findings with their key frames.
+
+    `key_frames` maps a row's position in `rows` to its frames. Every value is escaped."""
+    e = html.escape
+    game = (protocol or {}).get("game") or {}
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{e(title)}</title>",
+        "<style>body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #999;padding:.2em .5em;text-align:left;vertical-align:top}"
+        "figure{display:inline-block;margin:.3em}img{max-width:32em;border:1px solid #333}"
+        ".confirmed,.edited{background:#fde2e2}.rejected{color:#777}</style></head><body>",
+        f"<h1>{e(title)}</h1>",
+        "<p>" + e(" · ".join(f"{k}: {v}" for k, v in game.items() if v not in (None, ""))) + "</p>",
+        f"<p>Rules: {e(str((protocol or {}).get('rules', '')))}</p>",
+    ]
+    parts += [f"<p>{e(n)}</p>" for n in notes]
+    names = _nicknames(protocol)
+    if names:
+        parts.append("<h2>Players</h2><table><tr><th>seat</th><th>nickname</th></tr>")
+        parts += [f"<tr><td>{e(str(s))}</td><td>{e(n)}</td></tr>" for s, n in sorted(names.items())]
+        parts.append("</table>")
+    if votes:
+        parts.append("<h2>Votes</h2><table><tr><th>day</th><th>round</th><th>candidate</th><th>protocol</th>"
+                     "<th>video</th><th>video voters</th><th>outcome (protocol / video)</th></tr>")
+        for v in votes:
+            cand = v.get("candidate") if v.get("kind") != "lift" else "lift " + " ".join(map(str, v.get("candidates") or []))
+            out = v.get("outcome") or {}
+            parts.append("<tr>" + "".join(f"<td>{e(_cell(x))}</td>" for x in (
+                v.get("day"), v.get("round"), cand, v.get("protocol_count"), v.get("video_count"),
+                " ".join(map(str, v.get("video_voters") or [])), f"{out.get('protocol')} / {out.get('video')}",
+            )) + "</tr>")
+        parts.append("</table>")
+    parts.append(f"<h2>Findings ({len(rows)})</h2>")
+    if not rows:
+        parts.append("<p>No findings.</p>")
+    for i, row in enumerate(rows):
+        where = (f"night {row.get('night')}" if row.get("night") is not None
+                 else f"day {row.get('day')}, round {row.get('round')}, candidate {row.get('candidate')}")
+        who = row.get("seat") if row.get("seat") is not None else row.get("seats")
+        parts.append(f'<section class="{e(str(row.get("decision")))}">')
+        parts.append(f"<h3>{e(str(row.get('kind')))} — seat {e(_cell(who))} {e(_cell(row.get('nickname')))} ({e(where)})</h3>")
+        parts.append("<table>" + "".join(
+            f"<tr><th>{e(k)}</th><td>{e(_cell(row.get(k)))}</td></tr>"
+            for k in ("t", "clause", "consequence", "points", "text", "confidence", "decision", "edited", "reason", "who", "decided_at")
+        ) + "</table>")
+        for kf in (key_frames or {}).get(i, ()):
+            b64 = base64.b64encode(kf.data).decode("ascii")
+            parts.append(f'<figure><img alt="{e(kf.caption)}" src="data:{e(kf.mime)};base64,{b64}">'
+                         f"<figcaption>{e(kf.caption)}</figcaption></figure>")
+        parts.append("</section>")
+    parts.append(f"<footer><p>Made by Stopframe on {e(time.strftime('%Y-%m-%d %H:%M'))}.</p></footer></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return " ".join(map(str, value))
+    return str(value)
+
+
+def write_findings_csv(path: str | os.PathLike[str], rows: Sequence[Mapping[str, Any]]) -> Path:
+    return write_atomic(path, findings_csv(rows))
+
+
+def write_html_report(path: str | os.PathLike[str], text: str) -> Path:
+    return write_atomic(path, text)

@@ -1,0 +1,257 @@
+"""Rendering windows of the game into frames, and the scenario set: the game, its clips, the stress set.
+
+Only what moves is drawn per frame: each seat's arms and hands are a small layer over a still
+background, cached while the hands hold still (a resting hand only jitters by whole pixels), so a
+clip costs little more than its encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from .game import Show, Window
+from .hands import HandState, arm_capsules, hand_capsules, number_pose, raised_pose
+from .motion import FPS, Jitter, Track, place
+from .render import Camera, Canvas, Light
+from .scene import VOTE_SPREAD, Prop, Scene, Seat, make_seats, seat_map, top_camera, tripod_camera
+
+LEFT_LABEL = 10  # mask labels: right hand = seat, left hand = 10 + seat, arms = 20 + seat
+ARM_LABEL = 20
+
+
+class CutoutPainter(Protocol):
+    """Draws a hand from a photo in place of a procedural one (sample_videos.composite)."""
+
+    def covers(self, hand: HandState) -> bool: ...
+
+    def paste(self, canvas: Canvas, hand: HandState, camera: Camera, label: int) -> None: ...
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """How a scenario is filmed: picture size, camera, light and the damage done to the picture."""
+
+    size: tuple[int, int] = (1920, 1080)
+    camera: str = "tripod"  # tripod | top
+    distance: float = 1.0  # > 1: the tripod further back, smaller hands
+    brightness: float = 1.0
+    noise: float = 0.0  # standard deviation, 0..255 scale
+    blur: float = 0.0  # Gaussian sigma in pixels
+    shake: float = 0.0  # camera shake amplitude in pixels
+    crf: int = 27
+    clutter: bool = False  # props next to the voting zones, forearms resting on the table
+    cloth: str = "green"
+    seed: int = 7
+
+    def make_camera(self) -> Camera:
+        if self.camera == "top":
+            return top_camera(self.size)
+        return tripod_camera(self.size, self.distance)
+
+
+@dataclass
+class SeatLayer:
+    """What one seat's arms and hands add to the background: the drawn pixels only."""
+
+    x0: int
+    y0: int
+    ys: np.ndarray  # rows of the drawn pixels, relative to y0
+    xs: np.ndarray
+    values: np.ndarray  # (n, 3) uint8 BGR
+    hand: np.ndarray  # bool patch: this seat's right (voting) hand pixels, the ground-truth mask
+
+
+@dataclass
+class Stage:
+    """A scene set up for one set of conditions: seats, camera, backgrounds and the layer cache."""
+
+    cond: Conditions
+    cutouts: CutoutPainter | None = None  # real hand photos instead of the procedural right hand
+    seats: dict[int, Seat] = field(init=False)
+    scene: Scene = field(init=False)
+    _backgrounds: dict = field(default_factory=dict, init=False)
+    _layers: dict = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        rng = np.random.default_rng(self.cond.seed)
+        self.seats = make_seats(rng)
+        light = Light(brightness=self.cond.brightness)
+        props = self._props(rng)
+        self.scene = Scene(self.cond.make_camera(), self.seats, light, self.cond.cloth, props, masks_at_night=True)
+
+    def _props(self, rng: np.random.Generator) -> list[Prop]:
+        spots = [(-0.35, 0.15, "glass"), (0.4, -0.2, "phone"), (0.05, 0.3, "card"), (0.6, 0.25, "glass")]
+        props = [Prop(kind, np.array([x, y, 0.0]), float(rng.uniform(0, 3.14))) for x, y, kind in spots]
+        if self.cond.clutter:
+            for seat in self.seats.values():
+                kind = ["glass", "phone", "card", "bottle"][seat.number % 4]
+                pos = seat.edge + seat.forward * 0.3 - seat.right * 0.22
+                props.append(Prop(kind, pos, float(rng.uniform(0, 3.14))))
+        return props
+
+    def background(self, night: bool, living: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        key = (night, living)
+        if key not in self._backgrounds:
+            scene = replace(self.scene, seats={n: s for n, s in self.seats.items() if n in living})
+            rgb, depth = scene.background(np.random.default_rng(self.cond.seed + 1), night)
+            u8 = (np.clip(rgb, 0, 1) * 255).astype(np.uint8)[..., ::-1].copy()
+            self._backgrounds[key] = (rgb, depth, u8)
+        return self._backgrounds[key]
+
+    def layer(self, seat: Seat, hands: tuple[HandState, HandState], key: tuple | None, night: bool,
+              living: tuple[int, ...]) -> SeatLayer:
+        """The seat's arms and hands over the background; `key` names a held state worth caching."""
+        if key is not None:
+            key = (seat.number, night, living, key)
+            hit = self._layers.get(key)
+            if hit is not None:
+                return hit
+            if len(self._layers) > 400:
+                self._layers.clear()
+        rgb_bg, depth_bg, _ = self.background(night, living)
+        cam = self.scene.camera
+        caps = []
+        photo = self.cutouts is not None and self.cutouts.covers(hands[0])
+        for h in hands:
+            shoulder = seat.shoulder(h.right)
+            caps += arm_capsules(shoulder, h.wrist, seat.scale, seat.elbow_pole(h.right), seat.skin, seat.shirt,
+                                 seat.long_sleeve, ARM_LABEL + seat.number)
+            if not (photo and h.right):
+                caps += hand_capsules(h, seat.skin, seat.number if h.right else LEFT_LABEL + seat.number)
+        pts = np.array([p for c in caps for p in (c.a, c.b)])
+        uv, depth = cam.project(pts)
+        pad = (0.16 if photo else 0.06) * cam.focal / max(float(depth.min()), 0.3) + 4
+        w, h = cam.size
+        x0, y0 = max(int(uv[:, 0].min() - pad), 0), max(int(uv[:, 1].min() - pad), 0)
+        x1, y1 = min(int(uv[:, 0].max() + pad) + 1, w), min(int(uv[:, 1].max() + pad) + 1, h)
+        if x1 <= x0 or y1 <= y0:
+            empty = np.zeros(0, np.int32)
+            layer = SeatLayer(0, 0, empty, empty, np.zeros((0, 3), np.uint8), np.zeros((0, 0), bool))
+        else:
+            canvas = Canvas(x0, y0, x1 - x0, y1 - y0, rgb_bg[y0:y1, x0:x1], depth_bg[y0:y1, x0:x1])
+            canvas.draw(caps, cam, self.scene.light)
+            if photo:
+                self.cutouts.paste(canvas, hands[0], cam, seat.number)
+            canvas.soften({seat.number, LEFT_LABEL + seat.number}, 0.012 * cam.focal / max(float(depth.min()), 0.3) * 0.6 + 0.8)
+            rgb = (np.clip(canvas.rgb, 0, 1) * 255).astype(np.uint8)[..., ::-1].copy()
+            ys, xs = np.nonzero(canvas.alpha > 0)
+            layer = SeatLayer(x0, y0, ys.astype(np.int32), xs.astype(np.int32), rgb[ys, xs],
+                              canvas.label == seat.number)
+        if key is not None:
+            self._layers[key] = layer
+        return layer
+
+
+def tracks_for(window: Window, seats: dict[int, Seat], seed: int) -> dict[tuple[int, bool], Track]:
+    """Every living player's two hands through the window: at rest, voting, shooting, showing numbers."""
+    rng = np.random.default_rng(seed)
+    tracks: dict[tuple[int, bool], Track] = {}
+    for n in window.living:
+        seat = seats[n]
+        for right in (True, False):
+            if window.night:
+                base = seat.night(right)
+            else:
+                base = seat.idle(right) if (n + right) % 3 else seat.lap(right)
+            tracks[(n, right)] = Track(base)
+    for h in window.hands:
+        seat = seats[h.seat]
+        rest = seat.vote_rest(h.pose, (float(rng.uniform(-VOTE_SPREAD, VOTE_SPREAD)), float(rng.uniform(-VOTE_SPREAD, VOTE_SPREAD))))
+        track = tracks[(h.seat, True)]
+        place(track, h.on, h.off, rest, track.base)
+    for r in window.raises:
+        seat = seats[r.seat]
+        track = tracks[(r.seat, True)]
+        place(track, r.up, r.down, seat.raised(raised_pose(r.fingers, False)), track.base, travel=0.4)
+        track.move(r.fire - 1.0 / FPS, r.fire + 1.0 / FPS, seat.raised(raised_pose(r.fingers, True)), 0.0, False)
+    for s in window.shows:
+        _show(s, seats[s.seat], tracks)
+    return tracks
+
+
+def _show(show: Show, seat: Seat, tracks: dict[tuple[int, bool], Track]) -> None:
+    n = show.number
+    right_n = n if n <= 5 else n - 5
+    track = tracks[(show.seat, True)]
+    place(track, show.t, show.until, seat.raised(number_pose(right_n), True, 0.28, 0.22), track.base, travel=0.4)
+    if n > 5:
+        track = tracks[(show.seat, False)]
+        place(track, show.t, show.until, seat.raised(number_pose(5), False, 0.28, 0.22), track.base, travel=0.4)
+
+
+class Effects:
+    """Picture damage applied after compositing: shake, blur, noise (all deterministic)."""
+
+    def __init__(self, cond: Conditions, n_frames: int) -> None:
+        self.cond = cond
+        rng = np.random.default_rng(cond.seed + 99)
+        w, h = cond.size
+        self.noise = [rng.normal(0, cond.noise, (h, w, 1)).astype(np.int16) for _ in range(6)] if cond.noise else []
+        if cond.shake:
+            walk = np.cumsum(rng.normal(0, 0.6, (n_frames + 1, 2)), axis=0)
+            walk -= cv2.GaussianBlur(walk, (1, 51), 0)  # keep it wandering around the tripod's position
+            self.shake = np.clip(walk, -cond.shake, cond.shake)
+        else:
+            self.shake = None
+
+    def offset(self, index: int) -> tuple[float, float]:
+        if self.shake is None:
+            return 0.0, 0.0
+        return float(self.shake[index, 0]), float(self.shake[index, 1])
+
+    def apply(self, frame: np.ndarray, index: int) -> np.ndarray:
+        if self.shake is not None:
+            dx, dy = self.offset(index)
+            m = np.float32([[1, 0, dx], [0, 1, dy]])
+            frame = cv2.warpAffine(frame, m, (frame.shape[1], frame.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+        if self.cond.blur:
+            frame = cv2.GaussianBlur(frame, (0, 0), self.cond.blur)
+        if self.noise:
+            frame = np.clip(frame.astype(np.int16) + self.noise[index % len(self.noise)], 0, 255).astype(np.uint8)
+        return frame
+
+
+def render_window(stage: Stage, window: Window, seed: int,
+                  masks: bool = False) -> Iterator[tuple[np.ndarray, dict[int, tuple[int, int, np.ndarray]]]]:
+    """Frames of one window (BGR uint8) and, when asked, each seat's hand mask (x0, y0, bool patch).
+
+    Masks are in the picture's coordinates before shake: they are the renderer's own truth."""
+    _, _, bg = stage.background(window.night, window.living)
+    tracks = tracks_for(window, stage.seats, seed)
+    jitter = Jitter(seed, list(window.living), window.frames + 1)
+    effects = Effects(stage.cond, window.frames + 1)
+    for i in range(window.frames):
+        t = i / FPS
+        frame = bg.copy()
+        hand_masks = {}
+        for n in window.living:
+            (right, kr), (left, kl) = tracks[(n, True)].at(t), tracks[(n, False)].at(t)
+            key = (id(tracks[(n, True)]), kr, kl) if kr is not None and kl is not None else None
+            layer = stage.layer(stage.seats[n], (right, left), key, window.night, window.living)
+            if layer.values.size == 0:
+                continue
+            dx, dy = jitter.at(n, i)
+            x0, y0 = layer.x0 + dx, layer.y0 + dy
+            _paste(frame, layer, x0, y0)
+            if masks:
+                hand_masks[n] = (x0, y0, layer.hand)
+        yield effects.apply(frame, i), hand_masks
+
+
+def _paste(frame: np.ndarray, layer: SeatLayer, x0: int, y0: int) -> None:
+    ys, xs = layer.ys + y0, layer.xs + x0
+    h, w = frame.shape[:2]
+    ok = (ys >= 0) & (ys < h) & (xs >= 0) & (xs < w)
+    if ok.all():
+        frame[ys, xs] = layer.values
+    else:
+        frame[ys[ok], xs[ok]] = layer.values[ok]
+
+
+def seats_json(stage: Stage) -> dict:
+    return seat_map(stage.scene)

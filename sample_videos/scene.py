@@ -1,0 +1,308 @@
+"""The table scene: an oval table, ten seated players, number cards, props, cameras and seat maps.
+
+World: metres, z up, table top at z = 0, the judge's end of the table towards -x.  Seats 1-5 run
+along the +y side (the judge's left) from the judge's end to the far end, 6-10 back along the -y
+side: clockwise seen from above.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .hands import POSES, HandState, hand_capsules, lowest_point, number_pose, raised_pose
+from .render import Camera, Canvas, Capsule, Light
+
+TABLE_A, TABLE_B = 1.3, 0.74  # oval semi-axes
+SEAT_ANGLES = np.radians([146, 118, 90, 62, 34, 326, 298, 270, 242, 214])
+UP = np.array([0.0, 0.0, 1.0])
+JUDGE = np.array([-2.0, 0.0, 0.45])
+
+SKINS = [(0.93, 0.76, 0.64), (0.86, 0.64, 0.50), (0.76, 0.55, 0.41), (0.62, 0.42, 0.29), (0.45, 0.30, 0.21)]
+SHIRTS = [(0.12, 0.14, 0.2), (0.55, 0.1, 0.12), (0.85, 0.85, 0.82), (0.15, 0.3, 0.5), (0.25, 0.25, 0.25),
+          (0.35, 0.45, 0.3), (0.5, 0.4, 0.6), (0.08, 0.08, 0.08), (0.6, 0.5, 0.35), (0.2, 0.45, 0.55)]
+HAIR = [(0.08, 0.06, 0.05), (0.3, 0.2, 0.1), (0.55, 0.4, 0.2), (0.15, 0.1, 0.08), (0.5, 0.5, 0.5)]
+TABLE_CLOTHS = {"green": (0.13, 0.33, 0.2), "blue": (0.12, 0.2, 0.36), "wood": (0.52, 0.34, 0.2),
+                "grey": (0.3, 0.31, 0.32)}
+
+
+@dataclass
+class Seat:
+    """Where one player sits and where his hands go."""
+
+    number: int
+    edge: np.ndarray  # point of the table edge in front of the player
+    forward: np.ndarray  # unit, from the player towards the table's inside
+    right: np.ndarray  # the player's right
+    skin: tuple
+    shirt: tuple
+    hair: tuple
+    scale: float
+    long_sleeve: bool
+
+    def shoulder(self, right: bool) -> np.ndarray:
+        base = self.edge - self.forward * 0.30 + UP * 0.33
+        return base + self.right * (0.19 if right else -0.19) * self.scale
+
+    def on_table(self, pose: str, along: float, lateral: float, right: bool = True,
+                 palm_down: bool = False) -> HandState:
+        """A hand resting on the table `along` metres in from the edge, `lateral` to the player's right."""
+        f = self.forward + self.right * (-0.25 if right else 0.25)
+        f = f / np.linalg.norm(f)
+        if pose in ("thumb_up_fist", "fist") and not palm_down:
+            thumb = UP
+        else:
+            thumb = np.cross(UP, f) * (1 if right else -1)
+        pos = self.edge + self.forward * along + self.right * lateral
+        state = HandState(POSES[pose], pos, f, thumb, right, self.scale)
+        return rest_on_table(state)
+
+    def vote_rest(self, pose: str, jitter: tuple[float, float] = (0.0, 0.0)) -> HandState:
+        palm_down = pose in ("open_palm", "finger")
+        return self.on_table(pose, 0.21 + jitter[0], 0.06 + jitter[1], True, palm_down)
+
+    def idle(self, right: bool) -> HandState:
+        """A relaxed hand at the table edge, outside the voting zone."""
+        return self.on_table("relaxed", -0.05, 0.14 if right else -0.14, right, True)
+
+    def lap(self, right: bool) -> HandState:
+        """A hand in the lap: below the table edge, mostly hidden."""
+        pos = self.edge - self.forward * 0.16 + self.right * (0.1 if right else -0.1) - UP * 0.12
+        thumb = np.cross(UP, self.forward) * (1 if right else -1)
+        return HandState(POSES["relaxed"], pos, self.forward, thumb, right, self.scale)
+
+    def night(self, right: bool) -> HandState:
+        """Arms crossed, the hand on the other shoulder (rfm 4.5.12 night pose)."""
+        target = self.shoulder(not right) + self.forward * 0.07 - UP * 0.06
+        return HandState(POSES["relaxed"], target, UP * 0.8 - self.forward * 0.2, -self.right if right else self.right,
+                         right, self.scale)
+
+    def raised(self, pose, right: bool = True, height: float = 0.36, reach: float = 0.16) -> HandState:
+        """A hand held up in front of the shoulder, palm towards the table (shooting, checks)."""
+        wrist = self.shoulder(right) + UP * height + self.forward * reach
+        towards = JUDGE - wrist
+        towards[2] = 0
+        palm = towards / np.linalg.norm(towards) * 0.5 + self.forward * 0.5
+        palm = palm / np.linalg.norm(palm)
+        dorsal = -palm
+        x = UP - self.right * (0.15 if right else -0.15)
+        x = x / np.linalg.norm(x)
+        y = np.cross(dorsal, x) if right else np.cross(x, dorsal)
+        return HandState(pose, wrist, x, y, right, self.scale)
+
+    def elbow_pole(self, right: bool) -> np.ndarray:
+        return -UP * 0.7 + self.right * (0.6 if right else -0.6) - self.forward * 0.2
+
+
+def rest_on_table(state: HandState) -> HandState:
+    lift = 0.004 - lowest_point(state)
+    return HandState(state.pose, state.wrist + UP * lift, state.fingers_dir, state.thumb_dir, state.right,
+                     state.scale)
+
+
+def make_seats(rng: np.random.Generator, dark_skins: bool = True) -> dict[int, Seat]:
+    seats = {}
+    skins = SKINS if dark_skins else SKINS[:4]
+    for i, th in enumerate(SEAT_ANGLES):
+        p = np.array([TABLE_A * np.cos(th), TABLE_B * np.sin(th), 0.0])
+        n = np.array([np.cos(th) / TABLE_A, np.sin(th) / TABLE_B, 0.0])
+        n = n / np.linalg.norm(n)
+        f = -n
+        seats[i + 1] = Seat(i + 1, p, f, np.cross(f, UP), skins[int(rng.integers(len(skins)))],
+                            SHIRTS[int(rng.integers(len(SHIRTS)))], HAIR[int(rng.integers(len(HAIR)))],
+                            float(rng.uniform(0.94, 1.06)), bool(rng.random() < 0.7))
+    return seats
+
+
+def tripod_camera(size: tuple[int, int], distance: float = 1.0) -> Camera:
+    """The tournament view: a tripod behind the judge, the whole table in the frame, 3/4 from above."""
+    w, _ = size
+    return Camera((-2.7 * distance, 0.0, 3.1 * distance), (0.12, 0.0, -0.1), 1.08 * w / distance, size)
+
+
+def top_camera(size: tuple[int, int]) -> Camera:
+    w, _ = size
+    return Camera((0.0, 0.0001, 3.6), (0.0, 0.0, 0.0), 0.92 * w, size)
+
+
+@dataclass
+class Prop:
+    """A thing on the table: a glass, a phone, a card, a bottle."""
+
+    kind: str
+    pos: np.ndarray
+    angle: float
+
+
+@dataclass
+class Scene:
+    """Everything static in one shot plus what the seat layers need to draw the moving arms."""
+
+    camera: Camera
+    seats: dict[int, Seat]
+    light: Light
+    cloth: str = "green"
+    props: list[Prop] = field(default_factory=list)
+    masks_at_night: bool = False
+
+    def background(self, rng: np.random.Generator, night: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """The still picture (float RGB 0..1) and its depth buffer: table, floor, players, cards, props."""
+        cam = self.camera
+        w, h = cam.size
+        dirs = cam.ray_directions()
+        pos = np.asarray(cam.position, float)
+        rgb = np.zeros((h, w, 3), np.float32)
+        depth = np.full((h, w), 1e3, np.float32)
+        # back wall and floor
+        vy = np.linspace(0.0, 1.0, h, dtype=np.float32)[:, None, None]
+        rgb[:] = (np.array([0.16, 0.14, 0.13]) * (1.1 - 0.5 * vy)).astype(np.float32)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t_floor = (-0.75 - pos[2]) / dirs[..., 2]
+            t_table = (0.0 - pos[2]) / dirs[..., 2]
+        floor = (t_floor > 0) & np.isfinite(t_floor)
+        fx = pos[0] + dirs[..., 0] * t_floor
+        fy = pos[1] + dirs[..., 1] * t_floor
+        floor &= (np.abs(fx) < 4.5) & (np.abs(fy) < 3.5)
+        checker = ((np.floor(fx * 2) + np.floor(fy * 2)) % 2)[..., None] * 0.02
+        rgb = np.where(floor[..., None], np.array([0.2, 0.17, 0.14], np.float32) + checker, rgb)
+        depth = np.where(floor, t_floor, depth)
+        tx = pos[0] + dirs[..., 0] * t_table
+        ty = pos[1] + dirs[..., 1] * t_table
+        r = np.sqrt((tx / TABLE_A) ** 2 + (ty / TABLE_B) ** 2)
+        on_table = (t_table > 0) & (r <= 1.0)
+        rim = on_table & (r > 0.965)
+        base = np.array(TABLE_CLOTHS[self.cloth], np.float32)
+        tex = self._texture(tx, ty, rng)
+        spot = np.clip(1.15 - 0.35 * r, 0.6, 1.2)[..., None]
+        table = base * tex[..., None] * spot
+        table = np.where(rim[..., None], np.array([0.22, 0.13, 0.08], np.float32) * spot, table)
+        rgb = np.where(on_table[..., None], table, rgb).astype(np.float32)
+        depth = np.where(on_table, t_table, depth).astype(np.float32)
+        # the table's front edge (apron), a dark band below the rim seen from the tripod
+        canvas = Canvas(0, 0, w, h, rgb * self.light.brightness, depth)
+        light = self.light
+        for seat in self.seats.values():
+            canvas.draw(self._body(seat, night), cam, light)
+        for prop in self.props:
+            canvas.draw(self._prop_capsules(prop), cam, light)
+        self._cards(canvas)
+        return canvas.rgb, canvas.depth
+
+    def _texture(self, tx: np.ndarray, ty: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Low-frequency cloth or wood grain: cheap to encode, not flat enough to look fake."""
+        phase = rng.uniform(0, 6.28, 4)
+        if self.cloth == "wood":
+            grain = np.sin(ty * 60 + np.sin(tx * 3 + phase[0]) * 2.0) * 0.06 + np.sin(ty * 13 + phase[1]) * 0.05
+            return (1.0 + grain).astype(np.float32)
+        return (1.0 + 0.04 * np.sin(tx * 5 + phase[0]) * np.sin(ty * 7 + phase[1])
+                + 0.03 * np.sin(tx * 11 + ty * 3 + phase[2])).astype(np.float32)
+
+    def _body(self, seat: Seat, night: bool) -> list[Capsule]:
+        s = seat.scale
+        hip = seat.edge - seat.forward * 0.42 - UP * 0.28
+        neck = seat.edge - seat.forward * 0.33 + UP * 0.36
+        head = neck + UP * 0.2 * s + seat.forward * 0.02
+        caps = [
+            Capsule(tuple(hip), tuple(neck - UP * 0.06), 0.17 * s, 0.16 * s, seat.shirt, 0, 0.05),
+            Capsule(tuple(seat.shoulder(True) - UP * 0.02), tuple(seat.shoulder(False) - UP * 0.02),
+                    0.075 * s, 0.075 * s, seat.shirt, 0, 0.05),
+            Capsule(tuple(neck), tuple(head - UP * 0.05), 0.05 * s, 0.05 * s, seat.skin, 0),
+            Capsule(tuple(head), tuple(head + UP * 0.03), 0.1 * s, 0.1 * s, seat.skin, 0),
+            Capsule(tuple(head + UP * 0.05 - seat.forward * 0.03), tuple(head + UP * 0.06 - seat.forward * 0.05),
+                    0.098 * s, 0.09 * s, seat.hair, 0, 0.05),
+        ]
+        if night and self.masks_at_night:
+            eye = head + UP * 0.015 + seat.forward * 0.06
+            caps.append(Capsule(tuple(eye - seat.right * 0.06), tuple(eye + seat.right * 0.06), 0.035 * s, 0.035 * s,
+                                (0.05, 0.05, 0.06), 0, 0.3))
+        return caps
+
+    def _prop_capsules(self, prop: Prop) -> list[Capsule]:
+        p = prop.pos
+        d = np.array([np.cos(prop.angle), np.sin(prop.angle), 0.0])
+        if prop.kind == "glass":
+            return [Capsule(tuple(p + UP * 0.04), tuple(p + UP * 0.1), 0.035, 0.04, (0.75, 0.8, 0.85), 0, 0.6)]
+        if prop.kind == "bottle":
+            return [Capsule(tuple(p + UP * 0.06), tuple(p + UP * 0.18), 0.04, 0.04, (0.2, 0.45, 0.25), 0, 0.6),
+                    Capsule(tuple(p + UP * 0.2), tuple(p + UP * 0.26), 0.015, 0.013, (0.2, 0.45, 0.25), 0, 0.6)]
+        if prop.kind == "phone":
+            return [Capsule(tuple(p - d * 0.05 + UP * 0.006), tuple(p + d * 0.05 + UP * 0.006), 0.035, 0.035,
+                            (0.05, 0.05, 0.07), 0, 0.5)]
+        # a face-down card or a notebook: a flat pale slab
+        return [Capsule(tuple(p - d * 0.04 + UP * 0.004), tuple(p + d * 0.04 + UP * 0.004), 0.03, 0.03,
+                        (0.8, 0.78, 0.7), 0, 0.1)]
+
+    def _cards(self, canvas: Canvas) -> None:
+        """Seat number cards lying at the table edge, numbers readable from the judge's end."""
+        cam = self.camera
+        for seat in self.seats.values():
+            centre = seat.edge + seat.forward * 0.07 - seat.right * 0.2
+            toward = np.array([1.0, 0.0, 0.0])  # the text's top points away from the judge
+            side = np.cross(toward, UP)
+            half_w, half_h = 0.055, 0.04
+            corners = np.array([centre - side * half_w - toward * half_h, centre + side * half_w - toward * half_h,
+                                centre + side * half_w + toward * half_h, centre - side * half_w + toward * half_h])
+            corners = corners + UP * 0.002
+            uv, d = cam.project(corners)
+            if (d <= 0).any():
+                continue
+            tw, th = 110, 80
+            card = np.full((th, tw, 3), 235, np.uint8)
+            text = str(seat.number)
+            scale = 2.0
+            (tw_txt, th_txt), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 4)
+            cv2.putText(card, text, ((tw - tw_txt) // 2, (th + th_txt) // 2), cv2.FONT_HERSHEY_DUPLEX, scale,
+                        (25, 25, 25), 4, cv2.LINE_AA)
+            card = card.astype(np.float32) / 255
+            src = np.float32([[0, th], [tw, th], [tw, 0], [0, 0]])
+            m = cv2.getPerspectiveTransform(src, uv.astype(np.float32))
+            h, w = canvas.h, canvas.w
+            warped = cv2.warpPerspective(card, m, (w, h), flags=cv2.INTER_AREA)
+            mask = cv2.warpPerspective(np.ones((th, tw), np.float32), m, (w, h), flags=cv2.INTER_LINEAR)
+            zd = float(d.mean()) - 0.01
+            vis = (mask > 0) & (canvas.depth >= zd)
+            a = np.where(vis, mask, 0.0)[..., None]
+            canvas.rgb = (canvas.rgb * (1 - a) + warped * self.light.brightness * a).astype(np.float32)
+            canvas.depth = np.where(mask > 0.5, np.minimum(canvas.depth, zd), canvas.depth).astype(np.float32)
+
+
+def polygon_of(points3d: np.ndarray, camera: Camera, grow: float = 1.0) -> list[list[float]]:
+    """The convex hull, in pixels, of 3D points seen by the camera, grown about its centre."""
+    uv, _ = camera.project(points3d)
+    hull = cv2.convexHull(uv.astype(np.float32)).reshape(-1, 2)
+    centre = hull.mean(axis=0)
+    hull = centre + (hull - centre) * grow
+    w, h = camera.size
+    hull[:, 0] = np.clip(hull[:, 0], 0, w - 1)
+    hull[:, 1] = np.clip(hull[:, 1], 0, h - 1)
+    return [[round(float(x), 1), round(float(y), 1)] for x, y in hull]
+
+
+def hand_extent(states: list[HandState]) -> np.ndarray:
+    """3D points bounding every capsule of the given hands (each end pushed out by its radius)."""
+    axes = np.vstack([np.eye(3), -np.eye(3)])
+    pts = []
+    for st in states:
+        for c in hand_capsules(st, (1, 1, 1), 0):
+            for p, r in ((c.a, c.ra), (c.b, c.rb)):
+                pts.append(np.asarray(p) + axes * r)
+    return np.vstack(pts)
+
+
+VOTE_POSES = ("thumb_up_fist", "fist", "open_palm", "finger")
+VOTE_SPREAD = 0.025  # how far (m) a hand may land from the seat's usual spot, along and across
+
+
+def seat_map(scene: Scene) -> dict:
+    """Spec §2 seat map from the scene geometry: where each seat's hand can land, and where it is raised."""
+    out = {}
+    for n, seat in scene.seats.items():
+        corners = [(a, b) for a in (-VOTE_SPREAD, VOTE_SPREAD) for b in (-VOTE_SPREAD, VOTE_SPREAD)]
+        landed = [seat.vote_rest(p, c) for p in VOTE_POSES for c in corners]
+        raised = [seat.raised(raised_pose(k, fire)) for k in (1, 2) for fire in (False, True)]
+        raised += [seat.raised(number_pose(k), right, 0.28, 0.22) for k in (1, 5) for right in (True, False)]
+        out[str(n)] = {"zone": polygon_of(hand_extent(landed), scene.camera, 1.12),
+                       "raise": polygon_of(hand_extent(raised), scene.camera, 1.1)}
+    return {"format": "stopframe-seats/1", "frame_size": list(scene.camera.size), "seats": out}

@@ -1,0 +1,338 @@
+"""A game as the app holds it: which files, what could be read from them, and what is still missing.
+
+No streamlit here: this module gathers what `review/` and `vision/` return for one game, so pages only
+arrange it and tests can build it directly. Each part that cannot be had (a file missing, a module
+another engineer has not landed yet) becomes a one-sentence note instead of an exception.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from review.errors import StopframeError, UnreadableInput
+from review.jsonio import read_json, write_json
+from review.store import data_dir, game_id_for
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE_PROTOCOL = REPO / "sample_videos" / "game" / "sample_game.protocol.json"
+OBSERVATIONS_FORMAT = "stopframe-observations/1"
+
+
+def optional_module(name: str) -> ModuleType | None:
+    """A module of the project that may not be built yet, or that needs one not built yet (None then);
+    a missing third-party package still raises."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name or str(exc.name).split(".")[0] in ("review", "vision", "sample_videos"):
+            return None
+        raise
+
+
+def stem_of(path: Path) -> str:
+    """`game3.protocol.json` -> `game3`."""
+    name = path.name
+    for suffix in (".protocol.json", ".seats.json", ".observations.json", ".json"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return path.stem
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Which files make up a game and under which rule profile to review it (None: the protocol's own)."""
+
+    protocol: str
+    video: str | None = None
+    seats: str | None = None
+    observations: str | None = None
+    profile: str | None = None
+
+    def signature(self) -> tuple:
+        """Paths with their modification times: a changed file means a new analysis, an unchanged one a cache hit."""
+        return (self.protocol, _mtime(self.protocol), self.video, _mtime(self.video), self.seats, _mtime(self.seats),
+                self.observations, _mtime(self.observations), self.profile)
+
+
+def _mtime(path: str | None) -> float | None:
+    try:
+        return os.stat(path).st_mtime if path else None
+    except OSError:
+        return None
+
+
+def sample_spec() -> GameSpec:
+    return GameSpec(protocol=str(SAMPLE_PROTOCOL))
+
+
+def complete_spec(spec: GameSpec) -> GameSpec:
+    """Fill the video, seat map and observations the judge did not name from the usual places beside the
+    protocol (`video.path`, `NAME.seats.json`, `NAME.observations.json`) or the analysis cache."""
+    protocol_path = Path(spec.protocol)
+    folder, stem = protocol_path.parent, stem_of(protocol_path)
+    video, seats, obs = spec.video, spec.seats, spec.observations
+    if video is None:
+        video = _video_from_protocol(protocol_path)
+    if seats is None and (folder / f"{stem}.seats.json").is_file():
+        seats = str(folder / f"{stem}.seats.json")
+    if obs is None:
+        beside = folder / f"{stem}.observations.json"
+        cached = observations_cache_path(video, seats) if video else None
+        if beside.is_file():
+            obs = str(beside)
+        elif cached is not None and cached.is_file():
+            obs = str(cached)
+    return GameSpec(spec.protocol, video, seats, obs, spec.profile)
+
+
+def _why_no_video(protocol: Any) -> str:
+    protocol_mod = optional_module("review.protocol")
+    try:
+        path = protocol_mod.resolve_video_path(protocol) if protocol_mod else None
+    except StopframeError as exc:
+        return str(exc)
+    if path is None:
+        return "No video: give the video's path under Open a game."
+    return f"{path}: the protocol's video does not exist; give the video's path under Open a game."
+
+
+def _video_from_protocol(protocol_path: Path) -> str | None:
+    protocol_mod = optional_module("review.protocol")
+    if protocol_mod is None:
+        return None
+    try:
+        video = protocol_mod.resolve_video_path(protocol_mod.load_protocol(protocol_path))
+    except StopframeError:
+        return None
+    return str(video) if video.is_file() else None
+
+
+def observations_cache_path(video: str | None, seats: str | None) -> Path | None:
+    """Where the analysis of this video with this seat map is kept (data folder, keyed on content dates)."""
+    if not video:
+        return None
+    key = f"{Path(video).resolve()}|{_mtime(video)}|{seats and Path(seats).resolve()}|{_mtime(seats)}"
+    return data_dir() / "observations" / (hashlib.sha256(key.encode()).hexdigest()[:20] + ".observations.json")
+
+
+@dataclass
+class Game:
+    """Everything the pages show about one game. Missing parts are None with a note in `notes`."""
+
+    spec: GameSpec
+    game_id: str
+    title: str
+    protocol: Any  # review.protocol.Protocol
+    profile_id: str
+    problems: list[Any] = field(default_factory=list)
+    replay: Any | None = None
+    windows: list[Any] = field(default_factory=list)  # review.timeline.VoteWindow
+    marks: list[Any] = field(default_factory=list)  # review.timeline.Mark from the judge's marks sidecar
+    seat_map: Any | None = None
+    video_meta: Any | None = None
+    observations: dict[str, Any] | None = None
+    audit: dict[str, Any] | None = None  # stopframe-audit/1 JSON
+    notes: dict[str, str] = field(default_factory=dict)  # what is missing, as a hint
+    errors: dict[str, str] = field(default_factory=dict)  # a file that could not be used, one sentence each
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.protocol.data
+
+    @property
+    def players(self) -> dict[int, str]:
+        return {p.get("seat"): str(p.get("nickname") or "") for p in self.protocol.players if isinstance(p, dict)}
+
+    @property
+    def findings(self) -> list[dict[str, Any]]:
+        return list((self.audit or {}).get("findings") or [])
+
+    @property
+    def votes(self) -> list[dict[str, Any]]:
+        return list((self.audit or {}).get("votes") or [])
+
+    @property
+    def hands(self) -> list[dict[str, Any]]:
+        return list((self.observations or {}).get("hands") or [])
+
+
+def load_game(spec: GameSpec) -> Game:
+    """Read the protocol (fatal if unreadable), then every other part it can get, noting what is missing."""
+    protocol_mod = optional_module("review.protocol")
+    if protocol_mod is None:
+        raise StopframeError("The protocol reader (review/protocol.py) is not built yet; no game can be opened.")
+    protocol = protocol_mod.load_protocol(spec.protocol)
+    profile_id = spec.profile or protocol.rules or "rfm"
+    game = Game(spec=spec, game_id=game_id_for(protocol.data, spec.protocol), title=_title(protocol),
+                protocol=protocol, profile_id=profile_id)
+    game.problems = list(protocol_mod.format_problems(protocol.data))
+    if game.problems:
+        game.notes["protocol"] = f"The protocol has {len(game.problems)} format problem(s); the audit needs a sound protocol."
+    else:
+        _replay(game)
+    _windows(game)
+    _seat_map(game)
+    _video(game)
+    if game.seat_map is not None and game.video_meta is not None:
+        try:
+            game.seat_map = game.seat_map.scaled_to(game.video_meta.width, game.video_meta.height)
+        except StopframeError as exc:
+            game.errors["seats"] = f"{game.spec.seats}: {exc}"
+            game.seat_map = None
+    _observations(game)
+    return game
+
+
+def _title(protocol: Any) -> str:
+    g = protocol.data.get("game") if isinstance(protocol.data.get("game"), dict) else {}
+    parts = [str(g[k]) for k in ("tournament", "id", "date") if g.get(k)]
+    return " · ".join(parts) or (protocol.path.name if protocol.path else "game")
+
+
+def profile_ids() -> list[str]:
+    profiles = optional_module("review.profiles")
+    if profiles is None:
+        return ["rfm", "mafclub", "lvi2015", "showtime"]
+    return list(profiles.PROFILES)
+
+
+def get_profile(profile_id: str) -> Any | None:
+    profiles = optional_module("review.profiles")
+    return profiles.get_profile(profile_id) if profiles is not None else None
+
+
+def _replay(game: Game) -> None:
+    engine = optional_module("review.engine")
+    if engine is None:
+        game.notes["engine"] = "The rules engine (review/engine.py) is not built yet: no replay or recomputed outcomes."
+        return
+    try:
+        game.replay = engine.replay(game.data, get_profile(game.profile_id))
+        game.problems = list(game.replay.problems)
+    except StopframeError as exc:
+        game.errors["engine"] = str(exc)
+
+
+def _windows(game: Game) -> None:
+    timeline = optional_module("review.timeline")
+    if timeline is None:
+        return
+    marks_path = timeline.marks_path_for(game.spec.protocol)
+    if marks_path.is_file():
+        try:
+            game.marks = timeline.load_marks(marks_path)
+        except StopframeError as exc:
+            game.errors["marks"] = str(exc)
+    if not game.problems:
+        game.windows = timeline.vote_windows(game.data, game.marks)
+
+
+def _seat_map(game: Game) -> None:
+    if not game.spec.seats:
+        game.notes["seats"] = "No seat map: open one, or place the zones under Seat calibration."
+        return
+    seats = optional_module("vision.seats")
+    if seats is None:
+        game.notes["seats"] = "Seat maps cannot be read yet (vision/seats.py is not built)."
+        return
+    try:
+        game.seat_map = seats.load_seat_map(game.spec.seats)
+    except StopframeError as exc:
+        game.errors["seats"] = str(exc)
+
+
+def _video(game: Game) -> None:
+    if not game.spec.video:
+        game.notes["video"] = _why_no_video(game.protocol)
+        return
+    from vision.video import open_video
+
+    try:
+        with open_video(game.spec.video) as source:
+            game.video_meta = source.meta
+    except StopframeError as exc:
+        game.errors["video"] = str(exc)
+
+
+def _observations(game: Game) -> None:
+    if not game.spec.observations:
+        game.notes["observations"] = "The video has not been analysed yet: run the analysis to see hands and findings."
+        return
+    try:
+        game.observations = read_observations(game.spec.observations)
+    except StopframeError as exc:
+        game.errors["observations"] = str(exc)
+
+
+def read_observations(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A `stopframe-observations/1` file as JSON (spec §6), checked just enough to draw and audit it."""
+    data = read_json(path, "observations file")
+    if not isinstance(data, dict) or not str(data.get("format", "")).startswith("stopframe-observations/"):
+        raise UnreadableInput(f"{path}: not a {OBSERVATIONS_FORMAT} file.")
+    if str(data["format"]).split("/", 1)[1].split(".")[0] != "1":
+        raise UnreadableInput(f"{path}: unknown observations format {data['format']!r}.")
+    hands = data.get("hands")
+    if not isinstance(hands, list) or not all(
+        isinstance(h, dict) and isinstance(h.get("seat"), int) and isinstance(h.get("on"), int | float)
+        and isinstance(h.get("off"), int | float) for h in hands
+    ):
+        raise UnreadableInput(f"{path}: \"hands\" must be a list of {{seat, on, off, pose}} intervals.")
+    return data
+
+
+def analyse(game: Game, progress: Callable[[float, str], None] | None = None) -> Path:
+    """Run the hand observation over the game's vote windows and keep the result in the analysis cache."""
+    observe_mod = optional_module("vision.observe")
+    if observe_mod is None:
+        raise StopframeError("The hand detector (vision/observe.py) is not built yet; the video cannot be analysed.")
+    if game.seat_map is None or not game.spec.video:
+        raise StopframeError("The analysis needs the video and a seat map.")
+    timeline = optional_module("review.timeline")
+    windows = timeline.analysis_windows(timeline.vote_rounds(game.windows)) if timeline and game.windows else None
+
+    def report(done: float, message: str = "") -> None:
+        if progress is not None:
+            progress(min(max(float(done), 0.0), 1.0), message)
+
+    obs = observe_mod.observe(game.spec.video, game.seat_map, windows or None, progress=_progress_adapter(report))
+    out = observations_cache_path(game.spec.video, game.spec.seats)
+    assert out is not None
+    write_json(out, obs.to_json())
+    return out
+
+
+def _progress_adapter(report: Callable[[float, str], None]) -> Callable[..., None]:
+    """vision.observe reports progress as (fraction) or (done, total) or (fraction, message): accept each."""
+
+    def callback(*args: Any) -> None:
+        if len(args) >= 2 and isinstance(args[1], int | float) and args[1]:
+            report(args[0] / args[1], str(args[2]) if len(args) > 2 else "")
+        elif args:
+            report(float(args[0]), str(args[1]) if len(args) > 1 else "")
+
+    return callback
+
+
+def run_audit(game: Game) -> dict[str, Any] | None:
+    """The audit report (stopframe-audit/1 JSON) for the game, or None with a note saying why not."""
+    audit_mod = optional_module("review.audit")
+    if audit_mod is None:
+        game.notes["audit"] = "The vote audit is not available yet (review/audit.py or the rules engine it needs is not built): no findings to review."
+        return None
+    if game.observations is None:
+        return None
+    if game.problems:
+        game.notes["audit"] = "The protocol has problems; fix them before the audit can run."
+        return None
+    visible = sorted(game.seat_map.seats) if game.seat_map is not None else None
+    report = audit_mod.audit(game.data, game.observations, profile=get_profile(game.profile_id),
+                             visible_seats=visible, marks=game.marks,
+                             video=Path(game.spec.video).name if game.spec.video else None)
+    return report.to_json()

@@ -1,0 +1,80 @@
+"""The app's frame: sidebar (game, rule profile, judge, page) and the page, with errors shown as one
+sentence while the app keeps running."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+import streamlit as st
+
+from review.errors import StopframeError
+from stopframe_app import state
+from stopframe_app.decisions import md
+from stopframe_app.game import Game, profile_ids
+from stopframe_app.views import calibrate, exports, frames, open_game, votes
+
+PAGES: dict[str, Callable[[Game], None]] = {
+    "Vote audit": votes.render,
+    "Timeline & frames": frames.render,
+    "Seat calibration": calibrate.render,
+    "Exports": exports.render,
+    "Open a game": open_game.render,
+}
+PROFILE = "profile_pick"
+
+
+def guarded(fn: Callable[..., None], *args: object) -> bool:
+    """Run a page; an input error becomes st.error with its one sentence, anything else a short message."""
+    try:
+        fn(*args)
+        return True
+    except StopframeError as exc:
+        st.error(str(exc))
+    except Exception as exc:  # noqa: BLE001 - the app must keep running whatever a file contains
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        st.error(f"This could not be shown: {type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno}).")
+    return False
+
+
+def _sidebar(game: Game | None) -> str:
+    with st.sidebar:
+        st.title("Stopframe")
+        if game is not None:
+            st.markdown(f"**{md(game.title)}**  \n`{Path(game.spec.protocol).name}`")
+            ids = profile_ids()
+            if st.session_state.get(PROFILE) not in ids:
+                st.session_state[PROFILE] = game.profile_id if game.profile_id in ids else ids[0]
+            st.selectbox("Rule profile", ids, key=PROFILE, on_change=lambda: state.set_profile(st.session_state[PROFILE]))
+        st.text_input("Your name (recorded with each decision)", key=state.JUDGE)
+        pages = list(PAGES)
+        if st.session_state.get(state.VIEW) not in pages:
+            st.session_state[state.VIEW] = pages[0] if game is not None else "Open a game"
+        return st.radio("Page", pages, key=state.VIEW)
+
+
+def main() -> None:
+    st.set_page_config(page_title="Stopframe", layout="wide")
+    game: Game | None = None
+    error: str | None = None
+    try:
+        game = state.current_game()
+        state.store().remember_game(game.game_id, game.title, protocol_path=game.spec.protocol,
+                                    video_path=game.spec.video, seats_path=game.spec.seats, profile=game.profile_id)
+    except StopframeError as exc:
+        error = str(exc)
+    except Exception as exc:  # noqa: BLE001
+        error = f"The game could not be opened: {type(exc).__name__}: {exc}"
+    page = _sidebar(game)
+    if error:
+        st.error(error)
+    if game is None:
+        guarded(open_game.render, None)
+        return
+    for message in game.errors.values():
+        st.error(message)
+    for key in ("engine", "seats", "video", "marks"):
+        if key in game.notes and page != "Open a game":
+            st.caption(game.notes[key])
+    guarded(PAGES[page], game)

@@ -1,0 +1,117 @@
+"""Streamlit glue: the session's game, cached loading and analysis, the shared store and video readers.
+
+Caching rules: the game and its audit are keyed on the files' paths and modification times plus the
+rule profile (GameSpec.signature), so a rerun or a second session never recomputes; a changed file
+or another profile does. Video readers are shared per file and used under a lock (PyAV is not
+re-entrant), and keep their own small cache of decoded frames for stepping.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Any
+
+import streamlit as st
+
+from review.errors import StopframeError
+from review.store import Store, default_db_path
+from stopframe_app.game import Game, GameSpec, complete_spec, load_game, run_audit, sample_spec
+
+SPEC = "game_spec"
+FRAME = "frame"
+VIEW = "view"
+JUDGE = "judge"
+
+
+def store() -> Store:
+    """One Store per database file (it opens a connection per operation, so threads may share it)."""
+    return _store(str(default_db_path()))
+
+
+@st.cache_resource(show_spinner=False)
+def _store(path: str) -> Store:
+    return Store(path)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _video(path: str, mtime: float | None) -> tuple[Any, threading.Lock]:
+    from vision.video import open_video
+
+    return open_video(path), threading.Lock()
+
+
+@contextmanager
+def video(game: Game) -> Iterator[Any]:
+    """The game's shared video reader, held exclusively for the duration of the block."""
+    if not game.spec.video or game.video_meta is None:
+        raise StopframeError(game.notes.get("video", "This game has no readable video."))
+    source, lock = _video(game.spec.video, game.spec.signature()[3])
+    with lock:
+        yield source
+
+
+@st.cache_resource(show_spinner="Reading the game…", max_entries=8)
+def _game(signature: tuple, spec: GameSpec) -> Game:
+    game = load_game(spec)
+    game.audit, notes, errors = _audit(signature, game)
+    game.notes.update(notes)
+    game.errors.update(errors)
+    return game
+
+
+@st.cache_data(show_spinner="Auditing the votes…", max_entries=16)
+def _audit(signature: tuple, _game: Game) -> tuple[dict[str, Any] | None, dict[str, str], dict[str, str]]:
+    """The audit report as JSON, cached on the files' paths, dates and the profile (the signature).
+    An audit that fails is a message on the page; the rest of the game stays usable."""
+    try:
+        report = run_audit(_game)
+    except StopframeError as exc:
+        return None, {}, {"audit": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - a bug on one game's data must not take the workspace down
+        return None, {}, {"audit": f"The audit failed on this game ({type(exc).__name__}: {exc})."}
+    return report, {k: v for k, v in _game.notes.items() if k == "audit"}, {}
+
+
+def current_spec() -> GameSpec:
+    """The session's game (the bundled sample until another is opened), with its usual companions found."""
+    spec = st.session_state.get(SPEC)
+    if spec is None:
+        spec = default_spec()
+        st.session_state[SPEC] = spec
+    return complete_spec(spec)
+
+
+def default_spec() -> GameSpec:
+    """`streamlit run app.py -- PROTOCOL` opens that protocol; plain `streamlit run app.py` the sample."""
+    args = [a for a in sys.argv[1:] if not a.startswith("-")]
+    return GameSpec(protocol=args[0]) if args and args[0].endswith(".json") else sample_spec()
+
+
+def open_spec(spec: GameSpec) -> None:
+    """Switch the session to another game (its frame position starts over)."""
+    st.session_state[SPEC] = spec
+    st.session_state[FRAME] = 0
+
+
+def set_profile(profile_id: str) -> None:
+    st.session_state[SPEC] = replace(st.session_state.get(SPEC) or sample_spec(), profile=profile_id)
+
+
+def current_game() -> Game:
+    spec = current_spec()
+    return _game(spec.signature(), spec)
+
+
+def judge_name() -> str:
+    return str(st.session_state.get(JUDGE) or "").strip()
+
+
+def go_to_frame(index: int, view: str | None = None) -> None:
+    """Move the frame viewer (and optionally switch the page) — used as a button callback."""
+    st.session_state[FRAME] = max(0, int(index))
+    if view is not None:
+        st.session_state[VIEW] = view

@@ -1,0 +1,132 @@
+"""Seat calibration: start from an ellipse of ten seats around the table, click the frame to place it,
+see the zones drawn on the game's own frame, save the seat map (spec §2)."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from review.errors import StopframeError
+from review.store import data_dir
+from stopframe_app import state
+from stopframe_app.game import Game, GameSpec, optional_module, stem_of
+
+CLICK = "calib_click"
+PARAMS = ("calib_cx", "calib_cy", "calib_ax", "calib_ay", "calib_angle", "calib_s1x", "calib_s1y")
+MOVES = "calib_moves"  # seat -> (dx, dy) shifts of single zones, in frame pixels
+GRID = 24  # click resolution of the picture, in frame pixels
+
+
+def _defaults(w: int, h: int) -> dict[str, float]:
+    return {"calib_cx": w / 2, "calib_cy": h * 0.58, "calib_ax": w * 0.36, "calib_ay": h * 0.26, "calib_angle": 0.0,
+            "calib_s1x": w / 2, "calib_s1y": h * 0.58 + h * 0.26}
+
+
+def build_map(seats_mod: Any, size: tuple[int, int], p: dict[str, float], clockwise: bool,
+              moves: dict[int, tuple[float, float]], base: Any | None = None) -> Any:
+    """The ellipse layout (or `base`, the game's own map) with single zones moved by the judge's clicks."""
+    if base is None:
+        base = seats_mod.default_seat_map(size, (p["calib_cx"], p["calib_cy"]), (p["calib_ax"], p["calib_ay"]),
+                                          p["calib_angle"], seat1=(p["calib_s1x"], p["calib_s1y"]), clockwise=clockwise)
+    seats = {}
+    for n, seat in base.seats.items():
+        shift = np.array(moves.get(n, (0.0, 0.0)))
+        seats[n] = seats_mod.Seat(seat.zone + shift, None if seat.raise_ is None else seat.raise_ + shift)
+    return seats_mod.SeatMap(base.frame_size, seats)
+
+
+def click_chart(jpeg: bytes, size: tuple[int, int], display_width: int = 800) -> alt.LayerChart:
+    """The frame as a chart background with an invisible grid: a click selects the nearest grid point."""
+    w, h = size
+    dw, dh = display_width, round(display_width * h / w)
+    url = "data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii")
+    xs, ys = np.meshgrid(np.arange(0, w + 1, GRID), np.arange(0, h + 1, GRID))
+    grid = pd.DataFrame({"x": xs.ravel(), "y": ys.ravel()})
+    x = alt.X("x:Q", scale=alt.Scale(domain=[0, w], nice=False), axis=None)
+    y = alt.Y("y:Q", scale=alt.Scale(domain=[h, 0], nice=False), axis=None)
+    pick = alt.selection_point(name="spot", fields=["x", "y"], on="click", nearest=True, clear=False)
+    picture = alt.Chart(pd.DataFrame({"x": [w / 2], "y": [h / 2], "url": [url]})).mark_image(
+        width=dw, height=dh).encode(x=x, y=y, url="url:N")
+    points = alt.Chart(grid).mark_point(opacity=0, size=GRID * 4).encode(x=x, y=y).add_params(pick)
+    return alt.layer(picture, points).properties(width=dw, height=dh)
+
+
+def _apply_click(target: str, size: tuple[int, int]) -> None:
+    picked = ((st.session_state.get(CLICK) or {}).get("selection") or {}).get("spot") or []
+    if not picked:
+        return
+    x, y = float(picked[0]["x"]), float(picked[0]["y"])
+    if target == "table centre":
+        st.session_state["calib_cx"], st.session_state["calib_cy"] = x, y
+    elif target == "seat 1":
+        st.session_state["calib_s1x"], st.session_state["calib_s1y"] = x, y
+    else:
+        seat = int(target.split()[-1])
+        centre = st.session_state.get("_calib_centres", {}).get(seat)
+        if centre is not None:
+            moves = dict(st.session_state.get(MOVES, {}))
+            dx, dy = moves.get(seat, (0.0, 0.0))
+            moves[seat] = (dx + x - centre[0], dy + y - centre[1])
+            st.session_state[MOVES] = moves
+
+
+def render(game: Game) -> None:
+    st.header("Seat calibration")
+    seats_mod = optional_module("vision.seats")
+    if seats_mod is None:
+        st.warning("Seat maps cannot be made yet (vision/seats.py is not built).")
+        return
+    if game.video_meta is None:
+        st.info(game.notes.get("video", "Open a game with a video to place its seats."))
+        return
+    w, h = game.video_meta.width, game.video_meta.height
+    for k, v in _defaults(w, h).items():
+        st.session_state.setdefault(k, float(v))
+    from vision.overlay import draw_overlay, encode_jpeg
+
+    frame = min(int(st.session_state.get(state.FRAME, 0)), game.video_meta.frame_count - 1)
+    with state.video(game) as source:
+        image = source.frame_at(frame)
+    starts = ["an ellipse of ten seats"] + (["the game's seat map"] if game.seat_map is not None else [])
+    start_from = st.radio("Start from", starts, horizontal=True, key="calib_start")
+    own = start_from == "the game's seat map"
+    places = [f"zone of seat {n}" for n in range(1, 11)]
+    target = st.radio("A click on the picture places", places if own else ["table centre", "seat 1", *places],
+                      horizontal=True, key="calib_target")
+    cols = st.columns(4)
+    cols[0].number_input("centre x", 0.0, float(w), key="calib_cx", step=5.0)
+    cols[0].number_input("centre y", 0.0, float(h), key="calib_cy", step=5.0)
+    cols[1].number_input("half width", 10.0, float(w), key="calib_ax", step=5.0)
+    cols[1].number_input("half depth", 10.0, float(h), key="calib_ay", step=5.0)
+    cols[2].number_input("rotation (°)", -90.0, 90.0, key="calib_angle", step=1.0)
+    cols[2].checkbox("seats go clockwise on screen", value=True, key="calib_clockwise")
+    cols[3].number_input("seat 1 x", 0.0, float(w), key="calib_s1x", step=5.0)
+    cols[3].number_input("seat 1 y", 0.0, float(h), key="calib_s1y", step=5.0)
+    if cols[3].button("Reset zone moves", key="calib_reset"):
+        st.session_state[MOVES] = {}
+    params = {k: float(st.session_state[k]) for k in PARAMS}
+    seat_map = build_map(seats_mod, (w, h), params, bool(st.session_state.get("calib_clockwise", True)),
+                         st.session_state.get(MOVES, {}), base=game.seat_map if own else None)
+    st.session_state["_calib_centres"] = {n: tuple(s.zone.mean(axis=0)) for n, s in seat_map.seats.items()}
+    preview = draw_overlay(image, seat_map=seat_map, caption=f"frame {frame}")
+    st.altair_chart(click_chart(encode_jpeg(preview, 80), (w, h)), key=CLICK, on_select=lambda: _apply_click(target, (w, h)),
+                    selection_mode="spot")
+    st.caption("Click the picture to place what is chosen above; fine-tune with the numbers.")
+    default_path = data_dir() / "seatmaps" / f"{stem_of(Path(game.spec.protocol))}.seats.json"
+    path = st.text_input("Save the seat map as", value=str(default_path), key="calib_path")
+    if st.button("Save seat map and use it", key="calib_save", type="primary"):
+        try:
+            saved = seats_mod.save_seat_map(seat_map, path)
+        except (OSError, StopframeError) as exc:
+            st.error(f"Could not save the seat map to {path}: {exc}")
+            return
+        spec = game.spec
+        state.open_spec(GameSpec(spec.protocol, spec.video, str(saved), None, spec.profile))
+        st.session_state[state.FRAME] = frame
+        st.success(f"Saved {saved}; the game now uses it (analyse the video again to use the new zones).")

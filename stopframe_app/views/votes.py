@@ -1,0 +1,164 @@
+"""Vote audit: per day and round, the candidates, protocol vs video counts, each seat's hands, the findings
+with their evidence frames and decisions, and the outcome recomputed from the judge's decisions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from review.corrected import corrected_protocol
+from review.store import finding_key
+from stopframe_app import state
+from stopframe_app.decisions import finding_cards, md, show_flash
+from stopframe_app.game import Game, get_profile, optional_module
+
+ROUND = "vote_round"
+
+
+def rounds_of(game: Game) -> list[Any]:
+    timeline = optional_module("review.timeline")
+    return timeline.vote_rounds(game.windows) if timeline and game.windows else []
+
+
+def _round_label(rnd: Any, findings: list[dict[str, Any]]) -> str:
+    n = sum(1 for f in findings if f.get("day") == rnd.day and f.get("round") == rnd.round)
+    what = ("candidates " + ", ".join(str(w.candidate) for w in rnd.windows) if rnd.kind == "vote"
+            else "lift " + ", ".join(map(str, rnd.windows[0].candidates)))
+    return f"Day {rnd.day} · round {rnd.round} · {what}" + (f" · {n} finding{'s' * (n != 1)}" if n else "")
+
+
+def render(game: Game) -> None:
+    st.header("Vote audit")
+    show_flash()
+    _problems(game)
+    for key in ("observations", "audit"):
+        if key in game.notes:
+            st.info(game.notes[key])
+    if game.observations is None and "observations" in game.notes:
+        from stopframe_app.views.open_game import analysis_panel
+
+        analysis_panel(game)
+    rounds = rounds_of(game)
+    if not rounds:
+        st.warning(game.notes.get("protocol") or "This protocol has no votes to audit.")
+        _other_findings(game, set())
+        return
+    findings = game.findings
+    labels = [_round_label(r, findings) for r in rounds]
+    if ROUND not in st.session_state or st.session_state[ROUND] not in labels:
+        with_findings = [i for i, r in enumerate(rounds) if any(f.get("day") == r.day and f.get("round") == r.round for f in findings)]
+        st.session_state[ROUND] = labels[with_findings[0] if with_findings else 0]
+    label = st.selectbox("Vote", labels, key=ROUND)
+    rnd = rounds[labels.index(label)]
+    _round_tables(game, rnd)
+    decisions = state.store().decisions(game.game_id)
+    here = [f for f in findings if f.get("day") == rnd.day and f.get("round") == rnd.round]
+    st.subheader(f"Findings ({len(here)})")
+    if not here:
+        st.write("The video shows nothing against this round." if game.audit else "No audit yet.")
+    else:
+        st.dataframe(pd.DataFrame([overview_row(f, decisions) for f in here]), hide_index=True)
+    finding_cards(game, here, decisions)
+    _recomputed(game, rnd, decisions)
+    _other_findings(game, {(r.day, r.round) for r in rounds}, decisions)
+
+
+def overview_row(f: dict[str, Any], decisions: dict[str, Any]) -> dict[str, Any]:
+    d = decisions.get(finding_key(f))
+    cons = f.get("consequence") or {}
+    seat = f.get("seat") if f.get("seat") is not None else " ".join(map(str, f.get("seats") or []))
+    return {"finding": f.get("kind"), "seat": str(seat),
+            "candidate": f.get("candidate"), "t (s)": f.get("t"), "clause": f.get("clause"),
+            "consequence": cons.get("type") + (f" {cons['points']}" if cons.get("points") is not None else ""),
+            "confidence": f.get("confidence"), "decision": f"{d.status} ({d.who})" if d else "open"}
+
+
+def _problems(game: Game) -> None:
+    """The protocol's own problems (format, or the game against its rules), so the judge sees why."""
+    if not game.problems:
+        return
+    head = "The protocol's format is broken" if "protocol" in game.notes else "The protocol disagrees with the rules"
+    with st.expander(f"{head}: {len(game.problems)} problem(s)", expanded="protocol" in game.notes):
+        st.markdown("\n".join(f"- `{p.path}` {md(p.message)}" + (f" ({p.clause})" if p.clause else "")
+                               for p in game.problems[:50]))
+
+
+def _round_tables(game: Game, rnd: Any) -> None:
+    rows = []
+    audit_rows = {(v.get("day"), v.get("round"), v.get("candidate")): v for v in game.votes if v.get("kind") == "vote"}
+    for w in rnd.windows:
+        ev = game.data["events"][w.event_index]
+        v = audit_rows.get((w.day, w.round, w.candidate), {})
+        rows.append({
+            "candidate": str(w.candidate) if w.kind == "vote" else "lift " + " ".join(map(str, w.candidates)),
+            "nickname": game.players.get(w.candidate, "") if w.kind == "vote" else "",
+            "protocol count": ev.get("count"), "video count": v.get("video_count"),
+            "protocol voters": " ".join(map(str, ev.get("voters") or [])),
+            "video voters": " ".join(map(str, v.get("video_voters") or [])),
+            "named at (s)": w.t, "stop at (s)": w.cutoff, "count at (s)": w.announced,
+            "assumed": ", ".join(w.assumed),
+        })
+    st.dataframe(pd.DataFrame(rows), hide_index=True)
+    with st.expander("Each seat in this round: hands seen, relative to the judge's call of the nearest candidate"):
+        st.dataframe(pd.DataFrame(seat_rows(game, rnd)), hide_index=True)
+
+
+def seat_rows(game: Game, rnd: Any) -> list[dict[str, Any]]:
+    """Per seat: the hands seen during the round and the candidate window each fell into."""
+    windows = [w for w in rnd.windows if w.t is not None]
+    start = min((w.t for w in windows), default=0.0) - 1.5
+    end = max((w.announced or w.t for w in windows), default=0.0) + 1.5
+    listed: dict[int, list[int]] = {}
+    for w in rnd.windows:
+        for s in game.data["events"][w.event_index].get("voters") or []:
+            listed.setdefault(s, []).append(w.candidate)
+    rows = []
+    for seat in range(1, 11):
+        seen = []
+        for h in game.hands:
+            if h.get("seat") != seat or not (float(h["on"]) < end and float(h["off"]) > start):
+                continue
+            w = min(windows, key=lambda w, t=float(h["on"]): abs(t - w.t)) if windows else None
+            rel = f"{float(h['on']) - w.t:+.2f} s of {w.candidate}'s call" if w else f"{float(h['on']):.2f} s"
+            seen.append(f"{h.get('pose', 'hand')} on {rel}, off {float(h['off']) - (w.t if w else 0):+.2f} s")
+        zone = game.seat_map is None or seat in game.seat_map.seats
+        rows.append({"seat": seat, "nickname": game.players.get(seat, ""),
+                     "protocol lists a vote for": " ".join(map(str, listed.get(seat, []))),
+                     "video shows": "; ".join(seen) if seen else ("no hand" if zone else "cannot see (no zone)")})
+    return rows
+
+
+def _recomputed(game: Game, rnd: Any, decisions: dict[str, Any]) -> None:
+    """The round's outcome by the protocol, by the video, and after the judge's decisions."""
+    out = next((v.get("outcome") for v in game.votes if v.get("day") == rnd.day and v.get("round") == rnd.round
+                and v.get("outcome")), None)
+    st.subheader("Outcome")
+    lines = []
+    if out:
+        lines.append(f"- protocol: **{out.get('protocol')}**")
+        lines.append(f"- video: **{out.get('video')}**" + (" — differs" if out.get("changed") else ""))
+    engine = optional_module("review.engine")
+    if engine is not None and game.replay is not None and rnd.kind == "vote":
+        corrected = corrected_protocol(game.data, decisions.values(), votes=game.votes)
+        counts = {}
+        for w in rnd.windows:
+            ev = game.data["events"][w.event_index]
+            fixed = next((e for e in corrected["events"] if e.get("type") == "vote" and e.get("day") == ev.get("day")
+                          and e.get("round") == ev.get("round") and e.get("candidate") == ev.get("candidate")), ev)
+            counts[w.candidate] = int(fixed.get("count") or 0)
+        ctx = game.replay.vote_contexts.get(rnd.windows[-1].event_index)
+        if ctx is not None:
+            after = engine.vote_outcome(get_profile(game.profile_id), ctx, counts)
+            lines.append(f"- after your decisions: **{after.text}** (counts {counts})")
+    st.markdown("\n".join(lines) if lines else "No outcome to show yet.")
+
+
+def _other_findings(game: Game, shown: set[tuple[int, int]], decisions: dict[str, Any] | None = None) -> None:
+    rest = [f for f in game.findings if (f.get("day"), f.get("round")) not in shown]
+    if not rest:
+        return
+    decisions = decisions if decisions is not None else state.store().decisions(game.game_id)
+    st.subheader(f"Night and other findings ({len(rest)})")
+    finding_cards(game, rest, decisions)

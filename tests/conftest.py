@@ -1,0 +1,15 @@
+"""Shared test settings: hypothesis profiles.
+
+`ci` (the default) is small and derandomised so CI is fast and repeatable; `fuzz` is the long run that
+bench/fuzz_protocol.py starts with HYPOTHESIS_PROFILE=fuzz.
+"""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", derandomize=True, max_examples=100, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("fuzz", max_examples=10_000, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

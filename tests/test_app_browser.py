@@ -1,0 +1,128 @@
+"""The app in a real browser: `streamlit run app.py` served on 127.0.0.1 and loaded in headless Chromium.
+
+Asserts that each page renders without a Streamlit exception box, and saves docs/screenshot.png for the
+README. Needs Debian's chromium; Playwright drives it (executable_path) where the package is installed,
+else the chromium CLI's --screenshot is used for the first page only.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from stopframe_app.game import SAMPLE_PROTOCOL
+
+REPO = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--no-first-run", "--disable-sync", "--disable-dev-shm-usage"]
+SCREENSHOT = REPO / "docs" / "screenshot.png"
+ERROR_MARKERS = ("Traceback (most recent call last)", "StreamlitAPIException", "This could not be shown",
+                 "streamlit.errors")
+
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    env = {**os.environ, "STOPFRAME_DATA": str(tmp_path_factory.mktemp("data")), "PYTHONPATH": str(REPO)}
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+           "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+    if not SAMPLE_PROTOCOL.is_file():  # until the bundled sample exists: the app tests' small game
+        spec = importlib.util.spec_from_file_location("make_game", REPO / "tests" / "fixtures" / "app" / "make_game.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)  # type: ignore[union-attr]
+        cmd += ["--", str(mod.make_game(tmp_path_factory.mktemp("game")))]
+    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.time() > deadline:
+                    out = proc.stdout.read() if proc.stdout else ""
+                    pytest.fail(f"streamlit did not start: {out[-2000:]}")
+                time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _wait_rendered(page: object, header: str) -> str:
+    """Wait until the page's header shows and Streamlit has stopped running the script; return the page text."""
+    page.wait_for_selector(f"text={header}", timeout=60_000)  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        """() => { const app = document.querySelector('[data-testid="stApp"]');
+                   return app && app.getAttribute('data-test-script-state') === 'notRunning'
+                          && !document.querySelector('[data-testid="stSkeleton"]'); }""", timeout=90_000)
+    page.wait_for_timeout(1500)  # type: ignore[attr-defined]  # images decode after the script has finished
+    return page.inner_text("body")  # type: ignore[attr-defined]
+
+
+def test_app_renders_in_chromium(app_url: str) -> None:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _cli_screenshot(app_url)
+        return
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:], headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1440, "height": 1100})
+            page.goto(app_url)
+            text = _wait_rendered(page, "Vote audit")
+            assert not [m for m in ERROR_MARKERS if m in text], text[:3000]
+            assert page.locator('[data-testid="stException"]').count() == 0
+            page.screenshot(path=str(SCREENSHOT), full_page=False)
+            for name, header in (("Timeline & frames", "Timeline and frames"), ("Seat calibration", "Seat calibration"),
+                                 ("Exports", "Exports")):
+                page.get_by_text(name, exact=True).first.click()
+                text = _wait_rendered(page, header)
+                assert not [m for m in ERROR_MARKERS if m in text], f"{name}: {text[:3000]}"
+                assert page.locator('[data-testid="stException"]').count() == 0, name
+                if name == "Timeline & frames":
+                    page.screenshot(path=str(SCREENSHOT.with_name("screenshot_timeline.png")), full_page=True)
+        finally:
+            browser.close()
+
+
+def _cli_screenshot(url: str) -> None:
+    """Without Playwright: chromium's own --screenshot after a virtual-time budget (first page only)."""
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    profile = SCREENSHOT.parent / ".chromium-profile"
+    try:
+        subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--window-size=1440,1100",
+                        "--virtual-time-budget=20000", f"--screenshot={SCREENSHOT}", url],
+                       check=True, timeout=90, capture_output=True)
+        dom = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--virtual-time-budget=20000",
+                              "--dump-dom", url], check=True, timeout=90, capture_output=True, text=True).stdout
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    assert SCREENSHOT.stat().st_size > 10_000
+    assert "stException" not in dom and not [m for m in ERROR_MARKERS if m in dom]

@@ -1,0 +1,138 @@
+"""The judge's voice on a synthetic game soundtrack (espeak-ng, tone music), muxed into an MP4.
+
+A cut-off a judge would dispute is one more than a frame away (40 ms at 25 fps, rfm 4.4.7: the
+vote closes on the «С» of «Стоп»), so every onset is checked to that tolerance, and every vote
+must be found exactly once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_audio_synth import RATE, needs_espeak, speak, synth_game, write_mp4
+
+from review.errors import EXIT_UNREADABLE
+from vision.audio import AudioError, AudioTrack, read_audio
+from vision.cues import features, find_count, find_night_music, find_vote_cues, find_word, listen
+
+FRAME_S = 0.040
+
+pytestmark = needs_espeak
+
+
+@pytest.fixture(scope="module")
+def game():
+    return synth_game()
+
+
+@pytest.fixture(scope="module")
+def game_mp4(game, tmp_path_factory) -> Path:
+    return write_mp4(tmp_path_factory.mktemp("audio") / "game.mp4", game.samples)
+
+
+@pytest.fixture(scope="module")
+def heard(game, game_mp4):
+    return listen(features(read_audio(game_mp4)), expected=len(game.votes))
+
+
+def _errors(found: list[float], truth: list[float]) -> list[float]:
+    assert len(found) == len(truth), f"found {len(found)} cues for {len(truth)} true ones: {found} vs {truth}"
+    return [abs(f - t) for f, t in zip(sorted(found), sorted(truth), strict=True)]
+
+
+def test_audio_track_starts_on_the_video_clock(game, game_mp4) -> None:
+    track = read_audio(game_mp4)
+    assert track.rate == RATE and track.samples.dtype == np.float32
+    assert abs(track.start) < 0.01
+    assert abs(track.duration - game.duration) < 0.1
+
+
+def test_video_without_audio_is_unreadable_with_a_clear_sentence(tmp_path: Path) -> None:
+    import av
+
+    path = tmp_path / "silent.mp4"
+    with av.open(str(path), "w") as out:
+        vs = out.add_stream("libx264", rate=25)
+        vs.width, vs.height, vs.pix_fmt = 32, 32, "yuv420p"
+        for i in range(5):
+            f = av.VideoFrame.from_ndarray(np.zeros((32, 32, 3), np.uint8), format="rgb24")
+            f.pts = i
+            for pkt in vs.encode(f):
+                out.mux(pkt)
+        for pkt in vs.encode(None):
+            out.mux(pkt)
+    with pytest.raises(AudioError, match="no audio track") as err:
+        read_audio(path)
+    assert err.value.exit_code == EXIT_UNREADABLE and str(path) in str(err.value)
+
+
+def test_a_file_that_is_not_a_video_is_unreadable(tmp_path: Path) -> None:
+    path = tmp_path / "notes.mp4"
+    path.write_text("the judge's notes, not a video")
+    with pytest.raises(AudioError, match="cannot read the video"):
+        read_audio(path)
+    with pytest.raises(AudioError, match="no such file"):
+        read_audio(tmp_path / "missing.mp4")
+
+
+def test_rfm_4_4_7_every_stop_found_unsupervised_within_a_frame(game, heard) -> None:
+    assert heard.source == "discovered"
+    errors = _errors([v.cutoff.t for v in heard.votes], [v["cutoff"] for v in game.votes])
+    assert max(errors) < FRAME_S, errors
+
+
+def test_rfm_4_4_5_second_naming_of_the_candidate_opens_the_vote(game, heard) -> None:
+    calls = [v.call.t for v in heard.votes if v.call is not None]
+    errors = _errors(calls, [v["t"] for v in game.votes])
+    assert max(errors) < FRAME_S, errors
+
+
+def test_rfm_4_4_8_announced_count_onset_within_a_frame(game, heard) -> None:
+    counts = [v.announced.t for v in heard.votes if v.announced is not None]
+    errors = _errors(counts, [v["announced"] for v in game.votes])
+    assert max(errors) < FRAME_S, errors
+
+
+def test_rfm_2_3_night_music_segments_and_their_edges(game, heard) -> None:
+    assert len(heard.nights) == len(game.nights)
+    for seg, (start, end) in zip(heard.nights, game.nights, strict=True):
+        assert abs(seg.start - start) < 0.1 and abs(seg.end - end) < 0.1, (seg, start, end)
+
+
+def test_a_marked_stop_is_matched_across_the_game(game) -> None:
+    feats = features(AudioTrack(game.samples, RATE, 0.0))
+    first = game.votes[0]["cutoff"]
+    template = find_word(feats, first + 0.12)  # the judge clicked a little late, inside the word
+    assert template is not None and abs(template[0] - first) < 0.01
+    votes = find_vote_cues(feats, template)
+    errors = _errors([v.cutoff.t for v in votes], [v["cutoff"] for v in game.votes])
+    assert max(errors) < FRAME_S
+
+
+def test_mafclub_2_4_5_spasibo_closes_the_vote_in_noise() -> None:
+    game = synth_game(days=((3, 6), (2, 8, 10)), closer="Спасибо", seed=3)
+    rng = np.random.default_rng(0)
+    speech_rms = float(np.sqrt(np.mean(game.samples[np.abs(game.samples) > 0.01] ** 2)))
+    noisy = game.samples + rng.normal(0, speech_rms * 0.1, len(game.samples)).astype(np.float32)  # 20 dB SNR
+    heard = listen(features(AudioTrack(noisy, RATE, 0.0)), expected=len(game.votes))
+    errors = _errors([v.cutoff.t for v in heard.votes], [v["cutoff"] for v in game.votes])
+    assert max(errors) < FRAME_S, errors
+
+
+def test_a_game_without_the_closing_word_yields_no_votes() -> None:
+    x = np.zeros(8 * RATE, np.float32)
+    for k, text in enumerate(["Доброе утро.", "Слово игроку номер один.", "Спасибо, у меня всё."]):
+        w = speak(text)
+        x[(1 + 2 * k) * RATE : (1 + 2 * k) * RATE + len(w)] = w
+    heard = listen(features(AudioTrack(x, RATE, 0.0)), expected=3)
+    assert heard.votes == [] and heard.nights == []
+
+
+def test_rfm_4_5_3_shooting_count_heard_over_the_music(game, heard) -> None:
+    feats = features(AudioTrack(game.samples, RATE, 0.0))
+    found = [c.t for n in find_night_music(feats) for c in find_count(feats, n)]
+    hits = sum(1 for t in game.counts if any(abs(f - t) < 0.06 for f in found))
+    assert hits >= 0.9 * len(game.counts)
+    assert len(found) <= len(game.counts) + 2

@@ -1,0 +1,322 @@
+"""Video input with PyAV: metadata, frame-exact seeking, and streaming over time windows.
+
+Frame indices are positions in the stream's presentation order; times come from the container's
+presentation timestamps (relative to the first frame), so variable-frame-rate phone videos keep
+their real clock. Frames come out BGR (OpenCV's order) and upright (the display matrix applied).
+Nothing holds more than a small, byte-bounded cache of decoded frames, so memory stays flat
+however long the file is.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import av
+import numpy as np
+
+from review.errors import UnreadableInput
+
+CACHE_BYTES = 192 * 1024 * 1024  # recent frames kept for stepping back and forth in a review
+SEQUENTIAL_GAP = 48  # decoding this many frames forward beats a seek + decode from a keyframe
+TIME_EPS = 1e-3  # 1 ms: absorbs float error in times typed by people or computed from fps
+
+
+class VideoError(UnreadableInput):
+    """The video cannot be opened or decoded (exit 2)."""
+
+
+@dataclass(frozen=True)
+class VideoMeta:
+    path: Path
+    fps: float
+    frame_count: int
+    duration: float
+    width: int  # upright (after rotation)
+    height: int
+    rotation: int  # degrees counter-clockwise that were applied to make the picture upright
+    has_audio: bool
+
+
+@dataclass(frozen=True)
+class Frame:
+    index: int
+    t: float
+    image: np.ndarray  # BGR, upright
+
+
+def open_video(path: str | Path) -> VideoSource:
+    """Open a video file; raise VideoError with one sentence naming the file if it cannot be used."""
+    return VideoSource(Path(path))
+
+
+def _fail(path: Path, why: str, exc: BaseException | None = None) -> VideoError:
+    text = getattr(exc, "strerror", None) or (str(exc) if exc is not None else "")
+    detail = f" ({text.rstrip('.').lower()})" if text else ""
+    return VideoError(f"{path}: {why}{detail}.")
+
+
+class VideoSource:
+    """An opened video. Use as a context manager, or call close()."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        if not path.exists():
+            raise _fail(path, "no such video file")
+        if path.is_dir():
+            raise _fail(path, "is a folder, not a video file")
+        if path.stat().st_size == 0:
+            raise _fail(path, "the video file is empty (0 bytes)")
+        try:
+            self._container = av.open(str(path), mode="r")
+        except (av.FFmpegError, OSError, UnicodeDecodeError) as exc:
+            raise _fail(path, "cannot be read as a video", exc) from exc
+        try:
+            self._setup()
+        except BaseException:
+            self._container.close()
+            raise
+
+    # ---------------------------------------------------------------- set-up
+    def _setup(self) -> None:
+        c = self._container
+        if not c.streams.video:
+            what = "an audio-only file" if c.streams.audio else "a file without a video stream"
+            raise _fail(self.path, f"is {what}; a video is needed")
+        self._stream = c.streams.video[0]
+        if self._stream.codec_context is None:
+            raise _fail(self.path, "uses a video codec this build cannot decode")
+        self._stream.thread_type = "AUTO"
+        self._tb = self._stream.time_base or Fraction(1, 90000)
+        self._cache: OrderedDict[int, np.ndarray] = OrderedDict()
+        self._cache_bytes = 0
+        self._decoder: Iterator[Any] | None = None
+        self._last_index = -10**9
+        self._pts_table = self._read_pts_table()
+        first = self._first_frame()
+        self._rotation = int(round((first.rotation or 0) / 90.0)) * 90 % 360
+        self._pts0 = first.pts if first.pts is not None else 0
+        if self._pts_table is not None:
+            self._pts0 = self._pts_table[0]
+        fps_guess = float(self._stream.average_rate or self._stream.guessed_rate or 0) or 25.0
+        if self._pts_table is not None:
+            n = len(self._pts_table)
+            span = (self._pts_table[-1] - self._pts0) * self._tb if n > 1 else 0
+            fps = (n - 1) / float(span) if span else fps_guess
+            frame_dur = float(span) / (n - 1) if n > 1 else 1 / fps
+            duration = float(span) + frame_dur
+        else:  # constant frame rate: index arithmetic is exact
+            fps = fps_guess
+            n = self._stream.frames or int(round(float(self._duration_s()) * fps))
+            duration = n / fps
+        if n <= 0:
+            raise _fail(self.path, "contains no video frames")
+        self._step = 1 / fps
+        h, w = first.height, first.width
+        if self._rotation in (90, 270):
+            w, h = h, w
+        self.meta = VideoMeta(
+            path=self.path, fps=fps, frame_count=n, duration=duration, width=w, height=h,
+            rotation=self._rotation, has_audio=bool(self._container.streams.audio),
+        )
+
+    def _duration_s(self) -> float:
+        if self._stream.duration:
+            return float(self._stream.duration * self._tb)
+        return (self._container.duration or 0) / 1e6
+
+    def _read_pts_table(self) -> list[int] | None:
+        """Presentation timestamps of every frame for variable-frame-rate files; None for constant rate.
+
+        The container's index (mp4 sample table) tells cheaply whether frames are evenly spaced;
+        only when they are not, or when there is no index, are the packets demuxed (not decoded).
+        """
+        entries = self._stream.index_entries
+        if len(entries) > 1:
+            stamps = [e.timestamp for e in entries]
+            deltas = {b - a for a, b in zip(stamps, stamps[1:], strict=False)}
+            if len(deltas) == 1:
+                return None
+        pts: list[int] = []
+        try:
+            for packet in self._container.demux(self._stream):
+                if packet.pts is not None and packet.size:
+                    pts.append(packet.pts)
+        except av.FFmpegError as exc:
+            raise _fail(self.path, "is damaged: its packets cannot be read", exc) from exc
+        self._container.seek(0, stream=self._stream)
+        pts.sort()
+        if len(pts) > 2:
+            deltas = {b - a for a, b in zip(pts, pts[1:], strict=False)}
+            if len(deltas) == 1:
+                return None
+        return pts or None
+
+    def _first_frame(self) -> Any:
+        try:
+            for frame in self._container.decode(self._stream):
+                self._container.seek(0, stream=self._stream)
+                return frame
+        except av.FFmpegError as exc:
+            raise _fail(self.path, "cannot be decoded", exc) from exc
+        raise _fail(self.path, "contains no decodable video frames (truncated or damaged?)")
+
+    # ---------------------------------------------------------------- time <-> index
+    def time_of(self, index: int) -> float:
+        """Seconds of frame `index` on the video's clock (container pts, first frame = 0)."""
+        self._check_index(index)
+        if self._pts_table is not None:
+            return float((self._pts_table[index] - self._pts0) * self._tb)
+        return index * self._step
+
+    def index_at(self, t: float) -> int:
+        """The frame on screen at time t (the last frame starting at or before t)."""
+        if self._pts_table is not None:
+            target = self._pts0 + (t + TIME_EPS) / float(self._tb)
+            i = bisect.bisect_right(self._pts_table, target) - 1
+        else:
+            i = math.floor((t + TIME_EPS) / self._step)
+        return min(max(i, 0), self.meta.frame_count - 1)
+
+    def _first_index_from(self, t: float) -> int:
+        """The first frame starting at or after t (window starts are inclusive)."""
+        if t > self.meta.duration:
+            return self.meta.frame_count
+        i = self.index_at(t)
+        return i if self.time_of(i) >= t - TIME_EPS else i + 1
+
+    def _index_of_pts(self, pts: int) -> int:
+        if self._pts_table is not None:
+            i = bisect.bisect_left(self._pts_table, pts)
+            if i < len(self._pts_table) and self._pts_table[i] == pts:
+                return i
+            return max(0, i - 1)
+        return int(round(float((pts - self._pts0) * self._tb) / self._step))
+
+    def _pts_of(self, index: int) -> int:
+        if self._pts_table is not None:
+            return self._pts_table[index]
+        return self._pts0 + int(round(index * self._step / float(self._tb)))
+
+    def _check_index(self, index: int) -> None:
+        if not 0 <= index < self.meta.frame_count:
+            raise IndexError(f"{self.path}: frame {index} is outside 0..{self.meta.frame_count - 1}")
+
+    # ---------------------------------------------------------------- decoding
+    def _upright(self, frame: Any) -> np.ndarray:
+        image = frame.to_ndarray(format="bgr24")
+        if self._rotation:
+            image = np.ascontiguousarray(np.rot90(image, k=self._rotation // 90))
+        return image
+
+    def _seek_before(self, index: int) -> None:
+        """Position the decoder on a keyframe at or before frame `index`."""
+        self._container.seek(self._pts_of(index), stream=self._stream, backward=True, any_frame=False)
+        self._decoder = self._decode_indexed()
+        self._last_index = -10**9
+
+    def _decode_indexed(self) -> Iterator[tuple[int, Any]]:
+        try:
+            for frame in self._container.decode(self._stream):
+                if frame.pts is None:
+                    continue
+                yield self._index_of_pts(frame.pts), frame
+        except av.FFmpegError as exc:
+            raise _fail(self.path, "is damaged: decoding failed", exc) from exc
+
+    def _frames_from(self, index: int) -> Iterator[tuple[int, Any]]:
+        """Decoded (index, av frame) pairs starting exactly at `index`, reusing the decoder when close."""
+        if not (self._decoder is not None and self._last_index < index <= self._last_index + SEQUENTIAL_GAP):
+            self._seek_before(index)
+            backoff = 0
+            while True:  # a seek may land after the target on odd files: step back further
+                first = next(self._decoder, None)
+                if first is not None and first[0] <= index:
+                    break
+                backoff += 1
+                target = max(0, index - SEQUENTIAL_GAP * 2**backoff)
+                if backoff > 12 or target == 0:
+                    self._container.seek(self._pts0, stream=self._stream, backward=True, any_frame=True)
+                    self._decoder = self._decode_indexed()
+                    first = next(self._decoder, None)
+                    break
+                self._seek_before(target)
+            if first is not None:
+                self._last_index = first[0]
+                if first[0] >= index:
+                    yield first
+        assert self._decoder is not None
+        for i, frame in self._decoder:
+            self._last_index = i
+            if i >= index:
+                yield i, frame
+
+    def frame_at(self, index: int) -> np.ndarray:
+        """The upright BGR image of frame `index` (exact, whatever the GOP)."""
+        self._check_index(index)
+        cached = self._cache.get(index)
+        if cached is not None:
+            self._cache.move_to_end(index)
+            return cached
+        for i, frame in self._frames_from(index):
+            if i == index:
+                image = self._upright(frame)
+                self._remember(index, image)
+                return image
+            if i > index:
+                break
+        raise _fail(self.path, f"ends before frame {index} (truncated or damaged?)")
+
+    def frame_at_time(self, t: float) -> tuple[int, np.ndarray]:
+        """The frame on screen at time t, with its index."""
+        index = self.index_at(t)
+        return index, self.frame_at(index)
+
+    def _remember(self, index: int, image: np.ndarray) -> None:
+        self._cache[index] = image
+        self._cache_bytes += image.nbytes
+        while self._cache_bytes > CACHE_BYTES and len(self._cache) > 1:
+            _, old = self._cache.popitem(last=False)
+            self._cache_bytes -= old.nbytes
+
+    def frames_in(self, start_s: float, end_s: float | None = None) -> range:
+        """Indices of the frames with start_s <= t < end_s (end None: to the end of the video)."""
+        first = self._first_index_from(max(0.0, start_s))
+        last = self.meta.frame_count if end_s is None else min(self.meta.frame_count, self._first_index_from(end_s))
+        return range(first, max(first, last))
+
+    def iter_window(self, start_s: float, end_s: float | None = None, stride: int = 1) -> Iterator[Frame]:
+        """Frames with start_s <= t < end_s, every `stride`-th; decodes only from the keyframe before start_s."""
+        if stride < 1:
+            raise ValueError("stride must be at least 1")
+        span = self.frames_in(start_s, end_s)
+        if not span:
+            return
+        first, last = span.start, span.stop
+        expected = first
+        for i, frame in self._frames_from(first):
+            if i >= last:
+                return
+            expected = i + 1
+            if (i - first) % stride == 0:
+                yield Frame(i, self.time_of(i), self._upright(frame))
+        if last - expected > 2:
+            raise _fail(self.path, f"ends at frame {expected} although it should have {self.meta.frame_count} (truncated?)")
+
+    # ---------------------------------------------------------------- lifetime
+    def close(self) -> None:
+        self._decoder = None
+        self._cache.clear()
+        self._container.close()
+
+    def __enter__(self) -> VideoSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
