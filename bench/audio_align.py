@@ -106,23 +106,32 @@ def main() -> int:
 
 
 def audit_compare(video: Path, truth_path: Path, aligned: Path) -> None:
-    """Run the audit with the true and the aligned times; compare finding identities (spec §4)."""
+    """Audit with the true and with the aligned times on the same observations; compare finding identities."""
     seats = video.with_name(video.stem + ".seats.json")
+    obs = aligned.with_name("observations.json")
+    run = subprocess.run(
+        [sys.executable, "-m", "review.cli", "observe", str(video), "--seats", str(seats), "--out", str(obs)],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    if run.returncode:
+        print(f"observe unavailable ({run.returncode}): {run.stderr.strip()[-300:]}")
+        return
     results = []
     for proto in (truth_path, aligned):
         run = subprocess.run(
-            [sys.executable, "-m", "review.cli", "audit", str(video), "--protocol", str(proto), "--seats", str(seats), "--json"],
+            [sys.executable, "-m", "review.cli", "audit", str(video), "--protocol", str(proto), "--seats", str(seats),
+             "--observations", str(obs), "--json"],
             cwd=ROOT, capture_output=True, text=True,
         )
         if run.returncode not in (0, 1):
-            print(f"audit unavailable ({run.returncode}): {run.stderr.strip()[:200]}")
+            print(f"audit unavailable ({run.returncode}): {run.stderr.strip()[-300:]}")
             return
         report = json.loads(run.stdout)
         results.append({(f["kind"], f.get("day"), f.get("night"), f.get("round"), f.get("candidate"), f.get("seat"))
                         for f in report["findings"]})
     same = results[0] == results[1]
     print(f"audit: {len(results[0])} findings with true times, {len(results[1])} with aligned times, "
-          f"{'the same set' if same else 'DIFFERENT: ' + str(results[0] ^ results[1])}")
+          f"{'the same set' if same else 'DIFFERENT: ' + str(sorted(results[0] ^ results[1], key=str))}")
 
 
 if __name__ == "__main__":

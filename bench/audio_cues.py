@@ -8,7 +8,8 @@ renderer's own voice module, windows back to back; (3) the rendered sample video
 truth `x_cues`, where they exist. Every track goes through an MP4 (AAC) as a camera file would.
 Reported per track and condition: cut-off onset error (mean / max ms), missed and false cut-offs
 (confident ones; and with the weak ones `stopframe align` may also use, e.g. a lift vote's),
-call (`t`) and count (`announced`) onset errors, night-music edge errors, and the time taken.
+call (`t`) and count (`announced`) onset errors, night-music edge errors, the shooting count heard
+over the music (rfm 4.5.3; a number within 300 ms is found), and the time taken.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from test_audio_synth import RATE, speak, synth_game, tone_music, write_mp4  # noqa: E402
 
 from vision.audio import AudioTrack, read_audio  # noqa: E402
-from vision.cues import features, listen  # noqa: E402
+from vision.cues import features, find_count, listen  # noqa: E402
 
 MATCH_S = 0.3  # a detection this close to a true cue is that cue
 
@@ -108,11 +109,14 @@ def evaluate(label: str, track: AudioTrack, truth: dict) -> dict:
         if seg is not None and abs(seg.start - s) < 3 and abs(seg.end - e) < 3:
             edges += [1000 * (seg.start - s), 1000 * (seg.end - e)]
     night_missed = len(truth["nights"]) - len(edges) // 2
+    counted = [c.t for n in heard.nights for c in find_count(feats, n)]
+    count_err, count_missed, count_false = _pair(counted, truth.get("counts", []))
     row = {
         "track": label, "cutoffs": len(truth["cutoff"]), "cutoff_ms": _fmt(cut_err), "missed": missed, "false": false,
         "with_weak_missed": missed_any, "with_weak_false": false_any,
         "call_ms": _fmt(call_err), "announced_ms": _fmt(ann_err),
         "nights": f"{len(heard.nights)}/{len(truth['nights'])}", "night_edge_ms": _fmt(edges), "night_missed": night_missed,
+        "shoot_count_ms": _fmt(count_err), "shoot_count_missed": count_missed, "shoot_count_false": count_false,
         "within_40ms": sum(abs(e) < 40 for e in cut_err), "seconds": round(took, 2), "audio_s": round(track.duration),
     }
     print(" | ".join(f"{k} {v}" for k, v in row.items()), flush=True)
@@ -123,6 +127,7 @@ def synthetic_track() -> tuple[np.ndarray, dict]:
     game = synth_game(days=((2, 5), (3, 7, 9), (4, 6), (1, 8, 10)), seed=11)
     truth = {k: [v[k] for v in game.votes] for k in ("cutoff", "t", "announced")}
     truth["nights"] = game.nights
+    truth["counts"] = game.counts
     return game.samples, truth
 
 
@@ -136,7 +141,7 @@ def sample_script_track() -> tuple[np.ndarray, dict] | None:
         return None
     if voice.AUDIO_RATE != RATE:
         print(f"(sample voice at {voice.AUDIO_RATE} Hz, resampled by the MP4 round trip)")
-    parts, truth = [], {"cutoff": [], "t": [], "announced": [], "nights": []}
+    parts, truth = [], {"cutoff": [], "t": [], "announced": [], "nights": [], "counts": []}
     pos = 1.0
     parts.append(np.zeros(int(voice.AUDIO_RATE), np.float32))
     for i, w in enumerate(x for x in sample_game() if isinstance(x, Window)):
@@ -144,7 +149,7 @@ def sample_script_track() -> tuple[np.ndarray, dict] | None:
         parts.append(voice.mix(w.duration, w.cues, nights, seed=i))
         parts.append(np.zeros(int(voice.AUDIO_RATE), np.float32))
         for c in w.cues:
-            key = {"stop": "cutoff", "candidate": "t", "count": "announced"}.get(c.kind)
+            key = {"stop": "cutoff", "candidate": "t", "count": "announced", "shoot_count": "counts"}.get(c.kind)
             if key:
                 truth[key].append(pos + c.t)
         truth["nights"] += [(pos + a, pos + b) for a, b in nights]
@@ -162,7 +167,6 @@ def rendered_tracks() -> list[tuple[str, Path, dict]]:
     """Rendered sample videos with truth x_cues (spec §3 + the renderer's x_ fields)."""
     out = []
     for mp4 in sorted((ROOT / "sample_videos").glob("**/*.mp4")):
-        truth_path = mp4.with_suffix("").with_suffix(".truth.json") if mp4.suffix else None
         truth_path = mp4.parent / (mp4.stem + ".truth.json")
         if not truth_path.exists():
             continue
@@ -175,6 +179,7 @@ def rendered_tracks() -> list[tuple[str, Path, dict]]:
             "t": [c["t"] for c in cues if c["kind"] == "candidate"],
             "announced": [c["t"] for c in cues if c["kind"] == "count"],
             "nights": [(w["start"], w["end"]) for w in data.get("x_windows", []) if w["name"].startswith("night")],
+            "counts": [c["t"] for c in cues if c["kind"] == "shoot_count"],
         }
         out.append((str(mp4.relative_to(ROOT)), mp4, truth))
     return out

@@ -3,7 +3,7 @@
     python3 bench/audit_accuracy.py [DIR ...] [--rules ID] [--model full|lite] [--cache DIR] [--json FILE]
 
 Every `NAME.truth.json` in the folders (default: the bundled sample game, the sample clips and, where
-the renderer made them, the composites from real cut-outs under sample_videos/out/) that has its
+the renderer made them, the composites from real cut-outs under sample_videos/out/composite/) that has its
 `NAME.mp4`, `NAME.protocol.json` and `NAME.seats.json` is audited twice: once on what vision sees
 (MediaPipe on the vote windows only) and once on the truth's own hand intervals. Reported:
 - precision and recall per finding kind against the truth's `expected_findings` (identities, spec §4);
@@ -31,12 +31,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from review.audit import Hand, Seen, audit, observations_from_json, place  # noqa: E402
+from review.errors import StopframeError  # noqa: E402
 from review.findings import identity_of  # noqa: E402
 from review.jsonio import read_json, write_json  # noqa: E402
 from review.profiles import get_profile  # noqa: E402
 from review.timeline import analysis_windows, vote_rounds, vote_windows  # noqa: E402
 
-DEFAULT_DIRS = [ROOT / "sample_videos" / "game", ROOT / "sample_videos" / "clips", ROOT / "sample_videos" / "out"]
+DEFAULT_DIRS = [ROOT / "sample_videos" / "game", ROOT / "sample_videos" / "clips", ROOT / "sample_videos" / "out" / "composite"]
+FIXTURE = ROOT / "tests" / "fixtures" / "audit" / "sample_game.observations.json"
 BUCKETS = [(0, 1), (1, 2), (2, 4), (4, 8), (8, 13)]  # |onset − cutoff| in frames; 13 frames ≈ 0.5 s at 25 fps
 
 
@@ -62,12 +64,12 @@ def truth_seen(truth: dict[str, Any]) -> Seen:
     return Seen(hands, fps)
 
 
-def observe_clip(stem: Path, protocol: dict[str, Any], cache: Path, model: str) -> tuple[Seen, float, float]:
+def observe_clip(stem: Path, protocol: dict[str, Any], cache: Path, model: str, fresh: bool) -> tuple[Seen, float, float]:
     """Vision on the clip's vote windows (cached): observations, seconds spent, seconds of video looked at."""
     cached = cache / f"{stem.name}.{model}.observations.json"
     windows = analysis_windows(vote_rounds(vote_windows(protocol)))
     span = sum(b - a for a, b in windows)
-    if cached.exists():
+    if cached.exists() and not fresh:
         return observations_from_json(read_json(cached)), 0.0, span
     from vision.observe import observe
     from vision.seats import load_seat_map
@@ -75,8 +77,10 @@ def observe_clip(stem: Path, protocol: dict[str, Any], cache: Path, model: str) 
     started = time.perf_counter()
     obs = observe(stem.with_suffix(".mp4"), load_seat_map(f"{stem}.seats.json"), windows, model=model)
     spent = time.perf_counter() - started
-    write_json(cached, obs.to_json())
-    return observations_from_json(obs.to_json()), spent, span
+    data = obs.to_json()
+    data["video"] = stem.with_suffix(".mp4").name
+    write_json(cached, data)
+    return observations_from_json(data), spent, span
 
 
 COMPOSITE_SPRITES = {"thumb_up_fist": ["hg_like", "mps_hand_thumb_up", "mps_thumbs_up_png"], "open_palm": ["hg_palm"]}
@@ -124,6 +128,9 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="also write the figures here")
     ap.add_argument("--composites", type=int, nargs="*", metavar="PX",
                     help="also composite the fixture scenario from real cut-outs at these hand sizes (default 90 50)")
+    ap.add_argument("--fresh", action="store_true", help="run vision again even where observations are cached")
+    ap.add_argument("--refresh-fixture", action="store_true",
+                    help="also write the sample game's observations to tests/fixtures/audit/ (the CI test's input)")
     args = ap.parse_args()
     dirs = list(args.dirs or DEFAULT_DIRS)
     if args.composites is not None:
@@ -144,7 +151,13 @@ def main() -> int:
         protocol = read_json(f"{stem}.protocol.json")
         profile = get_profile(args.rules or protocol["rules"])
         visible = set(int(k) for k in read_json(f"{stem}.seats.json")["seats"])
-        seen, spent, span = observe_clip(stem, protocol, args.cache, args.model)
+        try:
+            seen, spent, span = observe_clip(stem, protocol, args.cache, args.model, args.fresh)
+        except StopframeError as exc:  # a clip being re-rendered, an unreadable file: say so, go on
+            print(f"{stem.name}: skipped: {exc}", file=sys.stderr)
+            continue
+        if args.refresh_fixture and stem.name == "sample_game" and args.model == "full":
+            write_json(FIXTURE, read_json(args.cache / f"{stem.name}.full.observations.json"))
         got = audit(protocol, seen, profile=profile, visible_seats=visible)
         ideal = audit(protocol, truth_seen(truth), profile=profile, visible_seats=visible)
 

@@ -76,7 +76,8 @@ def measure(stem: Path, stride: int) -> dict:
 
 
 def sizes() -> None:
-    """Width (px) of each seat's resting vote hand in the 1080p game view, per pose."""
+    """Size (px: the larger side of its bounding box) of each seat's resting vote hand in the 1080p game
+    view, per pose."""
     from sample_videos.scenarios import Conditions, Stage
     from sample_videos.scene import VOTE_POSES
 
@@ -87,8 +88,8 @@ def sizes() -> None:
         for seat in stage.seats.values():
             layer = stage.layer(seat, (seat.vote_rest(pose), seat.idle(False)), None, False, living)
             ys, xs = np.nonzero(layer.hand)
-            widths.append(int(xs.max() - xs.min() + 1) if len(xs) else 0)
-        print(f"{pose:14s} width px per seat 1..10: {widths}  (min {min(widths)}, max {max(widths)})")
+            widths.append(int(max(xs.max() - xs.min(), ys.max() - ys.min()) + 1) if len(xs) else 0)
+        print(f"{pose:14s} px per seat 1..10: {widths}  (min {min(widths)}, max {max(widths)})")
 
 
 def main() -> int:

@@ -1,7 +1,7 @@
 """Accuracy of `observe` against ground truth: event recall/precision, onset/offset error in frames.
 
 Sources (each skipped when absent):
-- the renderer's clips: sample_videos/clips/*.mp4 (+ .seats.json, .truth.json) and the sample game;
+- the renderer's clips: sample_videos/clips/*.mp4 (+ .seats.json, .truth.json), or the folders given;
 - clips composited here from the real cut-outs in ../shared/assets/hands, at several hand sizes,
   with idle hands outside every zone (phantom check);
 - the real camera clips in ../shared/assets/real (share of frames where the hand is found).
@@ -28,13 +28,12 @@ from fixtures.vision.composite import Placement, assets_present, load_sprites, t
 
 from vision.detect import SeatDetector  # noqa: E402
 from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, runs_from_sightings  # noqa: E402
-from vision.observe import watch_window  # noqa: E402
+from vision.observe import VOTE_CONFIDENCE, watch_window  # noqa: E402
 from vision.scoring import Score, score_intervals  # noqa: E402
 from vision.seats import SeatMap, load_seat_map  # noqa: E402
 from vision.video import open_video  # noqa: E402
 
 CLIPS = ROOT / "sample_videos" / "clips"
-GAME = ROOT / "sample_videos" / "game"
 REAL = ROOT.parent / "shared" / "assets" / "real"
 VOTE_SPRITES = ["hg_fist", "hg_like", "mps_hand_thumb_up", "mps_thumbs_up_png", "hg_palm", "hg_stop", "hg_four",
                 "hg_one", "td_four_15a73593", "td_four_105f8f8e", "td_four_07fdea90", "td_four_0c960166"]
@@ -42,7 +41,8 @@ VOTE_SPRITES = ["hg_fist", "hg_like", "mps_hand_thumb_up", "mps_thumbs_up_png", 
 
 def sightings_of(video: Path, seat_map: SeatMap, model: str = "full") -> tuple[dict, tuple[int, float], float]:
     """Per-seat per-frame sightings over the whole clip (one detector pass, reused for every N, M)."""
-    with open_video(video) as v, SeatDetector(seat_map.scaled_to(v.meta.width, v.meta.height), model=model) as det:
+    with open_video(video) as v, SeatDetector(seat_map.scaled_to(v.meta.width, v.meta.height), model=model,
+                                                      min_confidence=VOTE_CONFIDENCE) as det:
         stats = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
         seen, _dark, end = watch_window(v, det, 0.0, v.meta.duration, stats)
         return seen, end, v.meta.fps
@@ -72,9 +72,9 @@ def composite_cases(folder: Path, sizes: list[float], per_size: int) -> list[tup
     return cases
 
 
-def rendered_cases() -> list[tuple[str, Path, SeatMap, dict]]:
+def rendered_cases(folders: list[Path]) -> list[tuple[str, Path, SeatMap, dict]]:
     cases = []
-    for truth_path in sorted(CLIPS.glob("*.truth.json")) + sorted(GAME.glob("*.truth.json")):
+    for truth_path in [p for folder in folders for p in sorted(folder.glob("*.truth.json"))]:
         stem = truth_path.name[: -len(".truth.json")]
         video, seats = truth_path.with_name(stem + ".mp4"), truth_path.with_name(stem + ".seats.json")
         if video.exists() and seats.exists():
@@ -116,10 +116,12 @@ def real_clips() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="one composite per size")
+    parser.add_argument("--clips", type=Path, nargs="*", default=[CLIPS], help="folders of rendered clips with truth")
+    parser.add_argument("--no-composites", action="store_true", help="only the rendered clips")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        cases = rendered_cases()
-        if assets_present():
+        cases = rendered_cases(args.clips)
+        if assets_present() and not args.no_composites:
             cases += composite_cases(Path(tmp), [40.0, 60.0, 90.0, 130.0], 1 if args.quick else 2)
         runs = []
         for name, video, seat_map, truth in cases:

@@ -123,12 +123,12 @@ def fit_clock(
             if q[0] > best_q[0] or (q[0] == best_q[0] and q[1] > best_q[1] + 1e-9):
                 best, best_q = c, q
     if best_q[0] <= prior_q[0]:
-        # The protocol's own clock explains its times as well as any other: differences are the
-        # judge's reaction, not another clock. Only with several anchors is a fit worth more.
+        # The protocol's own clock explains its times as well as any other. With one anchor the
+        # difference is the judge's reaction, not another clock; with more, a fit is worth more.
         best = prior
-        if prior_q[0] < DRIFT_MIN_ANCHORS:
-            found = inliers(prior)
-            return prior, sorted(f[0] for f in found), [w for w, _, _ in pairs if w not in {f[0] for f in found}]
+        if prior_q[0] < 2:
+            found = {f[0] for f in inliers(prior)}
+            return prior, sorted(found), [w for w, _, _ in pairs if w not in found]
     clock = best
     for _ in range(5):
         found = inliers(clock)
@@ -200,7 +200,8 @@ def _match(
     lo, hi = _bounds(events, clock)
 
     def allowed(i: int, c: VoteCue) -> bool:
-        if not lo[i] - 1e-6 <= (c.t if c.t is not None else c.cutoff) and c.cutoff <= hi[i] + 1e-6:
+        opens = c.t if c.t is not None else c.cutoff
+        if opens < lo[i] - 1e-6 or c.cutoff > hi[i] + 1e-6:
             return False
         for name in TIME_FIELDS:
             p = _number(events[i].get(name))
@@ -248,6 +249,8 @@ def align_protocol(
     and proposed times are written on the protocol's clock. With drift, every time is moved onto
     the video's clock (and `video.offset_s` becomes 0), since one offset cannot express a rate.
     `x_align` on the result records the fit; `x_cue_scores` on each event the proposed fields' scores.
+    A protocol time that the fit rejects as mistyped is replaced by the heard one where there is
+    one, and kept in the event's `x_replaced`.
     """
     out = copy.deepcopy(data)
     events: list[dict[str, Any]] = out.get("events", [])
@@ -277,8 +280,11 @@ def align_protocol(
         scores: dict[str, float] = {}
         for name in TIME_FIELDS:
             v = cue.time(name)
-            if name in events[i] or v is None:
+            mistyped = f"events[{i}].{name}" in outliers
+            if v is None or (name in events[i] and not mistyped):
                 continue
+            if mistyped:  # the judge's time disagreed with the clock: propose the heard one, keep theirs
+                events[i].setdefault("x_replaced", {})[name] = data["events"][i][name]
             events[i][name] = round(write.to_protocol(v), 3)
             scores[name] = round(float(cue.score(name)), 3)
             result.proposed.setdefault(i, {})[name] = v

@@ -112,6 +112,9 @@ class Seen:
                    tuple((float(a), float(b)) for a, b in looked) if looked else None)
 
 
+MAX_FPS = 1000.0  # no camera films faster; a larger figure is a corrupt file
+
+
 def observations_from_json(data: Any, where: str = "observations") -> Seen:
     """Read a `stopframe-observations/1` document (spec §6) into `Seen`; UnreadableInput on a bad one."""
     if not isinstance(data, dict) or not str(data.get("format", "")).startswith("stopframe-observations/"):
@@ -119,8 +122,8 @@ def observations_from_json(data: Any, where: str = "observations") -> Seen:
     if str(data["format"]).split("/", 1)[1].split(".")[0] != "1":
         raise UnreadableInput(f"{where}: unknown observations format version {data['format']!r} (this program reads {OBSERVATIONS_FORMAT}).")
     fps = data.get("fps")
-    if isinstance(fps, bool) or not isinstance(fps, int | float) or not fps > 0:
-        raise UnreadableInput(f"{where}: fps must be a positive number.")
+    if isinstance(fps, bool) or not isinstance(fps, int | float) or not 0 < fps <= MAX_FPS:
+        raise UnreadableInput(f"{where}: fps must be a positive number up to {MAX_FPS}.")
     hands = []
     for i, h in enumerate(data.get("hands") or []):
         try:
@@ -137,6 +140,9 @@ def observations_from_json(data: Any, where: str = "observations") -> Seen:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise UnreadableInput(f"{where}: hands[{i}] needs seat, on and off as numbers ({exc}).") from exc
+        hand = hands[-1]
+        if not (1 <= hand.seat <= 10 and math.isfinite(hand.on) and math.isfinite(hand.off) and hand.on <= hand.off):
+            raise UnreadableInput(f"{where}: hands[{i}] needs a seat 1-10 and finite times with on <= off.")
     try:
         unseen = tuple(_unseen(u) for u in data.get("x_unseen") or data.get("unseen") or [])
     except (KeyError, TypeError, ValueError) as exc:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from review.audit import audit, observations_from_json
 from review.errors import (
     EXIT_INVALID,
     EXIT_OK,
@@ -29,6 +30,9 @@ from review.errors import (
 )
 from review.findings import FINDING_KINDS, AuditReport
 from review.jsonio import dumps, read_json, write_atomic
+from review.profiles import PROFILES, get_profile
+from review.protocol import format_problems, load_protocol, resolve_video_path
+from review.timeline import analysis_windows, load_marks, marks_path_for, vote_rounds, vote_windows
 
 MAX_TABLE_TEXT = 90
 
@@ -68,11 +72,8 @@ def run(args: argparse.Namespace) -> int:
         return run_batch(args)
     if not args.protocol or not args.seats:
         raise UnreadableInput("audit needs --protocol PROTOCOL and --seats SEATS (or --batch DIR).")
-    if args.rules is not None:
-        from review.profiles import PROFILES
-
-        if args.rules not in PROFILES:  # a wrong argument (exit 2), unlike a protocol naming an unknown profile
-            raise UnreadableInput(f"--rules {args.rules!r} is not a rule profile; known: {', '.join(PROFILES)}.")
+    if args.rules is not None and args.rules not in PROFILES:  # a wrong argument: exit 2
+        raise UnreadableInput(f"--rules {args.rules!r} is not a rule profile; known: {', '.join(PROFILES)}.")
     report = audit_game(
         protocol=args.protocol, seats=args.seats, video=args.video, rules=args.rules,
         observations=args.observations, marks=args.marks, model=args.model, progress=progress,
@@ -87,11 +88,7 @@ def audit_game(
     marks: str | os.PathLike[str] | None = None, model: str = "full", progress: Any = None,
 ) -> AuditReport:
     """Everything `stopframe audit` does for one game, returning the report (used by the app too)."""
-    from review.audit import audit, observations_from_json
-    from review.profiles import get_profile
-    from review.protocol import format_problems, load_protocol, resolve_video_path
-    from review.timeline import analysis_windows, load_marks, marks_path_for, vote_rounds, vote_windows
-    from vision.seats import load_seat_map
+    from vision.seats import load_seat_map  # numpy only; the detector (cv2, MediaPipe) comes with observe
 
     say = progress or (lambda _msg: None)
     proto = load_protocol(protocol)
@@ -140,7 +137,10 @@ def report_table(report: AuditReport) -> str:
     """The audit as a judge reads it: votes, then findings in time order."""
     lines = [f"Audit of {report.video or 'the video'} under {report.rules}", "", "Votes"]
     lines.append(f"  {'day':>3} {'rnd':>3}  {'candidate':<10} {'protocol':>8} {'video':>5}  {'conf':>4}  voters seen / outcome")
-    for n, v in enumerate(report.votes):
+    shown = [v for v in report.votes if v.video_voters is not None]
+    if len(shown) < len(report.votes):
+        lines.append(f"  ({len(report.votes) - len(shown)} of {len(report.votes)} votes are not on this video or have no times: not audited)")
+    for n, v in enumerate(shown):
         who = str(v.candidate) if v.kind == "vote" else "lift " + ",".join(map(str, v.candidates or ()))
         video = "-" if v.video_count is None else str(v.video_count)
         voters = " ".join(map(str, v.video_voters or ())) or "-"
@@ -148,7 +148,7 @@ def report_table(report: AuditReport) -> str:
             voters += f" (+silent {' '.join(map(str, v.silent_seats))})"
         pc = "-" if v.protocol_count is None else str(v.protocol_count)
         lines.append(f"  {v.day:>3} {v.round:>3}  {who:<10} {pc:>8} {video:>5}  {v.confidence:4.2f}  {voters}")
-        following = report.votes[n + 1] if n + 1 < len(report.votes) else None
+        following = shown[n + 1] if n + 1 < len(shown) else None
         end_of_round = following is None or (following.day, following.round, following.kind) != (v.day, v.round, v.kind)
         if end_of_round and v.outcome.video is not None:
             mark = "CHANGED — " if v.outcome.changed else ""

@@ -25,6 +25,10 @@ MAFIARATINGS_ROLES = {"civ": "civilian", "maf": "mafia", "srf": "sheriff", "don"
 POLEMICA_RESULTS = {"RED_WIN": "red", "BLACK_WIN": "black", "DRAW": "draw"}
 MAFIARATINGS_WINNERS = {"civ": "red", "maf": "black", "tie": "draw"}
 MAFIARATINGS_REMOVALS = {"warning": "fourth warning", "kick-out": "removed by the judge", "suicide": "left the game"}
+# Highest day or night number a source may name. Ten players cannot last this long under any profile; the bound
+# keeps a typo or a hostile file (day 10**9) from making the importer lay out a billion empty days.
+MAX_DAY = 99
+MAX_WARNINGS = 10  # the fourth warning removes a player; a few more are tolerated as a source's quirk
 
 
 class _SourceError(Exception):
@@ -118,7 +122,8 @@ def convert(source: str, data: dict[str, Any], rules: str = "rfm") -> dict[str, 
 def _int(value: Any, what: str, low: int, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
         span = f"{low}–{high}" if high is not None else f"{low} or more"
-        raise _SourceError(f"{what} must be a whole number {span}, not {value!r}.")
+        shown = repr(value)
+        raise _SourceError(f"{what} must be a whole number {span}, not {shown if len(shown) <= 40 else shown[:37] + '...'}.")
     return value
 
 
@@ -180,7 +185,7 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
 
     rounds: dict[tuple[int, int], dict[int, list[int]]] = {}
     for i, row in enumerate(votes):
-        day = _int(row.get("day"), f"votes[{i}].day", 1 - day_base) + day_base
+        day = _int(row.get("day"), f"votes[{i}].day", 1 - day_base, MAX_DAY - day_base) + day_base
         num = _int(row.get("num"), f"votes[{i}].num", 0)
         voter = _int(row.get("voter"), f"votes[{i}].voter", 1, 10)
         candidate = _int(row.get("candidate"), f"votes[{i}].candidate", 1, 10)
@@ -191,12 +196,12 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
         game.assumptions.append("Polemica keeps no nominations: candidates are voted in the order they first "
                                 "appear in 'votes'; each candidate's count is the number of voters listed.")
     for i, row in enumerate(shots):
-        night = _int(row.get("night"), f"shots[{i}].night", 1 - night_base) + night_base
+        night = _int(row.get("night"), f"shots[{i}].night", 1 - night_base, MAX_DAY - night_base) + night_base
         shooter = _int(row.get("shooter"), f"shots[{i}].shooter", 1, 10)
         victim = row.get("victim")
         game.shots.setdefault(night, {})[shooter] = None if victim is None else _int(victim, f"shots[{i}].victim", 1, 10)
     for i, row in enumerate(checks):
-        night = _int(row.get("night"), f"checks[{i}].night", 1 - night_base) + night_base
+        night = _int(row.get("night"), f"checks[{i}].night", 1 - night_base, MAX_DAY - night_base) + night_base
         code = row.get("role")
         if code not in (0, 3) or isinstance(code, bool):
             raise _SourceError(f"checks[{i}].role must be 0 (the Don's check) or 3 (the Sheriff's), not {code!r}.")
@@ -215,7 +220,7 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
                 event.update({f"x_{k}": v for k, v in item.items() if k not in ("day", "reason")})
             elif item is not None:
                 event["x_source_value"] = item
-            if isinstance(day, int) and not isinstance(day, bool) and day + day_base >= 1:
+            if isinstance(day, int) and not isinstance(day, bool) and 1 <= day + day_base <= MAX_DAY:
                 game.fouls.setdefault(day + day_base, []).append(event)
             else:
                 timed = True
@@ -226,7 +231,7 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
         game.best_move = guess
     result = data.get("result")
     if result is not None:
-        if result not in POLEMICA_RESULTS:
+        if not isinstance(result, str) or result not in POLEMICA_RESULTS:
             raise _SourceError(f"'result' must be one of {', '.join(POLEMICA_RESULTS)}, not {result!r}.")
         game.winner = POLEMICA_RESULTS[result]
     return game
@@ -243,8 +248,9 @@ def _round_map(value: Any, what: str) -> dict[int, Any]:
         raise _SourceError(f"{what} must be an object of round_N entries.")
     out = {}
     for key, v in value.items():
-        if not (isinstance(key, str) and key.startswith("round_") and key[6:].isdecimal()):
-            raise _SourceError(f"{what} has the key {key!r}; expected round_0, round_1, …")
+        if not (isinstance(key, str) and key.startswith("round_") and key[6:].isascii() and key[6:].isdecimal()
+                and len(key) <= 9 and int(key[6:]) < MAX_DAY):
+            raise _SourceError(f"{what} has the key {key[:20]!r}; expected round_0, round_1, … up to round_{MAX_DAY - 1}.")
         out[int(key[6:])] = v
     return out
 
@@ -280,16 +286,16 @@ def _from_mafiaratings(data: dict[str, Any]) -> _Game:
             shooting.setdefault(rnd + 1, {})[seat] = _mr_seat(target, f"{where}.shooting.round_{rnd}")
         for key, by in (("checked_by_don", "don"), ("checked_by_srf", "sheriff")):
             if src.get(key) is not None:
-                game.checks.setdefault(_int(src[key], f"{where}.{key}", 0) + 1, []).append((by, seat))
-        warnings[seat] = _int(src.get("warnings", 0), f"{where}.warnings", 0)
+                game.checks.setdefault(_int(src[key], f"{where}.{key}", 0, MAX_DAY - 1) + 1, []).append((by, seat))
+        warnings[seat] = _int(src.get("warnings", 0), f"{where}.warnings", 0, MAX_WARNINGS)
         if src.get("death_round") is not None:
-            rnd = _int(src["death_round"], f"{where}.death_round", 0) + 1
+            rnd = _int(src["death_round"], f"{where}.death_round", 0, MAX_DAY - 1) + 1
             kind = src.get("death_type")
             if kind == "day":
                 deaths[seat] = ("day", rnd)
             elif kind == "night":
                 deaths[seat] = ("night", rnd)
-            elif kind in MAFIARATINGS_REMOVALS:
+            elif isinstance(kind, str) and kind in MAFIARATINGS_REMOVALS:
                 deaths[seat] = ("removal", rnd)
                 game.removals.setdefault(rnd, []).append(
                     {"type": "removal", "seat": seat, "reason": MAFIARATINGS_REMOVALS[kind], "x_death_type": kind})
@@ -321,7 +327,7 @@ def _from_mafiaratings(data: dict[str, Any]) -> _Game:
         game.checks[night].sort(key=lambda c: c[0] != "don")  # the Don checks before the Sheriff (rfm 4.5.7-8)
     winner = data.get("winner")
     if winner is not None:
-        if winner not in MAFIARATINGS_WINNERS:
+        if not isinstance(winner, str) or winner not in MAFIARATINGS_WINNERS:
             raise _SourceError(f"'winner' must be civ or maf, not {winner!r}.")
         game.winner = MAFIARATINGS_WINNERS[winner]
     for seat, src in enumerate(data["players"], start=1):
@@ -329,8 +335,11 @@ def _from_mafiaratings(data: dict[str, Any]) -> _Game:
             game.assumptions.append(f"Seat {seat} made the best move, but mafiaratings does not say whom they "
                                     "named: no best_move event (see players' x_best_move, x_mafs_guessed).")
     game.game = {"id": str(data["id"])} if data.get("id") is not None else {}
-    if isinstance(data.get("start_time"), int):
-        game.game["date"] = datetime.fromtimestamp(data["start_time"], UTC).date().isoformat()
+    if isinstance(data.get("start_time"), int) and not isinstance(data["start_time"], bool):
+        try:
+            game.game["date"] = datetime.fromtimestamp(data["start_time"], UTC).date().isoformat()
+        except (OverflowError, OSError, ValueError):
+            raise _SourceError(f"'start_time' {data['start_time']} is not a time (seconds since 1970).") from None
     game.extras = _scalars(data, {"id", "winner", "players"})
     return game
 

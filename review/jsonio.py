@@ -10,6 +10,9 @@ from typing import Any
 
 from review.errors import UnreadableInput
 
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
+
 MAX_JSON_BYTES = 20 * 1024 * 1024  # a protocol is a few KB; refuse giant files before parsing them
 
 
@@ -31,6 +34,7 @@ def read_json(path: str | os.PathLike[str], what: str = "file", *, reject_duplic
         raise UnreadableInput(f"{p}: the {what} is not UTF-8 text (byte {exc.start}).") from exc
     except OSError as exc:
         raise UnreadableInput(f"{p}: cannot read the {what}: {exc.strerror or exc}.") from exc
+    text = text.removeprefix("\ufeff")  # Windows editors mark UTF-8 with a BOM; it is not part of the JSON
     try:
         return json.loads(text, object_pairs_hook=_unique_keys if reject_duplicate_keys else None)
     except json.JSONDecodeError as exc:
@@ -39,7 +43,9 @@ def read_json(path: str | os.PathLike[str], what: str = "file", *, reject_duplic
         raise UnreadableInput(f'{p}: the {what} repeats the key "{exc.args[0]}" inside one object.') from exc
     except RecursionError as exc:
         raise UnreadableInput(f"{p}: the {what} is nested too deeply to be read.") from exc
-    except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
+    except ValueError as exc:  # an integer literal longer than Python's digit limit
+        if "digits" in str(exc):
+            raise UnreadableInput(f"{p}: the {what} is not readable JSON: it holds a number with too many digits.") from exc
         raise UnreadableInput(f"{p}: the {what} is not readable JSON: {exc}.") from exc
 
 
@@ -69,6 +75,7 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes) -> Path:
     p.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8") if isinstance(text, str) else text
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; a saved file should read like any other
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -19,7 +19,8 @@ seat is killed; a black who fired on two numbers, on another number, or not at a
 4.5.4–4.5.5, mafclub 2.5.2). A black the camera cannot see leaves the outcome open unless the others
 already make it a miss. A different outcome from the protocol's `shooting` is `shot_mismatch`.
 
-A red seat raising a hand during the shooting fakes a shot (mafclub 3.8.8, a removal): `night_hand`.
+A red seat raising a hand with one or two fingers up (or bending them) during the shooting fakes a
+shot (mafclub 3.8.8, a removal): `night_hand`.
 A hand raised outside the seat's own moment (not a black during the shooting, not the Don or the
 Sheriff during his own check), or a hand resting on the table at night, leaves the night pose (rfm
 4.5.12): `night_hand` as a low-confidence suggestion unless sustained. Checks (rfm 4.5.7–4.5.8,
@@ -34,7 +35,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from review.audit import Seen
 from review.engine import initial_state, step
 from review.errors import UnreadableInput
 from review.findings import Evidence, Finding, FindingConsequence
@@ -47,6 +47,7 @@ SHOOT_LEAD_S = 2.5  # hands go up after «Мафия выходит на охо�
 SHOOT_TAIL_S = 2.0  # ... and come down after the last one
 CHECK_LEAD_S = 2.0  # a check's hand may go up a little before the protocol's `t`
 CHECK_SPAN_S = 15.0  # 15 s at most for a check (mafclub 2.5.3–2.5.4; rfm 4.5.7 has no limit, the same is used)
+MIN_HAND_S = 0.4  # a hand seen for less than this is a passing movement, not a gesture
 SUSTAINED_S = 3.0  # a hand out of the night pose for this long is no passing movement
 POSE_CONFIDENCE = (0.3, 0.6)  # (passing, sustained) out-of-pose suggestions: low severity
 NO_SHOT_CONFIDENCE = 0.8  # "this black did not fire" is only as sure as the detector's recall
@@ -72,6 +73,7 @@ class Raised:
     confidence: float = 1.0
     fires: tuple[float, ...] = ()
     fire_frame: int | None = None
+    arrived: bool = True  # False: the hand may have rested there (night pose) before it was seen
 
     @property
     def shots(self) -> tuple[float, ...]:
@@ -85,6 +87,8 @@ class Raised:
             data["x_fires"] = [round(t, 3) for t in self.shots]
         if self.fire_frame is not None:
             data["x_fire_frame"] = self.fire_frame
+        if not self.arrived:
+            data["x_arrived"] = False
         return data
 
     @classmethod
@@ -93,7 +97,7 @@ class Raised:
         fires = tuple(float(t) for t in d.get("x_fires") or ())
         return cls(int(d["seat"]), float(d["up"]), float(d["down"]), int(d.get("fingers") or 0),
                    None if fire is None else float(fire), float(d.get("confidence", 1.0)), fires,
-                   None if d.get("x_fire_frame") is None else int(d["x_fire_frame"]))
+                   None if d.get("x_fire_frame") is None else int(d["x_fire_frame"]), d.get("x_arrived", True) is not False)
 
 
 @dataclass(frozen=True)
@@ -201,8 +205,9 @@ def count_calls(event: Mapping[str, Any], seats: Sequence[int], *, offset: float
     """The call times of one shooting: the protocol's `x_count_times`, else heard cues, else the default cadence.
 
     `cues`: the judge's count heard on the audio or a truth file's `x_cues` — dicts with `t` (and `kind`;
-    only `shoot_count` / `count` kinds are used) or plain times, on the video's clock. None when the
-    shooting has no time at all.
+    only `shoot_count` / `count` kinds are used) or plain times, on the video's clock; the run that
+    starts at the shooting's `t` (1.5 s of slack) is this night's. None when the shooting has neither
+    `x_count_times` nor `t`.
     """
     seats = tuple(seats)
     given = event.get("x_count_times")
@@ -214,17 +219,17 @@ def count_calls(event: Mapping[str, Any], seats: Sequence[int], *, offset: float
         n = min(len(given), len(seats))
         return CountCalls(seats[:n], tuple(float(t) + offset for t in given[:n]), "protocol")
     t0 = event.get("t")
-    start = float(t0) + offset if _num(t0) else None
+    if not _num(t0):
+        return None  # an untimed shooting: which heard count is this night's cannot be told
+    start = float(t0) + offset
     heard = _count_cues(cues, start, len(seats), cadence)
     if heard:
         n = min(len(heard), len(seats))
         return CountCalls(seats[:n], tuple(heard[:n]), "cues")
-    if start is None:
-        return None
     return CountCalls(seats, tuple(start + k * cadence for k in range(len(seats))), "default")
 
 
-def _count_cues(cues: Sequence[Any], start: float | None, n: int, cadence: float) -> list[float]:
+def _count_cues(cues: Sequence[Any], start: float, n: int, cadence: float) -> list[float]:
     """The run of count onsets that belongs to this shooting: from its `t` (or the first heard), n of them."""
     times = []
     for c in cues:
@@ -234,9 +239,7 @@ def _count_cues(cues: Sequence[Any], start: float | None, n: int, cadence: float
             times.append(float(c["t"]))
         elif _num(c):
             times.append(float(c))
-    times.sort()
-    if start is not None:
-        times = [t for t in times if start - 1.5 <= t]
+    times = sorted(t for t in times if start - 1.5 <= t)
     run: list[float] = []
     for t in times:
         if run and t - run[-1] > 3 * cadence:  # a pause this long ends the count
@@ -309,6 +312,12 @@ def night_windows(data: Mapping[str, Any], profile: Profile | None = None, cues:
     for plan in _plans(data, profile, cues):
         out.append(plan.window)
     return out
+
+
+def shooting_counts(data: Mapping[str, Any], profile: Profile | None = None, cues: Sequence[Any] = ()) -> dict[int, CountCalls]:
+    """Per night, the judge's count at its timed shooting (the numbers called and when)."""
+    profile = profile or get_profile(str(data.get("rules", "")))
+    return {p.window.night: p.calls for p in _plans(data, profile, cues) if p.calls is not None}
 
 
 def observe_spans(windows: Iterable[NightWindow]) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
@@ -427,7 +436,13 @@ def _fps(observations: Any) -> float | None:
     return float(value) if _num(value) and value > 0 else None
 
 
-def _table_hands(observations: Any) -> Seen | None:
+def _table_hands(observations: Any) -> Any:
+    """The day detector's hands on the table (review.audit.Seen), where the observations carry them.
+
+    Imported here, not at the top: review.audit may import this module to wire the nights in.
+    """
+    from review.audit import Seen
+
     if isinstance(observations, NightSeen):
         return None
     try:
@@ -505,7 +520,7 @@ def _shooting(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, v
         row["blind_seats"] = blind
     out.rows.append(row)
     if why != "undetermined" and video_target != protocol_target:
-        fired = [t for sh in shots.values() if sh for t in sh.times]
+        fired = sorted({t for sh in shots.values() if sh for t in sh.times})
         video_says = f"seat {video_target} killed" if video_target is not None else f"a miss ({why})"
         protocol_says = f"seat {protocol_target} killed" if protocol_target is not None else "a miss"
         cons = profile.offence("shot_mismatch")
@@ -514,7 +529,7 @@ def _shooting(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, v
             confidence=confidence * (0.6 if calls.assumed else 1.0), seat=None,
             seats=tuple(sorted(s for s in (protocol_target, video_target) if isinstance(s, int))),
             night=w.night, t=min(fired) if fired else calls.times[0], assumed_times=w.assumed,
-            evidence=Evidence(tuple(_frame(t, fps) for t in sorted(fired)), tuple(sorted(fired))),
+            evidence=Evidence(tuple(_frame(t, fps) for t in fired), tuple(fired)),
             extra={"x_text": f"Night {w.night}: the video shows {video_says}; the protocol records {protocol_says}.",
                    "x_video_shots": video_shots, "x_protocol_shots": dict(recorded) or None,
                    "x_calls": list(calls.seats), "x_count_source": calls.source},
@@ -556,6 +571,8 @@ def _red_hands(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, 
             continue
         if visible is not None and r.seat not in visible:
             continue
+        if not r.arrived or r.down - r.up < MIN_HAND_S or not (r.fire is not None or r.fingers in (1, 2)):
+            continue  # not a faked shot (mafclub 3.8.8: "imitating a shot"); the pose check still sees it
         fired = f", the fingers bend at {r.fire:.2f} s" if r.fire is not None else ""
         out.findings.append(Finding(
             kind="night_hand", clause=cons.clause, consequence=FindingConsequence(cons.type, cons.text, cons.points),
@@ -599,7 +616,7 @@ def _check(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, visi
     ))
 
 
-def _pose(out: NightAudit, profile: Profile, plans: Sequence[_Plan], seen: NightSeen, table: Seen | None,
+def _pose(out: NightAudit, profile: Profile, plans: Sequence[_Plan], seen: NightSeen, table: Any,
           allowed: Sequence[tuple[int, float, float]], fps: float) -> None:
     """Hands out of the night pose outside the seat's own moment (rfm 4.5.12): low-severity suggestions."""
     if not plans:
@@ -617,12 +634,14 @@ def _pose(out: NightAudit, profile: Profile, plans: Sequence[_Plan], seen: Night
     suspects: list[tuple[int, int, float, float, str]] = []
     for r in seen.raised:
         n = night_of(r.up)
+        if not r.arrived or r.down - r.up < MIN_HAND_S:
+            continue  # a hand that may have rested there all along is the night pose seen from above
         if n is not None and r.seat in living_at[n] and not own(r.seat, r.up, r.down):
             suspects.append((n, r.seat, r.up, r.down, "a raised hand outside the seat's own turn"))
     if table is not None:
         for h in table.hands:
             n = night_of(h.on)
-            if n is not None and h.seat in living_at[n]:
+            if n is not None and h.seat in living_at[n] and h.off - h.on >= MIN_HAND_S:
                 suspects.append((n, h.seat, h.on, h.off, "a hand on the table"))
     for n, seat, a, b, what in suspects:
         sustained = b - a >= SUSTAINED_S

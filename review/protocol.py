@@ -27,6 +27,11 @@ FORMAT_NAME, MAJOR_VERSION = "stopframe-protocol", 1
 RULE_PROFILES = ("rfm", "mafclub", "lvi2015", "showtime")  # spec §1; the profiles themselves live in review.profiles
 ROLES = ("civilian", "sheriff", "mafia", "don")
 SEATS = range(1, 11)
+# Bounds no real game comes near; they keep a typo or a hostile file from making the replay walk through a
+# billion phases, or copy its state for hundreds of thousands of events (a game has a few hundred).
+MAX_DAY = 99
+MAX_EVENTS = 10_000
+MAX_SECONDS = 1_000_000.0  # 11 days of video: a time beyond it is a typo, and would overflow frame arithmetic
 _SEAT_KEYS = frozenset(str(s) for s in SEATS)
 _FORMAT_RE = re.compile(r"^([a-z][a-z0-9-]*)/(\d+)(?:\.(\d+))?$")
 
@@ -147,23 +152,29 @@ def _seat_or_null(v: Any) -> str | None:
     return None if v is None else _seat(v)
 
 
-def _int_from(low: int, what: str) -> Callable[[Any], str | None]:
+def _int_from(low: int, what: str, high: int | None = None) -> Callable[[Any], str | None]:
+    span = f"from {low}" if high is None else f"from {low} to {high}"
+
     def check(v: Any) -> str | None:
-        if not _is_int(v) or v < low:
-            return f"must be {what} (a whole number from {low}), not {_show(v)}"
+        if not _is_int(v) or v < low or (high is not None and v > high):
+            return f"must be {what} (a whole number {span}), not {_show(v)}"
         return None
 
     return check
 
 
-_day = _int_from(1, "a day number")
-_night = _int_from(1, "a night number")  # night 0 is the deal: no shooting, no checks
+_day = _int_from(1, "a day number", MAX_DAY)
+_night = _int_from(1, "a night number", MAX_DAY)  # night 0 is the deal: no shooting, no checks
 _round = _int_from(1, "a round number")
 _count = _int_from(0, "a count")
 
 
 def _time(v: Any) -> str | None:
-    return None if _is_number(v) else f"must be a time in seconds, not {_show(v)}"
+    if not _is_number(v):
+        return f"must be a time in seconds, not {_show(v)}"
+    if abs(v) > MAX_SECONDS:
+        return f"{v:g} s is not a time on any game's video (at most {MAX_SECONDS:,.0f} s)"
+    return None
 
 
 def _text(v: Any) -> str | None:
@@ -228,7 +239,7 @@ _COMMON: dict[str, tuple[Callable[[Any], str | None], bool]] = {
 }
 _VOTE_TIMES = {"t": (_time, False), "cutoff": (_time, False), "announced": (_time, False)}
 EVENT_FIELDS: dict[str, dict[str, tuple[Callable[[Any], str | None], bool]]] = {
-    "phase": {"phase": (_one_of("night", "day", "voting"), True), "number": (_int_from(0, "a phase number"), True)},
+    "phase": {"phase": (_one_of("night", "day", "voting"), True), "number": (_int_from(0, "a phase number", MAX_DAY), True)},
     "speech": {"day": (_day, False), "seat": (_seat, True), "kind": (_one_of("day", "tie", "last"), False),
                "end": (_time, False)},
     "nomination": {"day": (_day, True), "by": (_seat, True), "target": (_seat, True)},
@@ -306,8 +317,13 @@ def _check_video(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
             why = _escape_reason(path)
             if why:
                 add("video.path", why)
-    if "offset_s" in video and not _is_number(video["offset_s"]):
-        add("video.offset_s", f"must be a number of seconds, not {_show(video['offset_s'])}")
+    if "offset_s" in video:
+        offset = video["offset_s"]
+        if not _is_number(offset):
+            add("video.offset_s", f"must be a number of seconds, not {_show(offset)}")
+        elif abs(offset) > MAX_SECONDS:
+            add("video.offset_s", f"{offset:g} s is not an offset between two clocks of one game "
+                                  f"(at most {MAX_SECONDS:,.0f} s)")
 
 
 def _check_players(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
@@ -351,6 +367,9 @@ def _check_events(data: dict[str, Any], add: Callable[[str, str], None]) -> None
     events = data["events"]
     if not isinstance(events, list):
         add("events", f"must be a list of events, not {_show(events)}")
+        return
+    if len(events) > MAX_EVENTS:
+        add("events", f"{len(events)} events are more than any game has (at most {MAX_EVENTS:,})")
         return
     last_t: tuple[float, int] | None = None  # (time, index) of the latest timed event so far
     for i, event in enumerate(events):
@@ -449,4 +468,12 @@ def resolve_video_path(protocol: Protocol) -> Path:
     if why:
         raise InvalidInput(f"{where}: video.path {why}.")
     folder = protocol.folder if protocol.folder is not None else Path.cwd()
-    return folder / path
+    candidate = folder / path
+    # A symlink (the file, or a folder on the way) may still point outside: judge where it really leads.
+    try:
+        real, home = candidate.resolve(), folder.resolve()
+    except (OSError, RuntimeError) as exc:  # a symlink loop
+        raise InvalidInput(f"{where}: video.path \"{path}\" is a link that cannot be followed (it loops).") from exc
+    if not real.is_relative_to(home):
+        raise InvalidInput(f"{where}: video.path \"{path}\" is a link that leads outside the protocol's folder.")
+    return candidate

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 
@@ -160,8 +161,6 @@ class Canvas:
 
         Without it the seams between capsules look like a robot's hand and MediaPipe finds a third
         fewer fists; blurring the whole frame instead would wash out the table."""
-        import cv2
-
         mask = np.isin(self.label, list(labels)).astype(np.float32)
         if not mask.any():
             return

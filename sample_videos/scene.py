@@ -68,8 +68,8 @@ class Seat:
         return self.on_table("relaxed", -0.05, 0.14 if right else -0.14, right, True)
 
     def lap(self, right: bool) -> HandState:
-        """A hand in the lap: below the table edge, mostly hidden."""
-        pos = self.edge - self.forward * 0.16 + self.right * (0.1 if right else -0.1) - UP * 0.12
+        """A hand on the knee under the table top, hidden from the tripod: not a hand on the table."""
+        pos = self.edge + self.forward * 0.06 + self.right * (0.1 if right else -0.1) - UP * 0.1
         thumb = np.cross(UP, self.forward) * (1 if right else -1)
         return HandState(POSES["relaxed"], pos, self.forward, thumb, right, self.scale)
 
@@ -119,7 +119,7 @@ def make_seats(rng: np.random.Generator, dark_skins: bool = True) -> dict[int, S
 def tripod_camera(size: tuple[int, int], distance: float = 1.0) -> Camera:
     """The tournament view: a tripod behind the judge, the whole table in the frame, 3/4 from above."""
     w, _ = size
-    return Camera((-2.7 * distance, 0.0, 3.1 * distance), (0.12, 0.0, -0.1), 1.08 * w / distance, size)
+    return Camera((-2.7 * distance, 0.0, 3.1 * distance), (0.3, 0.0, 0.05), 1.0 * w / distance, size)
 
 
 def top_camera(size: tuple[int, int]) -> Camera:
@@ -180,7 +180,6 @@ class Scene:
         table = np.where(rim[..., None], np.array([0.22, 0.13, 0.08], np.float32) * spot, table)
         rgb = np.where(on_table[..., None], table, rgb).astype(np.float32)
         depth = np.where(on_table, t_table, depth).astype(np.float32)
-        # the table's front edge (apron), a dark band below the rim seen from the tripod
         canvas = Canvas(0, 0, w, h, rgb * self.light.brightness, depth)
         light = self.light
         for seat in self.seats.values():

@@ -47,14 +47,23 @@ def title(f: dict[str, Any], players: dict[int, str]) -> str:
     return f"{f.get('kind', '').replace('_', ' ')} — {who}{f' ({md(name)})' if name else ''} — {where}"
 
 
+def evidence_frames(game: Game, f: dict[str, Any], most: int = 2) -> list[int]:
+    """The frames that show the finding (the audit's evidence, e.g. the «Стоп» frame and the landing hand),
+    else the frame at the finding's time."""
+    frames = [int(x) for x in (f.get("evidence") or {}).get("frames") or []][:most]
+    if not frames and f.get("t") is not None and game.video_meta is not None:
+        with state.video(game) as source:
+            frames = [source.index_at(float(f["t"]))]
+    return frames
+
+
 def evidence_frame(game: Game, f: dict[str, Any]) -> int | None:
-    frames = (f.get("evidence") or {}).get("frames") or []
-    if frames:
-        return int(frames[0])
+    """The frame to step to: the one at the finding's time (the hand that landed late), else the first evidence."""
     if f.get("t") is not None and game.video_meta is not None:
         with state.video(game) as source:
             return source.index_at(float(f["t"]))
-    return None
+    frames = evidence_frames(game, f)
+    return frames[-1] if frames else None
 
 
 def _decide(game_id: str, finding: dict[str, Any], status: str, version: int, reason_key: str,
@@ -146,9 +155,11 @@ def finding_card(game: Game, f: dict[str, Any], decisions: dict[str, Decision], 
         st.markdown(f"**{title(f, game.players)}**  \n{status}")
         left, right = st.columns([3, 2])
         frame = evidence_frame(game, f)
-        if frame is not None and game.video_meta is not None:
-            jpeg, caption = render_frame(game, frame)
-            left.image(jpeg, caption=caption, width="stretch")
+        shown = evidence_frames(game, f) if game.video_meta is not None else []
+        if shown:
+            for col, index in zip(left.columns(len(shown)), shown, strict=True):
+                jpeg, caption = render_frame(game, index)
+                col.image(jpeg, caption=caption, width="stretch")
         else:
             left.info("No frame to show: the game has no readable video.")
         points = "" if cons.get("points") is None else f" ({cons['points']})"

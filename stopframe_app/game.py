@@ -266,9 +266,30 @@ def _observations(game: Game) -> None:
         game.notes["observations"] = "The video has not been analysed yet: run the analysis to see hands and findings."
         return
     try:
-        game.observations = read_observations(game.spec.observations)
+        data = read_observations(game.spec.observations)
     except StopframeError as exc:
         game.errors["observations"] = str(exc)
+        return
+    made_from = data.get("x_video_fingerprint")
+    if made_from and game.spec.video and made_from != video_fingerprint(game.spec.video):
+        game.notes["observations"] = (f"{game.spec.observations} was made from another version of the video; "
+                                      "run the analysis again.")
+        return
+    game.observations = data
+
+
+def video_fingerprint(path: str | os.PathLike[str]) -> str:
+    """Size plus a hash of the first and last MiB: tells two versions of a video apart without reading GBs."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        with p.open("rb") as fh:
+            head = fh.read(1 << 20)
+            fh.seek(max(0, size - (1 << 20)))
+            tail = fh.read(1 << 20)
+    except OSError:
+        return ""
+    return f"{size}:{hashlib.sha256(head + tail).hexdigest()[:32]}"
 
 
 def read_observations(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -304,7 +325,7 @@ def analyse(game: Game, progress: Callable[[float, str], None] | None = None) ->
     obs = observe_mod.observe(game.spec.video, game.seat_map, windows or None, progress=_progress_adapter(report))
     out = observations_cache_path(game.spec.video, game.spec.seats)
     assert out is not None
-    write_json(out, obs.to_json())
+    write_json(out, {**obs.to_json(), "x_video_fingerprint": video_fingerprint(game.spec.video)})
     return out
 
 

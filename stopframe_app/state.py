@@ -8,6 +8,7 @@ re-entrant), and keep their own small cache of decoded frames for stepping.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import threading
 from collections.abc import Iterator
@@ -86,9 +87,19 @@ def current_spec() -> GameSpec:
 
 
 def default_spec() -> GameSpec:
-    """`streamlit run app.py -- PROTOCOL` opens that protocol; plain `streamlit run app.py` the sample."""
-    args = [a for a in sys.argv[1:] if not a.startswith("-")]
-    return GameSpec(protocol=args[0]) if args and args[0].endswith(".json") else sample_spec()
+    """`streamlit run app.py -- PROTOCOL [--video V] [--seats S] [--observations O]` opens that game;
+    plain `streamlit run app.py` the bundled sample."""
+    parser = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    parser.add_argument("protocol", nargs="?")
+    for name in ("video", "seats", "observations"):
+        parser.add_argument(f"--{name}")
+    try:
+        args, _ = parser.parse_known_args(sys.argv[1:])
+    except (argparse.ArgumentError, SystemExit):
+        return sample_spec()
+    if not (args.protocol and args.protocol.endswith(".json")):
+        return replace(sample_spec(), observations=args.observations)
+    return GameSpec(args.protocol, args.video, args.seats, args.observations)
 
 
 def open_spec(spec: GameSpec) -> None:

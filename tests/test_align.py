@@ -98,6 +98,10 @@ def test_a_mistyped_protocol_time_is_an_outlier_not_an_anchor() -> None:
     vote_index = [i for i, e in enumerate(data["events"]) if e["type"] == "vote"][3]
     assert result.outliers == [f"events[{vote_index}].cutoff"]
     assert result.anchors == 3
+    fixed = result.data["events"][vote_index]
+    assert fixed["cutoff"] == pytest.approx(TRUE_CUTOFFS[3] - offset)  # on the protocol's clock
+    assert fixed["x_replaced"] == {"cutoff": TRUE_CUTOFFS[3] - offset + 42.0}
+    assert "cutoff" in fixed["x_cue_scores"]
 
 
 def test_consensus_fit_ignores_one_outlier_among_drifting_anchors() -> None:
@@ -139,3 +143,17 @@ def test_lift_votes_are_timed_like_votes() -> None:
     data["events"].append({"type": "lift_vote", "day": 1, "candidates": [2, 5], "count": 6})
     result = align_protocol(data, [_cue(c) for c in (50.0, 57.0, 70.0)])
     assert _votes(result.data)[2]["cutoff"] == 70.0
+
+
+def test_a_vote_stays_between_its_timed_neighbours() -> None:
+    data = _protocol([[2, 5, 7]])
+    data["events"].insert(3, {"type": "speech", "day": 1, "seat": 4, "kind": "last", "t": 104.0, "end": 104.5})
+    # the first vote comes before that speech, the second after it: the 107 cue (call at 105.4)
+    # cannot be the first vote's however well it scores, nor the 103 cue the second's
+    cues = [_cue(103.0, 0.7), _cue(107.0, 0.99), _cue(113.2)]
+    result = align_protocol(data, cues)
+    assert [v.get("cutoff") for v in _votes(result.data)] == [103.0, 107.0, 113.2]
+    data["events"][3]["t"] = 108.0  # now both precede the speech: the first vote takes the surer one
+    data["events"][3]["end"] = 109.0
+    result = align_protocol(data, cues)
+    assert [v.get("cutoff") for v in _votes(result.data)] == [107.0, 113.2, None]

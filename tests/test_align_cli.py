@@ -19,7 +19,7 @@ FRAME_S = 0.040
 @pytest.fixture(scope="module")
 def game_dir(tmp_path_factory):
     folder = tmp_path_factory.mktemp("align")
-    game = synth_game(days=((2, 5), (3, 7, 9)), speech_s=2.0, night_s=10.0)
+    game = synth_game(days=((2, 5), (3, 7, 9)), speech_s=2.0, night_s=10.0, lifts=(1,))
     write_mp4(folder / "game.mp4", game.samples)
     (folder / "game.protocol.json").write_text(json.dumps(protocol_for(game), ensure_ascii=False), encoding="utf-8")
     return folder, game
@@ -34,11 +34,15 @@ def test_paper_protocol_gets_every_vote_time_within_a_frame(game_dir, capsys) ->
     assert src.read_bytes() == before  # the original is never written
     data = json.loads(out.read_text(encoding="utf-8"))
     assert format_problems(data) == []
-    votes = [e for e in data["events"] if e["type"] == "vote"]
+    votes = [e for e in data["events"] if e["type"] in ("vote", "lift_vote")]
+    assert votes[2]["type"] == "lift_vote"  # its question differs from the calls: a weak cue, still used
     for vote, truth in zip(votes, game.votes, strict=True):
         for name in ("t", "cutoff", "announced"):
             assert abs(vote[name] - truth[name]) < FRAME_S, (name, vote, truth)
-            assert 0.5 <= vote["x_cue_scores"][name] <= 1.0
+            assert 0.0 < vote["x_cue_scores"][name] <= 1.0
+    usual = [v["x_cue_scores"]["cutoff"] for v in votes if v["type"] == "vote"]
+    assert min(usual) >= 0.8
+    assert votes[2]["x_cue_scores"]["cutoff"] < min(usual)  # the judge sees which proposal to check first
     assert capsys.readouterr().out == ""  # --out alone prints nothing to stdout
 
 
@@ -47,7 +51,7 @@ def test_json_prints_the_retimed_protocol_and_video_defaults_to_the_protocols(ga
     assert main(["align", "--protocol", str(folder / "game.protocol.json"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["format"] == "stopframe-protocol/1"
-    cutoffs = [e["cutoff"] for e in data["events"] if e["type"] == "vote"]
+    cutoffs = [e["cutoff"] for e in data["events"] if e["type"] in ("vote", "lift_vote")]
     assert np.allclose(cutoffs, [v["cutoff"] for v in game.votes], atol=FRAME_S)
 
 
@@ -81,3 +85,26 @@ def test_unreadable_video_and_protocol_exit_2_invalid_protocol_exits_1(game_dir,
     invalid.write_text(json.dumps(bad), encoding="utf-8")
     assert main(["align", str(folder / "game.mp4"), "--protocol", str(invalid)]) == 1
     assert "events[0].phase" in capsys.readouterr().err
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_videos" / "game" / "sample_game"
+
+
+@pytest.mark.skipif(not SAMPLE.with_suffix(".mp4").exists(), reason="the sample game is not rendered (python3 -m sample_videos)")
+def test_sample_game_paper_protocol_aligns_within_a_frame(tmp_path: Path) -> None:
+    truth = json.loads(SAMPLE.with_suffix(".protocol.json").read_text(encoding="utf-8"))
+    paper = json.loads(json.dumps(truth))
+    for e in paper["events"]:
+        for name in ("t", "cutoff", "announced", "end"):
+            e.pop(name, None)
+    src = tmp_path / "paper.protocol.json"
+    src.write_text(json.dumps(paper, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "aligned.protocol.json"
+    assert main(["align", str(SAMPLE.with_suffix(".mp4")), "--protocol", str(src), "--out", str(out)]) == 0
+    aligned = json.loads(out.read_text(encoding="utf-8"))
+    pairs = [(a, b) for a, b in zip(truth["events"], aligned["events"], strict=True) if a["type"] in ("vote", "lift_vote")]
+    assert pairs
+    for a, b in pairs:
+        for name in ("t", "cutoff", "announced"):
+            if name in a:
+                assert abs(b[name] - a[name]) < FRAME_S, (name, a, b)

@@ -66,6 +66,41 @@ def test_opens_on_the_sample_game_with_no_setup(data: Path) -> None:
     assert "sample_game.protocol.json" in " ".join(m.value for m in at.sidebar.markdown)
 
 
+SAMPLE_OBSERVATIONS = REPO / "tests" / "fixtures" / "app" / "sample_game.observations.json"
+
+
+def _sample_fixture_is_current() -> bool:
+    from stopframe_app.game import video_fingerprint
+
+    if not SAMPLE_PROTOCOL.is_file():
+        return False
+    made_from = json.loads(SAMPLE_OBSERVATIONS.read_text()).get("x_video_fingerprint")
+    return made_from == video_fingerprint(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))
+
+
+@needs_audit
+@pytest.mark.skipif(not _sample_fixture_is_current(), reason="the sample game was re-rendered: regenerate its "
+                    "observations with tests/fixtures/app/make_sample_observations.py")
+def test_sample_game_late_vote_is_found_confirmed_and_exported(data: Path) -> None:
+    """The issue's walk-through on the bundled game: opening shows day 1's vote with the late hand of seat 9
+    for candidate 8 and its frame; one click confirms it; the export holds the corrected count."""
+    at = app(GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS)))
+    ok(at)
+    assert at.selectbox(key="vote_round").value.startswith("Day 1 · round 1")
+    card = card_key({"kind": "late_vote", "day": 1, "round": 1, "candidate": 8, "seat": 9, "night": None})
+    assert any(m.value.startswith("**late vote — seat 9") for m in at.markdown)
+    captions = [c for img in at.get("image") for c in img.captions]
+    assert any("candidate 8" in c for c in captions), captions
+    at.button(key=f"{card}_confirm").click().run()  # click 1
+    ok(at)
+    goto(at, "Exports")  # click 2
+    at.button(key="save_exports").click().run()  # click 3 (or a download button)
+    ok(at)
+    corrected = json.loads((data / "exports" / "sample_game" / "sample_game.corrected.protocol.json").read_text())
+    vote8 = next(e for e in corrected["events"] if e.get("type") == "vote" and e.get("day") == 1 and e["candidate"] == 8)
+    assert (vote8["count"], vote8["x_original_count"]) == (3, 4)
+
+
 def test_each_page_renders_the_game(data: Path, game_folder: Path) -> None:
     at = app(spec_of(game_folder))
     ok(at)

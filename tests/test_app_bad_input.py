@@ -104,6 +104,14 @@ def _case_bad_observations(f: Path, v: Path) -> tuple[GameSpec, str]:
     return GameSpec(str(_write(f, "g.protocol.json", _protocol())), observations=str(obs)), "o.observations.json"
 
 
+def _case_observations_of_another_video(f: Path, v: Path) -> tuple[GameSpec, str]:
+    shutil.copy(v, f / "app_game.mp4")
+    obs = json.loads((FIXTURE / "app_game.observations.json").read_text())
+    obs["x_video_fingerprint"] = "12:not-this-video"
+    return (GameSpec(str(_write(f, "g.protocol.json", _protocol())), observations=str(_write(f, "o.json", obs))),
+            "another version of the video")
+
+
 def _case_formula_nickname(f: Path, v: Path) -> tuple[GameSpec, str]:
     shutil.copy(v, f / "app_game.mp4")
     data = _protocol()

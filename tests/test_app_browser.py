@@ -8,6 +8,7 @@ else the chromium CLI's --screenshot is used for the first page only.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import socket
@@ -20,7 +21,14 @@ from pathlib import Path
 
 import pytest
 
-from stopframe_app.game import SAMPLE_PROTOCOL
+from stopframe_app.game import (
+    SAMPLE_PROTOCOL,
+    GameSpec,
+    complete_spec,
+    load_game,
+    run_audit,
+    video_fingerprint,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -39,18 +47,30 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _game_args(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The bundled sample with its committed observations (so findings show) when they match the video;
+    the sample alone otherwise; the app tests' small game until the sample exists."""
+    fixture = REPO / "tests" / "fixtures" / "app" / "sample_game.observations.json"
+    if SAMPLE_PROTOCOL.is_file():
+        current = json.loads(fixture.read_text()).get("x_video_fingerprint") == video_fingerprint(
+            SAMPLE_PROTOCOL.with_name("sample_game.mp4"))
+        return ["--", str(SAMPLE_PROTOCOL), "--observations", str(fixture)] if current else []
+    spec = importlib.util.spec_from_file_location("make_game", REPO / "tests" / "fixtures" / "app" / "make_game.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return ["--", str(mod.make_game(tmp_path_factory.mktemp("game")))]
+
+
 @pytest.fixture(scope="module")
-def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[str]]]:
     port = _free_port()
     env = {**os.environ, "STOPFRAME_DATA": str(tmp_path_factory.mktemp("data")), "PYTHONPATH": str(REPO)}
+    args = _game_args(tmp_path_factory)
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-           "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
-    if not SAMPLE_PROTOCOL.is_file():  # until the bundled sample exists: the app tests' small game
-        spec = importlib.util.spec_from_file_location("make_game", REPO / "tests" / "fixtures" / "app" / "make_game.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)  # type: ignore[union-attr]
-        cmd += ["--", str(mod.make_game(tmp_path_factory.mktemp("game")))]
-    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+           "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false", *args]
+    log = tmp_path_factory.mktemp("log") / "streamlit.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 60
@@ -61,16 +81,26 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                         break
             except OSError:
                 if proc.poll() is not None or time.time() > deadline:
-                    out = proc.stdout.read() if proc.stdout else ""
-                    pytest.fail(f"streamlit did not start: {out[-2000:]}")
+                    pytest.fail(f"streamlit did not start: {log.read_text()[-2000:]}")
                 time.sleep(0.3)
-        yield url
+        yield url, args
     finally:
         proc.terminate()
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def _late_vote_row(args: list[str]) -> int | None:
+    """Where the first late vote sits in the preselected round's findings table, if the game has one."""
+    if not args:
+        return None
+    spec = GameSpec(args[1], observations=args[3] if len(args) > 3 else None)
+    game = load_game(complete_spec(spec))
+    findings = run_audit(game) or {}
+    day1 = [f for f in findings.get("findings", []) if f.get("day") == 1 and f.get("round") == 1]
+    return next((i for i, f in enumerate(day1) if f["kind"] == "late_vote"), None)
 
 
 def _wait_rendered(page: object, header: str) -> str:
@@ -84,7 +114,8 @@ def _wait_rendered(page: object, header: str) -> str:
     return page.inner_text("body")  # type: ignore[attr-defined]
 
 
-def test_app_renders_in_chromium(app_url: str) -> None:
+def test_app_renders_in_chromium(app_url: tuple[str, list[str]]) -> None:
+    app_url, args = app_url
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -94,11 +125,19 @@ def test_app_renders_in_chromium(app_url: str) -> None:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:], headless=True)
         try:
-            page = browser.new_page(viewport={"width": 1440, "height": 1100})
+            page = browser.new_page(viewport={"width": 1440, "height": 1500})
             page.goto(app_url)
             text = _wait_rendered(page, "Vote audit")
             assert not [m for m in ERROR_MARKERS if m in text], text[:3000]
             assert page.locator('[data-testid="stException"]').count() == 0
+            row = _late_vote_row(args)
+            if row is not None:  # one click on the findings table: the late vote's card and frame
+                grid = page.locator('[data-testid="stDataFrame"]').last.bounding_box()
+                page.mouse.click(grid["x"] + 12, grid["y"] + 35 * (row + 1) + 17)
+                text = _wait_rendered(page, "late vote")
+                assert page.get_by_text("Step through it in the frame viewer").count() == 1
+                page.mouse.wheel(0, 450)
+                page.wait_for_timeout(500)
             page.screenshot(path=str(SCREENSHOT), full_page=False)
             for name, header in (("Timeline & frames", "Timeline and frames"), ("Seat calibration", "Seat calibration"),
                                  ("Exports", "Exports")):

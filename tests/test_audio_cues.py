@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_audio_synth import RATE, needs_espeak, speak, synth_game, write_mp4
+from test_audio_synth import RATE, needs_espeak, speak, synth_game, tone_music, write_mp4
 
 from review.errors import EXIT_UNREADABLE
 from vision.audio import AudioError, AudioTrack, read_audio
@@ -117,6 +117,15 @@ def test_mafclub_2_4_5_spasibo_closes_the_vote_in_noise() -> None:
     speech_rms = float(np.sqrt(np.mean(game.samples[np.abs(game.samples) > 0.01] ** 2)))
     noisy = game.samples + rng.normal(0, speech_rms * 0.1, len(game.samples)).astype(np.float32)  # 20 dB SNR
     heard = listen(features(AudioTrack(noisy, RATE, 0.0)), expected=len(game.votes))
+    errors = _errors([v.cutoff.t for v in heard.votes], [v["cutoff"] for v in game.votes])
+    assert max(errors) < FRAME_S, errors
+
+
+def test_quiet_music_under_the_whole_game_does_not_hide_the_stops(game) -> None:
+    music = tone_music(game.duration + 1, seed=5)[: len(game.samples)]
+    voice_rms = float(np.sqrt(np.mean(game.samples[np.abs(game.samples) > 0.01] ** 2)))
+    mixed = game.samples + music * (0.1 * voice_rms / float(np.sqrt(np.mean(music**2))))  # 20 dB below the judge
+    heard = listen(features(AudioTrack(mixed, RATE, 0.0)), expected=len(game.votes))
     errors = _errors([v.cutoff.t for v in heard.votes], [v["cutoff"] for v in game.votes])
     assert max(errors) < FRAME_S, errors
 

@@ -106,10 +106,11 @@ def synth_game(
     seed: int = 0,
     night_s: float = 14.0,
     speech_s: float = 4.0,
+    lifts: tuple[int, ...] = (),
 ) -> SynthGame:
     """Days of nominations and votes («N, кто голосует за игрока номер N» … «Стоп» … count), nights of music.
 
-    `days` lists each day's candidates. Between the days: a night of tone music with the judge
+    `days` lists each day's candidates; `lifts` the days that end with a lift vote on the first two. Between the days: a night of tone music with the judge
     counting 1..10 over it (rfm 4.5.3). Player chatter (other voices) fills each day's start.
     """
     rng = np.random.default_rng(seed)
@@ -134,6 +135,13 @@ def synth_game(
             count = int(rng.integers(0, 6))
             announced = tr.say(speak(NUMBERS[count]), float(rng.uniform(0.35, 0.6)))
             game.votes.append({"day": d + 1, "candidate": c, "t": t, "cutoff": cutoff, "announced": announced})
+        if d + 1 in lifts:  # «should both leave?» after a repeated tie: another question, the same «Стоп»
+            a, b = cands[:2]
+            tr.say(speak(f"Кто за то, чтобы игроки {NUMBERS[a]} и {NUMBERS[b]}"), 0.8)
+            t = tr.say(speak("покинули игру"), 0.3)
+            cutoff = tr.say(speak(closer), float(rng.uniform(1.3, 1.8)))
+            announced = tr.say(speak(NUMBERS[int(rng.integers(0, 6))]), float(rng.uniform(0.35, 0.6)))
+            game.votes.append({"day": d + 1, "candidates": [a, b], "t": t, "cutoff": cutoff, "announced": announced})
         if d + 1 < len(days):
             tr.say(speak("Наступает ночь."), 1.0)
             start = tr.pos / RATE + 1.0
@@ -161,10 +169,13 @@ def protocol_for(game: SynthGame, video: str = "game.mp4") -> dict:
                 events.append({"type": "phase", "phase": "night", "number": day})
             day = v["day"]
             events.append({"type": "phase", "phase": "day", "number": day})
-            cands = [w["candidate"] for w in game.votes if w["day"] == day]
+            cands = [w["candidate"] for w in game.votes if w["day"] == day and "candidate" in w]
             events += [{"type": "nomination", "day": day, "by": 1 + (c % 10), "target": c} for c in cands]
             events.append({"type": "phase", "phase": "voting", "number": day})
-        events.append({"type": "vote", "day": day, "round": 1, "candidate": v["candidate"], "count": 1})
+        if "candidates" in v:
+            events.append({"type": "lift_vote", "day": day, "round": 3, "candidates": v["candidates"], "count": 2})
+        else:
+            events.append({"type": "vote", "day": day, "round": 1, "candidate": v["candidate"], "count": 1})
     players = [{"seat": s, "nickname": f"P{s}", "role": None} for s in range(1, 11)]
     return {"format": "stopframe-protocol/1", "rules": "rfm", "video": {"path": video}, "players": players, "events": events}
 

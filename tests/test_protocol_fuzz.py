@@ -14,6 +14,7 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
+from jsonwalk import locations
 
 from review.errors import StopframeError, UnreadableInput
 from review.jsonio import dumps
@@ -35,16 +36,6 @@ random_events = st.builds(
 )
 
 
-def _locations(node: Any, path: tuple = ()) -> list[tuple]:
-    """Every place in the document: a tuple of keys / indices from the root."""
-    found = [path]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _locations(value, (*path, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            found += _locations(value, (*path, i))
-    return found
 
 
 def _parent(data: Any, path: tuple) -> Any:
@@ -78,7 +69,7 @@ def mutated_protocols(draw: st.DrawFn) -> dict[str, Any]:
                 j = min(j, len(events) - 1)
                 events[i], events[j] = events[j], events[i]
             continue
-        path = draw(st.sampled_from(_locations(data)))
+        path = draw(st.sampled_from(locations(data)))
         if not path:
             data = draw(json_values)
             continue

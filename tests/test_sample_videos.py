@@ -230,3 +230,14 @@ def test_composite_mode_keeps_the_truth_with_real_hand_photos():
     for hand in truth([window], {"t": 0.0})["hands"]:
         expected[hand["seat"]].append((hand["on"], hand["off"]))
     assert derived == expected
+
+
+def test_judge_voice_starts_exactly_at_its_cue_time():
+    from sample_videos import voice
+    from sample_videos.writer import AUDIO_RATE
+
+    if voice.available() is not None:
+        pytest.skip(voice.available())
+    track = voice.mix(3.0, [voice.Cue("stop", 1.234, "Стоп")], [], seed=1)
+    loud = np.nonzero(np.abs(track) > 0.01)[0]
+    assert abs(loud[0] / AUDIO_RATE - 1.234) < 0.01

@@ -32,9 +32,9 @@ def test_blips_shorter_than_the_minimum_are_dropped() -> None:
 
 
 def test_hand_still_there_when_the_window_ends_ends_with_the_window() -> None:
-    s = seen("...xxxxx", start=100)
-    [run] = runs_from_sightings(s, 108, 108 / FPS)
-    assert (run.on_frame, run.off_frame, run.on, run.off) == (103, 108, 103 / FPS, 108 / FPS)
+    s = seen("...xxxxxxxxxx", start=100)
+    [run] = runs_from_sightings(s, 113, 113 / FPS)
+    assert (run.on_frame, run.off_frame, run.on, run.off) == (103, 113, 103 / FPS, 113 / FPS)
 
 
 def test_confidence_drops_with_the_gaps_that_were_bridged() -> None:
@@ -55,3 +55,20 @@ def test_majority_pose_weights_clear_readings_and_ties_favour_a_fist() -> None:
     assert majority_pose(clear + vague) == "open_palm"
     tie = [Sighting(0, 0, True, "finger", 0.9, 0.5), Sighting(1, 0, True, "fist", 0.9, 0.5)]
     assert majority_pose(tie) == "fist"
+
+
+def test_onset_is_when_the_hand_comes_to_rest_and_offset_when_it_starts_to_leave() -> None:
+    # A hand swoops into the zone over frames 10-12 (moving 30, 20, 8 px a frame: palm 40 px), rests
+    # from 13 to 29 with 1-px jitter, and slides out from frame 30 while still seen until 32.
+    xs = {10: 0.0, 11: 30.0, 12: 50.0, 13: 58.0}
+    xs.update({i: 58.0 + (i % 2) for i in range(14, 30)})
+    xs.update({30: 68.0, 31: 90.0, 32: 120.0})
+    s = [Sighting(i, i / FPS, i in xs, "fist", 0.9, 0.5, xs.get(i, 0.0), 100.0, 40.0) for i in range(5, 40)]
+    [run] = runs_from_sightings(s, 40, 40 / FPS)
+    assert (run.on_frame, run.off_frame) == (13, 30)
+
+
+def test_a_hand_that_never_stops_keeps_its_whole_run() -> None:
+    s = [Sighting(i, i / FPS, True, "open_palm", 0.9, 0.5, 20.0 * i, 100.0, 40.0) for i in range(10)]
+    [run] = runs_from_sightings(s, 10, 10 / FPS)
+    assert (run.on_frame, run.off_frame) == (0, 10)

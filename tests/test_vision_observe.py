@@ -14,6 +14,7 @@ import pytest
 from fixtures.vision.composite import Placement, assets_present, table_seat_map, write_composite
 
 from review.cli import main as stopframe
+from review.errors import UnreadableInput
 from vision.observe import Observations, load_observations, observe
 from vision.seats import Seat, SeatMap, save_seat_map
 
@@ -61,7 +62,7 @@ def test_every_vote_found_with_frame_exact_onsets_and_no_phantoms(composite: tup
 @needs_hands
 def test_gating_loses_no_event(composite: tuple[Path, dict]) -> None:
     path, _ = composite
-    window = [(0.1, 0.8)]  # frames 3..19: onsets of seats 1, 3, 6 and 9
+    window = [(0.1, 1.0)]  # frames 3..24: onsets of seats 1, 3, 6 and 9
     whole = table_seat_map()
     voters = SeatMap(whole.frame_size, {n: whole.seats[n] for n in (1, 3, 6, 9)})
     gated = observe(path, voters, window, gating=True)
@@ -117,8 +118,12 @@ def test_observations_round_trip_through_json(tmp_path: Path) -> None:
     path = tmp_path / "o.json"
     path.write_text(json.dumps(data))
     assert load_observations(path).to_json() == data
-    with pytest.raises(Exception, match="version"):
+    with pytest.raises(UnreadableInput, match="version"):
         Observations.from_json({**data, "format": "stopframe-observations/2"})
+    with pytest.raises(UnreadableInput, match="finite"):
+        Observations.from_json({**data, "fps": 1e308})
+    with pytest.raises(UnreadableInput, match="finite"):
+        Observations.from_json({**data, "hands": [{**data["hands"][0], "on": float("nan")}]})
 
 
 @needs_hands
@@ -127,7 +132,7 @@ def test_cli_prints_observations_json_with_progress_on_stderr(composite: tuple[P
     path, _ = composite
     seats = save_seat_map(table_seat_map(), tmp_path / "votes.seats.json")
     out = tmp_path / "obs.json"
-    status = stopframe(["observe", str(path), "--seats", str(seats), "--start", "0.4", "--end", "0.8",
+    status = stopframe(["observe", str(path), "--seats", str(seats), "--start", "0.64", "--end", "1.04",
                         "--json", "--out", str(out), "--model", "lite"])
     captured = capsys.readouterr()
     assert status == 0

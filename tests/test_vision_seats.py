@@ -52,6 +52,12 @@ def test_scaling_to_another_aspect_ratio_is_refused() -> None:
         table_map().scaled_to(1440, 1080)
 
 
+def test_aspect_ratio_refusal_names_the_seat_map_and_the_video(tmp_path: Path) -> None:
+    path = save_seat_map(table_map(), tmp_path / "table.seats.json")
+    with pytest.raises(InvalidInput, match=r"table.seats.json: the seat map .* but phone.mp4 is 1080x1920"):
+        load_seat_map(path).scaled_to(1080, 1920, "phone.mp4")
+
+
 @pytest.mark.parametrize(
     ("content", "error", "words"),
     [
@@ -59,6 +65,7 @@ def test_scaling_to_another_aspect_ratio_is_refused() -> None:
         ('{"format": "stopframe-seats/2", "frame_size": [1, 1], "seats": {}}', UnreadableInput, "version"),
         ('{"format": "stopframe-protocol/1"}', UnreadableInput, "not a seat map"),
         ('{"format": "stopframe-seats/1", "frame_size": [1280], "seats": {}}', InvalidInput, "frame_size"),
+        ('{"format": "stopframe-seats/1", "frame_size": [true, true], "seats": {}}', InvalidInput, "frame_size"),
         ('{"format": "stopframe-seats/1", "frame_size": [9, 9], "seats": {"11": {"zone": []}}}', InvalidInput, "seats.11"),
         ('{"format": "stopframe-seats/1", "frame_size": [9, 9], "seats": {"2": {"zone": [[1, 2]]}}}', InvalidInput,
          "seats.2.zone"),

@@ -2,9 +2,12 @@
 
 No speech model and no cloud service: a judge repeats the same few words all game, so one example
 of the closing word (marked by the judge, taken from a protocol time, or found unsupervised as the
-short word that recurs after a silence) is matched across the whole track by normalised
-cross-correlation of MFCC frames. Onsets are refined below the 10 ms hop by parabolic
-interpolation of the correlation peak and by a fine energy envelope, because the cut-off is the
+short word after a pause that recurs about once per vote) is matched across the whole track by
+normalised cross-correlation of MFCC frames, then again with the average of its best repeats as
+the template (a murmuring room blurs one example, not the average). A repeat counts as a vote's
+cut-off when the judge was silent before it (hands landing) and the speech before that sounds like
+the other votes' calls. Onsets are refined below the 10 ms hop by parabolic interpolation of the
+correlation peak and by the 2 ms envelope averaged over all repeats, because the cut-off is the
 first sound of the word (rfm 4.4.7: the «С» of «Стоп») and the target is one video frame.
 Night music is told from speech by being loud, spectrally steady and sustained for seconds.
 """
@@ -29,7 +32,7 @@ SPEECH_GAP_S = 0.15  # pauses shorter than this stay inside one utterance (stop 
 CUTOFF_SILENCE_S = 0.7  # the judge is silent while hands land before «Стоп» (~1.5 s, rfm 4.4.7)
 HANDS_SILENCE_S = 0.9  # ... and a matched closing word needs this much (three quarters quiet) before it
 MATCH_MIN_SCORE = 0.45  # correlation below this is not reported as a cue at all
-ACCEPT_MIN_SCORE = 0.6  # a vote cue (match and call context together) is never accepted below this
+ACCEPT_MIN_SCORE = 0.6  # a repeat of the closing word is never accepted below this correlation
 TEMPLATE_EXAMPLES = 8  # repeats averaged into the second-pass template
 CALL_HEAD_S = 0.2  # how much of the call's first word is matched against its second naming
 NIGHT_MIN_S = 6.0  # music shorter than this is not a night
@@ -162,15 +165,15 @@ def noise_floor_db(feats: Features) -> float:
     return float(np.percentile(feats.energy_db, 10)) if len(feats.energy_db) else -100.0
 
 
-def speech_mask(feats: Features, margin_db: float = 12.0, share: float = 0.2) -> np.ndarray:
-    """Frames loud enough above the noise floor to be a voice (or music): `margin_db` above it, or
-    `share` of the way from it to the loudest speech, whichever is higher."""
+def speech_mask(feats: Features, margin_db: float = 12.0) -> np.ndarray:
+    """Frames loud enough above the noise floor to be sound at all (voice or music): `margin_db`
+    above it, or a fifth of the way from it to the loudest sound, whichever is higher."""
     e = feats.energy_db
     if not len(e):
         return np.zeros(0, bool)
     floor = noise_floor_db(feats)
     top = float(np.percentile(e, 99))
-    return e > floor + max(margin_db, share * (top - floor))
+    return e > floor + max(margin_db, 0.2 * (top - floor))
 
 
 def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
@@ -461,8 +464,9 @@ def find_call(
 
     rfm 4.4.5: «Два, кто голосует за игрока номер два» — the vote runs on the second naming. The
     call's first word (`words`: voice runs split at short pauses) is matched in the call's last
-    1.5 s; without such a repeat, the onset of the call's last word (the last rise after a dip)
-    is taken, with a lower score.
+    1.5 s. Where the call's last word stands apart after a pause, its onset is the answer unless a
+    clear repeat says otherwise (score 0.5 without the repeat: a lift vote's «покинули игру»);
+    failing both, the last dip inside the call (score 0.3).
     """
     before = [u for u in bounds if u[1] <= cutoff.t - 0.3 and u[1] >= cutoff.t - 4.0]
     if not before:
@@ -741,8 +745,10 @@ def listen(
 ) -> Heard:
     """Find the votes: from the word the judge marked, else a protocol cut-off time, else unsupervised.
 
-    A template from a hint is kept only when it recurs for at least half the expected votes; a
-    protocol time on the wrong clock would otherwise pick some other word near it.
+    A template from a protocol time is kept only when it recurs for at least half the expected
+    votes (a time on the wrong clock would pick some other word near it). Otherwise each candidate
+    word is tried and the one with clear repeats for about `expected` votes, and few beyond, wins.
+    `weak` keeps repeats whose call is unlike the others' (see `find_vote_cues`).
     """
     nights = find_night_music(feats)
     need = max(2, (expected or 0) // 2)

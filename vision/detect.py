@@ -27,9 +27,18 @@ THUMB_SIZE = 32  # change-gating thumbnail side
 GATE_MAX_DIFF = 14.0  # grey levels in a thumbnail cell: a hand entering changes some cell by far more
 GATE_MEAN_DIFF = 2.0  # grey levels over the whole thumbnail: lighting drift, camera shake
 GATE_REFRESH = 12  # run the detector at least this often (frames) even on a still picture
+HOLD_FRAMES = 50  # how long a confirmed hand survives detector misses on an unchanged picture
+HOLD_MAX_DIFF, HOLD_MEAN_DIFF = 30.0, 3.0  # 'unchanged' for holding: a 1-px jitter of a resting hand moves
+# a high-contrast cell by ~17 grey levels; a hand leaving changes its cells by ~100
 GATE_AGREE = 2  # consecutive runs that must agree before a still picture may reuse their answer
 DARK_MEAN, DARK_STD = 18.0, 6.0  # a crop this dark and flat shows nothing (lens covered, lights off)
 MIN_VISIBLE = 0.5  # share of a zone that must lie inside the frame
+DETECT_CONFIDENCE = 0.3  # MediaPipe's thresholds (observe() lowers them for hands resting on the table)
+
+
+def _same_picture(a: np.ndarray, b: np.ndarray, max_diff: float = GATE_MAX_DIFF, mean_diff: float = GATE_MEAN_DIFF) -> bool:
+    diff = np.abs(a - b)
+    return float(diff.max()) <= max_diff and float(diff.mean()) <= mean_diff
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,11 @@ class Hand:
         x, y = self.landmarks[PALM_POINTS, :2].mean(axis=0)
         return float(x), float(y)
 
+    @property
+    def palm_length(self) -> float:
+        """Wrist to middle knuckle in frame pixels: the hand's scale for 'is it still moving?'."""
+        return float(np.linalg.norm(self.landmarks[9, :2] - self.landmarks[0, :2]))
+
 
 @dataclass
 class _SeatStream:
@@ -55,6 +69,10 @@ class _SeatStream:
     last_run_index: int = -(10**9)
     last_hands: list[Hand] = field(default_factory=list)
     warmed: bool = False
+    last_raw_seats: list[int] = field(default_factory=list)  # seats the detector itself found last run
+    confirmed: list[Hand] = field(default_factory=list)  # hands found in two runs in a row ...
+    confirmed_thumb: np.ndarray | None = None  # ... in this picture
+    confirmed_index: int = -(10**9)
     agree: int = 0  # consecutive detector runs with the same answer (which seats have a hand)
 
 
@@ -78,7 +96,8 @@ def unusable_seats(seat_map: SeatMap) -> dict[int, str]:
 class SeatDetector:
     """Detects hands for every watchable seat of a seat map, frame after frame."""
 
-    def __init__(self, seat_map: SeatMap, model: str = "full", gating: bool = True) -> None:
+    def __init__(self, seat_map: SeatMap, model: str = "full", gating: bool = True,
+                 min_confidence: float = DETECT_CONFIDENCE) -> None:
         from vision.model import create_landmarker
 
         self.seat_map = seat_map
@@ -86,7 +105,7 @@ class SeatDetector:
         self.seconds = {"crop": 0.0, "inference": 0.0}  # where the time goes (bench/vision_speed.py)
         blocked = unusable_seats(seat_map)
         self.streams = {
-            n: _SeatStream(n, crop_for_zone(seat.zone, seat_map.frame_size), create_landmarker(model))
+            n: _SeatStream(n, crop_for_zone(seat.zone, seat_map.frame_size), create_landmarker(model, min_confidence=min_confidence))
             for n, seat in sorted(seat_map.seats.items())
             if n not in blocked
         }
@@ -117,14 +136,15 @@ class SeatDetector:
             self.seconds["crop"] += time.perf_counter() - t0
             if float(thumb.mean()) < DARK_MEAN and float(thumb.std()) < DARK_STD:
                 dark.add(stream.seat)
-                stream.reference, stream.last_hands, stream.agree = None, [], 0
+                stream.reference, stream.last_hands, stream.agree, stream.confirmed = None, [], 0, []
                 continue
             if self.gating and self._unchanged(stream, thumb, index):
                 skipped += 1
                 found.extend(stream.last_hands)
                 continue
-            hands = self._detect(stream, crop, t)
+            raw = self._detect(stream, crop, t)
             ran += 1
+            hands = self._hold(stream, raw, thumb, index)
             same = sorted(h.seat for h in hands) == sorted(h.seat for h in stream.last_hands)
             stream.agree = stream.agree + 1 if same else 1
             stream.last_hands = hands
@@ -156,8 +176,24 @@ class SeatDetector:
     def _unchanged(stream: _SeatStream, thumb: np.ndarray, index: int) -> bool:
         if stream.reference is None or stream.agree < GATE_AGREE or index - stream.last_run_index >= GATE_REFRESH:
             return False
-        diff = np.abs(thumb - stream.reference)
-        return float(diff.max()) <= GATE_MAX_DIFF and float(diff.mean()) <= GATE_MEAN_DIFF
+        return _same_picture(thumb, stream.reference)
+
+    @staticmethod
+    def _hold(stream: _SeatStream, raw: list[Hand], thumb: np.ndarray, index: int) -> list[Hand]:
+        """A miss on an unchanged picture is not believed (the detector flickers on a still hand).
+
+        Hands the detector found in two runs in a row are 'confirmed' with the picture they were
+        found in; while the crop still matches that picture, for at most HOLD_FRAMES, a run that
+        misses them keeps them. A hand that leaves changes the picture, so its offset is unaffected.
+        """
+        raw_seats = sorted(h.seat for h in raw)
+        if raw and raw_seats == stream.last_raw_seats:
+            stream.confirmed, stream.confirmed_thumb, stream.confirmed_index = raw, thumb, index
+        stream.last_raw_seats = raw_seats
+        if (stream.confirmed and stream.confirmed_thumb is not None and index - stream.confirmed_index <= HOLD_FRAMES
+                and _same_picture(thumb, stream.confirmed_thumb, HOLD_MAX_DIFF, HOLD_MEAN_DIFF)):
+            return raw + [h for h in stream.confirmed if h.seat not in raw_seats]
+        return raw
 
     def _hands(self, stream: _SeatStream, result: Any) -> list[Hand]:
         hands: list[Hand] = []

@@ -16,18 +16,38 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from review.night import NightSeen, Raised, ShownNumber
 from vision.detect import Hand, SeatDetector, unusable_seats
 from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, Sighting, runs_from_sightings
-from vision.numbers import FrameNumber, frame_number, held_fingers, raised_fingers, read_number, shots
+from vision.numbers import (
+    STEP_MIN,
+    STEP_SHIFT,
+    STEP_WINDOW,
+    FrameNumber,
+    frame_number,
+    held_fingers,
+    largest_step,
+    raised_fingers,
+    read_number,
+    shifted_difference,
+    shots,
+)
 from vision.seats import Seat, SeatMap, point_in_polygon
 from vision.video import open_video
 
 ProgressFn = Callable[[int, int], None]
 TILE_SHARE = 0.2  # tile side / picture height: a raised hand of ~6 % of the height fills ~30 % of its crop
 TILE_OVERLAP = 0.35  # a hand on a tile's edge is whole in the next one
+PATCH_SCALE = 0.5  # the raise zone's picture is kept at half resolution to time the bend on
+HAND_MARGIN = 0.3  # of the hand's size, around its landmarks: the bent fingers stay inside
+LEAD_IN_S = 1.0  # decoded before each span: a hand already there when it starts is resting, not raised
+ARRIVE_MIN = 2.5  # a raise's start must change the picture this many times the typical frame change
+HOME_RADIUS = 0.5  # hand sizes: how far a held raised hand's palm wanders from its usual place
+SETTLE_S = 0.8  # a raised hand is still arriving this soon after it is first held at its place
+LEAVE_S = 0.2  # ... and already leaving this close to the last frame it is there (a shot may come just before)
 SAME_HAND = 0.5  # palm centres closer than this many hand sizes are one hand seen by two tiles
 
 
@@ -38,17 +58,15 @@ class _Look:
     index: int
     t: float
     hands: tuple[Hand, ...]
+    picture: np.ndarray | None = None  # the seat's raise zone, grey, at PATCH_SCALE (for timing the bend)
 
     @property
     def present(self) -> bool:
         return bool(self.hands)
 
-    def up_fingers(self) -> int | None:
-        """Fingers held up by the highest hand in the zone (the shooting hand); None when no hand."""
-        if not self.hands:
-            return None
-        top = min(self.hands, key=lambda h: float(h.landmarks[:, 1].min()))
-        return raised_fingers(top.landmarks)[0]
+    def up_fingers(self, resting: Sequence[tuple[float, float]] = ()) -> int | None:
+        """Fingers held up by the raised hand in the zone (see _top); None when no hand."""
+        return raised_fingers(_top(self, resting).landmarks)[0] if self.hands else None
 
     def number(self) -> FrameNumber | None:
         best = sorted(self.hands, key=lambda h: -h.score)[:2]
@@ -130,7 +148,7 @@ def observe_night(
 
     `only`: watch just these seats (benchmarks and tests; default every seat with a usable raise zone).
     """
-    spans = _merge([*shootings, *checks])
+    spans = _merge([(a - LEAD_IN_S, b) for a, b in [*shootings, *checks]])
     with open_video(video_path) as video:
         meta = video.meta
         scaled = seats.scaled_to(meta.width, meta.height)
@@ -140,16 +158,19 @@ def observe_night(
             tiles = SeatMap(tiles.frame_size, {k: z for k, z in tiles.seats.items() if owner[k] in set(only)})
         zones = {n: z.raise_ for n, z in scaled.seats.items() if z.raise_ is not None}
         watched = sorted({owner[k] for k in tiles.seats})
-        spans = [(a, min(b, meta.duration)) for a, b in spans if a < meta.duration]
+        asked = [(a, b) for a, b in spans if a < meta.duration]  # reported as looked at: the video ends where it ends
+        spans = [(a, min(b, meta.duration)) for a, b in asked]
         total = sum(len(video.frames_in(a, b)) for a, b in spans)
         done = 0
         raised: list[Raised] = []
         shown: list[ShownNumber] = []
         stats = {"frames": 0, "detector_runs": 0, "gated": 0, "tiles": len(tiles.seats)}
+        boxes = {n: _box(zones[n], tiles.frame_size) for n in watched}
         with SeatDetector(tiles, model=model, gating=gating) as detector:
             for a, b in spans:
                 looks: dict[int, list[_Look]] = {n: [] for n in watched}
                 for frame in video.iter_window(a, b):
+                    grey = cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY)
                     result = detector.process(frame.index, frame.t, frame.image)
                     stats["frames"] += 1
                     stats["detector_runs"] += result.ran
@@ -161,18 +182,21 @@ def observe_night(
                         n = owner[key]
                         found[n] += [h for h in stream.last_hands if h.seat == key and point_in_polygon(zones[n], *h.palm_centre)]
                     for n in watched:
-                        looks[n].append(_Look(frame.index, frame.t, _distinct(found[n])))
+                        x0, y0, x1, y1 = boxes[n]
+                        small = cv2.resize(grey[y0:y1, x0:x1], None, fx=PATCH_SCALE, fy=PATCH_SCALE, interpolation=cv2.INTER_AREA)
+                        looks[n].append(_Look(frame.index, frame.t, _distinct(found[n]), small))
                     done += 1
                     if progress is not None:
                         progress(done, total)
                 end_index = video.frames_in(a, b).stop
                 end_t = video.time_of(end_index) if end_index < meta.frame_count else meta.duration
                 for n, seq in looks.items():
-                    raised += raises_of(n, seq, (end_index, end_t), shootings)
-                    shown += numbers_of(n, seq, checks)
+                    mine = raises_of(n, seq, (end_index, end_t), shootings, boxes[n][:2])
+                    raised += mine
+                    shown += numbers_of(n, seq, checks, [r for r in mine if r.arrived])
     raised.sort(key=lambda r: (r.up, r.seat))
     shown.sort(key=lambda s: (s.t, s.seat))
-    return NightObservations(NightSeen(tuple(raised), tuple(shown), tuple(spans), blind), stats)
+    return NightObservations(NightSeen(tuple(raised), tuple(shown), tuple(asked), blind), stats)
 
 
 def _distinct(hands: Sequence[Hand]) -> tuple[Hand, ...]:
@@ -186,30 +210,165 @@ def _distinct(hands: Sequence[Hand]) -> tuple[Hand, ...]:
 
 
 def raises_of(seat: int, looks: Sequence[_Look], end: tuple[int, float],
-              shootings: Sequence[tuple[float, float]]) -> list[Raised]:
-    """A seat's raised-hand intervals in one window, with the shots of those inside a shooting span."""
+              shootings: Sequence[tuple[float, float]], origin: tuple[int, int] = (0, 0)) -> list[Raised]:
+    """A seat's raised-hand intervals in one window, with the shot of those inside a shooting span.
+
+    The shot's time is where the raised hand's picture changes once and for good (numbers.largest_step),
+    accepted when the landmarks agree that fingers were up before it and fewer are after; only without
+    pictures do the per-frame finger counts time it (numbers.shots) — on small hands they flicker.
+    So vision reports at most one shot per raise; a second bend (rfm 4.5.5) is read only from counts.
+    """
     sightings = [Sighting(x.index, x.t, x.present, "other", max((h.score for h in x.hands), default=0.0))
                  for x in looks]
+    resting = _resting(looks)
     out = []
     for run in runs_from_sightings(sightings, *end, GAP_FRAMES, MIN_RUN_FRAMES):
-        counts = [(x.index, x.t, x.up_fingers()) for x in looks if run.on_frame <= x.index < run.off_frame]
-        in_shooting = any(a <= run.off and run.on <= b for a, b in shootings)
-        found = shots(counts) if in_shooting else []
-        fingers = held_fingers(counts, found[0].t if found else None)
+        inside = [x for x in looks if run.on_frame <= x.index < run.off_frame]
+        counts = [(x.index, x.t, x.up_fingers(resting)) for x in inside]
+        found = shots(counts) if any(a <= run.off and run.on <= b for a, b in shootings) else []
+        step = _bend(inside, origin, resting) if any(a <= run.off and run.on <= b for a, b in shootings) else None
+        if step is not None:
+            fire: tuple[int, float] | None = (step[0], step[1])
+            clarity = min(1.0, step[2] / (2 * STEP_MIN))
+            fires: tuple[float, ...] = (step[1],)
+        elif any(x.picture is not None for x in inside):
+            fire, fires, clarity = None, (), 1.0  # the pictures show no clear bend: frame-wise counts are too noisy
+        else:
+            fire = (found[0].index, found[0].t) if found else None
+            fires = tuple(s.t for s in found)
+            clarity = 1.0
+        fingers = held_fingers(counts, fire[1] if fire else None)
         read = [c for c in counts if c[2] is not None]
-        agree = sum(1 for c in read if c[2] == fingers or (found and c[0] >= found[0].index)) / max(1, len(read))
-        out.append(Raised(
-            seat, run.on, run.off, fingers, found[0].t if found else None, round(run.confidence * agree, 3),
-            tuple(s.t for s in found), found[0].index if found else None,
-        ))
+        agree = sum(1 for c in read if c[2] == fingers or (fire and c[0] >= fire[0])) / max(1, len(read))
+        sure = clarity if step is not None else agree
+        out.append(Raised(seat, run.on, run.off, fingers, fire[1] if fire else None,
+                          round(run.confidence * sure, 3), fires, fire[0] if fire else None,
+                          _arrived(looks, inside, origin, resting)))
     return out
 
 
-def numbers_of(seat: int, looks: Sequence[_Look], checks: Sequence[tuple[float, float]]) -> list[ShownNumber]:
-    """The number a seat shows in each check span (at most one per span)."""
+def _top(look: _Look) -> Hand:
+    return min(look.hands, key=lambda h: float(h.landmarks[:, 1].min()))
+
+
+def _top(look: _Look, resting: Sequence[tuple[float, float]] = ()) -> Hand:
+    """The raised hand: of the hands in the zone, the farthest from where hands rested when the window began.
+
+    With no resting hand known, the highest one. (Under a camera looking down, a raised hand is not
+    always above the same seat's hand resting on the shoulder in the picture.)
+    """
+    if not resting:
+        return min(look.hands, key=lambda h: float(h.landmarks[:, 1].min()))
+    return max(look.hands, key=lambda h: min(float(np.hypot(*np.subtract(h.palm_centre, r))) for r in resting))
+
+
+def _resting(looks: Sequence[_Look]) -> list[tuple[float, float]]:
+    """Palm centres of the hands seen during the window's lead-in: hands in the night pose."""
+    if not looks:
+        return []
+    lead = looks[0].t + LEAD_IN_S
+    return [h.palm_centre for x in looks if x.t < lead for h in x.hands]
+
+
+def _arrived(looks: Sequence[_Look], inside: Sequence[_Look], origin: tuple[int, int],
+             resting: Sequence[tuple[float, float]] = ()) -> bool:
+    """Whether the hand came up during the window rather than resting there since its start.
+
+    The raise zone of a seat may take in the seat's own hands resting on the shoulders in the night
+    pose (the camera looks down at the table): the detector then finds a hand there now and then.
+    A raised hand changes the picture where it is: the window's first frames (LEAD_IN_S before the
+    span asked for) differ there from the frames of the run. The detector may find a raised hand
+    late, so the comparison is with the window's start, not with the frames just before the run.
+    """
+    box = _hand_box(inside, origin, resting)
+    first = inside[0].index
+    start = looks[0].index
+    before = [x.picture for x in looks if x.index < start + 5 and x.index < first and x.picture is not None]
+    after = [x.picture for x in looks if first + 2 <= x.index < first + 8 and x.picture is not None]
+    if box is None or len(before) < 3 or len(after) < 3:
+        return False
+    x0, y0, x1, y1 = box
+    clip = np.array([x.picture[y0:y1, x0:x1] for x in looks if x.picture is not None], np.float32)
+    typical = float(np.median(np.abs(np.diff(clip, axis=0)).mean(axis=(1, 2)))) + 0.5
+    a = np.mean([p[y0:y1, x0:x1] for p in before], axis=0).astype(np.float32)
+    b = np.mean([p[y0:y1, x0:x1] for p in after], axis=0).astype(np.float32)
+    return shifted_difference(a, b) / typical >= ARRIVE_MIN
+
+
+def _hand_box(inside: Sequence[_Look], origin: tuple[int, int],
+              resting: Sequence[tuple[float, float]] = ()) -> tuple[int, int, int, int] | None:
+    """The hand's box in the seat's zone picture (median of its landmarks over the run, with a margin)."""
+    held = [x for x in inside if x.hands and x.picture is not None]
+    if not held:
+        return None
+    marks = np.array([_top(x, resting).landmarks[:, :2] for x in held])
+    lo, hi = np.median(marks.min(axis=1), axis=0), np.median(marks.max(axis=1), axis=0)
+    pad = HAND_MARGIN * float(max(hi - lo))
+    (x0, y0), (x1, y1) = ((lo - pad - origin) * PATCH_SCALE).astype(int), ((hi + pad - origin) * PATCH_SCALE).astype(int)
+    h, w = held[0].picture.shape
+    x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
+    if x1 - x0 < 2 * STEP_SHIFT + 4 or y1 - y0 < 2 * STEP_SHIFT + 4:
+        return None
+    return x0, y0, x1, y1
+
+
+def _bend(inside: Sequence[_Look], origin: tuple[int, int],
+          resting: Sequence[tuple[float, float]] = ()) -> tuple[int, float, float] | None:
+    """(frame index, time, strength) of the bend of a raised hand's fingers, from its pictures; None if none is clear.
+
+    Only the stretch where the top hand stays at its usual place is searched: a hand resting in the
+    zone before the raise or after it (the night pose) must not make the raise's arrival or its
+    lowering look like the bend.
+    """
+    inside = _held(inside, resting)
+    if not inside:
+        return None
+    box = _hand_box(inside, origin, resting)
+    pictures = [x for x in inside if x.picture is not None and inside[0].t + SETTLE_S <= x.t <= inside[-1].t - LEAVE_S]
+    if box is None or len(pictures) < 2 * STEP_WINDOW + 2:
+        return None
+    x0, y0, x1, y1 = box
+    patches = np.array([x.picture[y0:y1, x0:x1] for x in pictures])
+    step = largest_step(patches)
+    if step is None or step.strength < STEP_MIN:
+        return None
+    at = pictures[step.at]
+    before = [x.up_fingers(resting) for x in pictures[: step.at] if x.hands]
+    after = [x.up_fingers(resting) for x in pictures[step.at:] if x.hands]
+    if not before or not after or np.mean(before) <= np.mean(after):
+        return None  # the picture changed but no finger went down: the hand moved, it did not shoot
+    return at.index, at.t, step.strength
+
+
+def _held(inside: Sequence[_Look], resting: Sequence[tuple[float, float]] = ()) -> list[_Look]:
+    """The looks from the first to the last frame where the raised hand is near its median place."""
+    held = [x for x in inside if x.hands]
+    if not held:
+        return []
+    centres = np.array([_top(x, resting).palm_centre for x in held])
+    size = float(np.median([np.ptp(_top(x, resting).landmarks[:, :2], axis=0).max() for x in held]))
+    home = np.median(centres, axis=0)
+    near = [x for x, c in zip(held, centres, strict=True) if np.hypot(*(c - home)) <= HOME_RADIUS * size]
+    if not near:
+        return []
+    return [x for x in inside if near[0].index <= x.index <= near[-1].index]
+
+
+def _box(zone: np.ndarray, frame_size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The raise zone's bounding box inside the picture, in whole pixels."""
+    w, h = frame_size
+    x0, y0 = np.floor(np.maximum(zone.min(axis=0), 0)).astype(int)
+    x1, y1 = np.ceil(np.minimum(zone.max(axis=0), (w, h))).astype(int)
+    return int(x0), int(y0), int(max(x1, x0 + 2)), int(max(y1, y0 + 2))
+
+
+def numbers_of(seat: int, looks: Sequence[_Look], checks: Sequence[tuple[float, float]],
+               raises: Sequence[Raised]) -> list[ShownNumber]:
+    """The number a seat shows in each check span (at most one per span), read while a hand is raised."""
     out = []
     for a, b in checks:
-        readings = [(x.index, x.t, x.number()) for x in looks if a <= x.t < b]
+        readings = [(x.index, x.t, x.number()) for x in looks
+                    if a <= x.t < b and any(r.up <= x.t < r.down for r in raises)]
         found = read_number(readings)
         if found is not None:
             out.append(ShownNumber(seat, found.t, found.number, found.confidence, found.index))

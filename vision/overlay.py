@@ -107,7 +107,8 @@ def _fill(image: np.ndarray, poly: np.ndarray, colour: tuple[int, int, int], alp
 
 def _text(image: np.ndarray, text: str, org: tuple[int, int], scale: float, colour: tuple[int, int, int]) -> None:
     """Text with a dark outline, readable on any table cloth. (Hershey fonts are ASCII: callers pass ASCII.)"""
-    cv2.putText(image, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3 if scale < 0.7 else 4, cv2.LINE_AA)
+    outline = 2 if scale < 0.5 else 3 if scale < 0.7 else 4
+    cv2.putText(image, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), outline, cv2.LINE_AA)
     cv2.putText(image, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1 if scale < 0.7 else 2, cv2.LINE_AA)
 
 

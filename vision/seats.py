@@ -34,21 +34,24 @@ class Seat:
 class SeatMap:
     frame_size: tuple[int, int]  # (width, height), upright
     seats: dict[int, Seat] = field(default_factory=dict)
+    source: str | None = field(default=None, compare=False)  # the file it was read from, for messages
 
-    def scaled_to(self, width: int, height: int) -> SeatMap:
+    def scaled_to(self, width: int, height: int, video: str = "the video") -> SeatMap:
         """The same map for a frame of another size and the same aspect ratio."""
         w0, h0 = self.frame_size
         if (width, height) == (w0, h0):
             return self
         if abs((width / height) / (w0 / h0) - 1) > ASPECT_TOLERANCE:
+            where = f"{self.source}: the seat map" if self.source else "the seat map"
             raise InvalidInput(
-                f"the seat map is for a {w0}x{h0} picture but the video is {width}x{height}, another aspect ratio: "
+                f"{where} is for a {w0}x{h0} picture but {video} is {width}x{height}, another aspect ratio: "
                 "mark the seats again on this video."
             )
         s = np.array([width / w0, height / h0])
         return SeatMap(
             (width, height),
             {n: Seat(seat.zone * s, None if seat.raise_ is None else seat.raise_ * s) for n, seat in self.seats.items()},
+            self.source,
         )
 
     def seat_at(self, x: float, y: float) -> int | None:
@@ -105,7 +108,8 @@ def seat_map_from_json(data: object, path: str | os.PathLike[str] = "<seats>") -
     if fmt.split("/", 1)[1].split(".")[0] != "1":
         raise UnreadableInput(f"{p}: seat map format {fmt!r} is a version this program cannot read (it reads {FORMAT}).")
     size = data.get("frame_size")
-    if not (isinstance(size, list) and len(size) == 2 and all(isinstance(v, int) and v > 0 for v in size)):
+    if not (isinstance(size, list) and len(size) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)):
         raise InvalidInput(f"{p}: frame_size must be [width, height] in whole pixels.")
     seats_json = data.get("seats")
     if not isinstance(seats_json, dict):
@@ -121,7 +125,7 @@ def seat_map_from_json(data: object, path: str | os.PathLike[str] = "<seats>") -
             _polygon(entry["zone"], f"seats.{key}.zone", p),
             None if raise_ is None else _polygon(raise_, f"seats.{key}.raise", p),
         )
-    return SeatMap((size[0], size[1]), seats)
+    return SeatMap((size[0], size[1]), seats, str(p))
 
 
 def load_seat_map(path: str | os.PathLike[str]) -> SeatMap:

@@ -12,7 +12,7 @@ from review.exports import KeyFrame, finding_rows, findings_csv, html_report, wr
 from review.jsonio import write_atomic
 from review.store import data_dir
 from stopframe_app import state
-from stopframe_app.decisions import evidence_frame, show_flash
+from stopframe_app.decisions import evidence_frames, show_flash
 from stopframe_app.game import Game, stem_of
 
 
@@ -31,10 +31,10 @@ def build_exports(game: Game, with_frames: bool = True) -> dict[str, tuple[str, 
         from stopframe_app.viewer import render_frame
 
         for i, f in enumerate(game.findings):
-            frame = evidence_frame(game, f)
-            if frame is not None:
-                jpeg, caption = render_frame(game, frame)
-                key_frames[i] = [KeyFrame(caption, jpeg)]
+            key_frames[i] = []
+            for index in evidence_frames(game, f):
+                jpeg, caption = render_frame(game, index)
+                key_frames[i].append(KeyFrame(caption, jpeg))
     notes = [f"{len(decisions)} decision(s) recorded; corrected protocol: {corrected_name(game.spec.protocol)}."]
     report = html_report(title=f"Stopframe review — {game.title}", protocol=game.data, rows=rows, votes=game.votes,
                          key_frames=key_frames, notes=notes)

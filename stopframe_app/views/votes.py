@@ -59,7 +59,12 @@ def render(game: Game) -> None:
     if not here:
         st.write("The video shows nothing against this round." if game.audit else "No audit yet.")
     else:
-        st.dataframe(pd.DataFrame([overview_row(f, decisions) for f in here]), hide_index=True)
+        st.caption("Select a row to see only that finding below.")
+        picked = st.dataframe(pd.DataFrame([overview_row(f, decisions) for f in here]), hide_index=True,
+                              on_select="rerun", selection_mode="single-row", key=f"overview_{rnd.day}_{rnd.round}")
+        rows = list(getattr(getattr(picked, "selection", None), "rows", None) or [])
+        if rows and rows[0] < len(here):
+            here = [here[rows[0]]]
     finding_cards(game, here, decisions)
     _recomputed(game, rnd, decisions)
     _other_findings(game, {(r.day, r.round) for r in rounds}, decisions)
@@ -95,6 +100,9 @@ def _round_tables(game: Game, rnd: Any) -> None:
             "candidate": str(w.candidate) if w.kind == "vote" else "lift " + " ".join(map(str, w.candidates)),
             "nickname": game.players.get(w.candidate, "") if w.kind == "vote" else "",
             "protocol count": ev.get("count"), "video count": v.get("video_count"),
+            "count mismatch": "yes" if any(f.get("kind") == "count_mismatch" and f.get("day") == w.day
+                                           and f.get("round") == w.round and f.get("candidate") == w.candidate
+                                           for f in game.findings) else "",
             "protocol voters": " ".join(map(str, ev.get("voters") or [])),
             "video voters": " ".join(map(str, v.get("video_voters") or [])),
             "named at (s)": w.t, "stop at (s)": w.cutoff, "count at (s)": w.announced,
