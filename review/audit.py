@@ -67,6 +67,7 @@ class Hand:
     confidence: float = 1.0
     on_frame: int | None = None
     off_frame: int | None = None
+    pose_share: float = 1.0  # how steadily vision's frames agreed on `pose` (x_pose_share)
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,8 @@ class Seen:
         if isinstance(observations, dict):
             return observations_from_json(observations)
         hands = tuple(
-            Hand(h.seat, float(h.on), float(h.off), h.pose, float(h.confidence), h.on_frame, h.off_frame)
+            Hand(h.seat, float(h.on), float(h.off), h.pose, float(h.confidence), h.on_frame, h.off_frame,
+                 float(getattr(h, "pose_share", 1.0)))
             for h in observations.hands
         )
         unseen = tuple(_unseen(u) for u in getattr(observations, "unseen", None) or ())
@@ -136,6 +138,7 @@ def observations_from_json(data: Any, where: str = "observations") -> Seen:
                     confidence=float(h.get("confidence", 1.0)),
                     on_frame=None if h.get("on_frame") is None else int(h["on_frame"]),
                     off_frame=None if h.get("off_frame") is None else int(h["off_frame"]),
+                    pose_share=float(h.get("x_pose_share", 1.0)),
                 )
             )
         except (KeyError, TypeError, ValueError) as exc:
@@ -182,7 +185,7 @@ def merge_blinks(hands: Iterable[Hand], fps: float) -> list[Hand]:
             longer = h if (h.off - h.on) > (last.off - last.on) else last
             merged[-1] = Hand(
                 h.seat, last.on, max(last.off, h.off), longer.pose, min(last.confidence, h.confidence),
-                last.on_frame, h.off_frame if h.off >= last.off else last.off_frame,
+                last.on_frame, h.off_frame if h.off >= last.off else last.off_frame, longer.pose_share,
             )
         else:
             merged.append(h)
@@ -596,9 +599,9 @@ def _form(ctx: _Context, w: VoteWindow, p: Placement, prior: int) -> str:
     h = p.hand
     accepted = ctx.profile.accepted_forms
     if h.pose in WRONG_FORMS:
-        confidence = h.confidence
+        confidence = h.confidence * h.pose_share  # a flickering pose reading is a weaker suggestion
     elif h.pose == "fist" and "fist" not in accepted:
-        confidence = min(h.confidence, PLAIN_FIST_CONFIDENCE)
+        confidence = min(h.confidence * h.pose_share, PLAIN_FIST_CONFIDENCE)
     else:
         return YES
     consequence = ctx.profile.offence("wrong_form", prior_fouls=prior)

@@ -113,7 +113,8 @@ def test_a_dark_view_is_unseen_only_while_dark(tmp_path: Path) -> None:
 
 def test_observations_round_trip_through_json(tmp_path: Path) -> None:
     data = {"format": "stopframe-observations/1", "video": "g.mp4", "fps": 25.0,
-            "hands": [{"seat": 2, "on": 1.04, "off": 2.6, "pose": "fist", "confidence": 0.9, "on_frame": 26, "off_frame": 65}],
+            "hands": [{"seat": 2, "on": 1.04, "off": 2.6, "pose": "fist", "confidence": 0.9, "on_frame": 26, "off_frame": 65,
+                       "x_pose_share": 0.8}],
             "x_unseen": [{"seat": 4, "start": 0.0, "end": 3.0, "why": "no zone in the seat map"}], "x_windows": [[0.0, 3.0]]}
     path = tmp_path / "o.json"
     path.write_text(json.dumps(data))

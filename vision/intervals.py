@@ -65,6 +65,16 @@ class Run:
     off: float
     pose: str
     confidence: float
+    pose_share: float = 1.0  # the share of the weighted pose readings that agree with `pose`
+
+
+def pose_share(sightings: Sequence[Sighting], pose: str) -> float:
+    """How much of the weighted pose evidence backs `pose`: a steady reading is near 1, a flicker near 1/2."""
+    weights: Counter[str] = Counter()
+    for s in sightings:
+        weights[s.pose] += 0.2 + s.pose_margin
+    total = sum(weights.values())
+    return weights[pose] / total if total else 0.0
 
 
 def majority_pose(sightings: Sequence[Sighting]) -> str:
@@ -115,7 +125,9 @@ def runs_from_sightings(
         if span >= min_run_frames:
             covered = len(resting) / max(1, len([s for s in sightings if first.index <= s.index <= last.index]))
             confidence = float(sum(s.score for s in resting) / len(resting)) * (0.5 + 0.5 * covered)
-            runs.append(Run(first.index, off_frame, first.t, off_t, majority_pose(resting), round(confidence, 3)))
+            pose = majority_pose(resting)
+            runs.append(Run(first.index, off_frame, first.t, off_t, pose, round(confidence, 3),
+                            round(pose_share(resting, pose), 3)))
 
     for s in sightings:
         if s.present:

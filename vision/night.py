@@ -35,6 +35,7 @@ from vision.numbers import (
     shifted_difference,
     shots,
 )
+from vision.observe import merge_windows
 from vision.seats import Seat, SeatMap, point_in_polygon
 from vision.video import open_video
 
@@ -148,7 +149,7 @@ def observe_night(
 
     `only`: watch just these seats (benchmarks and tests; default every seat with a usable raise zone).
     """
-    spans = _merge([(a - LEAD_IN_S, b) for a, b in [*shootings, *checks]])
+    spans = merge_windows([(a - LEAD_IN_S, b) for a, b in [*shootings, *checks]])
     with open_video(video_path) as video:
         meta = video.meta
         scaled = seats.scaled_to(meta.width, meta.height)
@@ -374,12 +375,3 @@ def numbers_of(seat: int, looks: Sequence[_Look], checks: Sequence[tuple[float, 
             out.append(ShownNumber(seat, found.t, found.number, found.confidence, found.index))
     return out
 
-
-def _merge(windows: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
-    merged: list[tuple[float, float]] = []
-    for a, b in sorted((max(0.0, a), b) for a, b in windows if b > a):
-        if merged and a <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-        else:
-            merged.append((a, b))
-    return merged

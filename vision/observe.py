@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from review.errors import UnreadableInput
@@ -37,11 +37,13 @@ class HandInterval:
     confidence: float
     on_frame: int
     off_frame: int
+    pose_share: float = 1.0  # how steadily the frames agree on `pose` (0-1): the pose is a hint, this says how firm
 
     def to_json(self) -> dict:
         return {
             "seat": self.seat, "on": round(self.on, 4), "off": round(self.off, 4), "pose": self.pose,
             "confidence": round(self.confidence, 3), "on_frame": self.on_frame, "off_frame": self.off_frame,
+            "x_pose_share": round(self.pose_share, 3),
         }
 
 
@@ -76,7 +78,8 @@ class Observations:
         try:
             hands = [
                 HandInterval(int(h["seat"]), float(h["on"]), float(h["off"]), str(h.get("pose", "other")),
-                             float(h.get("confidence", 1.0)), int(h["on_frame"]), int(h["off_frame"]))
+                             float(h.get("confidence", 1.0)), int(h["on_frame"]), int(h["off_frame"]),
+                             float(h.get("x_pose_share", 1.0)))
                 for h in data.get("hands", [])
             ]
             windows = [(float(a), float(b)) for a, b in data.get("x_windows", [])]
@@ -93,7 +96,8 @@ def load_observations(path: str | os.PathLike[str]) -> Observations:
     return Observations.from_json(read_json(path, "observations file"), str(path))
 
 
-def _merge(windows: list[tuple[float, float]]) -> list[tuple[float, float]]:
+def merge_windows(windows: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Sorted, non-overlapping windows (clipped at 0), so no frame is decoded twice."""
     merged: list[tuple[float, float]] = []
     for a, b in sorted((max(0.0, a), b) for a, b in windows if b > a):
         if merged and a <= merged[-1][1]:
@@ -123,7 +127,7 @@ def observe(
     with open_video(video_path) as video:
         meta = video.meta
         seat_map = seats.scaled_to(meta.width, meta.height, str(video_path))
-        spans = _merge(windows if windows is not None else [(0.0, meta.duration)])
+        spans = merge_windows(windows if windows is not None else [(0.0, meta.duration)])
         spans = [(a, min(b, meta.duration)) for a, b in spans if a < meta.duration]
         blocked = unusable_seats(seat_map)
         unseen = [{"seat": n, "start": round(a, 4), "end": round(b, 4), "why": why}
@@ -136,7 +140,8 @@ def observe(
                 seen, dark, end = watch_window(video, detector, a, b, stats, counter.step)
                 for n in detector.streams:
                     for run in runs_from_sightings(seen[n], *end, gap_frames, min_run_frames):
-                        hands.append(HandInterval(n, run.on, run.off, run.pose, run.confidence, run.on_frame, run.off_frame))
+                        hands.append(HandInterval(n, run.on, run.off, run.pose, run.confidence, run.on_frame, run.off_frame,
+                                                  run.pose_share))
                     for run in runs_from_sightings(dark[n], *end, gap_frames, DARK_MIN_RUN):
                         unseen.append({"seat": n, "start": round(run.on, 4), "end": round(run.off, 4),
                                        "why": "the seat's view is dark or covered"})
