@@ -1,8 +1,11 @@
 """`stopframe audit`: one game's vote audit, or every game of a folder in parallel (spec §6).
 
     stopframe audit VIDEO --protocol P --seats S [--rules ID] [--json] [--out FILE] [--fail-on-findings]
-                    [--observations OBS.json] [--marks M.json] [--model full|lite]
-    stopframe audit --batch DIR [--jobs N] [--out DIR] [--reuse-observations]
+                    [--observations OBS.json] [--marks M.json] [--model full|lite] [--nights]
+    stopframe audit --batch DIR [--jobs N] [--out DIR] [--reuse-observations] [--nights]
+
+`--nights` adds the night audit (review.night): the shootings and checks the video shows against the
+protocol's, as night findings plus one `x_nights` row per shooting and check.
 
 Vision (cv2, MediaPipe) is imported only when a video really has to be looked at, so the review
 package and an audit from saved observations (`--observations`) never load it.
@@ -53,6 +56,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--marks", metavar="MARKS", help="the judge's vote times (default: NAME.marks.json beside the protocol)")
     p.add_argument("--model", choices=("full", "lite"), default="full", help="hand landmark model (default full)")
     p.add_argument("--fail-on-findings", action="store_true", help="exit 1 when there is any finding")
+    p.add_argument(
+        "--nights", action="store_true",
+        help="audit the nights too: shootings and checks (from the observations' x_raised / x_shown_numbers, or the video)",
+    )
     p.add_argument("--batch", metavar="DIR", help="audit every NAME.mp4 + NAME.protocol.json + NAME.seats.json in DIR")
     p.add_argument("--jobs", type=int, default=None, metavar="N", help="games audited at once in --batch (default: cores)")
     p.add_argument(
@@ -76,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         raise UnreadableInput(f"--rules {args.rules!r} is not a rule profile; known: {', '.join(PROFILES)}.")
     report = audit_game(
         protocol=args.protocol, seats=args.seats, video=args.video, rules=args.rules,
-        observations=args.observations, marks=args.marks, model=args.model, progress=progress,
+        observations=args.observations, marks=args.marks, model=args.model, progress=progress, nights=args.nights,
     )
     emit(args, report.to_json(), lambda: report_table(report))
     return EXIT_INVALID if args.fail_on_findings and report.findings else EXIT_OK
@@ -85,9 +92,13 @@ def run(args: argparse.Namespace) -> int:
 def audit_game(
     *, protocol: str | os.PathLike[str], seats: str | os.PathLike[str], video: str | os.PathLike[str] | None = None,
     rules: str | None = None, observations: str | os.PathLike[str] | None = None,
-    marks: str | os.PathLike[str] | None = None, model: str = "full", progress: Any = None,
+    marks: str | os.PathLike[str] | None = None, model: str = "full", progress: Any = None, nights: bool = False,
 ) -> AuditReport:
-    """Everything `stopframe audit` does for one game, returning the report (used by the app too)."""
+    """Everything `stopframe audit` does for one game, returning the report (used by the app too).
+
+    `nights`: audit the shootings and checks too (review.night), from the observations' night fields or,
+    without `observations`, by looking at the night stretches of the video (vision.night).
+    """
     from vision.seats import load_seat_map  # numpy only; the detector (cv2, MediaPipe) comes with observe
 
     say = progress or (lambda _msg: None)
@@ -99,8 +110,10 @@ def audit_game(
     seat_map = load_seat_map(seats)
     marks_file = Path(marks) if marks else marks_path_for(protocol)
     mark_list = load_marks(marks_file) if (marks or marks_file.exists()) else []
+    obs_json: dict[str, Any] | None = None
     if observations is not None:
-        seen: Any = observations_from_json(read_json(observations, "observations"), str(observations))
+        obs_json = read_json(observations, "observations")
+        seen: Any = observations_from_json(obs_json, str(observations))
         video_name = Path(video).name if video else seen.video
     else:
         video_path = Path(video) if video else resolve_video_path(proto)
@@ -114,7 +127,54 @@ def audit_game(
         video_name = video_path.name
     report = audit(proto.data, seen, profile=profile, visible_seats=set(seat_map.seats), marks=mark_list, video=video_name)
     say(f"audit: {len(report.votes)} votes, {len(report.findings)} findings under {profile.id}")
+    if nights:
+        if obs_json is not None:
+            report = _with_nights(report, proto.data, profile, obs_json, night_fields(obs_json, say), say)
+        else:
+            base = {"format": "stopframe-observations/1", "fps": seen.fps, "hands": []}
+            report = _with_nights(report, proto.data, profile, base,
+                                  _observe_nights(proto.data, profile, video_path, seat_map, model, say), say)
     return report
+
+
+NIGHT_FIELDS = ("x_raised", "x_shown_numbers", "x_night_windows", "x_night_blind")
+
+
+def night_fields(obs_json: dict[str, Any], say: Any) -> dict[str, Any]:
+    """The night fields of saved observations; none at all means vision never looked at the nights."""
+    fields = {k: obs_json[k] for k in NIGHT_FIELDS if k in obs_json}
+    if "x_raised" not in fields and "x_shown_numbers" not in fields:
+        say("audit: the observations carry no night fields (x_raised / x_shown_numbers): nights not audited")
+        return {"x_raised": [], "x_shown_numbers": [], "x_night_windows": [], "hands": []}  # covers nothing: every row says so
+    return fields
+
+
+def _observe_nights(data: dict[str, Any], profile: Any, video_path: Path, seat_map: Any, model: str,
+                    say: Any) -> dict[str, Any]:
+    """Look at the video's shootings and checks (vision, imported here) and return the night fields."""
+    from review.night import night_windows, observe_spans
+
+    shootings, checks = observe_spans(night_windows(data, profile))
+    if not shootings and not checks:
+        say("audit: the protocol has no timed shooting or check: nights not audited")
+        return {"x_raised": [], "x_shown_numbers": [], "x_night_windows": []}
+    say(f"audit: {len(shootings)} shootings, {len(checks)} checks to look at in {video_path.name}")
+    from vision.night import observe_night
+
+    fields: dict[str, Any] = observe_night(video_path, seat_map, shootings, checks, model=model).to_json_fields()
+    return fields
+
+
+def _with_nights(report: AuditReport, data: dict[str, Any], profile: Any, obs_json: dict[str, Any],
+                 fields: dict[str, Any], say: Any) -> AuditReport:
+    """The report with the night findings after the day's and the nights' rows as `x_nights`."""
+    from review.night import audit_nights
+
+    cues = obs_json.get("x_cues") or ()
+    na = audit_nights(data, {**obs_json, **fields}, profile=profile, cues=cues if isinstance(cues, list) else ())
+    say(f"audit: {len(na.rows)} shootings and checks, {len(na.findings)} night findings under {profile.id}")
+    return AuditReport(report.video, report.rules, report.votes, report.findings + tuple(na.findings),
+                       {**report.extra, "x_nights": na.rows})
 
 
 def _frames_progress(say: Any) -> Any:
@@ -162,9 +222,23 @@ def report_table(report: AuditReport) -> str:
         cons = f.consequence.type + (f" {f.consequence.points:+g}" if f.consequence.points is not None else "")
         assumed = f" [assumed {', '.join(f.assumed_times)}]" if f.assumed_times else ""
         text = f.text if len(f.text) <= MAX_TABLE_TEXT else f.text[: MAX_TABLE_TEXT - 1] + "…"
+        moment = f"n{f.night}" if f.day is None and f.night is not None else f"d{f.day} r{f.round}"
         lines.append(
-            f"  {when} {f.kind:<14} {who:<10} d{f.day} r{f.round} {f.clause or '-':<16} {cons:<16} {f.confidence:4.2f}  {text}{assumed}"
+            f"  {when} {f.kind:<14} {who:<10} {moment:<5} {f.clause or '-':<16} {cons:<16} {f.confidence:4.2f}  {text}{assumed}"
         )
+    if "x_nights" in report.extra:
+        lines += ["", "Nights"]
+        rows = report.extra["x_nights"] or []
+        if not rows:
+            lines.append("  no timed shooting or check")
+        for r in rows:
+            what = "shooting" if r.get("kind") == "shooting" else f"check by {r.get('by')}"
+            video = r.get("video_target" if r.get("kind") == "shooting" else "video_number", "-")
+            if r.get("kind") == "shooting" and r.get("video_outcome"):
+                video = f"{video} ({r['video_outcome']})"
+            note = f"  ({r['note']})" if r.get("note") else ""
+            lines.append(f"  n{r.get('night')} {what:<16} {r.get('start', 0):8.2f}–{r.get('end', 0):<8.2f} "
+                         f"protocol: {r.get('protocol_target')}  video: {video}{note}")
     return "\n".join(lines)
 
 
@@ -225,7 +299,7 @@ def _audit_one(game: dict[str, Any], out_dir: str) -> GameResult:
     name = str(game["name"])
     try:
         report = audit_game(protocol=game["protocol"], seats=game["seats"], video=game["video"],
-                            observations=game["observations"])
+                            observations=game["observations"], nights=bool(game.get("nights")))
     except StopframeError as exc:
         return GameResult(name, error=str(exc), exit_code=exc.exit_code)
     out = Path(out_dir) / f"{name}.audit.json"
@@ -240,6 +314,8 @@ def run_batch(args: argparse.Namespace) -> int:
     if not folder.is_dir():
         raise UnreadableInput(f"{folder}: not a folder of games.")
     games, skipped = find_games(folder, args.reuse_observations)
+    for g in games:
+        g["nights"] = args.nights
     for note in skipped:
         progress(f"audit: skipped {note}")
     if not games:

@@ -1,0 +1,60 @@
+"""`stopframe audit --nights` from saved observations (no MediaPipe): night findings and `x_nights` rows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from review.cli import main
+from review.profiles import get_profile
+
+ROOT = Path(__file__).resolve().parents[1]
+FIX = ROOT / "tests" / "fixtures" / "audit"
+CLIP = ROOT / "sample_videos" / "clips" / "night1_kill_checks"  # night 1: seats 2, 7, 9 kill seat 10 at t 4.2
+
+
+def _args(obs: str, *extra: str) -> list[str]:
+    return ["audit", "--protocol", str(CLIP.with_suffix(".protocol.json")), "--seats", str(CLIP.with_suffix(".seats.json")),
+            "--observations", str(FIX / f"{obs}.observations.json"), *extra]
+
+
+def test_protocol_kill_that_the_video_shows_as_a_miss_is_a_shot_mismatch(capsys):
+    assert main([*_args("night1_miss", "--nights", "--json")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (f,) = [f for f in data["findings"] if f["kind"] == "shot_mismatch"]
+    assert f["night"] == 1 and f["clause"] == get_profile("rfm").offence("shot_mismatch").clause == "rfm 7.1.2.4"
+    (row,) = [r for r in data["x_nights"] if r["kind"] == "shooting"]
+    assert row["protocol_target"] == 10 and row["video_target"] is None
+    assert [r["video_number"] for r in data["x_nights"] if r["kind"] == "check"] == [4, 9]
+
+
+def test_video_that_agrees_with_the_protocol_has_no_night_finding(capsys):
+    assert main([*_args("night1_kill", "--nights", "--json", "--fail-on-findings")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert not [f for f in data["findings"] if f.get("night") is not None]
+    (row,) = [r for r in data["x_nights"] if r["kind"] == "shooting"]
+    assert row["video_target"] == row["protocol_target"] == 10
+
+
+def test_without_nights_the_night_fields_are_ignored(capsys):
+    assert main([*_args("night1_miss", "--json")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "x_nights" not in data and not [f for f in data["findings"] if f["kind"] == "shot_mismatch"]
+
+
+def test_readable_table_lists_night_findings_and_rows(capsys):
+    assert main([*_args("night1_miss", "--nights")]) == 0
+    out = capsys.readouterr().out
+    assert "shot_mismatch" in out and "rfm 7.1.2.4" in out and " n1 " in out
+    assert "Nights" in out and "protocol: 10" in out
+
+
+def test_observations_without_night_fields_leave_the_nights_unaudited(capsys):
+    day = FIX / "day_vote"
+    assert main(["audit", "--protocol", str(CLIP.with_suffix(".protocol.json")), "--seats", str(CLIP.with_suffix(".seats.json")),
+                 "--observations", str(day.with_suffix(".observations.json")), "--nights", "--json"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["x_nights"] and all("not audited" in r["note"] for r in data["x_nights"])
+    assert not [f for f in data["findings"] if f.get("night") is not None]
+    assert "no night fields" in err
