@@ -38,7 +38,7 @@ from review.profiles import get_profile  # noqa: E402
 from review.timeline import analysis_windows, vote_rounds, vote_windows  # noqa: E402
 
 DEFAULT_DIRS = [ROOT / "sample_videos" / "game", ROOT / "sample_videos" / "clips", ROOT / "sample_videos" / "out" / "composite"]
-FIXTURE = ROOT / "tests" / "fixtures" / "audit" / "sample_game.observations.json"
+FIXTURE = ROOT / "sample_videos" / "game" / "sample_game.observations.json"  # the app, tests and bench share it
 BUCKETS = [(0, 1), (1, 2), (2, 4), (4, 8), (8, 13)]  # |onset − cutoff| in frames; 13 frames ≈ 0.5 s at 25 fps
 
 
@@ -157,7 +157,11 @@ def main() -> int:
             print(f"{stem.name}: skipped: {exc}", file=sys.stderr)
             continue
         if args.refresh_fixture and stem.name == "sample_game" and args.model == "full":
-            write_json(FIXTURE, read_json(args.cache / f"{stem.name}.full.observations.json"))
+            from stopframe_app.game import video_fingerprint  # the app ignores observations of another video
+
+            made = read_json(args.cache / f"{stem.name}.full.observations.json")
+            write_json(FIXTURE, {**made, "video": "sample_game.mp4",
+                                 "x_video_fingerprint": video_fingerprint(stem.with_suffix(".mp4"))})
         got = audit(protocol, seen, profile=profile, visible_seats=visible)
         ideal = audit(protocol, truth_seen(truth), profile=profile, visible_seats=visible)
 

@@ -66,7 +66,7 @@ def test_opens_on_the_sample_game_with_no_setup(data: Path) -> None:
     assert "sample_game.protocol.json" in " ".join(m.value for m in at.sidebar.markdown)
 
 
-SAMPLE_OBSERVATIONS = REPO / "tests" / "fixtures" / "app" / "sample_game.observations.json"
+SAMPLE_OBSERVATIONS = REPO / "sample_videos" / "game" / "sample_game.observations.json"
 
 
 def _sample_fixture_is_current() -> bool:
@@ -80,7 +80,7 @@ def _sample_fixture_is_current() -> bool:
 
 @needs_audit
 @pytest.mark.skipif(not _sample_fixture_is_current(), reason="the sample game was re-rendered: regenerate its "
-                    "observations with tests/fixtures/app/make_sample_observations.py")
+                    "observations with python3 bench/audit_accuracy.py sample_videos/game --fresh --refresh-fixture")
 def test_sample_game_late_vote_is_found_confirmed_and_exported(data: Path) -> None:
     """The issue's walk-through on the bundled game: opening shows day 1's vote with the late hand of seat 9
     for candidate 8 and its frame; one click confirms it; the export holds the corrected count."""

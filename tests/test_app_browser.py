@@ -50,7 +50,7 @@ def _free_port() -> int:
 def _game_args(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """The bundled sample with its committed observations (so findings show) when they match the video;
     the sample alone otherwise; the app tests' small game until the sample exists."""
-    fixture = REPO / "tests" / "fixtures" / "app" / "sample_game.observations.json"
+    fixture = REPO / "sample_videos" / "game" / "sample_game.observations.json"
     if SAMPLE_PROTOCOL.is_file():
         current = json.loads(fixture.read_text()).get("x_video_fingerprint") == video_fingerprint(
             SAMPLE_PROTOCOL.with_name("sample_game.mp4"))

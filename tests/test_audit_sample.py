@@ -18,7 +18,7 @@ from review.profiles import get_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_videos" / "game" / "sample_game"
-FIXTURE = Path(__file__).parent / "fixtures" / "audit" / "sample_game.observations.json"
+FIXTURE = Path(__file__).parents[1] / "sample_videos" / "game" / "sample_game.observations.json"
 
 
 def _json(path: Path) -> dict:
