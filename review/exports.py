@@ -104,18 +104,7 @@ def html_report(
 
     `key_frames` maps a row's position in `rows` to its frames. Every value is escaped."""
     e = html.escape
-    game = (protocol or {}).get("game") or {}
-    parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{e(title)}</title>",
-        "<style>body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}"
-        "td,th{border:1px solid #999;padding:.2em .5em;text-align:left;vertical-align:top}"
-        "figure{display:inline-block;margin:.3em}img{max-width:32em;border:1px solid #333}"
-        ".confirmed,.edited{background:#fde2e2}.rejected{color:#777}</style></head><body>",
-        f"<h1>{e(title)}</h1>",
-        "<p>" + e(" · ".join(f"{k}: {v}" for k, v in game.items() if v not in (None, ""))) + "</p>",
-        f"<p>Rules: {e(str((protocol or {}).get('rules', '')))}</p>",
-    ]
+    parts = page_head(title, protocol)
     parts += [f"<p>{e(n)}</p>" for n in notes]
     names = _nicknames(protocol)
     if names:
@@ -146,13 +135,39 @@ def html_report(
             f"<tr><th>{e(k)}</th><td>{e(_cell(row.get(k)))}</td></tr>"
             for k in ("t", "clause", "consequence", "points", "text", "confidence", "decision", "edited", "reason", "who", "decided_at")
         ) + "</table>")
-        for kf in (key_frames or {}).get(i, ()):
-            b64 = base64.b64encode(kf.data).decode("ascii")
-            parts.append(f'<figure><img alt="{e(kf.caption)}" src="data:{e(kf.mime)};base64,{b64}">'
-                         f"<figcaption>{e(kf.caption)}</figcaption></figure>")
+        parts += [figure(kf) for kf in (key_frames or {}).get(i, ())]
         parts.append("</section>")
-    parts.append(f"<footer><p>Made by Stopframe on {e(time.strftime('%Y-%m-%d %H:%M'))}.</p></footer></body></html>")
-    return "\n".join(parts) + "\n"
+    return page_end(parts)
+
+
+def page_head(title: str, protocol: Mapping[str, Any] | None) -> list[str]:
+    """The start of a self-contained report page: styles, the title, the game's header and its rules."""
+    e = html.escape
+    game = (protocol or {}).get("game") or {}
+    return [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{e(title)}</title>",
+        "<style>body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #999;padding:.2em .5em;text-align:left;vertical-align:top}"
+        "figure{display:inline-block;margin:.3em}img{max-width:32em;border:1px solid #333}"
+        ".confirmed,.edited,.fail{background:#fde2e2}.rejected{color:#777}.ok{background:#e2f5e2}</style></head><body>",
+        f"<h1>{e(title)}</h1>",
+        "<p>" + e(" · ".join(f"{k}: {v}" for k, v in game.items() if v not in (None, ""))) + "</p>",
+        f"<p>Rules: {e(str((protocol or {}).get('rules', '')))}</p>",
+    ]
+
+
+def figure(kf: KeyFrame) -> str:
+    """A key frame embedded in the page (data URI), so the report needs no other file."""
+    e = html.escape
+    b64 = base64.b64encode(kf.data).decode("ascii")
+    return (f'<figure><img alt="{e(kf.caption)}" src="data:{e(kf.mime)};base64,{b64}">'
+            f"<figcaption>{e(kf.caption)}</figcaption></figure>")
+
+
+def page_end(parts: list[str]) -> str:
+    stamp = html.escape(time.strftime("%Y-%m-%d %H:%M"))
+    return "\n".join([*parts, f"<footer><p>Made by Stopframe on {stamp}.</p></footer></body></html>"]) + "\n"
 
 
 def _cell(value: Any) -> str:

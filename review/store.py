@@ -59,11 +59,16 @@ CREATE TABLE IF NOT EXISTS trail (
     at REAL NOT NULL,
     version INTEGER NOT NULL
 );
-CREATE TRIGGER IF NOT EXISTS trail_no_update BEFORE UPDATE ON trail
-    BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS trail_no_delete BEFORE DELETE ON trail
-    BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
 """
+
+
+def append_only(table: str, what: str) -> str:
+    """SQL triggers that make the database itself refuse to change or delete a table's rows."""
+    return "".join(f"CREATE TRIGGER IF NOT EXISTS {table}_no_{verb.lower()} BEFORE {verb} ON {table}\n"
+                   f"    BEGIN SELECT RAISE(ABORT, '{what} is append-only'); END;\n" for verb in ("UPDATE", "DELETE"))
+
+
+_SCHEMA += append_only("trail", "the audit trail")
 
 
 class ConflictError(StopframeError):
@@ -169,12 +174,12 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UnreadableInput(f"{self.path.parent}: cannot create the data folder: {exc.strerror or exc}.") from exc
-        with self._read() as con:
+        with self.reading() as con:
             try:
                 con.executescript(_SCHEMA)  # every statement is idempotent (IF NOT EXISTS)
             except sqlite3.DatabaseError as exc:
                 raise UnreadableInput(f"{self.path}: not a Stopframe decisions database: {exc}.") from exc
-        with self._write() as con:
+        with self.transaction() as con:
             con.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
 
     # -- connections -------------------------------------------------------------------------------------
@@ -189,7 +194,7 @@ class Store:
         return con
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, taken up front (BEGIN IMMEDIATE) so a check-then-write cannot race."""
         con = self._connect()
         try:
@@ -204,7 +209,7 @@ class Store:
             con.close()
 
     @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
+    def reading(self) -> Iterator[sqlite3.Connection]:
         con = self._connect()
         try:
             yield con
@@ -239,7 +244,7 @@ class Store:
         key = finding_key(fjson)
         now = time.time()
         edited_text = json.dumps(dict(edited), ensure_ascii=False, sort_keys=True) if edited else None
-        with self._write() as con:
+        with self.transaction() as con:
             row = con.execute(
                 "SELECT version, status, who, at FROM decisions WHERE game_id=? AND finding_key=?", (game_id, key)
             ).fetchone()
@@ -264,7 +269,7 @@ class Store:
     def withdraw(self, game_id: str, finding: Any, *, reason: str, who: str, expected_version: int) -> None:
         """Take a decision back (the finding is open again); the trail keeps what it was."""
         key = finding_key(finding)
-        with self._write() as con:
+        with self.transaction() as con:
             row = con.execute(
                 "SELECT version, status, who, at FROM decisions WHERE game_id=? AND finding_key=?", (game_id, key)
             ).fetchone()
@@ -278,7 +283,7 @@ class Store:
             )
 
     def decision(self, game_id: str, finding: Any) -> Decision | None:
-        with self._read() as con:
+        with self.reading() as con:
             row = con.execute(
                 "SELECT * FROM decisions WHERE game_id=? AND finding_key=?", (game_id, finding_key(finding))
             ).fetchone()
@@ -286,13 +291,13 @@ class Store:
 
     def decisions(self, game_id: str) -> dict[str, Decision]:
         """Every current decision of a game, by finding key."""
-        with self._read() as con:
+        with self.reading() as con:
             rows = con.execute("SELECT * FROM decisions WHERE game_id=? ORDER BY at", (game_id,)).fetchall()
         return {r[1]: _decision(r) for r in rows}
 
     def trail(self, game_id: str) -> list[dict[str, Any]]:
         """The append-only history of every change to the game's decisions, oldest first."""
-        with self._read() as con:
+        with self.reading() as con:
             con.row_factory = sqlite3.Row
             rows = con.execute("SELECT * FROM trail WHERE game_id=? ORDER BY seq", (game_id,)).fetchall()
         out = []
@@ -313,7 +318,7 @@ class Store:
         seats_path: str | None,
         profile: str | None,
     ) -> None:
-        with self._write() as con:
+        with self.transaction() as con:
             con.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET title=excluded.title, "
                 "protocol_path=excluded.protocol_path, video_path=excluded.video_path, seats_path=excluded.seats_path, "
@@ -322,12 +327,12 @@ class Store:
             )
 
     def recent_games(self, limit: int = 10) -> list[RecentGame]:
-        with self._read() as con:
+        with self.reading() as con:
             rows = con.execute("SELECT * FROM games ORDER BY last_opened DESC LIMIT ?", (limit,)).fetchall()
         return [RecentGame(*r) for r in rows]
 
     def integrity_ok(self) -> bool:
-        with self._read() as con:
+        with self.reading() as con:
             return con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 

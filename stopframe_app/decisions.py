@@ -40,7 +40,8 @@ def show_flash() -> None:
 
 
 def title(f: dict[str, Any], players: dict[int, str]) -> str:
-    who = f"seat {f['seat']}" if f.get("seat") is not None else "seats " + ", ".join(map(str, f.get("seats") or []))
+    seats = ", ".join(map(str, f.get("seats") or []))
+    who = f"seat {f['seat']}" if f.get("seat") is not None else f"seats {seats}" if seats else "the count"
     name = players.get(f.get("seat")) if f.get("seat") is not None else None
     where = (f"night {f.get('night')}" if f.get("night") is not None and f.get("day") is None
              else f"day {f.get('day')} round {f.get('round')}" + (f", candidate {f['candidate']}" if f.get("candidate") else ""))

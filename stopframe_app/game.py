@@ -57,11 +57,11 @@ class GameSpec:
 
     def signature(self) -> tuple:
         """Paths with their modification times: a changed file means a new analysis, an unchanged one a cache hit."""
-        return (self.protocol, _mtime(self.protocol), self.video, _mtime(self.video), self.seats, _mtime(self.seats),
-                self.observations, _mtime(self.observations), self.profile)
+        return (self.protocol, mtime(self.protocol), self.video, mtime(self.video), self.seats, mtime(self.seats),
+                self.observations, mtime(self.observations), self.profile)
 
 
-def _mtime(path: str | None) -> float | None:
+def mtime(path: str | None) -> float | None:
     try:
         return os.stat(path).st_mtime if path else None
     except OSError:
@@ -118,7 +118,7 @@ def observations_cache_path(video: str | None, seats: str | None) -> Path | None
     """Where the analysis of this video with this seat map is kept (data folder, keyed on content dates)."""
     if not video:
         return None
-    key = f"{Path(video).resolve()}|{_mtime(video)}|{seats and Path(seats).resolve()}|{_mtime(seats)}"
+    key = f"{Path(video).resolve()}|{mtime(video)}|{seats and Path(seats).resolve()}|{mtime(seats)}"
     return data_dir() / "observations" / (hashlib.sha256(key.encode()).hexdigest()[:20] + ".observations.json")
 
 

@@ -13,13 +13,15 @@ from review.errors import StopframeError
 from stopframe_app import state
 from stopframe_app.decisions import md
 from stopframe_app.game import Game, profile_ids
-from stopframe_app.views import calibrate, exports, frames, open_game, votes
+from stopframe_app.views import appeals, calibrate, exports, frames, open_game, training, votes
 
 PAGES: dict[str, Callable[[Game], None]] = {
     "Vote audit": votes.render,
     "Timeline & frames": frames.render,
     "Seat calibration": calibrate.render,
     "Exports": exports.render,
+    "Appeals": appeals.render,
+    "Training": training.render,
     "Open a game": open_game.render,
 }
 PROFILE = "profile_pick"

@@ -18,9 +18,11 @@ from typing import Any
 
 import streamlit as st
 
+from review.appeal_store import AppealStore
 from review.errors import StopframeError
 from review.store import Store, default_db_path
-from stopframe_app.game import Game, GameSpec, complete_spec, load_game, run_audit, sample_spec
+from review.training_store import TrainingStore
+from stopframe_app.game import Game, GameSpec, complete_spec, load_game, mtime, run_audit, sample_spec
 
 SPEC = "game_spec"
 FRAME = "frame"
@@ -38,8 +40,28 @@ def _store(path: str) -> Store:
     return Store(path)
 
 
+def appeals() -> AppealStore:
+    """Appeal cases, in the same database file as the decisions."""
+    return _appeals(str(default_db_path()))
+
+
+@st.cache_resource(show_spinner=False)
+def _appeals(path: str) -> AppealStore:
+    return AppealStore(_store(path))
+
+
+def training() -> TrainingStore:
+    """Quiz sets and trainees' answers, in the same database file as the decisions."""
+    return _training(str(default_db_path()))
+
+
+@st.cache_resource(show_spinner=False)
+def _training(path: str) -> TrainingStore:
+    return TrainingStore(_store(path))
+
+
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _video(path: str, mtime: float | None) -> tuple[Any, threading.Lock]:
+def _video(path: str, modified: float | None) -> tuple[Any, threading.Lock]:
     from vision.video import open_video
 
     return open_video(path), threading.Lock()
@@ -50,7 +72,14 @@ def video(game: Game) -> Iterator[Any]:
     """The game's shared video reader, held exclusively for the duration of the block."""
     if not game.spec.video or game.video_meta is None:
         raise StopframeError(game.notes.get("video", "This game has no readable video."))
-    source, lock = _video(game.spec.video, game.spec.signature()[3])
+    with video_file(game.spec.video) as source:
+        yield source
+
+
+@contextmanager
+def video_file(path: str) -> Iterator[Any]:
+    """The shared reader of any video file (a quiz's clip may come from another game than the open one)."""
+    source, lock = _video(path, mtime(path))
     with lock:
         yield source
 

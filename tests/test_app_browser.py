@@ -140,13 +140,21 @@ def test_app_renders_in_chromium(app_url: tuple[str, list[str]]) -> None:
                 page.wait_for_timeout(500)
             page.screenshot(path=str(SCREENSHOT), full_page=False)
             for name, header in (("Timeline & frames", "Timeline and frames"), ("Seat calibration", "Seat calibration"),
-                                 ("Exports", "Exports")):
+                                 ("Exports", "Exports"), ("Appeals", "Appeals"), ("Training", "Training")):
                 page.get_by_text(name, exact=True).first.click()
                 text = _wait_rendered(page, header)
                 assert not [m for m in ERROR_MARKERS if m in text], f"{name}: {text[:3000]}"
                 assert page.locator('[data-testid="stException"]').count() == 0, name
-                if name == "Timeline & frames":
-                    page.screenshot(path=str(SCREENSHOT.with_name("screenshot_timeline.png")), full_page=True)
+                if name == "Training":  # a trainee starts the quiz: the first vote's frames and the answer form
+                    page.get_by_label("Trainee").fill("Ada")
+                    page.get_by_label("Trainee").press("Enter")
+                    page.wait_for_timeout(800)
+                    page.get_by_text("Start the quiz", exact=True).click()
+                    text = _wait_rendered(page, "Question 1 of")
+                    assert not [m for m in ERROR_MARKERS if m in text], text[:3000]
+                if name in ("Timeline & frames", "Appeals", "Training"):
+                    shot = "screenshot_" + name.split()[0].lower() + ".png"
+                    page.screenshot(path=str(SCREENSHOT.with_name(shot)), full_page=True)
         finally:
             browser.close()
 

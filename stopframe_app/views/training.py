@@ -1,0 +1,235 @@
+"""Training: a trainee watches a vote (clip and frames, no overlay to give the answer away), enters the count,
+the voters and the violations, and is scored with explanations citing the clauses; a trainer assembles
+quiz sets from confirmed findings and sees the group's results."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from review.errors import StopframeError
+from review.training import (
+    QUIZ_KINDS,
+    Question,
+    Response,
+    mark,
+    pick,
+    questions_from_decisions,
+    questions_from_truth,
+)
+from review.training_store import QuizSet, new_attempt
+from stopframe_app import state
+from stopframe_app.decisions import flash, md, show_flash
+from stopframe_app.game import REPO, Game
+
+QUIZ = "quiz"  # session: {"set": id, "attempt": id, "i": position, "marked": {qid: Marked JSON}}
+TRAINEE = "trainee"
+SAMPLE_GAME = REPO / "sample_videos" / "game" / "sample_game"
+SAMPLE_CLIPS = REPO / "sample_videos" / "clips"
+SEAT_KINDS = [k for k in QUIZ_KINDS if k != "count_mismatch"]
+
+
+def _truth_questions(stem: Path) -> list[Question]:
+    files = [Path(f"{stem}{ext}") for ext in (".protocol.json", ".truth.json", ".mp4")]
+    if not all(f.is_file() for f in files):
+        return []
+    return questions_from_truth(files[0], files[1], video=files[2])
+
+
+@st.cache_resource(show_spinner="Building the sample quizzes…")
+def builtin_sets(_signature: str) -> list[QuizSet]:
+    """The quizzes that work out of the box: ten votes of the bundled game, and every vote of the clips."""
+    book = state.training()
+    out = []
+    game = pick(_truth_questions(SAMPLE_GAME), 10)
+    if game:
+        out.append(book.save_set("Sample game — ten votes", game, who="Stopframe", set_id="builtin-sample-game"))
+    clips = [q for t in sorted(SAMPLE_CLIPS.glob("*.truth.json")) for q in _truth_questions(t.with_name(t.name[:-11]))]
+    if clips:
+        out.append(book.save_set("Sample clips — every vote", clips, who="Stopframe", set_id="builtin-sample-clips"))
+    return out
+
+
+def all_sets() -> dict[str, QuizSet]:
+    builtin_sets(str(state.training().store.path))
+    return {s.set_id: s for s in state.training().sets()}
+
+
+def _start(set_id: str) -> None:
+    if not str(st.session_state.get(TRAINEE) or "").strip():
+        flash("error", "Enter the trainee's name first: answers are recorded per trainee.")
+        return
+    st.session_state[QUIZ] = {"set": set_id, "attempt": new_attempt(), "i": 0, "marked": {}}
+
+
+def _answer(q: Question, qs: QuizSet) -> None:
+    s, quiz = st.session_state, st.session_state[QUIZ]
+    violations = [(k, int(seat)) for k in SEAT_KINDS for seat in s.get(f"q_{q.qid}_{k}") or ()]
+    if s.get(f"q_{q.qid}_miscount"):
+        violations.append(("count_mismatch", None))
+    response = Response(int(s.get(f"q_{q.qid}_count") or 0), tuple(sorted(s.get(f"q_{q.qid}_voters") or ())),
+                        tuple(violations))
+    marked = mark(q, response)
+    try:
+        state.training().record(quiz["attempt"], str(s.get(TRAINEE)), qs.set_id, q, response, marked)
+    except StopframeError as exc:
+        flash("error", str(exc))
+        return
+    quiz["marked"][q.qid] = marked.to_json()
+
+
+def _next() -> None:
+    st.session_state[QUIZ]["i"] += 1
+
+
+def _stills(q: Question) -> None:
+    """Three raw frames — at the call, at «Стоп», at the count — and the clip at normal and quarter speed."""
+    import cv2
+
+    from vision.overlay import display_scale, encode_jpeg
+
+    if not q.video or not Path(q.video).is_file():
+        st.info("The video of this vote is not on this computer.")
+        return
+    moments = (("the candidate is named", q.t), ("«Стоп»", q.cutoff), ("the count is announced", q.announced))
+    with state.video_file(q.video) as source:
+        frames = [source.frame_at(source.index_at(t)) for _, t in moments]
+    for tab, (label, _), image in zip(st.tabs([m[0] for m in moments]), moments, frames, strict=True):
+        scale = display_scale(image.shape[1])
+        tab.image(encode_jpeg(cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)),
+                  caption=label, width="stretch")
+    if st.toggle("Play the vote as a clip", key=f"q_{q.qid}_clip"):
+        normal, slow = quiz_clips(q)
+        a, b = st.columns(2)
+        a.video(str(normal))
+        b.video(str(slow))
+        b.caption("quarter speed")
+
+
+def quiz_clips(q: Question) -> tuple[Path, Path]:
+    """The vote from 1.5 s before the call to 1 s after the count, at normal and quarter speed (cached)."""
+    from review.store import data_dir
+    from vision.clips import write_clip
+
+    out = []
+    with state.video_file(str(q.video)) as source:
+        for slowdown in (1.0, 4.0):
+            path = data_dir() / "quiz" / f"{q.qid}_x{slowdown:g}.mp4"
+            if not path.is_file():
+                write_clip(source, max(0.0, q.t - 1.5), q.announced + 1.0, path, slowdown=slowdown)
+            out.append(path)
+    return out[0], out[1]
+
+
+def _question(q: Question, qs: QuizSet, n: int, total: int) -> None:
+    st.subheader(f"Question {n} of {total}: {md(q.title)}")
+    said = f"; the judge announced **{q.announced_count}**" if q.announced_count is not None else ""
+    st.markdown(f"Rules: `{q.rules}`. Players at the table: {', '.join(map(str, q.living))}{said}. Watch the vote "
+                f"for candidate **{q.candidate}**.")
+    _stills(q)
+    done = st.session_state[QUIZ]["marked"].get(q.qid)
+    st.number_input("How many votes should the judge count for him?", 0, 10, key=f"q_{q.qid}_count", disabled=bool(done))
+    st.multiselect("Which seats placed a hand for him in time?", list(q.living), key=f"q_{q.qid}_voters",
+                   disabled=bool(done))
+    cols = st.columns(3)
+    for i, kind in enumerate(SEAT_KINDS):
+        cols[i % 3].multiselect(kind.replace("_", " "), list(q.living), key=f"q_{q.qid}_{kind}", disabled=bool(done))
+    if q.announced_count is not None:
+        st.checkbox(f"The announced count ({q.announced_count}) is wrong", key=f"q_{q.qid}_miscount", disabled=bool(done))
+    if not done:
+        st.button("Check my answer", key=f"q_{q.qid}_submit", type="primary", on_click=_answer, args=(q, qs))
+        return
+    st.metric("Score", f"{done['score'] * 100:.0f} %")
+    st.markdown("\n".join(f"- {md(line)}" for line in done["lines"]))
+    if n < total:
+        st.button("Next question", key=f"q_{q.qid}_next", on_click=_next)
+
+
+def _summary(qs: QuizSet) -> None:
+    quiz = st.session_state[QUIZ]
+    marked = list(quiz["marked"].values())
+    st.subheader("Your result")
+    st.metric("Score", f"{sum(m['score'] for m in marked) / max(1, len(marked)) * 100:.0f} %",
+              help=f"{len(marked)} question(s) of {len(qs.questions)}")
+    trainee = str(st.session_state.get(TRAINEE))
+    progress(trainee)
+    st.button("Take the quiz again", key="quiz_again", on_click=_start, args=(qs.set_id,))
+
+
+def progress(trainee: str) -> None:
+    """The trainee's score per attempt and accuracy per finding kind in the latest one."""
+    rows = state.training().progress(trainee)
+    if not rows:
+        return
+    latest = rows[-1]["kinds"]
+    if latest:
+        st.dataframe(pd.DataFrame([{"violation": k.replace("_", " "), **v} for k, v in latest.items()]), hide_index=True)
+    chart = pd.DataFrame([{"attempt": i + 1, "when": time.strftime("%d.%m %H:%M", time.localtime(r["at"])),
+                           "score": r["score"]} for i, r in enumerate(rows)])
+    st.altair_chart(alt.Chart(chart).mark_line(point=True).encode(
+        x=alt.X("attempt:O"), y=alt.Y("score:Q", scale=alt.Scale(domain=[0, 1])), tooltip=["when", "score"]),
+        width="stretch")
+
+
+def _take(sets: dict[str, QuizSet]) -> None:
+    st.session_state.setdefault(TRAINEE, state.judge_name())
+    st.text_input("Trainee", key=TRAINEE)
+    quiz = st.session_state.get(QUIZ)
+    choice = st.selectbox("Quiz", list(sets), format_func=lambda k: f"{sets[k].title} ({len(sets[k].questions)} votes)",
+                          key="quiz_set")
+    st.button("Start the quiz", key="quiz_start", on_click=_start, args=(choice,))
+    if not quiz or quiz["set"] not in sets:
+        return
+    qs = sets[quiz["set"]]
+    i = min(quiz["i"], len(qs.questions) - 1)
+    _question(qs.questions[i], qs, i + 1, len(qs.questions))
+    if len(quiz["marked"]) == len(qs.questions):
+        _summary(qs)
+
+
+def _save_set(candidates: dict[str, Question]) -> None:
+    s = st.session_state
+    chosen = [candidates[k] for k in s.get("trainer_pick") or () if k in candidates]
+    try:
+        made = state.training().save_set(str(s.get("trainer_title") or ""), chosen, who=state.judge_name())
+    except StopframeError as exc:
+        flash("error", str(exc))
+    else:
+        flash("success", f"Quiz set «{made.title}» saved with {len(chosen)} vote(s).")
+
+
+def _trainer(game: Game, sets: dict[str, QuizSet]) -> None:
+    st.subheader("Assemble a quiz set")
+    decisions = state.store().decisions(game.game_id)
+    confirmed = (questions_from_decisions(game.spec.protocol, game.data, game.audit or {}, decisions, game.spec.video)
+                 if game.audit else [])
+    candidates = {f"{q.title} — from this game's decided findings": q for q in confirmed}
+    for qs in sets.values():
+        candidates.update({f"{q.title} — {qs.title}": q for q in qs.questions})
+    st.caption(f"{len(confirmed)} vote(s) of this game have decided findings (confirm or reject findings on the "
+               "Vote audit page to add more).")
+    st.multiselect("Votes", list(candidates), key="trainer_pick")
+    st.text_input("Title of the set", key="trainer_title")
+    st.button("Save the quiz set", key="trainer_save", on_click=_save_set, args=(candidates,))
+    st.subheader("The group's results")
+    group = state.training().group()
+    if not group:
+        st.write("No answers yet.")
+        return
+    st.dataframe(pd.DataFrame(group), hide_index=True)
+    who = st.selectbox("Trainee's progress", [g["trainee"] for g in group], key="trainer_trainee")
+    progress(who)
+
+
+def render(game: Game) -> None:
+    st.header("Training")
+    show_flash()
+    sets = all_sets()
+    if st.radio("Mode", ["Take a quiz", "Trainer"], key="training_mode", horizontal=True) == "Take a quiz":
+        _take(sets)
+    else:
+        _trainer(game, sets)
