@@ -71,10 +71,19 @@ def test_chief_judge_appeals_a_miscounted_vote_decides_and_exports(data: Path) -
     assert decided.status == "decided" and decided.decision.outcome == "result_stands"
     assert at.text_area(key=f"{case_id}_side").disabled  # read-only once decided
 
+    # A change of mind after the decision is an amendment: a new record, the decision itself stays.
+    at.radio(key=f"{case_id}_a_outcome").set_value("replay").run()
+    at.text_area(key=f"{case_id}_a_reasoning").set_value("Committee: replay.")
+    at.checkbox(key=f"{case_id}_a_agree").check()
+    at.button(key=f"{case_id}_a_go").click().run()
+    ok(at)
+    assert book.in_force(case_id).outcome == "replay" and book.case(case_id).decision == decided.decision
+
     at.button(key=f"{case_id}_report").click().run()
     ok(at)
     html = (data / "appeals" / f"{case_id}.html").read_text()
     for expected in ("rfm 7.1.2.3", "count_mismatch", "Seat 9&#x27;s hand came after «Стоп»", "the result stands",
+                     "Amendment 1", "the game is replayed", "rfm 7.2.1",
                      "data:image/jpeg;base64,", "rfm 7.3.6"):
         assert expected in html, expected
     assert html.count("<figure>") >= 2  # the finding's frame and the clip's still
@@ -83,7 +92,7 @@ def test_chief_judge_appeals_a_miscounted_vote_decides_and_exports(data: Path) -
     # After a restart (a new store on the same file) the decided case is all there.
     again = AppealStore(Store(data / "stopframe.sqlite"))
     assert again.case(case_id).decision == decided.decision
-    assert [h["action"] for h in again.history(case_id)] == ["open", "update", "update", "decide"]
+    assert [h["action"] for h in again.history(case_id)] == ["open", "update", "update", "decide", "amend"]
 
 
 def test_trainee_takes_the_ten_question_quiz_and_sees_score_and_explanations(data: Path) -> None:
