@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from review.appeals import Decision as AppealDecision
 from review.errors import InvalidInput
 from review.jsonio import write_json
 from review.store import Decision
@@ -28,6 +29,7 @@ def corrected_protocol(
     *,
     votes: Iterable[Mapping[str, Any]] = (),
     source: str | None = None,
+    appeals: Iterable[tuple[str, AppealDecision]] = (),
 ) -> dict[str, Any]:
     """Return a new protocol dict: `data` with every standing decision applied (the input is not modified).
 
@@ -37,6 +39,10 @@ def corrected_protocol(
     - `count_mismatch` sets the count to the judge's edited `count`, else to the video's count from the
       audit's `votes` rows (an absolute correction, applied after the relative ones).
     Each applied change is listed under `x_review.changes`; rejected decisions change nothing.
+    `appeals` are (case id, decision in force) of decided appeal cases: a changed result is written beside
+    the played one as the `result` event's `x_appeal` (the game as played stays valid under its rules), a
+    fine given on appeal is added at the end of the game (rfm 5.10: fines may be given after it), and every
+    appeal decision, a replay or a fine taken off included, is listed under `x_review.appeals`.
     """
     out = copy.deepcopy(dict(data))
     events: list[dict[str, Any]] = out.setdefault("events", [])
@@ -98,8 +104,27 @@ def corrected_protocol(
 
     for after, event in sorted(inserts, key=lambda item: item[0], reverse=True):
         events.insert(after + 1, event)
-    out["x_review"] = {"source": source, "changes": changes}
+    out["x_review"] = {"source": source, "changes": changes, "appeals": _apply_appeals(events, appeals)}
     return out
+
+
+def _apply_appeals(events: list[dict[str, Any]], appeals: Iterable[tuple[str, AppealDecision]]) -> list[dict[str, Any]]:
+    listed = []
+    for case_id, d in appeals:
+        origin = {"case": case_id, "decision": d.summary, "who": d.decided_by, "reasoning": d.reasoning}
+        if d.outcome == "result_changed" and d.winner:
+            result = next((e for e in reversed(events) if e.get("type") == "result"), None)
+            if result is None:
+                result = {"type": "result"}
+                events.append(result)
+            result["x_appeal"] = {"winner": d.winner, **origin}
+        for a in d.adjustments:
+            if a.points < 0:
+                events.append({"type": "fine", "seat": a.seat, "points": a.points, "clause": a.clause,
+                               "reason": f"appeal {case_id}", "x_review": origin})
+        listed.append({**origin, "adjustments": [{"seat": a.seat, "points": a.points, "clause": a.clause}
+                                                 for a in d.adjustments]})
+    return listed
 
 
 def write_corrected_protocol(path: str | os.PathLike[str], corrected: Mapping[str, Any],

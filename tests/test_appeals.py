@@ -159,3 +159,25 @@ def test_two_judges_saving_the_same_case_get_a_conflict_not_a_lost_edit(db: Path
     with pytest.raises(ConflictError):
         appeals.save(replace(opened, side_judge_statement="I saw 3."), who="Side Judge")
     assert appeals.case(opened.case_id).table_judge_statement == "I counted 4."
+
+
+def test_a_decided_appeal_reaches_the_corrected_protocol_and_it_stays_valid() -> None:
+    from review.corrected import corrected_protocol
+    from review.engine import replay
+    from review.jsonio import read_json
+    from review.protocol import format_problems
+
+    sample = Path(__file__).resolve().parents[1] / "sample_videos" / "game" / "sample_game.protocol.json"
+    data = read_json(sample)
+    changed = change(winner="black")
+    fined = Decision("points_adjusted", "foul missed", "Chief", adjustments=(Adjustment(3, -1.2, "rfm 7.1.1.6"),
+                                                                           Adjustment(5, 1.2, "rfm 7.1.1.4")))
+    out = corrected_protocol(data, [], appeals=[("A1", changed), ("A2", fined)])
+    result = next(e for e in out["events"] if e["type"] == "result")
+    assert (result["winner"], result["x_appeal"]["winner"], result["x_appeal"]["case"]) == ("red", "black", "A1")
+    fines = [e for e in out["events"] if e["type"] == "fine"]
+    assert [(e["seat"], e["points"], e["clause"]) for e in fines] == [(3, -1.2, "rfm 7.1.1.6")]
+    assert [a["case"] for a in out["x_review"]["appeals"]] == ["A1", "A2"]
+    assert out["x_review"]["appeals"][1]["adjustments"][1] == {"seat": 5, "points": 1.2, "clause": "rfm 7.1.1.4"}
+    assert not format_problems(out) and not replay(out).problems  # the game as played stays valid
+    assert data["events"][-1]["winner"] == "red"  # the original is untouched

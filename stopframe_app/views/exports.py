@@ -24,7 +24,10 @@ def export_folder(game: Game) -> Path:
 def build_exports(game: Game, with_frames: bool = True) -> dict[str, tuple[str, str | bytes, str]]:
     """file name -> (label, content, mime) for everything the judge may download."""
     decisions = state.store().decisions(game.game_id)
-    corrected = corrected_protocol(game.data, decisions.values(), votes=game.votes, source=Path(game.spec.protocol).name)
+    book = state.appeals()
+    appeals = [(c.case_id, book.in_force(c.case_id)) for c in book.cases(game.game_id) if c.status == "decided"]
+    corrected = corrected_protocol(game.data, decisions.values(), votes=game.votes, source=Path(game.spec.protocol).name,
+                                   appeals=appeals)
     rows = finding_rows(game.findings, decisions, game.data)
     key_frames: dict[int, list[KeyFrame]] = {}
     if with_frames and game.video_meta is not None:
@@ -35,7 +38,8 @@ def build_exports(game: Game, with_frames: bool = True) -> dict[str, tuple[str, 
             for index in evidence_frames(game, f):
                 jpeg, caption = render_frame(game, index)
                 key_frames[i].append(KeyFrame(caption, jpeg))
-    notes = [f"{len(decisions)} decision(s) recorded; corrected protocol: {corrected_name(game.spec.protocol)}."]
+    notes = [f"{len(decisions)} decision(s) and {len(appeals)} appeal decision(s) recorded; corrected protocol: "
+             f"{corrected_name(game.spec.protocol)}."]
     report = html_report(title=f"Stopframe review — {game.title}", protocol=game.data, rows=rows, votes=game.votes,
                          key_frames=key_frames, notes=notes)
     stem = stem_of(Path(game.spec.protocol))
