@@ -26,13 +26,11 @@ STEPS: Sequence[tuple[str, str, float]] = (
 
 
 def window_at(windows: Iterable[Any], t: float, margin: float = 3.0) -> Any | None:
-    """The vote window the time belongs to: the one around t (with a margin), else the last one begun."""
-    timed = [w for w in windows if w.t is not None]
-    around = [w for w in timed if w.t - margin <= t <= (w.announced if w.announced is not None else w.t) + margin]
-    if around:
-        return min(around, key=lambda w: abs(w.t - t))
-    before = [w for w in timed if w.t <= t]
-    return before[-1] if before else None
+    """The vote window the time belongs to: the one around t (with a margin); None far from every vote (a
+    night, a speech), so a frame there is never labelled relative to an earlier vote."""
+    around = [w for w in windows if w.t is not None
+              and w.t - margin <= t <= (w.announced if w.announced is not None else w.t) + margin]
+    return min(around, key=lambda w: abs(w.t - t)) if around else None
 
 
 def hands_at(hands: Iterable[dict[str, Any]], t: float) -> list[Any]:

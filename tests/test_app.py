@@ -309,3 +309,13 @@ def test_edit_records_only_the_changed_fields(data: Path, game_folder: Path) -> 
     d = next(iter(Store(data / "stopframe.sqlite").decisions("game:|||APP-FIXTURE-1").values()))
     assert d.status == "edited" and d.edited == {"consequence": {"type": "fine", "points": -0.2}}
     assert d.reason == "late by two frames: small fine as well"
+
+
+def test_a_night_frame_is_not_labelled_relative_to_an_earlier_vote() -> None:
+    from review.jsonio import read_json
+    from review.timeline import vote_windows
+    from stopframe_app.viewer import window_at
+
+    windows = vote_windows(read_json(SAMPLE_PROTOCOL))
+    assert window_at(windows, 18.0).candidate == 8  # during day 1's vote for 8
+    assert window_at(windows, 30.0) is None  # night 1's shooting

@@ -158,3 +158,4 @@ def test_trainer_builds_a_set_from_confirmed_findings_and_sees_the_group(data: P
     assert ("late_vote", 9) in made.questions[0].violations
     assert at.dataframe and "Anna" in at.dataframe[0].value["trainee"].tolist()
 
+
