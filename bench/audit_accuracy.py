@@ -30,12 +30,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from review.audit import Hand, Seen, audit, observations_from_json, place  # noqa: E402
+from review.audit import Seen, audit, observations_from_json, place  # noqa: E402
 from review.errors import StopframeError  # noqa: E402
-from review.findings import identity_of  # noqa: E402
+from review.findings import NIGHT_KINDS, identity_of  # noqa: E402
 from review.jsonio import read_json, write_json  # noqa: E402
 from review.profiles import get_profile  # noqa: E402
 from review.timeline import analysis_windows, vote_rounds, vote_windows  # noqa: E402
+from review.training import seen_from_truth  # noqa: E402
 
 DEFAULT_DIRS = [ROOT / "sample_videos" / "game", ROOT / "sample_videos" / "clips", ROOT / "sample_videos" / "out" / "composite"]
 FIXTURE = ROOT / "sample_videos" / "game" / "sample_game.observations.json"  # the app, tests and bench share it
@@ -53,15 +54,16 @@ def find_clips(dirs: list[Path]) -> list[Path]:
     return found
 
 
-def truth_seen(truth: dict[str, Any]) -> Seen:
-    """The truth's hand intervals as if vision had seen them perfectly."""
-    fps = float(truth.get("fps") or 25)
-    hands = tuple(
-        Hand(int(h["seat"]), float(h["on"]), float(h["off"]), str(h.get("pose", "other")), 1.0,
-             round(float(h["on"]) * fps), round(float(h["off"]) * fps))
-        for h in truth.get("hands", [])
-    )
-    return Seen(hands, fps)
+def onset_errors(truth: Seen, seen: Seen, windows: list[tuple[float, float]]) -> list[int | None]:
+    """Seen minus true onset in frames for every truth hand landing inside the windows looked at
+    (None: no seen hand of that seat overlaps it)."""
+    errors: list[int | None] = []
+    for th in truth.hands:
+        if not any(a <= th.on < b for a, b in windows):
+            continue
+        match = [h for h in seen.hands if h.seat == th.seat and h.on < th.off and h.off > th.on]
+        errors.append(min((h.on_frame - th.on_frame for h in match), key=abs) if match else None)
+    return errors
 
 
 def observe_clip(stem: Path, protocol: dict[str, Any], cache: Path, model: str, fresh: bool) -> tuple[Seen, float, float]:
@@ -108,7 +110,7 @@ def make_composites(out: Path, sizes: list[int]) -> list[Path]:
         truth = composite.write_composite(stem.with_suffix(".mp4"), placements, n_frames=550, hand_px=float(px))
         data = dict(protocol, video={"path": stem.with_suffix(".mp4").name, "offset_s": 0.0})
         seat_map = composite.table_seat_map()
-        ideal = audit(data, truth_seen(truth), visible_seats=set(seat_map.seats))
+        ideal = audit(data, seen_from_truth(truth), visible_seats=set(seat_map.seats))
         truth["expected_findings"] = [
             {k: f.to_json()[k] for k in ("kind", "seat", "day", "round", "candidate")} for f in ideal.findings
         ]
@@ -130,7 +132,8 @@ def main() -> int:
                     help="also composite the fixture scenario from real cut-outs at these hand sizes (default 90 50)")
     ap.add_argument("--fresh", action="store_true", help="run vision again even where observations are cached")
     ap.add_argument("--refresh-fixture", action="store_true",
-                    help="also write the sample game's observations to tests/fixtures/audit/ (the CI test's input)")
+                    help="also write the sample game's observations, nights included, to its shared "
+                         "sample_game.observations.json (the app's and the tests' input)")
     args = ap.parse_args()
     dirs = list(args.dirs or DEFAULT_DIRS)
     if args.composites is not None:
@@ -157,15 +160,20 @@ def main() -> int:
             print(f"{stem.name}: skipped: {exc}", file=sys.stderr)
             continue
         if args.refresh_fixture and stem.name == "sample_game" and args.model == "full":
+            # the nights too (shootings, checks): the app and the night tests read them from the same file
+            from review.cli_audit import observe_nights
             from stopframe_app.game import video_fingerprint  # the app ignores observations of another video
+            from vision.seats import load_seat_map
 
             made = read_json(args.cache / f"{stem.name}.full.observations.json")
-            write_json(FIXTURE, {**made, "video": "sample_game.mp4",
+            nights = observe_nights(protocol, profile, stem.with_suffix(".mp4"), load_seat_map(f"{stem}.seats.json"),
+                                    "full", lambda msg: print(msg, file=sys.stderr))
+            write_json(FIXTURE, {**made, **nights, "video": "sample_game.mp4",
                                  "x_video_fingerprint": video_fingerprint(stem.with_suffix(".mp4"))})
         got = audit(protocol, seen, profile=profile, visible_seats=visible)
-        ideal = audit(protocol, truth_seen(truth), profile=profile, visible_seats=visible)
+        ideal = audit(protocol, seen_from_truth(truth), profile=profile, visible_seats=visible)
 
-        expected = {identity_of(f) for f in truth.get("expected_findings", [])}
+        expected = {identity_of(f) for f in truth.get("expected_findings", []) if f["kind"] not in NIGHT_KINDS}  # nights: night_accuracy.py
         found = {f.identity for f in got.findings}
         for ident in expected | found:
             kind = ident[0]
@@ -184,7 +192,7 @@ def main() -> int:
             if not rnd.timed:
                 continue
             ws = sorted(rnd.windows, key=lambda w: w.t)
-            for th in truth_seen(truth).hands:
+            for th in seen_from_truth(truth).hands:
                 p_true = place(th, ws)
                 if p_true is None:
                     continue
@@ -202,7 +210,8 @@ def main() -> int:
         extra = found - expected
         per_clip.append({"clip": stem.name, "expected": len(expected), "found": len(found),
                          "missed": sorted(map(list, missed)), "false": sorted(map(list, extra)),
-                         "vision_s": round(spent, 1), "video_s": round(span, 1)})
+                         "vision_s": round(spent, 1), "video_s": round(span, 1),
+                         "onsets": onset_errors(seen_from_truth(truth), seen, analysis_windows(rounds))})
         print(f"{stem.name}: expected {len(expected)}, found {len(found)}, missed {sorted(missed)}, false {sorted(extra)}",
               file=sys.stderr)
 
@@ -217,10 +226,14 @@ def main() -> int:
     for (a, b), c in timing.items():
         share = f"{c['right'] / c['n']:.2f}" if c["n"] else "-"
         print(f"| {a}–{b} | {c['n']} | {share} |")
-    print("\n| clip | expected | found | missed | false | vision s | video s looked at |\n|---|---|---|---|---|---|---|")
+    print("\n| clip | expected | found | missed | false | vote hands | onsets within 2 frames | worst onset (frames) "
+          "| vision s | video s looked at |\n|---|---|---|---|---|---|---|---|---|---|")
     for row in per_clip:
+        errors = [e for e in row["onsets"] if e is not None]
+        worst = max(errors, key=abs) if errors else "-"
         print(f"| {row['clip']} | {row['expected']} | {row['found']} | {len(row['missed'])} | {len(row['false'])} "
-              f"| {row['vision_s']} | {row['video_s']} |")
+              f"| {len(row['onsets'])} ({row['onsets'].count(None)} not seen) | {sum(abs(e) <= 2 for e in errors)} "
+              f"| {worst} | {row['vision_s']} | {row['video_s']} |")
     if args.json:
         write_json(args.json, {"per_kind": {k: dict(v) for k, v in per_kind.items()}, "votes": [votes_right, votes_total],
                                "timing": {f"{a}-{b}": dict(c) for (a, b), c in timing.items()}, "clips": per_clip})

@@ -1,6 +1,6 @@
 """Speed of a whole-game audit: a long rendered game through `stopframe audit`, vision included.
 
-    python3 bench/audit_speed.py [--minutes 60] [--game STEM] [--model full|lite]
+    python3 bench/audit_speed.py [--minutes 60] [--game STEM] [--model full|lite] [--breakdown]
 
 Renders (once, into sample_videos/out/long/) a game of `--minutes` with the sample-videos renderer —
 hands only in the vote and night windows, a still scene between them — unless `--game STEM` names an
@@ -8,7 +8,9 @@ existing `STEM.mp4` + `STEM.protocol.json` + `STEM.seats.json`. Then it runs `st
 in fresh processes: on every vote, and on a copy of the protocol whose second half of votes has no
 times (so only half the windows are decoded) — same video length, half the windows — to show that the
 time follows the vote windows, not the game's length. Reports wall time, × real time, time per vote
-window and the peak resident memory of the audit process.
+window, CPU time of the audit and its worker processes (vision shares the windows out over the cores,
+vision.workers), and the peak resident memory of the largest of those processes. `--breakdown` also
+watches the same windows in this process, one core, and says where vision's time goes.
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ def main() -> int:
     ap.add_argument("--minutes", type=int, default=60)
     ap.add_argument("--game", type=Path, help="STEM of an existing game (STEM.mp4, STEM.protocol.json, STEM.seats.json)")
     ap.add_argument("--model", choices=("full", "lite"), default="full")
+    ap.add_argument("--breakdown", action="store_true", help="also time vision's parts on one core")
     args = ap.parse_args()
     stem = args.game or render(args.minutes)
     video, protocol_path, seats = (Path(f"{stem}{ext}") for ext in (".mp4", ".protocol.json", ".seats.json"))
@@ -102,14 +105,35 @@ def main() -> int:
                  sum(b - a for a, b in analysis_windows(hr)), wall2, cpu2, peak2))
 
     report = read_json(OUT / f"{stem.name}.audit.json")
+    from vision.workers import default_jobs
+
     print(f"\ngame: {video.name}, {duration / 60:.1f} min, {len(report['votes'])} votes, "
-          f"{len(report['findings'])} findings, model {args.model}\n")
+          f"{len(report['findings'])} findings, model {args.model}, up to {default_jobs()} vision processes\n")
     print("| audited | rounds | vote windows | video looked at (s) | wall (s) | CPU (s) | × real time (wall) "
           "| wall s per window | peak RSS (MB) |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name, nr, nw, sp, w, c, pk in rows:
         print(f"| {name} | {nr} | {nw} | {sp:.0f} | {w:.1f} | {c:.1f} | {duration / w:.0f}× | {w / max(nw, 1):.2f} | {pk:.0f} |")
+    if args.breakdown:
+        breakdown(video, seats, analysis_windows(rounds), args.model)
     return 0
+
+
+def breakdown(video: Path, seats: Path, windows: list[tuple[float, float]], model: str) -> None:
+    """Where vision's time goes on these windows, watched on one core (CPU seconds of each part)."""
+    from vision.observe import observe
+    from vision.seats import load_seat_map
+
+    started = time.perf_counter()
+    st = observe(video, load_seat_map(seats), windows, model=model, jobs=1).stats
+    wall = time.perf_counter() - started
+    parts = {"decode": st["decode_s"], "crop + gating": st["crop_s"], "detector (MediaPipe)": st["inference_s"],
+             "second looks": st.get("second_look_s", 0.0)}
+    print(f"\none core: {wall:.1f} s for {st['frames']} frames; {st['detector_runs']} detector runs, "
+          f"{st['gated']} skipped by gating, {st.get('second_looks', 0)} second looks\n")
+    print("| part | s | share |\n|---|---|---|")
+    for name, sec in [*parts.items(), ("the rest (start-up, intervals, Python)", wall - sum(parts.values()))]:
+        print(f"| {name} | {sec:.1f} | {sec / wall:.0%} |")
 
 
 if __name__ == "__main__":

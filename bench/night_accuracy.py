@@ -4,12 +4,14 @@ For every night clip (NAME.mp4 + .protocol.json + .seats.json + .truth.json whos
 in the given folders — by default sample_videos/clips — it looks at the shootings and checks the
 protocol times (review.night.night_windows, the count from the truth's `x_cues`), runs
 vision.night.observe_night, and measures:
-- raised-hand recall: truth raises with a detected raise of the same seat overlapping them;
+- raised-hand recall: truth raises with a detected raise of the same seat overlapping them (extra
+  raises: detected ones that match neither a truth raise nor a truth shown number of that seat);
 - firing time error (frames): detected shot vs the truth's `fire`, where both exist;
 - target seat accuracy: the seat the detected shot aims at (same count) vs the truth shot's seat;
 - number reading accuracy: the number read for a truth `shown_numbers` entry (same seat, within 3 s);
 - the night audit's findings against the truth's night `expected_findings` (identities).
 Run by hand, once (minutes per clip on CPU): python3 bench/night_accuracy.py [FOLDER ...] [--model lite]
+(`sample_videos/game` measures the sample game's three nights.)
 Figures go to the README; the JSON to bench/out/night_accuracy.json.
 """
 
@@ -26,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from review.findings import NIGHT_KINDS, identity_of  # noqa: E402
-from review.night import audit_nights, night_windows, observe_spans, shooting_counts  # noqa: E402
+from review.night import NightSeen, audit_nights, night_windows, observe_spans, shooting_counts  # noqa: E402
 from review.profiles import get_profile  # noqa: E402
 from vision.night import observe_night  # noqa: E402
 from vision.seats import load_seat_map  # noqa: E402
@@ -48,17 +50,23 @@ def night_clips(folders: list[Path]) -> list[Path]:
 
 
 def measure(video: Path, model: str) -> dict:
+    """Vision on the clip's shootings and checks (the spans the protocol times), scored against its truth."""
     stem = video.with_suffix("")
     protocol = json.loads(stem.with_suffix(".protocol.json").read_text(encoding="utf-8"))
     truth = json.loads(stem.with_suffix(".truth.json").read_text(encoding="utf-8"))
-    seats = load_seat_map(stem.with_suffix(".seats.json"))
-    cues = truth.get("x_cues") or []
-    windows = night_windows(protocol, cues=cues)
+    windows = night_windows(protocol, cues=truth.get("x_cues") or [])
     shootings, checks = observe_spans(windows)
     start = time.perf_counter()
-    night = observe_night(video, seats, shootings, checks, model=model)
-    seconds = time.perf_counter() - start
-    seen = night.seen
+    night = observe_night(video, load_seat_map(stem.with_suffix(".seats.json")), shootings, checks, model=model)
+    result = score(video, night.seen, protocol, truth)
+    result.update(seconds=round(time.perf_counter() - start, 1), frames=night.stats.get("frames"))
+    return result
+
+
+def score(video: Path, seen: NightSeen, protocol: dict, truth: dict) -> dict:
+    """What vision saw at night against the clip's truth (see the module's docstring for each measure)."""
+    cues = truth.get("x_cues") or []
+    windows = night_windows(protocol, cues=cues)
     profile = get_profile(protocol["rules"])
 
     counts = shooting_counts(protocol, profile, cues)
@@ -68,9 +76,13 @@ def measure(video: Path, model: str) -> dict:
     for r in truth["raised"]:
         mine = [x for x in seen.raised if x.seat == r["seat"] and x.up < r["down"] and x.down > r["up"]]
         fires = [f for x in mine for f in x.shots]
-        entry = {"seat": r["seat"], "truth_fire": r["fire"], "found": bool(mine),
-                 "fire": min(fires, key=lambda f: abs(f - r["fire"])) if fires else None}
+        entry = {"seat": r["seat"], "truth_fire": r["fire"], "found": bool(mine), "fire": None}
         raised_found += bool(mine)
+        if r["fire"] is None:  # a hand raised without a shot (out of turn): found or not, nothing to time
+            entry["fired_on_video"] = bool(fires)
+            per_raise.append(entry)
+            continue
+        entry["fire"] = min(fires, key=lambda f: abs(f - r["fire"])) if fires else None
         night_calls = next((c for w, c in calls.values() if w.start <= r["fire"] <= w.end), None)
         if night_calls is not None:
             want = night_calls.target_of(r["fire"])[0]
@@ -89,19 +101,20 @@ def measure(video: Path, model: str) -> dict:
         numbers_ok += got == s["number"]
         per_number.append({"seat": s["seat"], "truth": s["number"], "read": got})
 
-    obs = {"format": "stopframe-observations/1", "fps": FPS, "hands": [], **night.to_json_fields()}
+    obs = {"format": "stopframe-observations/1", "fps": FPS, "hands": [], **seen.to_json_fields()}
     report = audit_nights(protocol, obs, profile=profile, cues=cues)
     found_ids = {f.identity for f in report.findings}
     want_ids = {identity_of(f) for f in truth.get("expected_findings") or [] if f.get("kind") in NIGHT_KINDS}
     return {
-        "clip": video.name, "seconds": round(seconds, 1), "frames": night.stats.get("frames"),
-        "raised": len(truth["raised"]), "raised_found": raised_found,
+        "clip": video.name, "raised": len(truth["raised"]), "raised_found": raised_found,
         "fire_error_frames": [round(e, 1) for e in fire_errors],
         "targets": targets_n, "targets_ok": targets_ok,
         "numbers": len(truth.get("shown_numbers") or []), "numbers_ok": numbers_ok,
         "extra_raises": sum(1 for x in seen.raised if not any(
-            x.seat == r["seat"] and x.up < r["down"] and x.down > r["up"] for r in truth["raised"])),
+            x.seat == r["seat"] and x.up < r["down"] and x.down > r["up"] for r in truth["raised"]) and not any(
+            x.seat == s["seat"] and x.up <= s["t"] + 1.0 and x.down > s["t"] for s in truth.get("shown_numbers") or [])),
         "findings_expected": sorted(map(str, want_ids)), "findings_found": sorted(map(str, found_ids)),
+        "false_findings": len(found_ids - want_ids), "missed_findings": len(want_ids - found_ids),
         "per_raise": per_raise, "per_number": per_number, "rows": report.rows,
     }
 
@@ -121,14 +134,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{video.name} …", file=sys.stderr, flush=True)
         results.append(measure(video, args.model))
     errors = [e for r in results for e in r["fire_error_frames"]]
+    timed = sum(1 for r in results for x in r["per_raise"] if x["truth_fire"] is not None)
     total = {
         "raised_recall": f"{sum(r['raised_found'] for r in results)}/{sum(r['raised'] for r in results)}",
         "fire_error_frames_median": statistics.median(errors) if errors else None,
         "fire_error_frames_max": max(errors) if errors else None,
-        "fires_timed": f"{len(errors)}/{sum(r['raised'] for r in results)}",
+        "fires_timed": f"{len(errors)}/{timed}",
         "target_accuracy": f"{sum(r['targets_ok'] for r in results)}/{sum(r['targets'] for r in results)}",
         "number_accuracy": f"{sum(r['numbers_ok'] for r in results)}/{sum(r['numbers'] for r in results)}",
         "extra_raises": sum(r["extra_raises"] for r in results),
+        "night_findings_expected_found": f"{sum(len(r['findings_expected']) - r['missed_findings'] for r in results)}"
+                                         f"/{sum(len(r['findings_expected']) for r in results)}",
+        "false_night_findings": sum(r["false_findings"] for r in results),
         "seconds": round(sum(r["seconds"] for r in results), 1),
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)

@@ -27,7 +27,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from fixtures.vision.composite import Placement, assets_present, load_sprites, table_seat_map, write_composite  # noqa: E402
 
 from vision.detect import SeatDetector  # noqa: E402
-from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, runs_from_sightings  # noqa: E402
+from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, MIN_SUPPORT, runs_from_sightings  # noqa: E402
 from vision.observe import VOTE_CONFIDENCE, watch_window  # noqa: E402
 from vision.scoring import Score, score_intervals  # noqa: E402
 from vision.seats import SeatMap, load_seat_map  # noqa: E402
@@ -40,9 +40,10 @@ VOTE_SPRITES = ["hg_fist", "hg_like", "mps_hand_thumb_up", "mps_thumbs_up_png", 
 
 
 def sightings_of(video: Path, seat_map: SeatMap, model: str = "full") -> tuple[dict, tuple[int, float], float]:
-    """Per-seat per-frame sightings over the whole clip (one detector pass, reused for every N, M)."""
+    """Per-seat per-frame sightings over the whole clip (one detector pass, reused for every N, M), with the
+    detector set up as observe() sets it up for hands resting on the table."""
     with open_video(video) as v, SeatDetector(seat_map.scaled_to(v.meta.width, v.meta.height), model=model,
-                                                      min_confidence=VOTE_CONFIDENCE) as det:
+                                              min_confidence=VOTE_CONFIDENCE, resting=True) as det:
         stats = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
         seen, _dark, end = watch_window(v, det, 0.0, v.meta.duration, stats)
         return seen, end, v.meta.fps
@@ -50,7 +51,7 @@ def sightings_of(video: Path, seat_map: SeatMap, model: str = "full") -> tuple[d
 
 def intervals(seen: dict, end: tuple[int, float], gap: int, min_run: int) -> list[dict]:
     return [{"seat": n, "on": r.on, "off": r.off, "on_frame": r.on_frame, "off_frame": r.off_frame, "pose": r.pose}
-            for n, s in seen.items() for r in runs_from_sightings(s, *end, gap, min_run)]
+            for n, s in seen.items() for r in runs_from_sightings(s, *end, gap, min_run, MIN_SUPPORT)]
 
 
 def composite_cases(folder: Path, sizes: list[float], per_size: int) -> list[tuple[str, Path, SeatMap, dict]]:

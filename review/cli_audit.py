@@ -129,11 +129,11 @@ def audit_game(
     say(f"audit: {len(report.votes)} votes, {len(report.findings)} findings under {profile.id}")
     if nights:
         if obs_json is not None:
-            report = _with_nights(report, proto.data, profile, obs_json, night_fields(obs_json, say), say)
+            report = with_nights(report, proto.data, profile, obs_json, night_fields(obs_json, say), say)
         else:
             base = {"format": "stopframe-observations/1", "fps": seen.fps, "hands": []}
-            report = _with_nights(report, proto.data, profile, base,
-                                  _observe_nights(proto.data, profile, video_path, seat_map, model, say), say)
+            report = with_nights(report, proto.data, profile, base,
+                                 observe_nights(proto.data, profile, video_path, seat_map, model, say), say)
     return report
 
 
@@ -149,9 +149,10 @@ def night_fields(obs_json: dict[str, Any], say: Any) -> dict[str, Any]:
     return fields
 
 
-def _observe_nights(data: dict[str, Any], profile: Any, video_path: Path, seat_map: Any, model: str,
+def observe_nights(data: dict[str, Any], profile: Any, video_path: Path, seat_map: Any, model: str,
                     say: Any) -> dict[str, Any]:
-    """Look at the video's shootings and checks (vision, imported here) and return the night fields."""
+    """Look at the video's shootings and checks (vision, imported here) and return the night fields
+    (also what bench/audit_accuracy.py --refresh-fixture puts into the sample game's shared observations)."""
     from review.night import night_windows, observe_spans
 
     shootings, checks = observe_spans(night_windows(data, profile))
@@ -165,9 +166,9 @@ def _observe_nights(data: dict[str, Any], profile: Any, video_path: Path, seat_m
     return fields
 
 
-def _with_nights(report: AuditReport, data: dict[str, Any], profile: Any, obs_json: dict[str, Any],
-                 fields: dict[str, Any], say: Any) -> AuditReport:
-    """The report with the night findings after the day's and the nights' rows as `x_nights`."""
+def with_nights(report: AuditReport, data: dict[str, Any], profile: Any, obs_json: dict[str, Any],
+                fields: dict[str, Any], say: Any) -> AuditReport:
+    """The report with the night findings after the day's and the nights' rows as `x_nights` (CLI and app alike)."""
     from review.night import audit_nights
 
     cues = obs_json.get("x_cues") or ()

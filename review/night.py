@@ -73,7 +73,6 @@ class Raised:
     confidence: float = 1.0
     fires: tuple[float, ...] = ()
     fire_frame: int | None = None
-    arrived: bool = True  # False: the hand may have rested there (night pose) before it was seen
 
     @property
     def shots(self) -> tuple[float, ...]:
@@ -87,8 +86,6 @@ class Raised:
             data["x_fires"] = [round(t, 3) for t in self.shots]
         if self.fire_frame is not None:
             data["x_fire_frame"] = self.fire_frame
-        if not self.arrived:
-            data["x_arrived"] = False
         return data
 
     @classmethod
@@ -97,7 +94,7 @@ class Raised:
         fires = tuple(float(t) for t in d.get("x_fires") or ())
         return cls(int(d["seat"]), float(d["up"]), float(d["down"]), int(d.get("fingers") or 0),
                    None if fire is None else float(fire), float(d.get("confidence", 1.0)), fires,
-                   None if d.get("x_fire_frame") is None else int(d["x_fire_frame"]), d.get("x_arrived", True) is not False)
+                   None if d.get("x_fire_frame") is None else int(d["x_fire_frame"]))
 
 
 @dataclass(frozen=True)
@@ -571,7 +568,7 @@ def _red_hands(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, 
             continue
         if visible is not None and r.seat not in visible:
             continue
-        if not r.arrived or r.down - r.up < MIN_HAND_S or not (r.fire is not None or r.fingers in (1, 2)):
+        if r.down - r.up < MIN_HAND_S or not (r.fire is not None or r.fingers in (1, 2)):
             continue  # not a faked shot (mafclub 3.8.8: "imitating a shot"); the pose check still sees it
         fired = f", the fingers bend at {r.fire:.2f} s" if r.fire is not None else ""
         out.findings.append(Finding(
@@ -634,8 +631,8 @@ def _pose(out: NightAudit, profile: Profile, plans: Sequence[_Plan], seen: Night
     suspects: list[tuple[int, int, float, float, str]] = []
     for r in seen.raised:
         n = night_of(r.up)
-        if not r.arrived or r.down - r.up < MIN_HAND_S:
-            continue  # a hand that may have rested there all along is the night pose seen from above
+        if r.down - r.up < MIN_HAND_S:
+            continue  # a passing movement
         if n is not None and r.seat in living_at[n] and not own(r.seat, r.up, r.down):
             suspects.append((n, r.seat, r.up, r.down, "a raised hand outside the seat's own turn"))
     if table is not None:

@@ -33,11 +33,13 @@ class VoteHand:
 
 @dataclass(frozen=True)
 class Raise:
+    """A hand raised at night, [up, down) on the window's axis; `fire` is when its fingers bend (None: never)."""
+
     seat: int
     up: float
     down: float
     fingers: int
-    fire: float
+    fire: float | None
 
 
 @dataclass(frozen=True)
@@ -136,23 +138,32 @@ def vote_window(name: str, title: str, day: int, living: tuple[int, ...], rounds
     return w
 
 
+def count_onset(number: int) -> float:
+    """When the judge's count reaches `number` in a night window (1..10, one a second, rfm 4.5.3)."""
+    return 4.2 + (number - 1) * 1.0
+
+
 def night_window(name: str, title: str, night: int, living: tuple[int, ...], shots: dict[int, int],
-                 fingers: dict[int, int], checks: list[tuple[str, int, int, str]]) -> Window:
+                 fingers: dict[int, int], checks: list[tuple[str, int, int, str]],
+                 stray: tuple[Raise, ...] = ()) -> Window:
     """A night: the shooting count 1..10 (rfm 4.5.3) with the blacks' raised hands, then the checks.
 
-    `shots`: shooter seat -> seat he fires on; `checks`: (by, seat, target, result)."""
+    `shots`: shooter seat -> seat he fires on; `checks`: (by, seat, target, result); `stray`: hands
+    raised by seats that had no reason to (the judge missed them, so the protocol does not say).
+    """
     w = Window(name, title, True, living)
     w.events.append({"type": "phase", "phase": "night", "number": night, "t": 0.0})
     w.cues.append(Cue("phrase", 0.5, "Наступает ночь"))
     w.cues.append(Cue("phrase", 2.0, "Мафия стреляет"))
     up = snap(3.2)
-    first = 4.2
+    first = count_onset(1)
     for k in range(1, 11):
-        w.cues.append(Cue("shoot_count", first + (k - 1) * 1.0, NUMBERS[k]))
+        w.cues.append(Cue("shoot_count", count_onset(k), NUMBERS[k]))
     down = snap(first + 9 * 1.0 + 1.0)
     for seat, target in sorted(shots.items()):
-        fire = snap(first + (target - 1) * 1.0 + 0.28)
+        fire = snap(count_onset(target) + 0.28)
         w.raises.append(Raise(seat, up, down, fingers.get(seat, 1), fire))
+    w.raises += list(stray)
     targets = set(shots.values())
     killed = targets.pop() if len(targets) == 1 and len(shots) == sum(1 for s in living if ROLES[s] in ("mafia", "don")) else None
     w.events.append({"type": "shooting", "night": night, "target": killed, "t": round(first, 3),
@@ -217,8 +228,12 @@ def sample_game() -> list[dict | Window]:
     items.append(d2)
     items += [{"type": "elimination", "seat": 9, "cause": "lift"}, {"type": "elimination", "seat": 3, "cause": "lift"}]
     alive = (1, 2, 4, 5, 7, 8)
-    n2 = night_window("night2_miss_checks", "Night 2: a miss (2 fires on 4, 7 on 8), the Don's and the Sheriff's checks",
-                      2, alive, {2: 4, 7: 8}, {2: 2, 7: 1}, [("don", 7, 1, "not_sheriff"), ("sheriff", 4, 2, "black")])
+    # seat 5 (red) raises a finger during the shooting and bends it on 6, faking a shot (mafclub 3.8.8, rfm 5.12.10)
+    n2 = night_window("night2_miss_checks", "Night 2: a miss (2 fires on 4, 7 on 8), a red hand fakes a shot; "
+                      "the Don's and the Sheriff's checks", 2, alive, {2: 4, 7: 8}, {2: 2, 7: 1},
+                      [("don", 7, 1, "not_sheriff"), ("sheriff", 4, 2, "black")],
+                      (Raise(5, snap(4.0), snap(11.0), 1, snap(count_onset(6) + 0.28)),))
+    n2.findings = [{"kind": "night_hand", "seat": 5, "night": 2}]
     items.append(n2)
     items += [{"type": "phase", "phase": "day", "number": 3},
               {"type": "nomination", "day": 3, "by": 4, "target": 2},
@@ -230,8 +245,11 @@ def sample_game() -> list[dict | Window]:
     items.append(d3)
     items += [{"type": "elimination", "seat": 2, "cause": "vote"}]
     alive = (1, 4, 5, 7, 8)
-    n3 = night_window("night3_kill", "Night 3: the Don alone kills the Sheriff; the Don checks 8", 3, alive,
-                      {7: 4}, {7: 2}, [("don", 7, 8, "not_sheriff")])
+    # seat 1 leaves the night pose during the Don's check: a hand up with two fingers for 3.2 s (rfm 4.5.12)
+    n3 = night_window("night3_kill", "Night 3: the Don alone kills the Sheriff; the Don checks 8 while seat 1 "
+                      "raises a hand out of turn", 3, alive, {7: 4}, {7: 2}, [("don", 7, 8, "not_sheriff")],
+                      (Raise(1, snap(16.4), snap(19.6), 2, None),))
+    n3.findings = [{"kind": "night_hand", "seat": 1, "night": 3}]
     items.append(n3)
     items += [{"type": "elimination", "seat": 4, "cause": "shot"},
               {"type": "phase", "phase": "day", "number": 4},
@@ -283,7 +301,7 @@ def truth(windows: list[Window], offsets: dict[str, float]) -> dict:
             hands.append({"seat": h.seat, "on": round(h.on + o, 2), "off": round(h.off + o, 2), "pose": h.pose})
         for r in w.raises:
             raised.append({"seat": r.seat, "up": round(r.up + o, 2), "down": round(r.down + o, 2),
-                           "fingers": r.fingers, "fire": round(r.fire + o, 2)})
+                           "fingers": r.fingers, "fire": None if r.fire is None else round(r.fire + o, 2)})
         for s in w.shows:
             shown.append({"seat": s.seat, "t": round(s.t + o, 2), "number": s.number})
         findings += copy.deepcopy(w.findings)

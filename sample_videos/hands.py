@@ -25,6 +25,7 @@ EXTENDED = (5.0, 5.0, 3.0)
 CURLED = (88.0, 100.0, 55.0)
 BENT = (55.0, 80.0, 35.0)  # a raised finger "shooting"
 RELAXED = (30.0, 40.0, 20.0)
+NUMBER_SPREAD = (18.0, 6.0, -6.0, -18.0)  # degrees, index to pinky (+: towards the thumb): fanned out
 
 THUMBS = {
     "out": [(0.55, 0.8, -0.2), (0.75, 0.65, 0.0), (0.85, 0.5, 0.05)],
@@ -57,9 +58,13 @@ def make_pose(fingers: tuple, thumb: str, spread=(-3.0, 0.0, 3.0, 7.0), name: st
 
 
 def number_pose(n: int) -> Pose:
-    """One hand showing n = 1..5 with the fingers (index first; 5 adds the thumb)."""
+    """One hand showing n = 1..5 with the fingers (index first; 5 adds the thumb).
+
+    The fingers are spread wide, as a player showing a number to the judge does: held together, the
+    renderer's thick fingers merge into one blade that nobody (and no landmarker) can count.
+    """
     fingers = tuple(EXTENDED if i < min(n, 4) else CURLED for i in range(4))
-    return make_pose(fingers, "out" if n >= 5 else "tucked", spread=(-10.0, -2.0, 6.0, 14.0))
+    return make_pose(fingers, "out" if n >= 5 else "tucked", spread=NUMBER_SPREAD)
 
 
 def raised_pose(fingers_up: int, fired: bool) -> Pose:

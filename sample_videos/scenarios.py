@@ -175,7 +175,8 @@ def tracks_for(window: Window, seats: dict[int, Seat], seed: int) -> dict[tuple[
         seat = seats[r.seat]
         track = tracks[(r.seat, True)]
         place(track, r.up, r.down, seat.raised(raised_pose(r.fingers, False)), track.base, travel=0.4)
-        track.move(r.fire - 1.0 / FPS, r.fire + 1.0 / FPS, seat.raised(raised_pose(r.fingers, True)), 0.0, False)
+        if r.fire is not None:
+            track.move(r.fire - 1.0 / FPS, r.fire + 1.0 / FPS, seat.raised(raised_pose(r.fingers, True)), 0.0, False)
     for s in window.shows:
         _show(s, seats[s.seat], tracks)
     return tracks
@@ -185,10 +186,10 @@ def _show(show: Show, seat: Seat, tracks: dict[tuple[int, bool], Track]) -> None
     n = show.number
     right_n = n if n <= 5 else n - 5
     track = tracks[(show.seat, True)]
-    place(track, show.t, show.until, seat.raised(number_pose(right_n), True, 0.28, 0.22), track.base, travel=0.4)
+    place(track, show.t, show.until, seat.showing(number_pose(right_n), True), track.base, travel=0.4)
     if n > 5:
         track = tracks[(show.seat, False)]
-        place(track, show.t, show.until, seat.raised(number_pose(5), False, 0.28, 0.22), track.base, travel=0.4)
+        place(track, show.t, show.until, seat.showing(number_pose(5), False), track.base, travel=0.4)
 
 
 class Effects:

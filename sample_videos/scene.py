@@ -19,6 +19,7 @@ TABLE_A, TABLE_B = 1.3, 0.74  # oval semi-axes
 SEAT_ANGLES = np.radians([146, 118, 90, 62, 34, 326, 298, 270, 242, 214])
 UP = np.array([0.0, 0.0, 1.0])
 JUDGE = np.array([-2.0, 0.0, 0.45])
+TRIPOD = np.array([-2.7, 0.0, 3.1])  # the tripod camera behind the judge (tripod_camera at distance 1)
 
 SKINS = [(0.93, 0.76, 0.64), (0.86, 0.64, 0.50), (0.76, 0.55, 0.41), (0.62, 0.42, 0.29), (0.45, 0.30, 0.21)]
 SHIRTS = [(0.12, 0.14, 0.2), (0.55, 0.1, 0.12), (0.85, 0.85, 0.82), (0.15, 0.3, 0.5), (0.25, 0.25, 0.25),
@@ -92,6 +93,22 @@ class Seat:
         y = np.cross(dorsal, x) if right else np.cross(x, dorsal)
         return HandState(pose, wrist, x, y, right, self.scale)
 
+    def showing(self, pose, right: bool = True, height: float = 0.3, reach: float = 0.2) -> HandState:
+        """A hand held up showing a number to the judge: palm turned to the judge's end of the table.
+
+        The player turns the palm to the judge and the camera stands behind the judge, so the palm faces
+        the camera with the fingers up; seen edge-on (the shooting hand's orientation) the fingers of a
+        number overlap and cannot be counted.
+        """
+        wrist = self.shoulder(right) + UP * height + self.forward * reach
+        palm = TRIPOD - wrist
+        palm = palm / np.linalg.norm(palm)
+        x = UP - np.dot(UP, palm) * palm - self.right * (0.12 if right else -0.12)
+        x = x / np.linalg.norm(x)
+        dorsal = -palm
+        y = np.cross(dorsal, x) if right else np.cross(x, dorsal)
+        return HandState(pose, wrist, x, y, right, self.scale)
+
     def elbow_pole(self, right: bool) -> np.ndarray:
         return -UP * 0.7 + self.right * (0.6 if right else -0.6) - self.forward * 0.2
 
@@ -119,7 +136,7 @@ def make_seats(rng: np.random.Generator, dark_skins: bool = True) -> dict[int, S
 def tripod_camera(size: tuple[int, int], distance: float = 1.0) -> Camera:
     """The tournament view: a tripod behind the judge, the whole table in the frame, 3/4 from above."""
     w, _ = size
-    return Camera((-2.7 * distance, 0.0, 3.1 * distance), (0.3, 0.0, 0.05), 1.0 * w / distance, size)
+    return Camera(tuple(TRIPOD * (distance, 1.0, distance)), (0.3, 0.0, 0.05), 1.0 * w / distance, size)
 
 
 def top_camera(size: tuple[int, int]) -> Camera:
@@ -301,7 +318,7 @@ def seat_map(scene: Scene) -> dict:
         corners = [(a, b) for a in (-VOTE_SPREAD, VOTE_SPREAD) for b in (-VOTE_SPREAD, VOTE_SPREAD)]
         landed = [seat.vote_rest(p, c) for p in VOTE_POSES for c in corners]
         raised = [seat.raised(raised_pose(k, fire)) for k in (1, 2) for fire in (False, True)]
-        raised += [seat.raised(number_pose(k), right, 0.28, 0.22) for k in (1, 5) for right in (True, False)]
+        raised += [seat.showing(number_pose(k), right) for k in (1, 5) for right in (True, False)]
         out[str(n)] = {"zone": polygon_of(hand_extent(landed), scene.camera, 1.12),
                        "raise": polygon_of(hand_extent(raised), scene.camera, 1.1)}
     return {"format": "stopframe-seats/1", "frame_size": list(scene.camera.size), "seats": out}

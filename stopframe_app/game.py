@@ -353,7 +353,15 @@ def run_audit(game: Game) -> dict[str, Any] | None:
         game.notes["audit"] = "The protocol has problems; fix them before the audit can run."
         return None
     visible = sorted(game.seat_map.seats) if game.seat_map is not None else None
-    report = audit_mod.audit(game.data, game.observations, profile=get_profile(game.profile_id),
+    profile = get_profile(game.profile_id)
+    report = audit_mod.audit(game.data, game.observations, profile=profile,
                              visible_seats=visible, marks=game.marks,
                              video=Path(game.spec.video).name if game.spec.video else None)
+    if any(k in game.observations for k in ("x_raised", "x_shown_numbers")):  # vision looked at the nights too
+        from review.cli_audit import night_fields, with_nights
+
+        def quiet(_message: str) -> None:
+            """The CLI's progress lines; the page shows the rows instead."""
+
+        report = with_nights(report, game.data, profile, game.observations, night_fields(game.observations, quiet), quiet)
     return report.to_json()

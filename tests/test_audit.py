@@ -162,6 +162,16 @@ def test_a_two_frame_detector_blink_is_not_a_lift(protocol, obs):
     assert ("lifted_early", 1, 1, 5, 4) not in _by_id(audit(protocol, obs))
 
 
+def test_an_open_palm_read_on_only_some_frames_is_no_wrong_form_and_the_count_stands(protocol, obs):
+    steady = audit(protocol, obs)
+    palm = next(h for h in obs["hands"] if h["pose"] == "open_palm")
+    palm["x_pose_share"] = 0.6  # the frames disagree: a fist misread as open on some of them
+    flicker = audit(protocol, obs)
+    ident = ("wrong_form", 1, 1, 8, palm["seat"])
+    assert ident in _by_id(steady) and ident not in _by_id(flicker)
+    assert [v.video_voters for v in flicker.votes] == [v.video_voters for v in steady.votes]
+
+
 # ---------------------------------------------------------------- cannot see, dead seats
 
 

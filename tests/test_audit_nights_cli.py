@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from review.cli import main
+from review.findings import NIGHT_KINDS, identity_of
 from review.profiles import get_profile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,3 +61,37 @@ def test_observations_without_night_fields_leave_the_nights_unaudited(capsys):
     assert data["x_nights"] and all("not audited" in r["note"] for r in data["x_nights"])
     assert not [f for f in data["findings"] if f.get("night") is not None]
     assert "no night fields" in err
+
+
+GAME = ROOT / "sample_videos" / "game" / "sample_game"
+
+
+def _game_fixture_has_nights() -> bool:
+    """The shared observations carry the nights of the video as it is now (else they must be made again)."""
+    from stopframe_app.game import video_fingerprint
+
+    obs = json.loads(GAME.with_suffix(".observations.json").read_text(encoding="utf-8"))
+    return "x_raised" in obs and obs.get("x_video_fingerprint") == video_fingerprint(GAME.with_suffix(".mp4"))
+
+
+@pytest.mark.skipif(not _game_fixture_has_nights(), reason="regenerate the sample game's observations: "
+                    "python3 bench/audit_accuracy.py sample_videos/game --fresh --refresh-fixture")
+def test_sample_game_nights_from_vision_flag_the_planted_night_hands_and_agree_on_shots_and_checks(capsys):
+    """On what vision saw at the sample game's three nights: the red seat 5 faking a shot on night 2
+    (rfm 5.12.10) and seat 1's hand up during the Don's check on night 3 (rfm 4.5.12) are flagged,
+    and every shooting and check reads as the protocol records it — no shot or check mismatch."""
+    assert main(["audit", "--protocol", str(GAME.with_suffix(".protocol.json")), "--seats", str(GAME.with_suffix(".seats.json")),
+                 "--observations", str(GAME.with_suffix(".observations.json")), "--nights", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    night = {identity_of(f): f for f in data["findings"] if f["night"] is not None}
+    truth = json.loads(GAME.with_suffix(".truth.json").read_text(encoding="utf-8"))
+    assert set(night) == {identity_of(f) for f in truth["expected_findings"] if f["kind"] in NIGHT_KINDS} == {
+        ("night_hand", 2, 5), ("night_hand", 3, 1)}
+    faked, pose = night[("night_hand", 2, 5)], night[("night_hand", 3, 1)]
+    assert (faked["clause"], faked["consequence"]["type"]) == ("rfm 5.12.10", "removal")
+    assert (pose["clause"], pose["consequence"]["type"]) == ("rfm 4.5.12", "warning")
+    assert faked["evidence"]["frames"] and pose["evidence"]["frames"]
+    shootings = [(r["night"], r["video_target"], r["protocol_target"]) for r in data["x_nights"] if r["kind"] == "shooting"]
+    assert shootings == [(1, 10, 10), (2, None, None), (3, 4, 4)]
+    checks = [(r["night"], r["by"], r["video_number"], r["protocol_target"]) for r in data["x_nights"] if r["kind"] == "check"]
+    assert checks == [(1, "don", 4, 4), (1, "sheriff", 9, 9), (2, "don", 1, 1), (2, "sheriff", 2, 2), (3, "don", 8, 8)]

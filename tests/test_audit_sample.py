@@ -105,8 +105,6 @@ def test_sample_game_from_visions_observations_misses_no_expected_finding(game, 
     assert by_id[("count_mismatch", 1, 1, 6, None)].extra["x_video_count"] == 6
 
 
-@pytest.mark.xfail(strict=True, reason="vision (issue 3) reads 5 thumb-up fists as open palms and sees seat 7's hand "
-                                       "on day 4 13 frames late; re-make the fixture once it does not")
 def test_sample_game_from_visions_observations_reports_exactly_the_truths_findings(game, vision_report):
     _, truth, _ = game
     assert {f.identity for f in vision_report.findings} == _expected(truth)

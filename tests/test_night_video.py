@@ -11,8 +11,6 @@ CLIP = Path(__file__).resolve().parents[1] / "sample_videos" / "clips" / "night1
 
 
 @pytest.mark.skipif(not CLIP.with_suffix(".mp4").exists(), reason="the rendered night clip is absent (python3 -m sample_videos)")
-@pytest.mark.xfail(strict=False, reason="issue 8 open: on the current render vision.night misses seat 2's finger bend "
-                   "(bench/night_accuracy.py: 4 of 6 shots found); the target stays here")
 def test_rfm_4_5_4_shot_found_on_video_and_aimed_at_the_counted_seat() -> None:
     from review.night import shooting_counts
     from vision.night import observe_night

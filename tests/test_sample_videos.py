@@ -241,3 +241,32 @@ def test_judge_voice_starts_exactly_at_its_cue_time():
     track = voice.mix(3.0, [voice.Cue("stop", 1.234, "Стоп")], [], seed=1)
     loud = np.nonzero(np.abs(track) > 0.01)[0]
     assert abs(loud[0] / AUDIO_RATE - 1.234) < 0.01
+
+
+@pytest.mark.slow
+def test_planted_night_hands_are_drawn_in_their_seats_raise_zones_while_the_truth_says_they_are_up():
+    """The stray hands planted at night (a red seat faking a shot, a hand up out of turn) are where the
+    seat map's raise zone can see them, for the whole of the truth's [up, down), and back in the night
+    pose (off that place) before it: what vision and the audit are measured against is really on video."""
+    windows = {w.name: w for w in windows_of(sample_game())}
+    stage = Stage(SMALL)
+    zones = {int(k): np.array(v["raise"], np.float32) for k, v in seats_json(stage)["seats"].items()}
+    w, h = stage.cond.size
+    for name, seat in (("night2_miss_checks", 5), ("night3_kill", 1)):
+        window = windows[name]
+        (stray,) = [r for r in window.raises if r.seat == seat]
+        zone = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(zone, [zones[seat].astype(np.int32)], 1)
+        before, during = [], []
+        for i, (_, masks) in enumerate(render_window(stage, window, seed=1, masks=True)):
+            t = i / 25
+            if t >= stray.down:
+                break
+            x0, y0, patch = masks[seat]
+            ys, xs = np.nonzero(patch)
+            centre = (xs.mean() + x0, ys.mean() + y0)
+            share = float(zone[np.clip(ys + y0, 0, h - 1), np.clip(xs + x0, 0, w - 1)].mean())
+            (during if t >= stray.up else before).append((share, centre))
+        assert min(s for s, _ in during) >= 0.95, name
+        far = np.hypot(*np.subtract(during[-1][1], before[0][1]))
+        assert far > 10, name  # the night pose's hand is elsewhere in the picture

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vision.intervals import Sighting, majority_pose, runs_from_sightings
+from vision.intervals import MIN_SUPPORT, Sighting, majority_pose, runs_from_sightings
 
 FPS = 25
 
@@ -58,9 +58,9 @@ def test_majority_pose_weights_clear_readings_and_ties_favour_a_fist() -> None:
 
 
 def test_onset_is_when_the_hand_comes_to_rest_and_offset_when_it_starts_to_leave() -> None:
-    # A hand swoops into the zone over frames 10-12 (moving 30, 20, 8 px a frame: palm 40 px), rests
+    # A hand swoops into the zone over frames 10-12 (moving 30, 20, 14 px a frame: palm 40 px), rests
     # from 13 to 29 with 1-px jitter, and slides out from frame 30 while still seen until 32.
-    xs = {10: 0.0, 11: 30.0, 12: 50.0, 13: 58.0}
+    xs = {10: 0.0, 11: 30.0, 12: 44.0, 13: 58.0}
     xs.update({i: 58.0 + (i % 2) for i in range(14, 30)})
     xs.update({30: 68.0, 31: 90.0, 32: 120.0})
     s = [Sighting(i, i / FPS, i in xs, "fist", 0.9, 0.5, xs.get(i, 0.0), 100.0, 40.0) for i in range(5, 40)]
@@ -68,7 +68,59 @@ def test_onset_is_when_the_hand_comes_to_rest_and_offset_when_it_starts_to_leave
     assert (run.on_frame, run.off_frame) == (13, 30)
 
 
+def test_a_shaking_camera_does_not_unsettle_a_resting_hand() -> None:
+    # Camera shake moves a resting hand 2-4 px a frame (palm 16 px): it lands at frame 3, leaves at 16.
+    xs = {3: 100.0, 4: 102.0, 5: 103.5, 6: 103.0, 7: 99.0, 8: 100.0, 9: 99.5, 10: 95.0, 11: 95.5, 12: 96.5,
+          13: 96.0, 14: 96.0, 15: 97.0}
+    s = [Sighting(i, i / FPS, i in xs, "fist", 0.9, 0.5, xs.get(i, 0.0), 100.0, 16.0) for i in range(20)]
+    [run] = runs_from_sightings(s, 20, 20 / FPS)
+    assert (run.on_frame, run.off_frame) == (3, 16)
+
+
 def test_a_hand_that_never_stops_keeps_its_whole_run() -> None:
     s = [Sighting(i, i / FPS, True, "open_palm", 0.9, 0.5, 20.0 * i, 100.0, 40.0) for i in range(10)]
     [run] = runs_from_sightings(s, 10, 10 / FPS)
     assert (run.on_frame, run.off_frame) == (0, 10)
+
+
+def test_frames_where_the_hand_was_found_but_unreadable_do_not_split_a_resting_hand() -> None:
+    # Frames 8-19: the detector found something in the zone that the plausibility check refused.
+    s = seen("..xxxxxx............xxxxxxxxxx..")
+    s = [Sighting(x.index, x.t, False, unread=True) if 8 <= x.index < 20 else x for x in s]
+    assert [(r.on_frame, r.off_frame) for r in runs_from_sightings(s, len(s), len(s) / FPS)] == [(2, 30)]
+
+
+def test_unreadable_frames_alone_make_no_hand() -> None:
+    s = [Sighting(i, i / FPS, False, unread=True) for i in range(30)]
+    assert runs_from_sightings(s, 30, 30 / FPS) == []
+
+
+def test_a_pause_in_mid_swoop_is_not_the_landing() -> None:
+    # The hand hovers at frames 5-6, moves on 9 and 16 px (palm 40) and comes to rest at frame 8.
+    xs = {5: 0.0, 6: 1.0, 7: 10.0, 8: 26.0}
+    xs.update({i: 26.0 + (i % 2) for i in range(9, 30)})
+    s = [Sighting(i, i / FPS, i in xs, "fist", 0.9, 0.5, xs.get(i, 0.0), 100.0, 40.0) for i in range(35)]
+    [run] = runs_from_sightings(s, 35, 35 / FPS)
+    assert run.on_frame == 8
+
+
+def test_a_prop_found_once_and_then_only_repeated_by_gating_makes_no_hand() -> None:
+    # Found by the detector on frames 10 and 11, then its answer repeated (gated or held) to frame 40 while
+    # the detector, running every 6th frame, never found it again.
+    s = [Sighting(i, i / FPS, 10 <= i <= 40, "fist", 0.9, 0.5, 50.0, 50.0, 20.0, looked=i in (10, 11) or i % 6 == 0,
+                  repeat=i not in (10, 11)) for i in range(50)]
+    assert runs_from_sightings(s, 50, 50 / FPS, min_support=MIN_SUPPORT) == []
+    held = [Sighting(x.index, x.t, x.present, x.pose, x.score, x.pose_margin, x.x, x.y, x.palm, looked=x.looked,
+                     repeat=x.repeat and x.index % 6 != 0) for x in s]  # found on every look: a resting hand
+    assert [(r.on_frame, r.off_frame) for r in runs_from_sightings(held, 50, 50 / FPS, min_support=MIN_SUPPORT)] == [(10, 41)]
+
+
+def test_a_resting_hand_refound_a_little_aside_after_unreadable_frames_rests_from_when_it_landed() -> None:
+    # Lands at frame 10 (palm 15 px); frames 12-16 unreadable; re-found 9 px aside from frame 17 on.
+    xs = {8: 0.0, 9: 20.0, 10: 40.0, 11: 40.5}
+    xs.update({i: 49.0 for i in range(17, 40)})
+    s = [Sighting(i, i / FPS, True, "fist", 0.9, 0.5, xs[i], 100.0, 15.0) if i in xs
+         else Sighting(i, i / FPS, False, unread=12 <= i <= 16) for i in range(45)]
+    [run] = runs_from_sightings(s, 45, 45 / FPS)
+    assert run.on_frame == 10
+

@@ -71,6 +71,20 @@ def test_gating_loses_no_event(composite: tuple[Path, dict]) -> None:
     assert full.stats["gated"] == 0 and gated.stats["detector_runs"] < full.stats["detector_runs"] / 2
 
 
+@needs_hands
+def test_windows_shared_out_over_two_processes_give_the_same_hands(composite: tuple[Path, dict]) -> None:
+    path, _ = composite
+    windows = [(0.0, 0.9), (1.0, 1.8)]  # two separate windows: each is watched afresh, wherever it runs
+    whole = table_seat_map()
+    voters = SeatMap(whole.frame_size, {n: whole.seats[n] for n in (1, 3, 6, 9)})
+    ticks: list[tuple[int, int]] = []
+    one = observe(path, voters, windows, jobs=1)
+    two = observe(path, voters, windows, jobs=2, progress=lambda done, total: ticks.append((done, total)))
+    assert [h.to_json() for h in two.hands] == [h.to_json() for h in one.hands] and one.hands
+    assert two.unseen == one.unseen and two.stats["frames"] == one.stats["frames"]
+    assert ticks and ticks[-1] == (one.stats["frames"], one.stats["frames"])
+
+
 @pytest.mark.skipif(not (REAL / "thumb_up_person.mp4").is_file(), reason="../shared/assets/real is absent")
 def test_real_camera_hand_is_found_in_its_zone_and_dark_or_missing_seats_are_unseen() -> None:
     # A person raises a thumbs-up (hand visible from frame 23); seat 1's zone covers where it rises,

@@ -28,8 +28,6 @@ def clean_clips() -> list[str]:
     return have or ["(none rendered)"]
 
 
-@pytest.mark.xfail(strict=False, reason="issue 3 open: on the final render seat 8's fist on day 3 is found 16 frames "
-                   "late (the detector first sees it when the knuckles turn to the camera); the target stays here")
 @pytest.mark.parametrize("name", clean_clips())
 def test_observe_reproduces_the_clips_truth(name: str) -> None:
     if name == "(none rendered)":

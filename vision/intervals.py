@@ -6,9 +6,16 @@ and runs shorter than MIN_RUN_FRAMES are dropped. Neither shifts an onset.
 
 A hand *rests* in the zone from the first frame it stops moving (spec §1: `on` is the first frame
 where the hand rests), so a hand swooping in is seen a few frames before it lands: the onset is
-moved to the first frame whose palm centre stays put until the next frame, and the offset to
-the first frame where it has started to leave. Still means moving less than REST_SPEED palm
-lengths per frame.
+moved to the first frame whose palm centre stays within REST_RADIUS palm lengths of where it is
+over the next REST_FRAMES sightings (a hand that pauses for a frame mid-swoop has not landed; a
+shaking camera's jitter of ~0.15 palm lengths a frame does not unsettle a resting one), and the
+offset to the first frame where it has started to leave, moving more than REST_SPEED palm lengths
+per frame.
+
+A frame where the detector found a hand in the seat's zone that the plausibility check refused
+(`unread`: the landmarks were no readable hand) neither starts nor ends a run, but it is no gap
+either: on the sample game a resting fist came back refused for 11 frames in a row right after it
+landed, which split its run and put the onset 13 frames late.
 """
 
 from __future__ import annotations
@@ -25,6 +32,15 @@ from dataclasses import dataclass
 GAP_FRAMES = 4
 MIN_RUN_FRAMES = 8
 REST_SPEED = 0.1  # palm lengths per frame: slower than this, the hand is at rest (landmark jitter ~0.02)
+REST_FRAMES = 3  # sightings after the onset that must stay put too ...
+REST_RADIUS = 0.3  # ... within this many palm lengths of the onset's palm centre, or UNSEEN_SPEED palm lengths
+UNSEEN_SPEED = 0.2  # per frame between the two sightings: landmarks re-found after a drop-out jump (on the sample
+# game a resting fist's palm centre moved 9 px, 0.6 palm lengths, across 6 unreadable frames)
+# Change gating and holding repeat a detector's answer on a still picture, so one or two detections of a
+# hand-like prop can become a long run; a run needs its detector runs to have found it at least this often
+# (observe() asks for it). Measured on the stress clips (sample_videos/clips/stress_*): a white prop read as a
+# fist under blur 0.07-0.25, every real vote hand >= 0.33 (dark, small or cluttered hands included).
+MIN_SUPPORT = 0.3
 
 
 @dataclass(frozen=True)
@@ -40,6 +56,10 @@ class Sighting:
     x: float = math.nan  # palm centre, frame pixels
     y: float = math.nan
     palm: float = math.nan  # palm length (wrist to middle knuckle), frame pixels
+    unread: bool = False  # not present, but the detector found something here it could not read as a hand
+    looked: bool = True  # the seat's own detector ran on this frame (False: gated, its answer repeated)
+    repeat: bool = False  # present, but found by no detector run on this frame (an earlier run's hand repeated:
+    # gated, held, back-filled)
 
 
 def _still(a: Sighting, b: Sighting) -> bool:
@@ -52,7 +72,14 @@ def _still(a: Sighting, b: Sighting) -> bool:
 
 def resting_span(seen: Sequence[Sighting]) -> tuple[int, int]:
     """(first, last) positions in `seen` (present sightings of one run) where the hand is at rest."""
-    first = next((i for i in range(len(seen) - 1) if _still(seen[i], seen[i + 1])), 0)
+    def settled(i: int) -> bool:
+        a, ahead = seen[i], seen[i + 1:i + 1 + REST_FRAMES]
+        palm = a.palm if math.isfinite(a.palm) else math.inf
+        return len(ahead) == REST_FRAMES and all(
+            not math.hypot(b.x - a.x, b.y - a.y) > palm * max(REST_RADIUS, UNSEEN_SPEED * (b.index - a.index - 1))
+            for b in ahead)
+
+    first = next((i for i in range(len(seen) - 1) if settled(i)), 0)
     last = next((i for i in range(len(seen) - 1, first, -1) if _still(seen[i - 1], seen[i])), len(seen) - 1)
     return first, max(first, last)
 
@@ -66,6 +93,7 @@ class Run:
     pose: str
     confidence: float
     pose_share: float = 1.0  # the share of the weighted pose readings that agree with `pose`
+    support: float = 1.0  # the share of the seat's own detector runs over the run that found the hand
 
 
 def pose_share(sightings: Sequence[Sighting], pose: str) -> float:
@@ -97,15 +125,16 @@ def runs_from_sightings(
     end_t: float,
     gap_frames: int = GAP_FRAMES,
     min_run_frames: int = MIN_RUN_FRAMES,
+    min_support: float = 0.0,
 ) -> list[Run]:
     """Turn one seat's sightings (in frame order, one window) into hand runs.
 
     `end_frame`/`end_t`: the first frame after the window and its time, used as the offset of a hand
-    still present when the window ends.
+    still present when the window ends. `min_support`: see MIN_SUPPORT.
     """
     runs: list[Run] = []
     current: list[Sighting] = []
-    last_present: Sighting | None = None
+    last_present: Sighting | None = None  # the last sighting of the current run that was present (or unread)
     absent_after: Sighting | None = None  # the first absent sighting after the current run
 
     def close() -> None:
@@ -122,14 +151,21 @@ def runs_from_sightings(
             off_frame, off_t = end_frame, end_t
         resting = seen[rest0:rest1 + 1]
         span = last.index - first.index + 1
-        if span >= min_run_frames:
+        looks = [s for s in sightings if first.index <= s.index <= last.index and s.looked]
+        support = sum(1 for s in looks if (s.present and not s.repeat) or s.unread) / len(looks) if looks else 1.0
+        if span >= min_run_frames and support >= min_support:
             covered = len(resting) / max(1, len([s for s in sightings if first.index <= s.index <= last.index]))
             confidence = float(sum(s.score for s in resting) / len(resting)) * (0.5 + 0.5 * covered)
             pose = majority_pose(resting)
             runs.append(Run(first.index, off_frame, first.t, off_t, pose, round(confidence, 3),
-                            round(pose_share(resting, pose), 3)))
+                            round(pose_share(resting, pose), 3), round(support, 3)))
 
     for s in sightings:
+        if s.unread and not s.present:
+            if current and last_present is not None and s.index - last_present.index - 1 <= gap_frames:
+                last_present = s  # bridges the gap; the offset stays the first frame without a readable hand
+                absent_after = absent_after or s
+            continue
         if s.present:
             if current and last_present is not None and s.index - last_present.index - 1 > gap_frames:
                 close()

@@ -72,18 +72,20 @@ def quiet_native_stderr() -> Iterator[None]:
         os.close(saved)
 
 
-def create_landmarker(variant: str = "full", *, num_hands: int = 4, min_confidence: float = 0.3) -> Any:
-    """A HandLandmarker in VIDEO mode (one per seat stream: VIDEO mode tracks across frames)."""
+def create_landmarker(variant: str = "full", *, num_hands: int = 4, min_confidence: float = 0.3,
+                      mode: str = "video") -> Any:
+    """A HandLandmarker in VIDEO mode (one per seat stream: VIDEO mode tracks across frames), or in
+    IMAGE mode (`mode="image"`: no tracking, each picture read afresh; one may serve every seat)."""
     from mediapipe.tasks.python import BaseOptions
     from mediapipe.tasks.python.vision import HandLandmarker, HandLandmarkerOptions, RunningMode
 
     options = HandLandmarkerOptions(
         base_options=BaseOptions(model_asset_buffer=model_bytes(variant)),
-        running_mode=RunningMode.VIDEO,
+        running_mode=RunningMode.IMAGE if mode == "image" else RunningMode.VIDEO,
         num_hands=num_hands,
         min_hand_detection_confidence=min_confidence,
         min_hand_presence_confidence=min_confidence,
-        min_tracking_confidence=min_confidence,
+        min_tracking_confidence=min_confidence,  # ignored in IMAGE mode
     )
     with quiet_native_stderr():
         return HandLandmarker.create_from_options(options)

@@ -4,17 +4,18 @@ The day detector (vision.detect) is reused on a seat map whose zones are the sea
 (spec §2 `raise`): each seat gets its own crop and landmarker there, change gating included. Every
 hand of the seat's own crop is kept (a check shows 6–10 with two hands), not just the best one.
 
-Per seat and frame this records whether a hand is up, how many fingers (thumb excluded) the raised
-hand holds up, and the number all its hands show (vision.numbers). Runs of frames with a hand up
-become `Raised` intervals; inside the shooting spans their bends become shots; inside the check
-spans the steadiest number becomes a `ShownNumber`. Which seat may do what is for review.night.
+Per seat and frame this keeps the hands that were not there when the window began (`fresh_looks`:
+the zone also holds hands in the night pose), how many fingers (thumb excluded) the raised hand holds
+up, and the number its hands show (vision.numbers). Runs of frames with a raised hand become `Raised`
+intervals; inside the shooting spans their bends become shots; inside the check spans the steadiest
+number becomes a `ShownNumber`. Which seat may do what is for review.night.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -23,6 +24,7 @@ from review.night import NightSeen, Raised, ShownNumber
 from vision.detect import Hand, SeatDetector, unusable_seats
 from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, Sighting, runs_from_sightings
 from vision.numbers import (
+    STEP_BLUR,
     STEP_MIN,
     STEP_SHIFT,
     STEP_WINDOW,
@@ -44,8 +46,12 @@ TILE_SHARE = 0.2  # tile side / picture height: a raised hand of ~6 % of the hei
 TILE_OVERLAP = 0.35  # a hand on a tile's edge is whole in the next one
 PATCH_SCALE = 0.5  # the raise zone's picture is kept at half resolution to time the bend on
 HAND_MARGIN = 0.3  # of the hand's size, around its landmarks: the bent fingers stay inside
-LEAD_IN_S = 1.0  # decoded before each span: a hand already there when it starts is resting, not raised
-ARRIVE_MIN = 2.5  # a raise's start must change the picture this many times the typical frame change
+LEAD_IN_S = 1.0  # decoded before each span: what the zone looks like with every hand in the night pose
+FRESH_MIN = 0.14  # a hand's box must differ from the lead-in by this share of its contrast to be a new hand
+# (rendered nights: hands in the night pose ≤ 0.09, raised hands ≥ 0.2, bench/night_accuracy.py clips)
+FINGER_SLACK = 0.5  # a bend is refused when the landmarks read this many more fingers up after it than before
+UNCONFIRMED = 0.7  # a bend the landmarks cannot confirm (they read no fewer fingers after it) is this much less sure
+BOX_SHARE = 0.9  # a raised hand's box holds its landmarks on this share of its frames
 HOME_RADIUS = 0.5  # hand sizes: how far a held raised hand's palm wanders from its usual place
 SETTLE_S = 0.8  # a raised hand is still arriving this soon after it is first held at its place
 LEAVE_S = 0.2  # ... and already leaving this close to the last frame it is there (a shot may come just before)
@@ -65,9 +71,9 @@ class _Look:
     def present(self) -> bool:
         return bool(self.hands)
 
-    def up_fingers(self, resting: Sequence[tuple[float, float]] = ()) -> int | None:
+    def up_fingers(self) -> int | None:
         """Fingers held up by the raised hand in the zone (see _top); None when no hand."""
-        return raised_fingers(_top(self, resting).landmarks)[0] if self.hands else None
+        return raised_fingers(_top(self).landmarks)[0] if self.hands else None
 
     def number(self) -> FrameNumber | None:
         best = sorted(self.hands, key=lambda h: -h.score)[:2]
@@ -192,9 +198,9 @@ def observe_night(
                 end_index = video.frames_in(a, b).stop
                 end_t = video.time_of(end_index) if end_index < meta.frame_count else meta.duration
                 for n, seq in looks.items():
-                    mine = raises_of(n, seq, (end_index, end_t), shootings, boxes[n][:2])
+                    mine, numbers = analyse_seat(n, seq, (end_index, end_t), shootings, checks, boxes[n][:2])
                     raised += mine
-                    shown += numbers_of(n, seq, checks, [r for r in mine if r.arrived])
+                    shown += numbers
     raised.sort(key=lambda r: (r.up, r.seat))
     shown.sort(key=lambda s: (s.t, s.seat))
     return NightObservations(NightSeen(tuple(raised), tuple(shown), tuple(asked), blind), stats)
@@ -210,24 +216,66 @@ def _distinct(hands: Sequence[Hand]) -> tuple[Hand, ...]:
     return tuple(kept)
 
 
+def analyse_seat(seat: int, looks: Sequence[_Look], end: tuple[int, float], shootings: Sequence[tuple[float, float]],
+                 checks: Sequence[tuple[float, float]], origin: tuple[int, int] = (0, 0)) -> tuple[list[Raised], list[ShownNumber]]:
+    """One seat's raises (with their shots) and shown numbers in one decoded window."""
+    fresh = fresh_looks(looks, origin)
+    return raises_of(seat, fresh, end, shootings, origin), numbers_of(seat, fresh, checks)
+
+
+def fresh_looks(looks: Sequence[_Look], origin: tuple[int, int] = (0, 0)) -> list[_Look]:
+    """Each look with only the hands that were not there when the window began.
+
+    The raise zone of a seat takes in hands in the night pose (the seat's own on its shoulders, a
+    neighbour's in front of it: the camera looks down at the table), and the detector finds those now
+    and then. A raised hand changes the picture where it is: there, the window's lead-in (LEAD_IN_S,
+    decoded before the span asked for, when every hand is in the night pose) looks different. A hand
+    whose box differs from the lead-in by less than FRESH_MIN of its own contrast was there already.
+    So a hand already raised when a window starts is taken for a resting one: windows begin before
+    the judge's call for it (review.night's lead times).
+    """
+    if not looks:
+        return []
+    lead = [x.picture for x in looks if x.t < looks[0].t + LEAD_IN_S and x.picture is not None]
+    if len(lead) < 3:
+        return list(looks)
+    ref = cv2.GaussianBlur(np.mean(lead, axis=0).astype(np.float32), (0, 0), STEP_BLUR)
+    out = []
+    for x in looks:
+        if not x.hands or x.picture is None:
+            out.append(x)
+            continue
+        now = cv2.GaussianBlur(x.picture.astype(np.float32), (0, 0), STEP_BLUR)
+        kept = []
+        for h in x.hands:
+            box = _box_of(h.landmarks[:, :2], h.landmarks[:, :2], origin, now.shape)
+            if box is None:
+                continue
+            x0, y0, x1, y1 = box
+            patch = now[y0:y1, x0:x1]
+            if shifted_difference(ref[y0:y1, x0:x1], patch) / (float(patch.std()) + 1.0) >= FRESH_MIN:
+                kept.append(h)
+        out.append(replace(x, hands=tuple(kept)))
+    return out
+
+
 def raises_of(seat: int, looks: Sequence[_Look], end: tuple[int, float],
               shootings: Sequence[tuple[float, float]], origin: tuple[int, int] = (0, 0)) -> list[Raised]:
-    """A seat's raised-hand intervals in one window, with the shot of those inside a shooting span.
+    """A seat's raised-hand intervals in one window (looks holding raised hands only), with the shot of those in a shooting span.
 
     The shot's time is where the raised hand's picture changes once and for good (numbers.largest_step),
-    accepted when the landmarks agree that fingers were up before it and fewer are after; only without
+    accepted unless the landmarks read more fingers up after it than before (see _bend); only without
     pictures do the per-frame finger counts time it (numbers.shots) — on small hands they flicker.
     So vision reports at most one shot per raise; a second bend (rfm 4.5.5) is read only from counts.
     """
     sightings = [Sighting(x.index, x.t, x.present, "other", max((h.score for h in x.hands), default=0.0))
                  for x in looks]
-    resting = _resting(looks)
     out = []
     for run in runs_from_sightings(sightings, *end, GAP_FRAMES, MIN_RUN_FRAMES):
         inside = [x for x in looks if run.on_frame <= x.index < run.off_frame]
-        counts = [(x.index, x.t, x.up_fingers(resting)) for x in inside]
-        found = shots(counts) if any(a <= run.off and run.on <= b for a, b in shootings) else []
-        step = _bend(inside, origin, resting) if any(a <= run.off and run.on <= b for a, b in shootings) else None
+        counts = [(x.index, x.t, x.up_fingers()) for x in inside]
+        shooting = any(a <= run.off and run.on <= b for a, b in shootings)
+        step = _bend(inside, origin) if shooting else None
         if step is not None:
             fire: tuple[int, float] | None = (step[0], step[1])
             clarity = min(1.0, step[2] / (2 * STEP_MIN))
@@ -235,6 +283,7 @@ def raises_of(seat: int, looks: Sequence[_Look], end: tuple[int, float],
         elif any(x.picture is not None for x in inside):
             fire, fires, clarity = None, (), 1.0  # the pictures show no clear bend: frame-wise counts are too noisy
         else:
+            found = shots(counts) if shooting else []
             fire = (found[0].index, found[0].t) if found else None
             fires = tuple(s.t for s in found)
             clarity = 1.0
@@ -243,88 +292,55 @@ def raises_of(seat: int, looks: Sequence[_Look], end: tuple[int, float],
         agree = sum(1 for c in read if c[2] == fingers or (fire and c[0] >= fire[0])) / max(1, len(read))
         sure = clarity if step is not None else agree
         out.append(Raised(seat, run.on, run.off, fingers, fire[1] if fire else None,
-                          round(run.confidence * sure, 3), fires, fire[0] if fire else None,
-                          _arrived(looks, inside, origin, resting)))
+                          round(run.confidence * sure, 3), fires, fire[0] if fire else None))
     return out
 
 
 def _top(look: _Look) -> Hand:
+    """The raised hand: the highest of the look's hands (resting ones are already left out, see fresh_looks)."""
     return min(look.hands, key=lambda h: float(h.landmarks[:, 1].min()))
 
 
-def _top(look: _Look, resting: Sequence[tuple[float, float]] = ()) -> Hand:
-    """The raised hand: of the hands in the zone, the farthest from where hands rested when the window began.
-
-    With no resting hand known, the highest one. (Under a camera looking down, a raised hand is not
-    always above the same seat's hand resting on the shoulder in the picture.)
-    """
-    if not resting:
-        return min(look.hands, key=lambda h: float(h.landmarks[:, 1].min()))
-    return max(look.hands, key=lambda h: min(float(np.hypot(*np.subtract(h.palm_centre, r))) for r in resting))
-
-
-def _resting(looks: Sequence[_Look]) -> list[tuple[float, float]]:
-    """Palm centres of the hands seen during the window's lead-in: hands in the night pose."""
-    if not looks:
-        return []
-    lead = looks[0].t + LEAD_IN_S
-    return [h.palm_centre for x in looks if x.t < lead for h in x.hands]
-
-
-def _arrived(looks: Sequence[_Look], inside: Sequence[_Look], origin: tuple[int, int],
-             resting: Sequence[tuple[float, float]] = ()) -> bool:
-    """Whether the hand came up during the window rather than resting there since its start.
-
-    The raise zone of a seat may take in the seat's own hands resting on the shoulders in the night
-    pose (the camera looks down at the table): the detector then finds a hand there now and then.
-    A raised hand changes the picture where it is: the window's first frames (LEAD_IN_S before the
-    span asked for) differ there from the frames of the run. The detector may find a raised hand
-    late, so the comparison is with the window's start, not with the frames just before the run.
-    """
-    box = _hand_box(inside, origin, resting)
-    first = inside[0].index
-    start = looks[0].index
-    before = [x.picture for x in looks if x.index < start + 5 and x.index < first and x.picture is not None]
-    after = [x.picture for x in looks if first + 2 <= x.index < first + 8 and x.picture is not None]
-    if box is None or len(before) < 3 or len(after) < 3:
-        return False
-    x0, y0, x1, y1 = box
-    clip = np.array([x.picture[y0:y1, x0:x1] for x in looks if x.picture is not None], np.float32)
-    typical = float(np.median(np.abs(np.diff(clip, axis=0)).mean(axis=(1, 2)))) + 0.5
-    a = np.mean([p[y0:y1, x0:x1] for p in before], axis=0).astype(np.float32)
-    b = np.mean([p[y0:y1, x0:x1] for p in after], axis=0).astype(np.float32)
-    return shifted_difference(a, b) / typical >= ARRIVE_MIN
-
-
-def _hand_box(inside: Sequence[_Look], origin: tuple[int, int],
-              resting: Sequence[tuple[float, float]] = ()) -> tuple[int, int, int, int] | None:
-    """The hand's box in the seat's zone picture (median of its landmarks over the run, with a margin)."""
-    held = [x for x in inside if x.hands and x.picture is not None]
-    if not held:
-        return None
-    marks = np.array([_top(x, resting).landmarks[:, :2] for x in held])
-    lo, hi = np.median(marks.min(axis=1), axis=0), np.median(marks.max(axis=1), axis=0)
+def _box_of(lo_marks: np.ndarray, hi_marks: np.ndarray, origin: tuple[int, int],
+            shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    """A hand's box (with HAND_MARGIN) in the zone picture from its landmarks' low and high extents (frame pixels)."""
+    lo, hi = lo_marks.min(axis=0), hi_marks.max(axis=0)
     pad = HAND_MARGIN * float(max(hi - lo))
     (x0, y0), (x1, y1) = ((lo - pad - origin) * PATCH_SCALE).astype(int), ((hi + pad - origin) * PATCH_SCALE).astype(int)
-    h, w = held[0].picture.shape
+    h, w = shape[:2]
     x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
     if x1 - x0 < 2 * STEP_SHIFT + 4 or y1 - y0 < 2 * STEP_SHIFT + 4:
         return None
     return x0, y0, x1, y1
 
 
-def _bend(inside: Sequence[_Look], origin: tuple[int, int],
-          resting: Sequence[tuple[float, float]] = ()) -> tuple[int, float, float] | None:
+def _hand_box(inside: Sequence[_Look], origin: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The raised hand's box over a run: where most of its frames put it, fingers included.
+
+    Robust extents (BOX_SHARE of the frames inside on each side), not the median hand: a finger the
+    landmarker folds now and then would otherwise fall outside the box, and so would its bend.
+    """
+    held = [x for x in inside if x.hands and x.picture is not None]
+    if not held:
+        return None
+    marks = np.array([_top(x).landmarks[:, :2] for x in held])
+    lo = np.percentile(marks.min(axis=1), 100 * (1 - BOX_SHARE), axis=0)
+    hi = np.percentile(marks.max(axis=1), 100 * BOX_SHARE, axis=0)
+    return _box_of(lo[None], hi[None], origin, held[0].picture.shape)
+
+
+def _bend(inside: Sequence[_Look], origin: tuple[int, int]) -> tuple[int, float, float] | None:
     """(frame index, time, strength) of the bend of a raised hand's fingers, from its pictures; None if none is clear.
 
-    Only the stretch where the top hand stays at its usual place is searched: a hand resting in the
-    zone before the raise or after it (the night pose) must not make the raise's arrival or its
-    lowering look like the bend.
+    The strength is lowered where the landmarks do not confirm the bend (UNCONFIRMED).
+
+    Only the stretch where the hand stays at its usual place is searched: its arrival and its
+    lowering must not look like the bend.
     """
-    inside = _held(inside, resting)
+    inside = _held(inside)
     if not inside:
         return None
-    box = _hand_box(inside, origin, resting)
+    box = _hand_box(inside, origin)
     pictures = [x for x in inside if x.picture is not None and inside[0].t + SETTLE_S <= x.t <= inside[-1].t - LEAVE_S]
     if box is None or len(pictures) < 2 * STEP_WINDOW + 2:
         return None
@@ -334,20 +350,23 @@ def _bend(inside: Sequence[_Look], origin: tuple[int, int],
     if step is None or step.strength < STEP_MIN:
         return None
     at = pictures[step.at]
-    before = [x.up_fingers(resting) for x in pictures[: step.at] if x.hands]
-    after = [x.up_fingers(resting) for x in pictures[step.at:] if x.hands]
-    if not before or not after or np.mean(before) <= np.mean(after):
-        return None  # the picture changed but no finger went down: the hand moved, it did not shoot
-    return at.index, at.t, step.strength
+    before = [x.up_fingers() for x in pictures[: step.at] if x.hands]
+    after = [x.up_fingers() for x in pictures[step.at:] if x.hands]
+    if not before or not after or np.mean(after) >= np.mean(before) + FINGER_SLACK:
+        return None  # the picture changed and fingers went up, not down: the hand moved, it did not shoot
+    # The landmarks of a small hand seen from behind often miss the one raised finger, or read a bent
+    # finger as still up: then only the picture times the bend, and the shot is less sure.
+    confirmed = np.mean(after) < np.mean(before)
+    return at.index, at.t, step.strength * (1.0 if confirmed else UNCONFIRMED)
 
 
-def _held(inside: Sequence[_Look], resting: Sequence[tuple[float, float]] = ()) -> list[_Look]:
+def _held(inside: Sequence[_Look]) -> list[_Look]:
     """The looks from the first to the last frame where the raised hand is near its median place."""
     held = [x for x in inside if x.hands]
     if not held:
         return []
-    centres = np.array([_top(x, resting).palm_centre for x in held])
-    size = float(np.median([np.ptp(_top(x, resting).landmarks[:, :2], axis=0).max() for x in held]))
+    centres = np.array([_top(x).palm_centre for x in held])
+    size = float(np.median([np.ptp(_top(x).landmarks[:, :2], axis=0).max() for x in held]))
     home = np.median(centres, axis=0)
     near = [x for x, c in zip(held, centres, strict=True) if np.hypot(*(c - home)) <= HOME_RADIUS * size]
     if not near:
@@ -363,15 +382,12 @@ def _box(zone: np.ndarray, frame_size: tuple[int, int]) -> tuple[int, int, int, 
     return int(x0), int(y0), int(max(x1, x0 + 2)), int(max(y1, y0 + 2))
 
 
-def numbers_of(seat: int, looks: Sequence[_Look], checks: Sequence[tuple[float, float]],
-               raises: Sequence[Raised]) -> list[ShownNumber]:
-    """The number a seat shows in each check span (at most one per span), read while a hand is raised."""
-    out = []
+def numbers_of(seat: int, looks: Sequence[_Look], checks: Sequence[tuple[float, float]]) -> list[ShownNumber]:
+    """The number a seat shows in each check span (at most one per span), read from its raised hands (see fresh_looks)."""
+    out: list[ShownNumber] = []
     for a, b in checks:
-        readings = [(x.index, x.t, x.number()) for x in looks
-                    if a <= x.t < b and any(r.up <= x.t < r.down for r in raises)]
+        readings = [(x.index, x.t, x.number()) for x in looks if a <= x.t < b and x.hands]
         found = read_number(readings)
-        if found is not None:
-            out.append(ShownNumber(seat, found.t, found.number, found.confidence, found.index))
+        if found is not None and not any(s.frame == found.index and s.number == found.number for s in out):
+            out.append(ShownNumber(seat, found.t, found.number, found.confidence, found.index))  # check spans may overlap
     return out
-

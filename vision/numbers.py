@@ -6,7 +6,8 @@ so every convention below is testable on synthetic landmark sets.
 How a number is read — conventions (rfm 4.5.7–4.5.8 and mafclub 2.5.3–2.5.4 only say the Don and
 the Sheriff "show the number with the fingers of the hands"; neither rulebook writes a convention for
 6–10, so the reading follows what tables do and what the bundled sample game renders):
-- one hand: the extended fingers, the thumb included — 1 to 5 (5 is the open hand);
+- one hand: the extended fingers, the thumb included — 1 to 5 (5 is the open hand), so index-first
+  counting (the sample game's, palm turned to the judge) and thumb-first counting read alike;
 - two hands: the two hands' counts summed. This reads the common "5 + n" form (one open hand and n
   fingers on the other: 6 = 5 + 1 … 9 = 5 + 4, 10 = two open hands) and also splits such as 3 + 3;
 - not read: one-hand codes for 6–9 (thumb and little finger for 6, …) and a fist for 10 — a lone
@@ -149,6 +150,7 @@ STEP_WINDOW = 5  # frames averaged on each side of a candidate change (0.2 s at 
 STEP_SHIFT = 2  # pixels: a hand swaying or the camera shaking this much is not a change of the hand
 STEP_MIN = 2.5  # a step must stand this many times above the typical before/after difference
 STEP_BLUR = 1.0  # Gaussian sigma (patch pixels): a sub-pixel sway blurs away, a folded finger does not
+STEP_TOLERANCE = 1  # patch pixels each pixel may move on its own (a hand trembling over a still body)
 
 
 @dataclass(frozen=True)
@@ -159,13 +161,35 @@ class Step:
     strength: float  # step size / the median step size away from it
 
 
-def shifted_difference(a: np.ndarray, b: np.ndarray, shift: int = STEP_SHIFT) -> float:
-    """Mean absolute difference of two pictures, at the best alignment within ±shift pixels."""
+def shifted_difference(a: np.ndarray, b: np.ndarray, shift: int = STEP_SHIFT, tolerance: int = STEP_TOLERANCE) -> float:
+    """How different two pictures are: the mean absolute difference at the best alignment within ±shift
+    pixels (the camera shakes), where each pixel may also match its neighbours within ±tolerance.
+
+    The tolerance is for parts that move on their own: a resting hand trembles by a pixel over a still
+    body, and aligning the whole picture cannot follow both. A finger that folds away still differs,
+    because nothing like it is left near where it was; the match is taken both ways (what went, what came).
+    """
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
     h, w = a.shape
     m = shift
     core = a[m:h - m, m:w - m]
-    return float(min(np.abs(b[m + dy:h - m + dy, m + dx:w - m + dx] - core).mean()
-                     for dy in range(-m, m + 1) for dx in range(-m, m + 1)))
+    dy, dx = min(((dy, dx) for dy in range(-m, m + 1) for dx in range(-m, m + 1)),
+                 key=lambda d: float(np.abs(b[m + d[0]:h - m + d[0], m + d[1]:w - m + d[1]] - core).mean()))
+    moved = b[m + dy:h - m + dy, m + dx:w - m + dx]
+    if tolerance <= 0:
+        return float(np.abs(moved - core).mean())
+    return max(_tolerant(core, moved, tolerance), _tolerant(moved, core, tolerance))
+
+
+def _tolerant(a: np.ndarray, b: np.ndarray, r: int) -> float:
+    """Mean over a's pixels of the smallest difference to b's pixels within ±r (borders replicated)."""
+    h, w = a.shape
+    pb = cv2.copyMakeBorder(b, r, r, r, r, cv2.BORDER_REPLICATE)
+    best = np.full(a.shape, np.inf, np.float32)
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            np.minimum(best, np.abs(a - pb[r + dy:r + dy + h, r + dx:r + dx + w]), out=best)
+    return float(best.mean())
 
 
 def largest_step(patches: np.ndarray, window: int = STEP_WINDOW) -> Step | None:

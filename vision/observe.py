@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 
 from review.errors import UnreadableInput
 from review.jsonio import read_json
-from vision.detect import SeatDetector, unusable_seats
-from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, Sighting, runs_from_sightings
+from vision.detect import Hand, SeatDetector, unusable_seats
+from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, MIN_SUPPORT, Sighting, runs_from_sightings
 from vision.seats import SeatMap
 from vision.video import VideoSource, open_video
+from vision.workers import default_jobs, frame_done, run_parallel, split
 
 FORMAT = "stopframe-observations/1"
 # At MediaPipe's usual 0.3 a resting procedural fist was found in 13 % of frames, at 0.1 in 100 %; the zone,
@@ -117,38 +118,66 @@ def observe(
     progress: ProgressFn | None = None,
     gap_frames: int = GAP_FRAMES,
     min_run_frames: int = MIN_RUN_FRAMES,
+    jobs: int | None = None,
 ) -> Observations:
     """Hand intervals per seat in the given windows (seconds; None = the whole video).
 
-    `progress(done, total)` is called after every frame. Seats without a zone, or whose zone lies
+    `progress(done, total)` is called as frames are watched. Seats without a zone, or whose zone lies
     outside the picture, are reported in `unseen` for every window; so are stretches where a seat's
-    view is dark or covered.
+    view is dark or covered. `jobs`: worker processes sharing the windows (None: one per core); the
+    result does not depend on it.
     """
     with open_video(video_path) as video:
         meta = video.meta
         seat_map = seats.scaled_to(meta.width, meta.height, str(video_path))
         spans = merge_windows(windows if windows is not None else [(0.0, meta.duration)])
         spans = [(a, min(b, meta.duration)) for a, b in spans if a < meta.duration]
-        blocked = unusable_seats(seat_map)
-        unseen = [{"seat": n, "start": round(a, 4), "end": round(b, 4), "why": why}
-                  for a, b in spans for n, why in sorted(blocked.items())]
-        hands: list[HandInterval] = []
-        stats: dict = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
-        counter = _Progress(progress, sum(len(video.frames_in(a, b)) for a, b in spans))
-        with SeatDetector(seat_map, model=model, gating=gating, min_confidence=VOTE_CONFIDENCE) as detector:
-            for a, b in spans:
-                seen, dark, end = watch_window(video, detector, a, b, stats, counter.step)
-                for n in detector.streams:
-                    for run in runs_from_sightings(seen[n], *end, gap_frames, min_run_frames):
-                        hands.append(HandInterval(n, run.on, run.off, run.pose, run.confidence, run.on_frame, run.off_frame,
-                                                  run.pose_share))
-                    for run in runs_from_sightings(dark[n], *end, gap_frames, DARK_MIN_RUN):
-                        unseen.append({"seat": n, "start": round(run.on, 4), "end": round(run.off, 4),
-                                       "why": "the seat's view is dark or covered"})
-            stats.update({f"{k}_s": v for k, v in detector.seconds.items()})
+        sizes = [len(video.frames_in(a, b)) for a, b in spans]
+    blocked = unusable_seats(seat_map)
+    unseen = [{"seat": n, "start": round(a, 4), "end": round(b, 4), "why": why}
+              for a, b in spans for n, why in sorted(blocked.items())]
+    counter = _Progress(progress, sum(sizes))
+    groups = split(spans, sizes, jobs or default_jobs()) if spans else []
+    args = (str(video_path), seat_map, model, gating, gap_frames, min_run_frames)
+    if len(groups) > 1:
+        parts = run_parallel(watch_spans, groups, args, counter.to)
+    else:
+        parts = [watch_spans(group, *args, step=counter.step) for group in groups]
+    hands = [h for part_hands, _, _ in parts for h in part_hands]
+    unseen += [u for _, part_unseen, _ in parts for u in part_unseen]
+    stats: dict = {}
+    for _, _, part_stats in parts:
+        for k, v in part_stats.items():
+            stats[k] = stats.get(k, 0) + v
     hands.sort(key=lambda h: (h.on, h.seat))
     unseen.sort(key=lambda u: (u["start"], u["seat"]))
     return Observations(str(video_path), meta.fps, hands, unseen, spans, stats)
+
+
+def watch_spans(spans: list[tuple[float, float]], video_path: str, seat_map: SeatMap, model: str, gating: bool,
+                gap_frames: int, min_run_frames: int, step: Callable[[], None] = frame_done,
+                ) -> tuple[list[HandInterval], list[dict], dict]:
+    """Hand intervals, dark stretches and detector statistics of some windows, each watched afresh."""
+    hands: list[HandInterval] = []
+    unseen: list[dict] = []
+    stats: dict = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
+    with open_video(video_path) as video, SeatDetector(seat_map, model=model, gating=gating,
+                                                       min_confidence=VOTE_CONFIDENCE, resting=True) as detector:
+        for k, (a, b) in enumerate(spans):
+            if k:
+                detector.reset()
+            seen, dark, end = watch_window(video, detector, a, b, stats, step)
+            for n in detector.streams:
+                for run in runs_from_sightings(seen[n], *end, gap_frames, min_run_frames, MIN_SUPPORT):
+                    hands.append(HandInterval(n, run.on, run.off, run.pose, run.confidence, run.on_frame, run.off_frame,
+                                              run.pose_share))
+                for run in runs_from_sightings(dark[n], *end, gap_frames, DARK_MIN_RUN):
+                    unseen.append({"seat": n, "start": round(run.on, 4), "end": round(run.off, 4),
+                                   "why": "the seat's view is dark or covered"})
+        stats.update({f"{k}_s": v for k, v in detector.seconds.items()})
+        if detector.pose_check is not None:
+            stats.update(second_looks=detector.pose_check.looks, second_look_s=detector.pose_check.seconds)
+    return hands, unseen, stats
 
 
 class _Progress:
@@ -156,9 +185,22 @@ class _Progress:
         self.callback, self.total, self.done = callback, total, 0
 
     def step(self) -> None:
-        self.done += 1
-        if self.callback is not None:
-            self.callback(self.done, self.total)
+        self.to(self.done + 1)
+
+    def to(self, done: int) -> None:
+        if done != self.done or done == self.total:
+            self.done = done
+            if self.callback is not None:
+                self.callback(self.done, self.total)
+
+
+def _sighting(index: int, t: float, hand: Hand | None, unread: bool = False, looked: bool = True,
+              repeat: bool = True) -> Sighting:
+    if hand is None:
+        return Sighting(index, t, False, unread=unread, looked=looked)
+    x, y = hand.palm_centre
+    return Sighting(index, t, True, hand.pose.pose, hand.score, hand.pose.margin, x, y, hand.palm_length,
+                    looked=looked, repeat=repeat)
 
 
 def watch_window(video: VideoSource, detector: SeatDetector, a: float, b: float, stats: dict,
@@ -168,7 +210,8 @@ def watch_window(video: VideoSource, detector: SeatDetector, a: float, b: float,
     plus the first frame after the window (index, time) for hands still present at its end."""
     seen: dict[int, list[Sighting]] = {n: [] for n in detector.streams}
     dark: dict[int, list[Sighting]] = {n: [] for n in detector.streams}
-    end_index = video.frames_in(a, b).stop
+    span = video.frames_in(a, b)
+    first, end_index = span.start, span.stop  # one sighting per frame and seat: seen[n][i - first] is frame i
     frames = video.iter_window(a, b)
     while True:
         t0 = time.perf_counter()
@@ -182,13 +225,13 @@ def watch_window(video: VideoSource, detector: SeatDetector, a: float, b: float,
         stats["gated"] += result.skipped
         for n in detector.streams:
             hand = result.hands.get(n)
-            if hand is None:
-                seen[n].append(Sighting(frame.index, frame.t, False))
-            else:
-                x, y = hand.palm_centre
-                seen[n].append(Sighting(frame.index, frame.t, True, hand.pose.pose, hand.score, hand.pose.margin,
-                                        x, y, hand.palm_length))
+            seen[n].append(_sighting(frame.index, frame.t, hand, n in result.unread, n in result.looked,
+                                     n not in result.fresh))
             dark[n].append(Sighting(frame.index, frame.t, n in result.dark, score=1.0))
+        for n, (indices, hand) in result.backfill.items():  # gated frames that already showed this hand
+            for i in indices:
+                if n in seen and first <= i < frame.index and not seen[n][i - first].present:
+                    seen[n][i - first] = _sighting(i, seen[n][i - first].t, hand, looked=seen[n][i - first].looked)
         if on_frame is not None:
             on_frame()
     meta = video.meta

@@ -55,6 +55,7 @@ def render(game: Game) -> None:
     _round_tables(game, rnd)
     decisions = state.store().decisions(game.game_id)
     here = [f for f in findings if f.get("day") == rnd.day and f.get("round") == rnd.round]
+    alone = False
     st.subheader(f"Findings ({len(here)})")
     if not here:
         st.write("The video shows nothing against this round." if game.audit else "No audit yet.")
@@ -64,10 +65,11 @@ def render(game: Game) -> None:
                               on_select="rerun", selection_mode="single-row", key=f"overview_{rnd.day}_{rnd.round}")
         rows = list(getattr(getattr(picked, "selection", None), "rows", None) or [])
         if rows and rows[0] < len(here):
-            here = [here[rows[0]]]
+            here, alone = [here[rows[0]]], True
     finding_cards(game, here, decisions)
     _recomputed(game, rnd, decisions)
-    _other_findings(game, {(r.day, r.round) for r in rounds}, decisions)
+    if not alone:  # a selected row shows that finding alone
+        _other_findings(game, {(r.day, r.round) for r in rounds}, decisions)
 
 
 def overview_row(f: dict[str, Any], decisions: dict[str, Any]) -> dict[str, Any]:
@@ -163,8 +165,31 @@ def _recomputed(game: Game, rnd: Any, decisions: dict[str, Any]) -> None:
     st.markdown("\n".join(lines) if lines else "No outcome to show yet.")
 
 
+def night_rows(game: Game) -> list[dict[str, Any]]:
+    """One row per shooting and check the audit looked at: what the protocol records and what the video shows."""
+    rows = []
+    for r in (game.audit or {}).get("x_nights") or []:
+        if r.get("kind") == "shooting":
+            what = "shooting"
+            protocol = "miss" if r.get("protocol_target") is None else f"seat {r['protocol_target']} killed"
+            outcome = r.get("video_outcome")
+            video = {"kill": f"seat {r.get('video_target')} killed", "undetermined": "cannot tell (a black seat unseen)",
+                     None: "—"}.get(outcome, f"miss: {outcome}")
+        else:
+            what = f"check by the {r.get('by')} (seat {r.get('seat')})"
+            protocol = f"seat {r.get('protocol_target')}"
+            video = "—" if r.get("video_number") is None else f"shows {r['video_number']}"
+        rows.append({"night": r.get("night"), "what": what, "from (s)": r.get("start"), "to (s)": r.get("end"),
+                     "protocol": protocol, "video": video, "note": r.get("note", "")})
+    return rows
+
+
 def _other_findings(game: Game, shown: set[tuple[int, int]], decisions: dict[str, Any] | None = None) -> None:
     rest = [f for f in game.findings if (f.get("day"), f.get("round")) not in shown]
+    nights = night_rows(game)
+    if nights:
+        st.subheader("Nights: the shootings and checks")
+        st.table(pd.DataFrame(nights).set_index("night"))  # a static table: the interactive ones select findings
     if not rest:
         return
     decisions = decisions if decisions is not None else state.store().decisions(game.game_id)

@@ -1,0 +1,18 @@
+"""Sharing vote windows out over cores: balanced by frames, every window once, in time order per worker."""
+
+from __future__ import annotations
+
+from vision.workers import split
+
+
+def test_windows_are_shared_out_by_frames_each_exactly_once_in_order() -> None:
+    windows = ["a", "b", "c", "d", "e"]
+    groups = split(windows, [100, 400, 100, 300, 100], 2)
+    assert sorted(w for g in groups for w in g) == windows
+    assert all(g == sorted(g) for g in groups)
+    assert sorted(sum({"a": 100, "b": 400, "c": 100, "d": 300, "e": 100}[w] for w in g) for g in groups) == [500, 500]
+
+
+def test_never_more_workers_than_windows() -> None:
+    assert split(["a"], [10], 4) == [["a"]]
+    assert split([], [], 2) == []

@@ -1,0 +1,67 @@
+"""Vote windows shared out over the machine's cores: each worker process decodes and watches its own windows.
+
+Windows are independent (the detector starts afresh on each, vision.detect.SeatDetector.reset), so
+splitting them changes nothing in the result, only the wall time: on the 2-core machine a whole
+game's audit runs nearly twice as fast. Work is balanced by frame count, longest window first.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+POLL_S = 0.5  # how often the parent reports the workers' progress
+_done: Any = None  # in a worker: the shared count of frames watched by all workers
+
+
+def default_jobs() -> int:
+    """The cores this process may use; 1 inside a worker process (`stopframe audit --batch` already
+    gives each core a game of its own)."""
+    if mp.parent_process() is not None:
+        return 1
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def split(items: Sequence[T], sizes: Sequence[int], jobs: int) -> list[list[T]]:
+    """`items` in at most `jobs` groups of about equal total size (greedy, largest first), each in order."""
+    groups: list[list[int]] = [[] for _ in range(max(1, min(jobs, len(items))))]
+    loads = [0] * len(groups)
+    for i in sorted(range(len(items)), key=lambda i: -sizes[i]):
+        g = loads.index(min(loads))
+        groups[g].append(i)
+        loads[g] += sizes[i]
+    return [[items[i] for i in sorted(g)] for g in groups if g]
+
+
+def frame_done() -> None:
+    """Count one watched frame (called in a worker)."""
+    if _done is not None:
+        with _done.get_lock():
+            _done.value += 1
+
+
+def _start(counter: Any) -> None:
+    global _done
+    _done = counter
+
+
+def run_parallel(fn: Callable[..., T], groups: Sequence[Any], args: tuple, progress: Callable[[int], None] | None,
+                 ) -> list[T]:
+    """fn(group, *args) for every group, one worker process each; progress(frames done) while they run."""
+    context = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    counter = context.Value("i", 0)
+    with ProcessPoolExecutor(len(groups), mp_context=context, initializer=_start, initargs=(counter,)) as pool:
+        futures: list[Future] = [pool.submit(fn, group, *args) for group in groups]
+        pending = set(futures)
+        while pending:
+            _finished, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            if progress is not None:
+                progress(counter.value)
+        return [f.result() for f in futures]
