@@ -16,3 +16,17 @@ def test_windows_are_shared_out_by_frames_each_exactly_once_in_order() -> None:
 def test_never_more_workers_than_windows() -> None:
     assert split(["a"], [10], 4) == [["a"]]
     assert split([], [], 2) == []
+
+
+def test_off_the_main_thread_windows_are_watched_in_process() -> None:
+    """The app analyses a video from Streamlit's script thread: no fork there (a forked child of a
+    multi-threaded process can hang on a lock another thread held)."""
+    import threading
+
+    from vision.workers import default_jobs
+
+    seen: list[int] = []
+    worker = threading.Thread(target=lambda: seen.append(default_jobs()))
+    worker.start()
+    worker.join()
+    assert seen == [1] and default_jobs() >= 1

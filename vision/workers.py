@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
@@ -20,8 +21,9 @@ _done: Any = None  # in a worker: the shared count of frames watched by all work
 
 def default_jobs() -> int:
     """The cores this process may use; 1 inside a worker process (`stopframe audit --batch` already
-    gives each core a game of its own)."""
-    if mp.parent_process() is not None:
+    gives each core a game of its own) and 1 off the main thread (the app's analysis runs in Streamlit's
+    script thread, and forking a process whose other threads may hold locks can hang the child)."""
+    if mp.parent_process() is not None or threading.current_thread() is not threading.main_thread():
         return 1
     try:
         return max(1, len(os.sched_getaffinity(0)))
