@@ -241,7 +241,8 @@ def _decision_form(game: Game, case: AppealCase, prefix: str, amend: bool) -> No
     st.checkbox("The chief judge agrees", key=f"{prefix}_agree")
     draft = decision_from_form(prefix, state.judge_name())
     st.markdown("**Preconditions**  \n" + "  \n".join(
-        ("✅" if c.ok else "❌" if c.blocking else "⚠️") + f" {md(c.text)}" + (f" ({c.clause})" if c.clause else "")
+        (":green[✓ met]" if c.ok else ":red[✗ not met]" if c.blocking else ":orange[! advisory]")
+        + f" — {md(c.text)}" + (f" ({c.clause})" if c.clause else "")
         for c in checks(case, draft, roles(game), protocol_winner(game))))
     st.button("Record the amendment" if amend else "Record the decision", key=f"{prefix}_go", type="primary",
               on_click=_decide, args=(game, case, prefix, amend))
