@@ -19,6 +19,7 @@ from review.audit import Hand, Seen, audit
 from review.engine import replay
 from review.jsonio import read_json
 from review.profiles import get_profile
+from review.store import finding_key
 
 TRUTH_FORMAT = "stopframe-truth/1"
 # What a trainee can name in one candidate's vote: count_mismatch is "the announced count is wrong".
@@ -96,8 +97,6 @@ def questions_from_decisions(protocol_path: str | Path, data: Mapping[str, Any],
                              decisions: Mapping[str, Any], video: str | None) -> list[Question]:
     """Votes a judge has reviewed: the findings they confirmed (or edited) are the key, rejected ones are
     not; only votes with at least one decided finding become questions."""
-    from review.store import finding_key
-
     decided = [f for f in report.get("findings") or [] if finding_key(f) in decisions]
     standing = [decisions[finding_key(f)].effective_finding for f in decided if decisions[finding_key(f)].stands]
     reviewed = {(f.get("day"), f.get("round"), f.get("candidate")) for f in decided}

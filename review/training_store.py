@@ -94,12 +94,7 @@ class TrainingStore:
 
     def progress(self, trainee: str) -> list[dict[str, Any]]:
         """Per attempt, oldest first: when, how many questions, the mean score and accuracy per finding kind."""
-        attempts: dict[str, list[dict[str, Any]]] = {}
-        for a in self.answers(trainee):
-            attempts.setdefault(a["attempt_id"], []).append(a)
-        return [{"attempt": k, "at": rows[0]["at"], "questions": len(rows),
-                 "score": round(sum(r["score"] for r in rows) / len(rows), 3),
-                 "kinds": kind_accuracy(r["result"] for r in rows)} for k, rows in attempts.items()]
+        return _attempts(self.answers(trainee))
 
     def group(self) -> list[dict[str, Any]]:
         """Every trainee's record: answers, mean score, latest attempt's score, accuracy per kind overall."""
@@ -108,13 +103,22 @@ class TrainingStore:
             by.setdefault(a["trainee"], []).append(a)
         out = []
         for trainee, rows in sorted(by.items()):
-            last = self.progress(trainee)[-1]
+            last = _attempts(rows)[-1]
             kinds = kind_accuracy(r["result"] for r in rows)
             out.append({"trainee": trainee, "answers": len(rows),
                         "mean score": round(sum(r["score"] for r in rows) / len(rows), 3),
                         "latest attempt": last["score"],
                         **{k: v["accuracy"] for k, v in kinds.items()}})
         return out
+
+
+def _attempts(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    attempts: dict[str, list[dict[str, Any]]] = {}
+    for a in answers:
+        attempts.setdefault(a["attempt_id"], []).append(a)
+    return [{"attempt": k, "at": rows[0]["at"], "questions": len(rows),
+             "score": round(sum(r["score"] for r in rows) / len(rows), 3),
+             "kinds": kind_accuracy(r["result"] for r in rows)} for k, rows in attempts.items()]
 
 
 def new_attempt() -> str:

@@ -124,14 +124,14 @@ def _open_case(game: Game) -> None:
 
 def _new_case(game: Game) -> None:
     st.subheader("Open a new case")
-    options = list(sources(game))
-    if not options:
+    found = sources(game)
+    if not found:
         st.info("This game has no findings or events to appeal.")
         return
+    options = list(found)
     default = next((i for i, o in enumerate(options) if "count mismatch" in o), 0)
     picked = st.selectbox("Opened from (a finding or an event)", options, index=default, key="appeal_from")
-    src = sources(game)[picked]
-    f = src.get("finding")
+    f = found[picked].get("finding")
     grounds = [f"{g.clause} — {g.text}" for g in grounds_for(game.profile_id)]
     suggested = suggested_ground(game.profile_id, f)
     st.selectbox("Grounds", grounds, index=next((i for i, g in enumerate(grounds) if g.startswith(suggested + " ")), 0),
@@ -228,8 +228,8 @@ def _decide(game: Game, case: AppealCase, prefix: str, amend: bool) -> None:
 
 
 def _decision_form(game: Game, case: AppealCase, prefix: str, amend: bool) -> None:
-    st.radio("Decision", OUTCOMES, key=f"{prefix}_outcome", format_func=lambda o: OUTCOME_TEXT[o], horizontal=True)
-    outcome = st.session_state.get(f"{prefix}_outcome")
+    outcome = st.radio("Decision", OUTCOMES, key=f"{prefix}_outcome", format_func=lambda o: OUTCOME_TEXT[o],
+                       horizontal=True)
     if outcome == "result_changed":
         st.selectbox("New result", WINNERS, key=f"{prefix}_winner")
     if outcome == "points_adjusted":
