@@ -10,7 +10,8 @@ the renderer made them, the composites from real cut-outs under sample_videos/ou
 - vote-count accuracy: the share of votes whose hands counted on video equal those of the truth;
 - late-vs-in-time accuracy as a function of |hand onset − cutoff| (in frames), over every truth hand
   that lands within 0.5 s of a cutoff.
-Observations are cached per clip (`--cache`, default bench/out/audit_obs) so reruns skip vision.
+Under `--rules` other than a protocol's own, the expected findings are the audit of the truth's hands under
+those rules (the truth lists its findings under the protocol's). Observations are cached per clip (`--cache`, default bench/out/audit_obs) so reruns skip vision.
 
 `--composites` also writes the committed audit fixture's scenario (tests/fixtures/audit/day_vote: late,
 early, lifted, double, open palm, silent seat, miscounts) as clips pasted from the real hand cut-outs in
@@ -173,7 +174,11 @@ def main() -> int:
         got = audit(protocol, seen, profile=profile, visible_seats=visible)
         ideal = audit(protocol, seen_from_truth(truth), profile=profile, visible_seats=visible)
 
-        expected = {identity_of(f) for f in truth.get("expected_findings", []) if f["kind"] not in NIGHT_KINDS}  # nights: night_accuracy.py
+        if args.rules and args.rules != protocol["rules"]:  # the truth lists its findings under the protocol's rules
+            expected = {f.identity for f in ideal.findings if f.kind not in NIGHT_KINDS}
+        else:
+            expected = {identity_of(f) for f in truth.get("expected_findings", []) if f["kind"] not in NIGHT_KINDS}
+        # (nights: night_accuracy.py)
         found = {f.identity for f in got.findings}
         for ident in expected | found:
             kind = ident[0]

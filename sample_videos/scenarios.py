@@ -7,6 +7,7 @@ clip costs little more than its encoding.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -14,7 +15,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from .game import Show, Window
+from .game import Show, VoteHand, Window
 from .hands import HandState, arm_capsules, hand_capsules, number_pose, raised_pose
 from .motion import FPS, Jitter, Track, place
 from .render import Camera, Canvas, Light
@@ -250,6 +251,15 @@ def render_window(stage: Stage, window: Window, seed: int,
             if masks:
                 hand_masks[n] = (x0, y0, layer.hand)
         yield effects.apply(frame, i), hand_masks
+
+
+def vote_still(stage: Stage, poses: dict[int, str], seed: int) -> tuple[np.ndarray, dict]:
+    """One frame of a vote where every seat in `poses` rests its hand on the table in that pose, and the
+    stage's seat map: stills for training and testing pose readers (bench/train_thumb.py)."""
+    window = Window("still", "still", False, tuple(sorted(poses)), duration=1.0)
+    window.hands = [VoteHand(n, 0.5, 5.0, pose, "vote") for n, pose in sorted(poses.items())]
+    last = deque(render_window(stage, window, seed), maxlen=1)  # the hands have arrived by the last frame
+    return last[0][0], seats_json(stage)
 
 
 def _paste(frame: np.ndarray, layer: SeatLayer, x0: int, y0: int) -> None:

@@ -108,3 +108,33 @@ def test_sample_game_from_visions_observations_misses_no_expected_finding(game, 
 def test_sample_game_from_visions_observations_reports_exactly_the_truths_findings(game, vision_report):
     _, truth, _ = game
     assert {f.identity for f in vision_report.findings} == _expected(truth)
+
+
+def _both_audits(game, rules: str) -> tuple[dict, dict]:
+    protocol, truth, visible = game
+    profile = get_profile(rules)
+    from_video = audit(protocol, _json(FIXTURE), profile=profile, visible_seats=visible)
+    from_truth = audit(protocol, _truth_hands(truth), profile=profile, visible_seats=visible)
+    return {f.identity: f for f in from_video.findings}, {f.identity: f for f in from_truth.findings}
+
+
+@pytest.mark.parametrize("rules", sorted(DIFFERENCES))
+def test_sample_game_from_video_finds_the_truths_audit_under_each_profile(game, rules):
+    # mafclub 2.4.6 and showtime ¶3 count only a thumb-up fist: vision must tell a thumb-up from a plain fist
+    # (vision.thumb) for the wrong forms and the miscounts they make to come out as the truth's
+    video, truth = _both_audits(game, rules)
+    assert set(truth) <= set(video)
+    for ident, f in truth.items():
+        assert (video[ident].clause, video[ident].consequence.type) == (f.clause, f.consequence.type), ident
+    extra = [video[i] for i in set(video) - set(truth)]
+    assert all(f.kind == "wrong_form" and f.confidence <= 0.3 for f in extra), [f.identity for f in extra]
+    if rules in ("rfm", "lvi2015"):  # every fist counts: the thumb cannot matter
+        assert not extra
+
+
+@pytest.mark.xfail(strict=True, reason="one thumb-up (seat 7, day 4) whose landmarks sit below the fist reads as a "
+                                       "plain fist: one extra low-confidence wrong_form (vision/README.md)")
+@pytest.mark.parametrize("rules", ["mafclub", "showtime"])
+def test_sample_game_from_video_equals_the_truths_audit_where_the_thumb_must_be_up(game, rules):
+    video, truth = _both_audits(game, rules)
+    assert set(video) == set(truth)

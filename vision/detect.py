@@ -13,16 +13,23 @@ measured on the sample game's late onsets (a resting fist first found 13-48 fram
   frame runs again instead of being gated (the detector is locking on: one frame later it tracks it);
 - a hand newly found on a picture that has not changed since frame k was there since frame k: the
   result back-fills the frames that look like the current one (`FrameResult.backfill`; 'look like'
-  as for holding a hand), so neither gating nor a detector that locks on late delays an onset;
+  as for holding a hand; with the pose its second look settled on), so neither gating nor a detector that
+  locks on late delays an onset;
 - an open palm or a finger is believed only after a second, tracking-free look (vision.second_look);
-- the longer a picture stays still, the rarer the re-checks (GATE_REFRESH_MAX).
+- a detection with no skin colour on a spot unchanged since the window's first frame is a prop, not a
+  hand (`looks_like_prop`; a white capsule by a seat was read as a hand under crf 40 and in the dark);
+- the longer a picture stays still, the rarer the re-checks (GATE_REFRESH_MAX);
+- where something has come to rest in a seat's crop and its tracking stream sees no hand, a fresh
+  IMAGE-mode look decides (`_relook`): from straight above the tracker lost two of six
+  resting fists that a fresh look finds in every frame.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -50,6 +57,61 @@ LIT_GREY = 60.0  # mean grey of a seat's crop on a lit table (the sample game: 5
 DARK_MEAN, DARK_STD = 18.0, 6.0  # a crop this dark and flat shows nothing (lens covered, lights off)
 MIN_VISIBLE = 0.5  # share of a zone that must lie inside the frame
 DETECT_CONFIDENCE = 0.3  # MediaPipe's thresholds (observe() lowers them for hands resting on the table)
+RELOOK_STILL = 3  # frames a changed picture must have been still before a fresh look (a moving arm is no vote)
+RELOOK_SCORE = 0.5  # the detector score given to a hand a fresh look found (IMAGE mode reports none per seat)
+# A prop is no hand: a white cup or bottle by a seat can be read as a hand (under H.264 crf 40 as a small open
+# hand, in the dark as a fist once the real hand has gone). Two physical marks set it apart, and a detection must
+# show both to be dropped: (1) hardly any skin colour inside its landmarks' hull (blood makes skin redder than it is
+# green, R - G clearly positive, with R >= B; a white, grey or black object is neutral, a green one fails), and
+# (2) it never moved in: inside the hull the picture is what it was on the window's first frame, before any vote.
+# Measured over every detection in the vote windows of the six stress clips (sample_videos/clips/stress_*), the four
+# day clips and the sample game: the white prop had at most 3 % skin pixels and a mean change from the window's
+# first frame of 0.0-2.9 grey levels on a steady camera (crf 40, dark; 4-12 under camera shake, where it is kept and
+# the run-support rule stops it); real hands had 11 % skin pixels at the least (one frame of a hand swooping in
+# under crf 40; 28 % elsewhere) and changed their hull by 5.4 grey levels at the least (the frames they land or
+# leave; >= 11 once at rest). The 39 labelled real cut-outs of ../shared/assets/hands, some as pale as paper in
+# their cool, over-exposed photos, show >= 31 % skin pixels on a green, wood or white table (R > G > B instead would
+# have found < 10 % on 3-5 of them), so a real hand resting since before the window began is kept too.
+SKIN_RED = 0.03  # (R - G) / (R + G + B) above which a pixel (with R >= B) is skin-coloured
+MIN_SKIN_SHARE = 0.1  # skin pixels in the hull below which a detection may be a prop ...
+STATIC_CHANGE = 6.0  # ... if the hull's mean grey change from the window's first frame is below this (a dim
+# picture's difference scaled up to a lit one's, as for gating)
+
+
+def skin_share(crop: np.ndarray, points: np.ndarray) -> float:
+    """The share of pixels inside the convex hull of `points` (crop pixels, x y) of a BGR crop that are
+    skin-coloured: (R - G) / (R + G + B) > SKIN_RED and R >= B (1.0 when the hull holds no pixel)."""
+    hull = cv2.convexHull(np.round(np.asarray(points, float)[:, :2]).astype(np.int32))
+    mask = np.zeros(crop.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, hull, 1)
+    pixels = crop[mask.astype(bool)].astype(np.float32)
+    if not len(pixels):
+        return 1.0
+    b, g, r = pixels[:, 0], pixels[:, 1], pixels[:, 2]
+    skin = (r - g > SKIN_RED * (r + g + b)) & (r >= b)
+    return float(skin.mean())
+
+
+def hull_change(now: np.ndarray, before: np.ndarray, points: np.ndarray) -> float:
+    """Mean absolute grey difference between two grey crops inside the convex hull of `points` (crop pixels),
+    a dim picture's scaled up to a lit one's (LIT_GREY); inf when the hull holds no pixel."""
+    hull = cv2.convexHull(np.round(np.asarray(points, float)[:, :2]).astype(np.int32))
+    mask = np.zeros(now.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, hull, 1)
+    inside = mask.astype(bool)
+    if not inside.any():
+        return math.inf
+    a, b = now[inside].astype(np.float32), before[inside].astype(np.float32)
+    lit = max(1.0, LIT_GREY / max(float(a.mean()), float(b.mean()), 1.0))
+    return float(np.abs(a - b).mean()) * lit
+
+
+def looks_like_prop(crop: np.ndarray, grey: np.ndarray, lead: np.ndarray | None, points: np.ndarray) -> bool:
+    """A detection (landmarks `points` in crop pixels) with no skin colour on a spot unchanged since the
+    window's first frame (`lead`, grey): a prop that was there before any vote (see MIN_SKIN_SHARE)."""
+    if lead is None or skin_share(crop, points) >= MIN_SKIN_SHARE:
+        return False
+    return hull_change(grey, lead, points) < STATIC_CHANGE
 
 
 def _same_picture(a: np.ndarray, b: np.ndarray, max_diff: float = GATE_MAX_DIFF, mean_diff: float = GATE_MEAN_DIFF,
@@ -68,6 +130,7 @@ class Hand:
     landmarks: np.ndarray  # (21, 3) frame pixels (z scaled like x)
     score: float
     pose: Pose
+    thumb: float | None = None  # the picture's thumb reading of a fist (vision.thumb decision), None: not read
 
     @property
     def palm_centre(self) -> tuple[float, float]:
@@ -100,6 +163,8 @@ class _SeatStream:
     anchor: np.ndarray | None = None  # thumbnail at the start of the current still stretch ...
     still: int = 0  # ... and how many frames since have matched it
     recent: deque = field(default_factory=lambda: deque(maxlen=HOLD_FRAMES))  # (index, thumbnail) of past frames
+    lead: np.ndarray | None = None  # the grey crop on the first frame of the window (resting hands: props) ...
+    lead_thumb: np.ndarray | None = None  # ... and its thumbnail
 
 
 @dataclass
@@ -196,6 +261,8 @@ class SeatDetector:
                 stream.recent.clear()
                 continue
             if self.resting:
+                if stream.lead is None:
+                    stream.lead, stream.lead_thumb = grey, thumb
                 if stream.anchor is None or not _same_picture(thumb, stream.anchor):
                     stream.anchor, stream.still = thumb, 0
                 stream.still += 1
@@ -204,7 +271,9 @@ class SeatDetector:
                 skipped += 1
                 found.extend(stream.last_hands)
                 continue
-            raw = self._detect(stream, crop, t)
+            raw = self._detect(stream, crop, t, grey)
+            if self.pose_check is not None and self._doubtful(stream, raw, thumb):
+                raw = raw + self._relook(stream, frame, crop, grey)
             ran += 1
             looked.add(stream.seat)
             fresh.update(h.seat for h in raw)
@@ -227,9 +296,35 @@ class SeatDetector:
                 best[hand.seat] = hand
         if self.pose_check is not None:
             best = {n: self.pose_check.confirm(hand, frame, index) for n, hand in best.items()}
+            # frames back-filled with a newly found hand take the pose its second look settled on: on the wood
+            # table (stress_clutter) a thumb-up fist found late read open to the tracker, the second look said
+            # otherwise, and the 12 back-filled frames before it had kept "open palm" (a false wrong_form)
+            backfill = {n: (same, replace(hand, pose=best[n].pose, thumb=best[n].thumb) if n in best else hand)
+                        for n, (same, hand) in backfill.items()}
         return FrameResult(best, dark, ran, skipped, backfill, unread - set(best), looked, fresh)
 
-    def _detect(self, stream: _SeatStream, crop: np.ndarray, t: float) -> list[Hand]:
+    @staticmethod
+    def _doubtful(stream: _SeatStream, raw: list[Hand], thumb: np.ndarray) -> bool:
+        """Whether a run that found no hand of the stream's own seat deserves a fresh look: the picture has come
+        to rest on something the window's first frame did not show (a hand put down that the tracker lost or
+        never locked on to). Not on a refused or a lost hand as such: on the stress clips that brought back
+        hands in motion and compression artefacts (3 false findings)."""
+        if any(h.seat == stream.seat for h in raw):
+            return False
+        return (stream.lead_thumb is not None and stream.still >= RELOOK_STILL
+                and not _same_picture(thumb, stream.lead_thumb, HOLD_MAX_DIFF, HOLD_MEAN_DIFF, lit=True))
+
+    def _relook(self, stream: _SeatStream, frame: np.ndarray, crop: np.ndarray, grey: np.ndarray) -> list[Hand]:
+        """The stream's own seat's hand from a fresh IMAGE-mode look, at the tight crop and then the stream's:
+        straight above, one resting fist was found only at one, another only at the other."""
+        for seat_crop in (self.pose_check.crops[stream.seat], stream.crop):
+            for points in self.pose_check.hands_at(stream.seat, frame, seat_crop):
+                in_crop = (points[:, :2] - (stream.crop.x0, stream.crop.y0)) * stream.crop.scale
+                if not looks_like_prop(crop, grey, stream.lead, in_crop):
+                    return [Hand(stream.seat, points, RELOOK_SCORE, classify(points))]
+        return []
+
+    def _detect(self, stream: _SeatStream, crop: np.ndarray, t: float, grey: np.ndarray | None = None) -> list[Hand]:
         import mediapipe as mp
 
         t0 = time.perf_counter()
@@ -243,7 +338,7 @@ class SeatDetector:
                 result = stream.landmarker.detect_for_video(image, ts)
             stream.warmed = True
         self.seconds["inference"] += time.perf_counter() - t0
-        return self._hands(stream, result)
+        return self._hands(stream, result, crop, grey)
 
     @staticmethod
     def _looked_alike(stream: _SeatStream, thumb: np.ndarray, index: int) -> list[int]:
@@ -282,7 +377,8 @@ class SeatDetector:
             return raw + [h for h in stream.confirmed if h.seat not in raw_seats]
         return raw
 
-    def _hands(self, stream: _SeatStream, result: Any) -> list[Hand]:
+    def _hands(self, stream: _SeatStream, result: Any, crop: np.ndarray | None = None,
+               grey: np.ndarray | None = None) -> list[Hand]:
         hands: list[Hand] = []
         stream.rejected = []
         for i, marks in enumerate(result.hand_landmarks):
@@ -298,6 +394,9 @@ class SeatDetector:
             if not plausible_hand(norm[:, :2] * stream.crop.size, world):
                 stream.rejected.append(seat)
                 continue
+            if (self.resting and crop is not None and grey is not None
+                    and looks_like_prop(crop, grey, stream.lead, norm[:, :2] * stream.crop.size)):
+                continue  # a prop, not a hand (nor a refused hand: there is nothing to bridge)
             score = float(result.handedness[i][0].score) if result.handedness and result.handedness[i] else 0.5
             hands.append(Hand(seat, points, score, classify(points)))
         return hands

@@ -60,6 +60,7 @@ class Sighting:
     looked: bool = True  # the seat's own detector ran on this frame (False: gated, its answer repeated)
     repeat: bool = False  # present, but found by no detector run on this frame (an earlier run's hand repeated:
     # gated, held, back-filled)
+    thumb: float | None = None  # the picture reader's thumb decision on a fist (vision.thumb), None: not read
 
 
 def _still(a: Sighting, b: Sighting) -> bool:

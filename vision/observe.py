@@ -11,13 +11,14 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from review.errors import UnreadableInput
 from review.jsonio import read_json
 from vision.detect import Hand, SeatDetector, unusable_seats
 from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, MIN_SUPPORT, Sighting, runs_from_sightings
 from vision.seats import SeatMap
+from vision.thumb import knows_footage
 from vision.video import VideoSource, open_video
 from vision.workers import default_jobs, frame_done, run_parallel, split
 
@@ -167,6 +168,7 @@ def watch_spans(spans: list[tuple[float, float]], video_path: str, seat_map: Sea
             if k:
                 detector.reset()
             seen, dark, end = watch_window(video, detector, a, b, stats, step)
+            seen = settle_thumbs(seen)
             for n in detector.streams:
                 for run in runs_from_sightings(seen[n], *end, gap_frames, min_run_frames, MIN_SUPPORT):
                     hands.append(HandInterval(n, run.on, run.off, run.pose, run.confidence, run.on_frame, run.off_frame,
@@ -200,7 +202,18 @@ def _sighting(index: int, t: float, hand: Hand | None, unread: bool = False, loo
         return Sighting(index, t, False, unread=unread, looked=looked)
     x, y = hand.palm_centre
     return Sighting(index, t, True, hand.pose.pose, hand.score, hand.pose.margin, x, y, hand.palm_length,
-                    looked=looked, repeat=repeat)
+                    looked=looked, repeat=repeat, thumb=hand.thumb)
+
+
+def settle_thumbs(seen: dict[int, list[Sighting]]) -> dict[int, list[Sighting]]:
+    """Every fist of one window read by the picture (vision.thumb) where its reader knows the footage; by
+    the landmarks, as detected, elsewhere."""
+    decisions = [s.thumb for sightings in seen.values() for s in sightings if s.present and s.thumb is not None]
+    if not knows_footage(decisions):
+        return seen
+    return {n: [replace(s, pose="thumb_up_fist" if s.thumb > 0 else "fist", pose_margin=min(1.0, abs(s.thumb)))
+                if s.present and s.thumb is not None else s for s in sightings]
+            for n, sightings in seen.items()}
 
 
 def watch_window(video: VideoSource, detector: SeatDetector, a: float, b: float, stats: dict,

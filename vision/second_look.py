@@ -7,6 +7,12 @@ sample game (bench/vision_accuracy.py): a fresh IMAGE-mode look at a tighter cro
 zone (10 % margin instead of 25 %) read 11 of 11 open-palm frames as open palms and 1 of 75 thumb-up
 fists misread as open palms as open. So an open reading stands only where the second look agrees;
 otherwise the pose becomes what the second look saw ("other" where it saw no hand).
+
+A fist's thumb is read off the picture instead (vision.thumb): its landmarks are MediaPipe's guess
+at fingers it cannot see, and on the sample game they lost the thumbs of the two seats nearest the
+camera in every frame. This look only records the reader's decision on the hand (`Hand.thumb`);
+whether the picture or the landmarks decide is settled per window (vision.observe.settle_thumbs),
+because the reader knows the footage it was trained on, renders, and nothing else.
 """
 
 from __future__ import annotations
@@ -22,8 +28,10 @@ from vision.crops import SeatCrop, crop_for_zone
 from vision.model import quiet_native_stderr
 from vision.pose import Pose, classify, plausible_hand
 from vision.seats import SeatMap
+from vision.thumb import shared_reader
 
 OPEN_POSES = frozenset({"open_palm", "finger"})  # readings a tracked fist can fake
+FIST_POSES = frozenset({"fist", "thumb_up_fist"})  # readings whose thumb the picture decides
 CHECK_MARGIN = 0.1  # of the zone's larger side: more pixels per hand than the detector's 25 % crop
 CHECK_EVERY = 4  # frames: a resting hand's pose does not change faster; one look serves the next frames
 PALM_POINTS = [0, 5, 9, 13, 17]
@@ -33,6 +41,7 @@ PALM_POINTS = [0, 5, 9, 13, 17]
 class _Checked:
     index: int
     pose: Pose
+    thumb: float | None = None
 
 
 class PoseCheck:
@@ -47,6 +56,7 @@ class PoseCheck:
         }
         self.landmarker: Any = create_landmarker(model, min_confidence=min_confidence, mode="image")
         self.last: dict[int, _Checked] = {}
+        self.thumbs = shared_reader()
         self.looks = 0
         self.seconds = 0.0
 
@@ -57,26 +67,42 @@ class PoseCheck:
             self.landmarker = None
 
     def confirm(self, hand: Any, frame: np.ndarray, index: int) -> Any:
-        """`hand` (a vision.detect.Hand) with its pose confirmed or replaced by a fresh look."""
-        if hand.pose.pose not in OPEN_POSES or hand.seat not in self.crops:
+        """`hand` (a vision.detect.Hand) after a fresh look: an open reading confirmed or replaced by a
+        tracking-free landmarker; a fist given the picture reader's thumb decision."""
+        if hand.seat not in self.crops or hand.pose.pose not in OPEN_POSES | FIST_POSES:
             return hand
+        fist = hand.pose.pose in FIST_POSES
         last = self.last.get(hand.seat)
-        if last is None or not 0 <= index - last.index < CHECK_EVERY:
-            last = _Checked(index, self._look(hand, frame))
+        if last is None or not 0 <= index - last.index < CHECK_EVERY or (last.thumb is not None) != fist:
+            last = _Checked(index, hand.pose, self._thumb(hand, frame)) if fist else _Checked(index, self._look(hand, frame))
             self.last[hand.seat] = last
-        return replace(hand, pose=last.pose)
+        return replace(hand, thumb=last.thumb) if fist else replace(hand, pose=last.pose)
+
+    def _thumb(self, hand: Any, frame: np.ndarray) -> float:
+        t0 = time.perf_counter()
+        decision = self.thumbs.decision(frame, hand.landmarks)
+        self.seconds += time.perf_counter() - t0
+        return decision
 
     def _look(self, hand: Any, frame: np.ndarray) -> Pose:
+        x, y = hand.palm_centre
+        found = self.hands_at(hand.seat, frame, self.crops[hand.seat])
+        if not found:
+            return Pose("other", hand.pose.fingers, 0.0)
+        nearest = min(found, key=lambda p: float(np.hypot(*(p[PALM_POINTS, :2].mean(axis=0) - (x, y)))))
+        return classify(nearest)
+
+    def hands_at(self, seat: int, frame: np.ndarray, crop: SeatCrop) -> list[np.ndarray]:
+        """Landmarks (frame pixels) of every readable hand whose palm centre lies in `seat`'s zone, from
+        one fresh IMAGE-mode look at `crop` of the frame."""
         import mediapipe as mp
 
         t0 = time.perf_counter()
-        crop = self.crops[hand.seat]
         image = mp.Image(image_format=mp.ImageFormat.SRGB, data=cv2.cvtColor(crop.cut(frame), cv2.COLOR_BGR2RGB))
         result = self.landmarker.detect(image)
         self.looks += 1
         self.seconds += time.perf_counter() - t0
-        best: tuple[float, Pose] | None = None
-        x, y = hand.palm_centre
+        found = []
         for i, marks in enumerate(result.hand_landmarks):
             norm = np.array([[m.x, m.y, m.z] for m in marks], float)
             world = None
@@ -86,9 +112,6 @@ class PoseCheck:
                 continue
             points = crop.normalized_to_frame(norm)
             cx, cy = points[PALM_POINTS, :2].mean(axis=0)
-            if self.seat_map.seat_at(float(cx), float(cy)) != hand.seat:
-                continue
-            distance = float(np.hypot(cx - x, cy - y))
-            if best is None or distance < best[0]:
-                best = (distance, classify(points))
-        return best[1] if best is not None else Pose("other", hand.pose.fingers, 0.0)
+            if self.seat_map.seat_at(float(cx), float(cy)) == seat:
+                found.append(points)
+        return found

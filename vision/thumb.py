@@ -1,0 +1,143 @@
+"""Thumb up or plain fist, read from the picture around a fist rather than from its landmarks.
+
+MediaPipe guesses the fingers of a fist it cannot see, so the landmark rule in vision.pose reads a
+thumb-up from a tripod 3/4 view only where the thumb is seen side-on: on the sample game seats 1 and
+2 (near the camera) lost their thumbs in 100 % of frames and seat 8's plain fist read thumb-up in 3
+of its 5 votes. The thumb itself is plainly in the picture, a short bar standing up from the fist,
+so this module looks at the pixels: a grey patch 3 palm-scales wide, centred on the palm and kept
+upright (a thumb up stands up in the picture from any tripod view), described by HOG and sorted by
+an RBF support-vector machine, trained with OpenCV's ml module and shipped as plain arrays (its
+support vectors, weights and offset) that numpy evaluates: no new dependency, no file format that
+changes between OpenCV versions.
+
+The machine is trained by bench/train_thumb.py on the project's own renders only (random players,
+seats, light, noise, blur, cloth and JPEG damage; never the bundled game, its clips or the real
+photos in ../shared/assets), and ships as package data with its sha256 and training figures in
+thumb_svm.json. What it is good for is measured on pictures it never saw: held-out renders, the
+sample game and stress clips, and composites of real hand photos (bench/train_thumb.py reports all).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+PALM_POINTS = [0, 5, 9, 13, 17]
+PATCH = 40  # patch side in pixels after resizing
+PATCH_SCALES = 3.0  # patch side in hand scales (the larger of palm length and knuckle span)
+READ_SCALES = (2.6, 3.0, 3.4)  # patch sides a reading averages over: MediaPipe's scale of a fist is off by up to
+# a fifth from frame to frame, and on the sample game one thumb read -0.2 at 3.0 scales but right at 2.6
+MODEL_FILE = "thumb_svm.npz"
+THUMB_SURE = 0.65  # |decision| of a sure reading. Measured (bench/train_thumb.py): on composites of the real photos
+# no frame reaches it (max 0.63, right half the time), on renders it never saw 30-67 % of frames do, all right
+KNOWN_SHARE = 0.25  # share of a window's fist readings that must be sure for the reader to know the footage:
+# renders 29-62 % (the sample game 62 %), real-photo composites 0 %; heavy noise (sigma 12) 13 %
+CARD_FILE = "thumb_svm.json"
+
+
+def _hog() -> cv2.HOGDescriptor:
+    return cv2.HOGDescriptor((PATCH, PATCH), (16, 16), (8, 8), (8, 8), 9)
+
+
+def hand_scale(points: np.ndarray) -> float:
+    """The hand's size in pixels: palm length or knuckle span, whichever is larger (a fist seen
+    end-on foreshortens one of them, never both)."""
+    p = np.asarray(points, float)[:, :2]
+    return float(max(np.linalg.norm(p[9] - p[0]), np.linalg.norm(p[5] - p[17])))
+
+
+def hand_patch(frame: np.ndarray, points: np.ndarray, scales: float = PATCH_SCALES,
+               shift: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """The upright grey patch around a hand (PATCH x PATCH), cut from the full-resolution frame.
+
+    `points`: the hand's 21 landmarks in frame pixels. `scales`, `shift` (in hand scales) move the
+    square; training uses them to make the reader indifferent to where MediaPipe put the landmarks.
+    """
+    p = np.asarray(points, float)[:, :2]
+    s = max(hand_scale(p), 2.0)
+    centre = p[PALM_POINTS].mean(axis=0) + np.asarray(shift, float) * s
+    side = max(int(round(scales * s)), 8)
+    x0, y0 = int(round(centre[0] - side / 2)), int(round(centre[1] - side / 2))
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    h, w = grey.shape
+    sx0, sy0, sx1, sy1 = max(x0, 0), max(y0, 0), min(x0 + side, w), min(y0 + side, h)
+    if sx1 <= sx0 or sy1 <= sy0:
+        return np.zeros((PATCH, PATCH), np.uint8)
+    square = cv2.copyMakeBorder(grey[sy0:sy1, sx0:sx1], sy0 - y0, y0 + side - sy1, sx0 - x0, x0 + side - sx1,
+                                cv2.BORDER_REPLICATE)
+    return cv2.resize(square, (PATCH, PATCH), interpolation=cv2.INTER_AREA)
+
+
+def features(frame: np.ndarray, points: np.ndarray, scales: float = PATCH_SCALES,
+             shift: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """The HOG description of a hand's patch: what the machine is trained and asked on."""
+    return _hog().compute(hand_patch(frame, points, scales, shift)).ravel().astype(np.float32)
+
+
+def model_path() -> Path:
+    return Path(str(resources.files("vision") / "models" / MODEL_FILE))
+
+
+def model_card(path: Path | None = None) -> dict:
+    """Provenance and training figures of a machine, kept beside it (written by bench/train_thumb.py)."""
+    return json.loads(((path or model_path()).parent / CARD_FILE).read_text(encoding="utf-8"))
+
+
+class ThumbReader:
+    """Reads 'thumb up' or 'plain fist' off a fist; loads and checks the shipped machine once."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        path = path or model_path()
+        data = path.read_bytes()
+        if hashlib.sha256(data).hexdigest() != model_card(path)["sha256"]:
+            raise RuntimeError(f"{path}: the thumb reader's file does not match its sha256 in {CARD_FILE}.")
+        with np.load(io.BytesIO(data)) as arrays:
+            self.vectors = arrays["vectors"].astype(np.float32)
+            self.weights = arrays["weights"].astype(np.float32)
+            self.offset, self.gamma = float(arrays["offset"]), float(arrays["gamma"])
+        self.squares = (self.vectors**2).sum(axis=1)
+        self.hog = _hog()
+
+    def decision(self, frame: np.ndarray, points: np.ndarray) -> float:
+        """The machine's signed distance, averaged over READ_SCALES: > 0 thumb up, < 0 plain fist; |value| ~ 1
+        at the margin."""
+        x = np.stack([self.hog.compute(hand_patch(frame, points, k)).ravel() for k in READ_SCALES]).astype(np.float32)
+        distances = np.maximum(self.squares[None, :] - 2 * x @ self.vectors.T + (x**2).sum(axis=1)[:, None], 0.0)
+        return float(np.mean(np.exp(-self.gamma * distances) @ self.weights) - self.offset)
+
+
+def knows_footage(decisions: list[float]) -> bool:
+    """Whether the reader knows the footage these decisions were made on (one window's fists, every seat):
+    sure on at least KNOWN_SHARE of them. Trained on renders only, it is sure on renders and unsure on
+    real photos; where it knows the footage its sign decides every fist there, sure or not (a near seat's
+    thumb reads 0.4 on the sample game, rightly), and elsewhere it says nothing."""
+    return bool(decisions) and float(np.mean(np.abs(decisions) >= THUMB_SURE)) >= KNOWN_SHARE
+
+
+@lru_cache(maxsize=1)
+def shared_reader() -> ThumbReader:
+    """One reader per process (the machine is read-only)."""
+    return ThumbReader()
+
+
+def save_model(vectors: np.ndarray, weights: np.ndarray, offset: float, gamma: float, card: dict,
+               folder: Path) -> Path:
+    """Write an RBF machine (decision = weights . exp(-gamma |x - v|^2) - offset, > 0 thumb up) and its
+    card, with the file's sha256, into `folder`. Vectors are kept at half precision (HOG values are 0-1)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, vectors=vectors.astype(np.float16), weights=weights.astype(np.float32),
+                        offset=np.float64(offset), gamma=np.float64(gamma))
+    data = buffer.getvalue()
+    target = folder / MODEL_FILE
+    target.write_bytes(data)
+    card = {**card, "file": MODEL_FILE, "sha256": hashlib.sha256(data).hexdigest()}
+    (folder / CARD_FILE).write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return target
