@@ -124,3 +124,14 @@ def test_a_resting_hand_refound_a_little_aside_after_unreadable_frames_rests_fro
     [run] = runs_from_sightings(s, 45, 45 / FPS)
     assert run.on_frame == 10
 
+
+
+def test_a_landing_hand_read_larger_in_motion_rests_from_when_it_stops() -> None:
+    # From straight above a fist landing at 5 px a frame read a 43-px palm in motion and 28 px once down
+    # (top_view_clean_vote): measured by its in-motion size the landing looked like rest 4 frames early.
+    xs = {10: 0.0, 11: 4.0, 12: 8.0, 13: 12.0}  # landing at 4 px a frame, then at rest by 16 px
+    xs.update({i: 16.0 + (i % 2) for i in range(14, 30)})
+    palms = {10: 43.0, 11: 36.0, 12: 30.0}
+    s = [Sighting(i, i / FPS, i in xs, "fist", 0.9, 0.5, xs.get(i, 0.0), 100.0, palms.get(i, 28.0)) for i in range(5, 40)]
+    [run] = runs_from_sightings(s, 40, 40 / FPS)
+    assert 12 <= run.on_frame <= 14  # within 2 frames of rest at frame 14 (by the 43-px palm: frame 10)

@@ -75,7 +75,11 @@ def resting_span(seen: Sequence[Sighting]) -> tuple[int, int]:
     """(first, last) positions in `seen` (present sightings of one run) where the hand is at rest."""
     def settled(i: int) -> bool:
         a, ahead = seen[i], seen[i + 1:i + 1 + REST_FRAMES]
-        palm = a.palm if math.isfinite(a.palm) else math.inf
+        # the hand's size is the smallest palm among the sightings compared: MediaPipe's landmarks spread on a
+        # hand still in motion (from straight above a landing fist read 43 px, 28 px once down, which let the
+        # onset fall 4 frames early)
+        palms = [p for p in (a.palm, *(b.palm for b in ahead)) if math.isfinite(p)]
+        palm = min(palms) if palms else math.inf
         return len(ahead) == REST_FRAMES and all(
             not math.hypot(b.x - a.x, b.y - a.y) > palm * max(REST_RADIUS, UNSEEN_SPEED * (b.index - a.index - 1))
             for b in ahead)
