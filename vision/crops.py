@@ -52,6 +52,10 @@ class SeatCrop:
             out[:, 2:] /= self.scale
         return out
 
+    def from_frame(self, points: np.ndarray) -> np.ndarray:
+        """Frame pixels (x, y, ...) -> crop pixels (x, y): the inverse of to_frame for the first two columns."""
+        return (np.asarray(points, float)[:, :2] - (self.x0, self.y0)) * self.scale
+
     def normalized_to_frame(self, points: np.ndarray) -> np.ndarray:
         """MediaPipe's normalised landmarks (0-1 of the crop) -> frame pixels."""
         return self.to_frame(np.asarray(points, float) * self.size)

@@ -78,13 +78,18 @@ STATIC_CHANGE = 6.0  # ... if the hull's mean grey change from the window's firs
 # picture's difference scaled up to a lit one's, as for gating)
 
 
+def _hull_mask(shape: tuple[int, ...], points: np.ndarray) -> np.ndarray:
+    """The pixels of a picture of `shape` inside the convex hull of `points` (x y), as a bool mask."""
+    hull = cv2.convexHull(np.round(np.asarray(points, float)[:, :2]).astype(np.int32))
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, hull, 1)
+    return mask.astype(bool)
+
+
 def skin_share(crop: np.ndarray, points: np.ndarray) -> float:
     """The share of pixels inside the convex hull of `points` (crop pixels, x y) of a BGR crop that are
     skin-coloured: (R - G) / (R + G + B) > SKIN_RED and R >= B (1.0 when the hull holds no pixel)."""
-    hull = cv2.convexHull(np.round(np.asarray(points, float)[:, :2]).astype(np.int32))
-    mask = np.zeros(crop.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, hull, 1)
-    pixels = crop[mask.astype(bool)].astype(np.float32)
+    pixels = crop[_hull_mask(crop.shape, points)].astype(np.float32)
     if not len(pixels):
         return 1.0
     b, g, r = pixels[:, 0], pixels[:, 1], pixels[:, 2]
@@ -95,10 +100,7 @@ def skin_share(crop: np.ndarray, points: np.ndarray) -> float:
 def hull_change(now: np.ndarray, before: np.ndarray, points: np.ndarray) -> float:
     """Mean absolute grey difference between two grey crops inside the convex hull of `points` (crop pixels),
     a dim picture's scaled up to a lit one's (LIT_GREY); inf when the hull holds no pixel."""
-    hull = cv2.convexHull(np.round(np.asarray(points, float)[:, :2]).astype(np.int32))
-    mask = np.zeros(now.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, hull, 1)
-    inside = mask.astype(bool)
+    inside = _hull_mask(now.shape, points)
     if not inside.any():
         return math.inf
     a, b = now[inside].astype(np.float32), before[inside].astype(np.float32)
@@ -319,8 +321,7 @@ class SeatDetector:
         straight above, one resting fist was found only at one, another only at the other."""
         for seat_crop in (self.pose_check.crops[stream.seat], stream.crop):
             for points in self.pose_check.hands_at(stream.seat, frame, seat_crop):
-                in_crop = (points[:, :2] - (stream.crop.x0, stream.crop.y0)) * stream.crop.scale
-                if not looks_like_prop(crop, grey, stream.lead, in_crop):
+                if not looks_like_prop(crop, grey, stream.lead, stream.crop.from_frame(points)):
                     return [Hand(stream.seat, points, RELOOK_SCORE, classify(points))]
         return []
 
