@@ -9,9 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from review.corrected import corrected_name, corrected_protocol, write_corrected_protocol
+from review.corrected import (
+    CorrectionError,
+    check_corrections,
+    corrected_name,
+    corrected_protocol,
+    write_corrected_protocol,
+)
 from review.errors import InvalidInput
 from review.exports import KeyFrame, finding_rows, html_report, neutralise, write_findings_csv
+from review.protocol import validate
 from review.store import Store
 
 PROTOCOL = {
@@ -68,19 +75,29 @@ def test_corrected_protocol_applies_confirmed_decisions_only(store: Store) -> No
     assert PROTOCOL["events"][4]["count"] == 4 and "x_review" not in PROTOCOL
 
 
-def test_edited_count_mismatch_sets_the_count(store: Store) -> None:
-    store.decide("G1", COUNT, "edited", reason="counted 5 hands frame by frame", who="Chief", expected_version=0,
-                 edited={"count": 5})
+def test_edited_count_mismatch_sets_the_count_and_the_last_gets_the_silent_votes(store: Store) -> None:
+    """rfm 4.4.10: the last candidate's count is everyone at the table minus the votes for the others."""
+    first = {**COUNT, "candidate": 5, "seats": [9]}
+    store.decide("G1", first, "edited", reason="counted 3 hands frame by frame", who="Chief", expected_version=0,
+                 edited={"count": 3})
     out = corrected_protocol(PROTOCOL, store.decisions("G1").values())
+    vote5 = next(e for e in out["events"] if e.get("type") == "vote" and e["candidate"] == 5)
     vote7 = next(e for e in out["events"] if e.get("type") == "vote" and e["candidate"] == 7)
-    assert vote7["count"] == 5 and vote7["x_original_count"] == 6
+    assert vote5["count"] == 3 and vote5["x_original_count"] == 4 and vote5["x_original_voters"] == [2, 3, 9, 10]
+    assert "voters" not in vote5  # the listed four no longer match the count; the video's voters are not known
+    assert vote7["count"] == 7 and vote7["x_original_count"] == 6
+    assert validate(out) == []
 
 
-def test_count_mismatch_uses_the_videos_count(store: Store) -> None:
+def test_count_mismatch_on_the_last_candidate_against_rfm_4_4_10_is_refused(store: Store) -> None:
     store.decide("G1", COUNT, "confirmed", reason="video", who="Chief", expected_version=0)
     rows = [{"kind": "vote", "day": 1, "round": 1, "candidate": 7, "video_count": 7}]
-    out = corrected_protocol(PROTOCOL, store.decisions("G1").values(), votes=rows)
-    assert next(e for e in out["events"] if e.get("candidate") == 7)["count"] == 7
+    sentences = check_corrections(PROTOCOL, store.decisions("G1").values(), votes=rows)
+    assert sentences == ["The miscount on day 1, the vote on candidate 7 (rfm 7.1.2.3) cannot be applied: the last "
+                         "candidate's count is everyone at the table minus the votes for the others (rfm 4.4.10): "
+                         "10 − 4 = 6, not 7."]
+    with pytest.raises(CorrectionError, match="candidate 7"):
+        corrected_protocol(PROTOCOL, store.decisions("G1").values(), votes=rows)
 
 
 def test_original_protocol_is_never_overwritten(tmp_path: Path) -> None:
