@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "vision.cli_observe",  # observe
     "review.cli_audit",  # audit
     "review.cli_align",  # align
+    "review.cli_correct",  # correct
 )
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import math
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -161,9 +162,11 @@ def _plan(events: list[dict[str, Any]], d: Decision, rows: list[Mapping[str, Any
     return _Op(d, f, "none", (len(events), *base_order), note=f"none: {what}")
 
 
-def _build(data: Mapping[str, Any], ops: Sequence[_Op], rounds: _Rounds | None) -> tuple[dict[str, Any], dict[int, str], list[dict[str, Any]]]:
+def _build(data: Mapping[str, Any], ops: Sequence[_Op],
+           rounds: _Rounds | None) -> tuple[dict[str, Any], dict[int, str], list[dict[str, Any]], list[int | None]]:
     """The protocol with `ops` applied; per count op whose round no longer adds up or turns out otherwise,
-    why (keyed by id(op)); and the change list for `x_review`."""
+    why (keyed by id(op)); the change list for `x_review`; and each new event's index in the original
+    (None for an added one)."""
     out = copy.deepcopy(dict(data))
     events: list[dict[str, Any]] = out.setdefault("events", [])
     changes: list[dict[str, Any]] = []
@@ -216,17 +219,20 @@ def _build(data: Mapping[str, Any], ops: Sequence[_Op], rounds: _Rounds | None) 
             inserts.setdefault(op.anchor, []).append(op)
     new_events: list[dict[str, Any]] = []
     inserted: set[int] = set()
+    where: list[int | None] = []
     for i, ev in enumerate(events):
         new_events.append(ev)
+        where.append(i)
         for op in sorted(inserts.get(i, ()), key=lambda o: o.order):
             event = {**copy.deepcopy(op.event or {}), "x_review": op.origin}
             inserted.add(len(new_events))
             new_events.append(event)
+            where.append(None)
             changes.append({**op.origin, "change": f"added {event['type']} for seat {event['seat']}"
                                                    + (f" ({event['clause']})" if event.get("clause") else "")})
     _fit_times(new_events, inserted)
     out["events"] = new_events
-    return out, issues, changes
+    return out, issues, changes, where
 
 
 def _fit_times(events: list[dict[str, Any]], inserted: set[int]) -> None:
@@ -355,12 +361,12 @@ def _resolve(data: Mapping[str, Any], decisions: Iterable[Decision],
         if op.kind == "none":
             accepted.append(op)
             continue
-        out, issues, _ = _build(data, [*accepted, op], rounds)
+        out, issues, _, where = _build(data, [*accepted, op], rounds)
         why = issues.get(id(op))
         if why is None:
             found = validate(out)
             if found:
-                why = _explain(op, found[0])
+                why = _explain(op, found[0], where)
         if why is None:
             accepted.append(op)
             continue
@@ -421,7 +427,7 @@ def corrected_protocol(
         raise CorrectionError(problems)
     if problems and any(p.finding_key is None for p in problems):
         accepted = []  # the protocol itself is invalid: nothing is applied to it
-    out, _, changes = _build(data, accepted, _Rounds.of(data) if accepted else None)
+    out, _, changes, _ = _build(data, accepted, _Rounds.of(data) if accepted else None)
     review: dict[str, Any] = {"source": source, "changes": changes,
                               "appeals": _apply_appeals(out["events"], appeals)}
     if problems:
@@ -430,9 +436,10 @@ def corrected_protocol(
     return out
 
 
-def _explain(op: _Op, problem: Any) -> str:
-    """Why the validator refuses the corrected game after `op`, in a judge's words."""
-    words = _problem_words(problem)
+def _explain(op: _Op, problem: Any, where: Sequence[int | None] = ()) -> str:
+    """Why the validator refuses the corrected game after `op`, in a judge's words (event paths as in the
+    judge's own protocol, or "the added event")."""
+    words = _problem_words(problem, where)
     seat = op.finding.get("seat")
     if op.kind == "insert" and (op.event or {}).get("type") == "removal":
         if "already over" in problem.message or "the rules give" in problem.message:
@@ -443,9 +450,14 @@ def _explain(op: _Op, problem: Any) -> str:
     return f"the corrected game would break its rules ({words})"
 
 
-def _problem_words(problem: Any) -> str:
+def _problem_words(problem: Any, mapping: Sequence[int | None] = ()) -> str:
     message = str(problem.message).rstrip(".")
-    where = f"{problem.path}: " if problem.path else ""
+    path = str(problem.path or "")
+    m = re.match(r"events\[(\d+)\]", path)
+    if m and mapping and int(m.group(1)) < len(mapping):
+        original = mapping[int(m.group(1))]
+        path = (f"the protocol's events[{original}]" if original is not None else "the added event") + path[m.end():]
+    where = f"{path}: " if path else ""
     return where + message + (f", {problem.clause}" if problem.clause else "")
 
 

@@ -1,0 +1,130 @@
+"""`stopframe correct`: the corrected protocol from an audit report, for scripts and batches.
+
+    stopframe correct PROTOCOL --audit AUDIT.json (--confirm-all | --confirm I [I ...]) [--reason TEXT]
+                      [--who NAME] --out CORRECTED.json
+
+`I` is a finding's 0-based index in the report's `findings`. The same code as the app's export
+(review.corrected): exit 0 and a file `stopframe validate` accepts, or exit 1 with one sentence naming the
+finding that cannot be applied and why; exit 2 for an unreadable file or wrong arguments (spec §6).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from review.corrected import CorrectionError, corrected_protocol, write_corrected_protocol
+from review.errors import EXIT_OK, InvalidInput, UnreadableInput
+from review.findings import AUDIT_FORMAT, FINDING_KINDS
+from review.jsonio import read_json
+from review.protocol import format_problems, load_protocol, validate
+from review.store import Decision, finding_key
+
+DEFAULT_REASON = "confirmed with stopframe correct"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "correct", help="write the corrected protocol with the audit findings a judge confirmed",
+        description="Apply the confirmed findings of an audit report to a protocol and write the corrected "
+                    "protocol (never over the original). Exit 0 written and valid, 1 a finding cannot be "
+                    "applied (or the protocol is invalid), 2 unreadable input or wrong arguments.")
+    p.add_argument("protocol", metavar="PROTOCOL")
+    p.add_argument("--audit", metavar="AUDIT", required=True, help="the stopframe-audit/1 report of this game")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--confirm-all", action="store_true", help="confirm every finding of the report")
+    which.add_argument("--confirm", metavar="I", nargs="+", help="confirm the findings with these 0-based indexes")
+    p.add_argument("--reason", metavar="TEXT", default=DEFAULT_REASON, help="why they are confirmed (kept in x_review)")
+    p.add_argument("--who", metavar="NAME", default="stopframe correct", help="who confirms them (kept in x_review)")
+    p.add_argument("--out", metavar="CORRECTED", required=True, help="where to write the corrected protocol")
+    p.set_defaults(func=run)
+
+
+def load_audit(path: str | Path) -> dict[str, Any]:
+    """An audit report's JSON, refused (exit 2) when it is not one this program reads."""
+    data = read_json(path, "audit report")
+    if not isinstance(data, dict):
+        raise UnreadableInput(f"{path}: not an audit report: the file holds no JSON object.")
+    fmt = data.get("format")
+    if not isinstance(fmt, str) or not fmt.startswith("stopframe-audit/"):
+        raise UnreadableInput(f'{path}: not an audit report: "format" should be "{AUDIT_FORMAT}".')
+    if fmt.split("/", 1)[1].split(".")[0] != "1":
+        raise UnreadableInput(f'{path}: audit report format "{fmt[:40]}" is not supported: this Stopframe reads "{AUDIT_FORMAT}".')
+    findings = data.get("findings")
+    if not isinstance(findings, list):
+        raise UnreadableInput(f"{path}: findings: missing or not a list of findings.")
+    for i, f in enumerate(findings):
+        if not isinstance(f, dict) or f.get("kind") not in FINDING_KINDS:
+            raise UnreadableInput(f"{path}: findings[{i}]: not a finding (each needs a known \"kind\").")
+        cons = f.get("consequence")
+        if cons is not None and not isinstance(cons, dict):
+            raise UnreadableInput(f"{path}: findings[{i}].consequence: must be an object with a type.")
+    votes = data.get("votes", [])
+    if not isinstance(votes, list) or not all(isinstance(v, dict) for v in votes):
+        raise UnreadableInput(f"{path}: votes: must be a list of vote rows.")
+    return data
+
+
+def parse_indexes(raw: list[str], count: int, audit: str) -> list[int]:
+    """The --confirm indexes, each a whole number naming a finding of the report (wrong arguments: exit 2)."""
+    out: list[int] = []
+    for text in raw:
+        try:
+            i = int(text)
+        except ValueError:
+            raise UnreadableInput(f"--confirm {text[:20]}: a finding's index is a whole number (0 for the first).") from None
+        if not 0 <= i < count:
+            have = "has no findings" if count == 0 else f"has {count} finding{'s' if count != 1 else ''} (0–{count - 1})"
+            raise UnreadableInput(f"--confirm {i}: {audit} {have}.")
+        if i not in out:
+            out.append(i)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    protocol = load_protocol(args.protocol)
+    problems = format_problems(protocol.data)
+    if problems:
+        raise InvalidInput(f"{args.protocol}: {problems[0]} — run `stopframe validate` for every problem.")
+    report = load_audit(args.audit)
+    findings: list[dict[str, Any]] = report["findings"]
+    chosen = list(range(len(findings))) if args.confirm_all else parse_indexes(args.confirm, len(findings), args.audit)
+    rules = report.get("rules")
+    if rules != protocol.rules:
+        raise InvalidInput(f"{args.audit}: rules: the audit was made under {_text(rules)} but the game is played under "
+                           f"{protocol.rules}; audit it under {protocol.rules} (--rules {protocol.rules}) before correcting.")
+    video, own = report.get("video"), (protocol.data.get("video") or {}).get("path")
+    if isinstance(video, str) and isinstance(own, str) and Path(video).name != Path(own).name:
+        raise InvalidInput(f"{args.audit}: video: the audit is of {Path(video).name[:80]}, "
+                           f"but the protocol's video is {Path(own).name[:80]}.")
+    at = time.time()
+    decisions = [Decision("cli", finding_key(findings[i]), findings[i], "confirmed", None, args.reason, args.who, at, 1)
+                 for i in chosen]
+    index_of = {id(d.finding): i for d, i in zip(decisions, chosen, strict=True)}
+    try:
+        corrected = corrected_protocol(protocol.data, decisions, votes=report.get("votes") or [],
+                                       source=Path(args.protocol).name)
+    except CorrectionError as exc:
+        first = exc.problems[0]
+        where = next((f"findings[{index_of[id(d.finding)]}]" for d in decisions if d.finding_key == first.finding_key), None)
+        place = f"{args.audit}: {where}" if where else str(args.protocol)
+        more = len(exc.problems) - 1
+        tail = f" ({more} more cannot be applied either.)" if more else ""
+        print(f"stopframe: {place}: {first.sentence}{tail}", file=sys.stderr)
+        return exc.exit_code
+    left = validate(corrected)
+    if left:  # never expected: corrected_protocol checks every change; a file that does not validate is not written
+        raise InvalidInput(f"{args.out}: the corrected protocol would not validate ({left[0]}); nothing was written.")
+    out = write_corrected_protocol(args.out, corrected, args.protocol)
+    applied = [c for c in corrected["x_review"]["changes"] if not str(c.get("change", "")).startswith("none")]
+    word = "finding" if len(chosen) == 1 else "findings"
+    print(f"{out}: {len(chosen)} {word} confirmed, {len(applied)} change{'s' if len(applied) != 1 else ''} "
+          f"to the protocol; valid under {protocol.rules}.")
+    return EXIT_OK
+
+
+def _text(value: Any) -> str:
+    return value[:20] if isinstance(value, str) and value else "no rule profile"
