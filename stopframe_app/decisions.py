@@ -14,7 +14,8 @@ import streamlit as st
 
 from review.errors import StopframeError
 from review.store import ConflictError, Decision, finding_key
-from stopframe_app import state
+from review.tally import tally_for
+from stopframe_app import state, words
 from stopframe_app.game import Game
 
 FLASH = "flash"
@@ -30,22 +31,38 @@ def md(text: object) -> str:
     return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
 
 
-def flash(kind: str, message: str) -> None:
-    st.session_state.setdefault(FLASH, []).append((kind, message))
+def flash(kind: str, message: str, where: str = "page") -> None:
+    """Keep a message for the control at `where` (a card's key, a form's key) to show beside it."""
+    st.session_state.setdefault(FLASH, []).append((kind, message, where))
 
 
-def show_flash() -> None:
-    for kind, message in st.session_state.pop(FLASH, []):
-        (st.error if kind == "error" else st.success)(message)
+def show_flash(where: str = "page", into: Any = None) -> None:
+    """Show (and forget) the messages kept for the control at `where`, right where this is called; a
+    success is also a toast, so it is seen wherever the page has scrolled to."""
+    kept = st.session_state.get(FLASH, [])
+    mine = [m for m in kept if (m[2] if len(m) > 2 else "page") == where]
+    if not mine:
+        return
+    st.session_state[FLASH] = [m for m in kept if m not in mine]
+    box = into if into is not None else st
+    for kind, message, *_ in mine:
+        if kind == "error":
+            box.error(message)
+        elif kind == "warning":
+            box.warning(message)
+        else:
+            box.success(message)
+            st.toast(message)
 
 
 def title(f: dict[str, Any], players: dict[int, str]) -> str:
-    seats = ", ".join(map(str, f.get("seats") or []))
-    who = f"seat {f['seat']}" if f.get("seat") is not None else f"seats {seats}" if seats else "the count"
     name = players.get(f.get("seat")) if f.get("seat") is not None else None
-    where = (f"night {f.get('night')}" if f.get("night") is not None and f.get("day") is None
-             else f"day {f.get('day')} round {f.get('round')}" + (f", candidate {f['candidate']}" if f.get("candidate") else ""))
-    return f"{f.get('kind', '').replace('_', ' ')} — {who}{f' ({md(name)})' if name else ''} — {where}"
+    return f"{words.kind(f.get('kind'))} — {words.who(f)}{f' ({md(name)})' if name else ''} — {words.where(f)}"
+
+
+def plain_title(f: dict[str, Any]) -> str:
+    """The finding in words without markdown escapes (for saved messages and evidence labels)."""
+    return f"{words.kind(f.get('kind'))} — {words.who(f)} — {words.where(f)}"
 
 
 def evidence_frames(game: Game, f: dict[str, Any], most: int = 2) -> list[int]:
@@ -67,39 +84,50 @@ def evidence_frame(game: Game, f: dict[str, Any]) -> int | None:
     return frames[-1] if frames else None
 
 
+NO_NAME = "Enter your name first (in the sidebar, under «Your name»): every decision records who made it."
+
+
 def _decide(game_id: str, finding: dict[str, Any], status: str, version: int, reason_key: str,
-            edited: dict[str, Any] | None = None) -> None:
-    """Button callback: store the decision, or say why not (no name, no reason, another judge was first)."""
+            edited: dict[str, Any] | None = None, where: str = "page", default_reason: str = "") -> None:
+    """Button callback: store the decision, or say what is missing (a name, a reason) or who was first —
+    beside the buttons of this finding's card (`where`)."""
     who = state.judge_name()
     reason = str(st.session_state.get(reason_key) or "").strip()
+    missing = []
     if not who:
-        flash("error", "Enter your name in the sidebar first: every decision records who made it.")
+        missing.append(NO_NAME)
+    if not reason and status == "confirmed" and default_reason:
+        reason = default_reason
+    if not reason:
+        missing.append(f"Write the reason first (the «reason» box above): why is it {words.status(status)}?")
+    if missing:
+        flash("error", " ".join(missing), where)
         return
     try:
         state.store().decide(game_id, finding, status, reason=reason, who=who, expected_version=version, edited=edited)
     except ConflictError as exc:
-        flash("error", str(exc))
+        flash("error", str(exc), where)
     except StopframeError as exc:
-        flash("error", str(exc))
+        flash("error", str(exc), where)
     else:
-        flash("success", f"Saved: {finding.get('kind')} seat {finding.get('seat')} {status} by {who}.")
+        flash("success", f"Saved: {plain_title(finding)} — {words.status(status)} by {who}.", where)
 
 
-def _withdraw(game_id: str, finding: dict[str, Any], version: int, reason_key: str) -> None:
+def _withdraw(game_id: str, finding: dict[str, Any], version: int, reason_key: str, where: str = "page") -> None:
     who = state.judge_name()
     if not who:
-        flash("error", "Enter your name in the sidebar first: every decision records who made it.")
+        flash("error", NO_NAME, where)
         return
     try:
         state.store().withdraw(game_id, finding, reason=str(st.session_state.get(reason_key) or "reopened"), who=who,
                                expected_version=version)
     except StopframeError as exc:
-        flash("error", str(exc))
+        flash("error", str(exc), where)
     else:
-        flash("success", f"Reopened: {finding.get('kind')} seat {finding.get('seat')}.")
+        flash("success", f"Reopened: {plain_title(finding)}.", where)
 
 
-def _edit(game_id: str, finding: dict[str, Any], version: int, key: str) -> None:
+def _edit(game_id: str, finding: dict[str, Any], version: int, key: str, where: str = "page") -> None:
     s = st.session_state
     edited: dict[str, Any] = {}
     if finding.get("seat") is not None and s.get(f"{key}_seat") != finding.get("seat"):
@@ -119,9 +147,9 @@ def _edit(game_id: str, finding: dict[str, Any], version: int, key: str) -> None
     if finding.get("kind") == "count_mismatch" and s.get(f"{key}_count") is not None:
         edited["count"] = int(s[f"{key}_count"])
     if not edited:
-        flash("error", "Nothing was changed: edit a field, or confirm the finding as it is.")
+        flash("error", "Nothing was changed: edit a field, or confirm the finding as it is.", where)
         return
-    _decide(game_id, finding, "edited", version, f"{key}_reason", edited)
+    _decide(game_id, finding, "edited", version, f"{key}_reason", edited, where)
 
 
 def card_key(finding: dict[str, Any]) -> str:
@@ -130,9 +158,10 @@ def card_key(finding: dict[str, Any]) -> str:
 
 
 def _video_count(game: Game, f: dict[str, Any]) -> int:
-    row = next((v for v in game.votes if v.get("kind") == "vote" and v.get("day") == f.get("day")
-                and v.get("round") == f.get("round") and v.get("candidate") == f.get("candidate")), {})
-    return int(f.get("x_video_count") or row.get("video_count") or 0)
+    """The count a correction would write: the audit's estimate (the same number the table shows)."""
+    if f.get("x_video_count") is not None:
+        return int(f["x_video_count"])
+    return int(tally_for(game.votes, f).estimate or 0)
 
 
 def finding_cards(game: Game, findings: list[dict[str, Any]], decisions: dict[str, Decision]) -> None:
@@ -144,7 +173,8 @@ def finding_cards(game: Game, findings: list[dict[str, Any]], decisions: dict[st
 
 
 def finding_card(game: Game, f: dict[str, Any], decisions: dict[str, Decision], key: str) -> None:
-    """One finding with its evidence frame and the decision buttons (`key` prefixes its widgets' keys)."""
+    """One finding with its evidence frame and the decision buttons (`key` prefixes its widgets' keys);
+    what the buttons answer is shown right under them."""
     from stopframe_app.viewer import render_frame
 
     fkey = finding_key(f)
@@ -152,46 +182,55 @@ def finding_card(game: Game, f: dict[str, Any], decisions: dict[str, Decision], 
     version = d.version if d else 0
     cons = f.get("consequence") or {}
     with st.container(border=True):
-        status = f"**{d.status}** by {md(d.who)} — {md(d.reason)}" if d else "open"
+        status = f"**{words.status(d.status)}** by {md(d.who)} — {md(d.reason)}" if d else "open"
         st.markdown(f"**{title(f, game.players)}**  \n{status}")
         left, right = st.columns([3, 2])
         frame = evidence_frame(game, f)
         shown = evidence_frames(game, f) if game.video_meta is not None else []
-        if shown:
-            for col, index in zip(left.columns(len(shown)), shown, strict=True):
-                jpeg, caption = render_frame(game, index)
-                col.image(jpeg, caption=caption, width="stretch")
+        pictures = [render_frame(game, index) for index in shown]
+        if pictures:
+            jpeg, caption = pictures[0]
+            left.image(jpeg, caption=caption, width="stretch")
+            with left.expander("Enlarge the frames" if len(pictures) > 1 else "Enlarge the frame"):
+                for jpeg, caption in pictures:
+                    st.image(jpeg, caption=caption, width="stretch")
         else:
-            left.info("No frame to show: the game has no readable video.")
-        points = "" if cons.get("points") is None else f" ({cons['points']})"
+            left.info(game.notes.get("video") or "No frame to show: the game has no readable video.")
         lines = [f"- clause: `{f.get('clause') or '—'}`",
-                 f"- consequence: {cons.get('type')}{points} — {md(cons.get('text') or '')}",
+                 f"- consequence: {words.consequence_text(cons)}" + (f" — {md(cons['text'])}" if cons.get("text") else ""),
                  f"- confidence: {float(f.get('confidence') or 0):.2f}"]
+        if f.get("candidate") is not None and f.get("day") is not None:
+            t = tally_for(game.votes, f)
+            if t.known:
+                lines.append(f"- count for candidate {f['candidate']}: protocol {t.protocol if t.protocol is not None else '—'}, "
+                             f"video {t.count_text} ({md(t.breakdown())})")
         if f.get("assumed_times"):
-            lines.append(f"- assumed times: {', '.join(f['assumed_times'])}")
+            lines.append(f"- assumed times: {md(words.assumed(f['assumed_times']))}")
         if f.get("x_text"):
-            lines.append(f"- {md(f['x_text'])}")
+            lines.append(f"- {md(words.humanise(f['x_text']))}")
         right.markdown("\n".join(lines))
         if frame is not None:
             right.button("Step through it in the frame viewer", key=f"{key}_go", on_click=state.go_to_frame,
                          args=(frame, FRAMES_VIEW))
         reason_key = f"{key}_reason"
-        right.text_input("reason", value=f"Seen on video at frame {frame}" if frame is not None else "Seen on video",
-                         key=reason_key)
+        default_reason = f"Seen on video at frame {frame}" if frame is not None else "Seen on video"
+        right.text_input("reason", key=reason_key, placeholder=f"{default_reason} (needed to reject or edit)")
         b1, b2, b3 = right.columns(3)
         b1.button("Confirm", key=f"{key}_confirm", type="primary", on_click=_decide,
-                  args=(game.game_id, f, "confirmed", version, reason_key))
-        b2.button("Reject", key=f"{key}_reject", on_click=_decide, args=(game.game_id, f, "rejected", version, reason_key))
+                  args=(game.game_id, f, "confirmed", version, reason_key, None, key, default_reason))
+        b2.button("Reject", key=f"{key}_reject", on_click=_decide,
+                  args=(game.game_id, f, "rejected", version, reason_key, None, key))
         if d is not None:
-            b3.button("Reopen", key=f"{key}_reopen", on_click=_withdraw, args=(game.game_id, f, version, reason_key))
+            b3.button("Reopen", key=f"{key}_reopen", on_click=_withdraw, args=(game.game_id, f, version, reason_key, key))
+        show_flash(key, into=right)
         with right.expander("Edit"):
             if f.get("seat") is not None:
                 st.number_input("seat", 1, 10, value=int(f["seat"]), key=f"{key}_seat")
             types = list(CONSEQUENCE_TYPES)
             st.selectbox("consequence", types, index=types.index(cons.get("type")) if cons.get("type") in types else 0,
-                         key=f"{key}_ctype")
+                         key=f"{key}_ctype", format_func=words.consequence)
             st.number_input("points (fines)", -2.0, 0.0, value=float(cons.get("points") or 0.0), step=0.1, key=f"{key}_points")
             st.text_input("clause", value=f.get("clause") or "", key=f"{key}_clause")
             if f.get("kind") == "count_mismatch":
                 st.number_input("correct count", 0, 10, value=_video_count(game, f), key=f"{key}_count")
-            st.button("Save edit", key=f"{key}_edit", on_click=_edit, args=(game.game_id, f, version, key))
+            st.button("Save edit", key=f"{key}_edit", on_click=_edit, args=(game.game_id, f, version, key, key))

@@ -99,8 +99,8 @@ def _why_no_video(protocol: Any) -> str:
     except StopframeError as exc:
         return str(exc)
     if path is None:
-        return "No video: give the video's path under Open a game."
-    return f"{path}: the protocol's video does not exist; give the video's path under Open a game."
+        return "The protocol names no video: give the video's path under Open a game."
+    return f"The video is missing: {path} does not exist. Give the video's path under Open a game."
 
 
 def _video_from_protocol(protocol_path: Path) -> str | None:
@@ -263,7 +263,11 @@ def _video(game: Game) -> None:
 
 def _observations(game: Game) -> None:
     if not game.spec.observations:
-        game.notes["observations"] = "The video has not been analysed yet: run the analysis to see hands and findings."
+        if not game.spec.video or "video" in game.errors:
+            why = game.errors.get("video") or game.notes.get("video") or "This game has no video."
+            game.notes["observations"] = f"No video to look at, so no hands and no findings: {why}"
+        else:
+            game.notes["observations"] = "The video has not been analysed yet: run the analysis to see hands and findings."
         return
     try:
         data = read_observations(game.spec.observations)

@@ -36,7 +36,7 @@ def guarded(fn: Callable[..., None], *args: object) -> bool:
         st.error(str(exc))
     except Exception as exc:  # noqa: BLE001 - the app must keep running whatever a file contains
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        st.error(f"This could not be shown: {type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno}).")
+        st.error(f"This could not be shown: {exc} ({type(exc).__name__} at {Path(where.filename).name} line {where.lineno}).")
     return False
 
 
@@ -62,8 +62,9 @@ def main() -> None:
     error: str | None = None
     try:
         game = state.current_game()
-        state.store().remember_game(game.game_id, game.title, protocol_path=game.spec.protocol,
-                                    video_path=game.spec.video, seats_path=game.spec.seats, profile=game.profile_id)
+        if not game.errors:  # a game whose files could not all be used is not remembered over a good one
+            state.store().remember_game(game.game_id, game.title, protocol_path=game.spec.protocol,
+                                        video_path=game.spec.video, seats_path=game.spec.seats, profile=game.profile_id)
     except StopframeError as exc:
         error = str(exc)
     except Exception as exc:  # noqa: BLE001
@@ -76,7 +77,9 @@ def main() -> None:
         return
     for message in game.errors.values():
         st.error(message)
-    for key in ("engine", "seats", "video", "marks"):
+    if "video" in game.notes and page != "Open a game":
+        st.warning(game.notes["video"])
+    for key in ("engine", "seats", "marks"):
         if key in game.notes and page != "Open a game":
             st.caption(game.notes[key])
     guarded(PAGES[page], game)

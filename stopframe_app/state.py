@@ -25,9 +25,11 @@ from review.training_store import TrainingStore
 from stopframe_app.game import Game, GameSpec, complete_spec, load_game, mtime, run_audit, sample_spec
 
 SPEC = "game_spec"
-FRAME = "frame"
+FRAME = "frame"  # the viewer's position: plain session state, never a widget's key, so no page change drops it
+FRAME_BOX = "frame_box"  # the viewer's frame number box (a widget: Streamlit forgets it on other pages)
 VIEW = "view"
 JUDGE = "judge"
+OPEN_ERROR = "open_error"  # why the last attempt to open a game failed (shown beside the control that tried)
 
 
 def store() -> Store:
@@ -132,9 +134,45 @@ def default_spec() -> GameSpec:
 
 
 def open_spec(spec: GameSpec) -> None:
-    """Switch the session to another game (its frame position starts over)."""
+    """Switch the session to another game (its frame position starts over unless it is the same video)."""
+    old = st.session_state.get(SPEC)
     st.session_state[SPEC] = spec
-    st.session_state[FRAME] = 0
+    if old is None or complete_spec(old).video != complete_spec(spec).video:
+        st.session_state[FRAME] = 0
+    st.session_state.pop(OPEN_ERROR, None)
+
+
+def try_open(spec: GameSpec, where: str) -> bool:
+    """Open a game only if it can be read: a protocol that cannot be read, or a named video, seat map or
+    observations file that cannot be used, leaves the game open before as it was, and the reason is kept
+    for the control at `where` to show. The chosen rule profile goes with the game where it has none."""
+    st.session_state.pop(OPEN_ERROR, None)
+    if spec.profile is None and st.session_state.get(SPEC) is not None:
+        old = st.session_state[SPEC]
+        if old.protocol == spec.protocol and old.profile:
+            spec = replace(spec, profile=old.profile)
+    try:
+        full = complete_spec(spec)
+        game = _game(full.signature(), full)
+    except StopframeError as exc:
+        st.session_state[OPEN_ERROR] = (where, f"Not opened: {exc}")
+        return False
+    except Exception as exc:  # noqa: BLE001 - a hostile file must not take the workspace down
+        st.session_state[OPEN_ERROR] = (where, f"Not opened: the file could not be read ({type(exc).__name__}: {exc}).")
+        return False
+    named = {"video": spec.video, "seats": spec.seats, "observations": spec.observations}
+    bad = [game.errors[k] for k, path in named.items() if path and k in game.errors]
+    if bad:
+        st.session_state[OPEN_ERROR] = (where, "Not opened: " + " ".join(bad))
+        return False
+    open_spec(spec)
+    return True
+
+
+def open_error(where: str) -> str | None:
+    """The failed open's reason, if the control at `where` made it."""
+    value = st.session_state.get(OPEN_ERROR)
+    return value[1] if value and value[0] == where else None
 
 
 def set_profile(profile_id: str) -> None:
@@ -148,6 +186,14 @@ def current_game() -> Game:
 
 def judge_name() -> str:
     return str(st.session_state.get(JUDGE) or "").strip()
+
+
+def frame() -> int:
+    """The frame the viewer is on (0 before any step)."""
+    try:
+        return max(0, int(st.session_state.get(FRAME, 0)))
+    except (TypeError, ValueError):
+        return 0
 
 
 def go_to_frame(index: int, view: str | None = None) -> None:

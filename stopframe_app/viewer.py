@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import html
-import json
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
+import streamlit.components.v1 as components
 
 from review.store import data_dir
 from stopframe_app import state
 from stopframe_app.game import Game
+
+_strip_component = components.declare_component("stopframe_strip", path=str(Path(__file__).with_name("strip")))
 
 STRIP_RADIUS = 12  # frames prefetched either side for stepping in the browser (±0.5 s at 25 fps)
 STEPS: Sequence[tuple[str, str, float]] = (
@@ -55,7 +57,11 @@ def flagged_seats(findings: Iterable[dict[str, Any]], window: Any | None) -> set
 
 def _step(kind: str, amount: float, fps: float, last: int) -> None:
     frames = round(amount * fps) if kind == "s" else int(amount)
-    st.session_state[state.FRAME] = min(max(0, int(st.session_state.get(state.FRAME, 0)) + frames), last)
+    st.session_state[state.FRAME] = min(max(0, state.frame() + frames), last)
+
+
+def _typed_frame() -> None:
+    st.session_state[state.FRAME] = int(st.session_state.get(state.FRAME_BOX) or 0)
 
 
 def render_frame(game: Game, index: int, *, show_zones: bool = True, show_hands: bool = True) -> tuple[bytes, str]:
@@ -101,20 +107,30 @@ def frame_viewer(game: Game, key: str) -> None:
 def _viewer_fragment(game: Game, key: str) -> None:
     meta = game.video_meta
     last = meta.frame_count - 1
-    st.session_state[state.FRAME] = min(max(0, int(st.session_state.get(state.FRAME, 0))), last)
+    st.session_state[state.FRAME] = min(state.frame(), last)
+    strip_key = f"{key}_strip_at"
+    moved = st.session_state.get(strip_key)
+    if isinstance(moved, dict) and moved.get("seq") != st.session_state.get(f"{strip_key}_seen"):
+        # The browser stepped on its own: it told where it stopped, and the server carries on from there.
+        st.session_state[f"{strip_key}_seen"] = moved.get("seq")
+        st.session_state[state.FRAME] = min(max(0, int(moved.get("frame") or 0)), last)
+    st.session_state[state.FRAME_BOX] = st.session_state[state.FRAME]
     cols = st.columns(len(STEPS) + 2)
     for col, (label, kind, amount) in zip(cols, STEPS, strict=False):
         col.button(label, key=f"{key}_step_{label}", on_click=_step, args=(kind, amount, meta.fps, last),
                    width="stretch")
-    cols[-2].number_input("frame", min_value=0, max_value=last, step=1, key=state.FRAME, label_visibility="collapsed")
+    cols[-2].number_input("frame", min_value=0, max_value=last, step=1, key=state.FRAME_BOX,
+                          label_visibility="collapsed", on_change=_typed_frame)
     show = cols[-1].toggle("zones", value=True, key=f"{key}_zones")
-    index = int(st.session_state[state.FRAME])
-    if st.toggle(f"Step in the browser (frames ±{STRIP_RADIUS} prefetched; ← → keys)", key=f"{key}_strip"):
+    index = state.frame()
+    if st.toggle(f"Step in the browser (← → keys; {STRIP_RADIUS} frames either side are kept in the page, "
+                 "and the server sends more where you stop)", key=f"{key}_strip"):
         frames = strip_frames(game, index, show_zones=show)
-        width = 960
-        height = round(width * game.video_meta.height / game.video_meta.width) + 70
         start = next(k for k, f in enumerate(frames) if f[0] == index)
-        st.iframe(strip_html(frames, start), height=height)  # our own page: every text in it is JSON-escaped
+        _strip_component(frames=strip_payload(frames), at=start, radius=STRIP_RADIUS, end=frames[-1][0] >= last,
+                         key=strip_key, default=None)
+        st.caption(f"The server knows the frame you stopped at (now frame {index}): the steps above, the appeal's "
+                   "frame and the clip start from it.")
         return
     jpeg, caption = render_frame(game, index, show_zones=show)
     st.image(jpeg, caption=caption, width="stretch")
@@ -126,6 +142,12 @@ def _viewer_fragment(game: Game, key: str) -> None:
         slow_col.caption("quarter speed")
 
 
+def strip_payload(frames: Sequence[tuple[int, str, bytes]]) -> list[dict[str, Any]]:
+    """The prefetched frames as the browser strip takes them: index, caption, JPEG as a data URI."""
+    return [{"i": i, "c": caption, "u": "data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii")}
+            for i, caption, jpeg in frames]
+
+
 def strip_frames(game: Game, index: int, radius: int = 0, show_zones: bool = True) -> list[tuple[int, str, bytes]]:
     """The frames around `index`, rendered as the viewer would, for stepping without a server round trip."""
     radius = radius or STRIP_RADIUS
@@ -135,31 +157,6 @@ def strip_frames(game: Game, index: int, radius: int = 0, show_zones: bool = Tru
         jpeg, caption = render_frame(game, i, show_zones=show_zones)
         out.append((i, caption, jpeg))
     return out
-
-
-def strip_html(frames: Sequence[tuple[int, str, bytes]], start: int) -> str:
-    """A self-contained page that steps through prefetched JPEG frames in the browser (no round trip).
-
-    Captions and data are JSON-encoded into the script (every `<` escaped), so no text from a file can
-    close the script or inject markup."""
-    data = [{"i": i, "c": caption, "u": "data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii")}
-            for i, caption, jpeg in frames]
-    payload = json.dumps({"frames": data, "at": start}).replace("<", "\\u003c")
-    buttons = "".join(f'<button data-d="{d}">{html.escape(label)}</button>' for label, d in
-                      (("−5", -5), ("−1", -1), ("+1", 1), ("+5", 5)))
-    return (
-        "<style>body{margin:0;font-family:sans-serif}img{width:100%;display:block}button{margin:2px 4px 4px 0}"
-        "#c{font-size:14px;color:#333}</style>"
-        f'<div>{buttons}<span id="c"></span></div><img id="f" alt="frame">'
-        f"<script>const S={payload};"
-        "const img=document.getElementById('f'),cap=document.getElementById('c');"
-        "function show(){const f=S.frames[S.at];img.src=f.u;cap.textContent=f.c;}"
-        "function step(d){S.at=Math.min(S.frames.length-1,Math.max(0,S.at+d));show();}"
-        "document.querySelectorAll('button').forEach(b=>b.onclick=()=>step(+b.dataset.d));"
-        "document.addEventListener('keydown',e=>{if(e.key==='ArrowLeft')step(e.shiftKey?-5:-1);"
-        "if(e.key==='ArrowRight')step(e.shiftKey?5:1);});"
-        "S.frames.forEach(f=>{const p=new Image();p.src=f.u;});show();</script>"
-    )
 
 
 def make_clips(game: Game, index: int, before_s: float = 2.0, after_s: float = 2.0) -> tuple[Any, Any]:

@@ -184,7 +184,7 @@ def attachable(game: Game) -> dict[str, EvidenceItem]:
     """Evidence that can be added: the frame open in the frame viewer (as a still or a clip), any finding or vote."""
     out: dict[str, EvidenceItem] = {}
     if game.video_meta is not None:
-        frame = int(st.session_state.get(state.FRAME, 0))
+        frame = state.frame()
         out[f"frame {frame} (open in the frame viewer)"] = EvidenceItem("frame", f"frame {frame}", frame)
         out[f"clip around frame {frame} (±2 s)"] = EvidenceItem("clip", f"clip around frame {frame}", frame)
     for f in game.findings:

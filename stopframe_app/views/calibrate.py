@@ -90,7 +90,7 @@ def render(game: Game) -> None:
         st.session_state.setdefault(k, float(v))
     from vision.overlay import draw_overlay, encode_jpeg
 
-    frame = min(int(st.session_state.get(state.FRAME, 0)), game.video_meta.frame_count - 1)
+    frame = min(state.frame(), game.video_meta.frame_count - 1)
     with state.video(game) as source:
         image = source.frame_at(frame)
     starts = ["an ellipse of ten seats"] + (["the game's seat map"] if game.seat_map is not None else [])

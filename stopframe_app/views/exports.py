@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
+import pandas as pd
 import streamlit as st
 
-from review.corrected import corrected_name, corrected_protocol, write_corrected_protocol
-from review.exports import KeyFrame, finding_rows, findings_csv, html_report, write_html_report
+from review.corrected import corrected_name, write_corrected_protocol
+from review.exports import KeyFrame, finding_rows, write_html_report
 from review.jsonio import write_atomic
-from review.store import data_dir
-from stopframe_app import state
-from stopframe_app.decisions import evidence_frames, show_flash
+from review.store import data_dir, finding_key
+from stopframe_app import report, state, words
+from stopframe_app.decisions import evidence_frames, plain_title, show_flash
 from stopframe_app.game import Game, stem_of
 
 
@@ -26,8 +28,8 @@ def build_exports(game: Game, with_frames: bool = True) -> dict[str, tuple[str, 
     decisions = state.store().decisions(game.game_id)
     book = state.appeals()
     appeals = [(c.case_id, book.in_force(c.case_id)) for c in book.cases(game.game_id) if c.status == "decided"]
-    corrected = corrected_protocol(game.data, decisions.values(), votes=game.votes, source=Path(game.spec.protocol).name,
-                                   appeals=appeals)
+    corrected = report.corrected(game.data, decisions.values(), votes=game.votes, source=Path(game.spec.protocol).name,
+                                 appeals=appeals)
     rows = finding_rows(game.findings, decisions, game.data)
     key_frames: dict[int, list[KeyFrame]] = {}
     if with_frames and game.video_meta is not None:
@@ -40,14 +42,14 @@ def build_exports(game: Game, with_frames: bool = True) -> dict[str, tuple[str, 
                 key_frames[i].append(KeyFrame(caption, jpeg))
     notes = [f"{len(decisions)} decision(s) and {len(appeals)} appeal decision(s) recorded; corrected protocol: "
              f"{corrected_name(game.spec.protocol)}."]
-    report = html_report(title=f"Stopframe review — {game.title}", protocol=game.data, rows=rows, votes=game.votes,
-                         key_frames=key_frames, notes=notes)
+    page = report.html_report(title=f"Stopframe review — {game.title}", protocol=game.data, rows=rows, votes=game.votes,
+                              key_frames=key_frames, notes=notes)
     stem = stem_of(Path(game.spec.protocol))
     return {
         corrected_name(game.spec.protocol): ("Corrected protocol (JSON)",
                                              json.dumps(corrected, ensure_ascii=False, indent=2) + "\n", "application/json"),
-        f"{stem}.findings.csv": ("Findings (CSV)", findings_csv(rows), "text/csv"),
-        f"{stem}.review.html": ("Report (HTML, self-contained)", report, "text/html"),
+        f"{stem}.findings.csv": ("Findings (CSV)", report.findings_csv(rows), "text/csv"),
+        f"{stem}.review.html": ("Report (HTML, self-contained)", page, "text/html"),
     }
 
 
@@ -67,18 +69,62 @@ def save_all(game: Game) -> list[Path]:
     return out
 
 
+def trail_rows(game: Game) -> list[dict[str, str]]:
+    """The decision history in words: when, who, what they did to which finding, and why."""
+    names = {finding_key(f): plain_title(f) for f in game.findings}
+    rows = []
+    for t in state.store().trail(game.game_id):
+        edited = t.get("edited") or {}
+        rows.append({
+            "when": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(t.get("at") or 0))),
+            "who": str(t.get("who") or ""),
+            "finding": names.get(t.get("finding_key"), "a finding no longer in the audit"),
+            "decision": words.status(t.get("status")) if t.get("action") != "withdraw" else "reopened",
+            "changed": ", ".join(f"{k.replace('_', ' ')} → {_value(v)}" for k, v in edited.items()) if edited else "",
+            "reason": str(t.get("reason") or ""),
+            "version": str(t.get("version") or ""),
+        })
+    return rows
+
+
+def _value(v: object) -> str:
+    if isinstance(v, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {words.consequence(x) if k == 'type' else words.number(x)}"
+                         for k, x in v.items())
+    return words.number(v) if isinstance(v, int | float) else str(v)
+
+
+def _save(game: Game) -> None:
+    try:
+        paths = save_all(game)
+    except (OSError, ValueError) as exc:
+        st.session_state["exports_said"] = ("error", f"Not saved: {exc}")
+    else:
+        st.session_state["exports_said"] = ("success", "Saved: " + ", ".join(str(p) for p in paths))
+
+
 def render(game: Game) -> None:
     st.header("Exports")
     show_flash()
     decisions = state.store().decisions(game.game_id)
     st.write(f"{len(game.findings)} finding(s), {len(decisions)} decided. The original protocol "
-             f"`{Path(game.spec.protocol).name}` is never changed; the corrected one is a new file.")
+             f"{Path(game.spec.protocol).name} is never changed; the corrected one is a new file.")
+    warnings = report.correction_warnings(game.data, decisions.values(), game.votes)
+    if warnings:
+        st.warning("The corrected protocol leaves out what it cannot take (it still validates): \n"
+                   + "\n".join(f"- {w}" for w in warnings))
     files = build_exports(game)
     for name, (label, content, mime) in files.items():
         st.download_button(f"Download {label}", data=content, file_name=name, mime=mime, key=f"dl_{name}")
-    if st.button("Save all to the data folder", key="save_exports"):
-        paths = save_all(game)
-        st.success("Written: " + ", ".join(str(p) for p in paths))
-    with st.expander("Decision history (audit trail)"):
-        trail = state.store().trail(game.game_id)
-        st.dataframe(trail or [{"note": "no decisions yet"}], hide_index=True)
+    st.button("Save all to the data folder", key="save_exports", on_click=_save, args=(game,))
+    said = st.session_state.pop("exports_said", None)
+    if said:
+        (st.error if said[0] == "error" else st.success)(said[1])
+    with st.expander("Decision history (audit trail)", expanded=bool(decisions)):
+        rows = trail_rows(game)
+        if rows:
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+                         column_config={"reason": st.column_config.TextColumn(width="large"),
+                                        "finding": st.column_config.TextColumn(width="large")})
+        else:
+            st.write("No decisions yet.")

@@ -38,7 +38,7 @@ def render(game: Game) -> None:
     now = None
     if game.video_meta is not None:
         with state.video(game) as source:
-            frame = min(int(st.session_state.get(state.FRAME, 0)), game.video_meta.frame_count - 1)
+            frame = min(state.frame(), game.video_meta.frame_count - 1)
             now = source.time_of(frame)
     if rows.empty:
         st.info("The protocol has no times, so nothing can be placed on the video's time axis.")

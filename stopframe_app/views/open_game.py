@@ -36,48 +36,81 @@ def _typed(value: str | None) -> str | None:
     return str(Path(value).expanduser()) if value else None
 
 
+def _open_sample() -> None:
+    state.try_open(sample_spec(), "sample")
+
+
+def _open_paths() -> None:
+    s = st.session_state
+    path = _typed(s.get("path_protocol"))
+    if not path:
+        s[state.OPEN_ERROR] = ("paths", "Give the protocol's path first (the «Protocol» box).")
+    elif not Path(path).is_file():
+        s[state.OPEN_ERROR] = ("paths", f"Not opened: there is no protocol file at {path}.")
+    else:
+        state.try_open(GameSpec(path, _typed(s.get("path_video")), _typed(s.get("path_seats")),
+                                _typed(s.get("path_observations"))), "paths")
+
+
+def _open_uploads() -> None:
+    s = st.session_state
+    up_protocol, up_seats = s.get("up_protocol"), s.get("up_seats")
+    if not up_protocol and not up_seats:
+        s[state.OPEN_ERROR] = ("uploads", "Choose a protocol or a seat map to upload first.")
+        return
+    try:
+        current = state.current_spec()
+        protocol_path = str(save_upload(up_protocol.name, up_protocol.getvalue())) if up_protocol else current.protocol
+        seats_path = str(save_upload(up_seats.name, up_seats.getvalue())) if up_seats else current.seats
+    except (ValueError, OSError) as exc:
+        s[state.OPEN_ERROR] = ("uploads", f"Not opened: {exc}")
+        return
+    video = current.video if not up_protocol else _typed(s.get("path_video"))
+    state.try_open(GameSpec(protocol_path, video, seats_path, None), "uploads")
+
+
+def _open_recent(g: object, where: str) -> None:
+    state.try_open(GameSpec(g.protocol_path, g.video_path, g.seats_path, None, g.profile), where)  # type: ignore[attr-defined]
+
+
+def _said(where: str) -> None:
+    """The answer to the last open tried at this control, right under it."""
+    error = state.open_error(where)
+    if error:
+        st.error(error + " The game open before stays open.")
+
+
 def render(game: Game | None) -> None:
     st.header("Open a game")
-    if st.button("Open the bundled sample game", key="open_sample", disabled=not SAMPLE_PROTOCOL.is_file()):
-        state.open_spec(sample_spec())
-        st.rerun()
-    with st.form("open_paths"):
+    if game is not None:
+        st.caption(f"Open now: {md(game.title)} ({md(Path(game.spec.protocol).name)}).")
+    st.button("Open the bundled sample game", key="open_sample", disabled=not SAMPLE_PROTOCOL.is_file(),
+              on_click=_open_sample)
+    _said("sample")
+    with st.container(border=True):
         st.markdown("**By local path** (the video is read where it is; nothing is uploaded)")
-        protocol = st.text_input("Protocol (*.protocol.json)", key="path_protocol")
-        video = st.text_input("Video (optional: the protocol's video.path)", key="path_video")
-        seats = st.text_input("Seat map (optional: NAME.seats.json beside the protocol)", key="path_seats")
-        observations = st.text_input("Observations (optional: an earlier analysis)", key="path_observations")
-        if st.form_submit_button("Open"):
-            path = _typed(protocol)
-            if not path:
-                st.error("Give the protocol's path.")
-            elif not Path(path).is_file():
-                st.error(f"{path}: no such protocol file.")
-            else:
-                state.open_spec(GameSpec(path, _typed(video), _typed(seats), _typed(observations)))
-                st.rerun()
-    st.markdown("**Or upload** a protocol and/or a seat map (small files; give the video by path above)")
-    up_protocol = st.file_uploader("Protocol", type=["json"], key="up_protocol")
-    up_seats = st.file_uploader("Seat map", type=["json"], key="up_seats")
-    if st.button("Open the uploaded files", key="open_uploads"):
-        try:
-            current = state.current_spec()
-            protocol_path = str(save_upload(up_protocol.name, up_protocol.getvalue())) if up_protocol else current.protocol
-            seats_path = str(save_upload(up_seats.name, up_seats.getvalue())) if up_seats else current.seats
-            video = current.video if not up_protocol else _typed(st.session_state.get("path_video"))
-            state.open_spec(GameSpec(protocol_path, video, seats_path, None))
-            st.rerun()
-        except ValueError as exc:
-            st.error(str(exc))
+        st.text_input("Protocol (*.protocol.json)", key="path_protocol")
+        st.text_input("Video (optional: the protocol's video.path)", key="path_video")
+        st.text_input("Seat map (optional: NAME.seats.json beside the protocol)", key="path_seats")
+        st.text_input("Observations (optional: an earlier analysis)", key="path_observations")
+        st.button("Open", key="open_paths", on_click=_open_paths)
+        _said("paths")
+    with st.container(border=True):
+        st.markdown("**Or upload** a protocol and/or a seat map (small files; give the video by path above)")
+        st.file_uploader("Protocol", type=["json"], key="up_protocol")
+        st.file_uploader("Seat map", type=["json"], key="up_seats")
+        st.button("Open the uploaded files", key="open_uploads", on_click=_open_uploads)
+        _said("uploads")
     recent = state.store().recent_games()
     if recent:
         st.subheader("Recent games")
         for i, g in enumerate(recent):
             cols = st.columns([4, 1])
-            cols[0].markdown(f"**{md(g.title)}** — `{g.protocol_path}` ({g.profile})")
-            if cols[1].button("Open", key=f"recent_{i}", disabled=not (g.protocol_path and Path(g.protocol_path).is_file())):
-                state.open_spec(GameSpec(g.protocol_path, g.video_path, g.seats_path, None, g.profile))
-                st.rerun()
+            profile = f" · rules: {g.profile}" if g.profile else ""
+            cols[0].markdown(f"**{md(g.title)}** — {md(g.protocol_path or '')}{profile}")
+            cols[1].button("Open", key=f"recent_{i}", disabled=not (g.protocol_path and Path(g.protocol_path).is_file()),
+                           on_click=_open_recent, args=(g, f"recent_{i}"))
+            _said(f"recent_{i}")
     if game is not None:
         analysis_panel(game)
 

@@ -8,9 +8,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from review.corrected import corrected_protocol
 from review.store import finding_key
-from stopframe_app import state
+from review.tally import find_row, tally
+from stopframe_app import report, state, words
 from stopframe_app.decisions import finding_cards, md, show_flash
 from stopframe_app.game import Game, get_profile, optional_module
 
@@ -34,7 +34,7 @@ def render(game: Game) -> None:
     show_flash()
     _problems(game)
     for key in ("observations", "audit"):
-        if key in game.notes:
+        if key in game.notes and not (key == "observations" and "video" in game.notes):  # the missing video is said above
             st.info(game.notes[key])
     if game.observations is None and "observations" in game.notes:
         from stopframe_app.views.open_game import analysis_panel
@@ -74,12 +74,11 @@ def render(game: Game) -> None:
 
 def overview_row(f: dict[str, Any], decisions: dict[str, Any]) -> dict[str, Any]:
     d = decisions.get(finding_key(f))
-    cons = f.get("consequence") or {}
-    seat = f.get("seat") if f.get("seat") is not None else " ".join(map(str, f.get("seats") or []))
-    return {"finding": f.get("kind"), "seat": str(seat),
-            "candidate": f.get("candidate"), "t (s)": f.get("t"), "clause": f.get("clause"),
-            "consequence": cons.get("type") + (f" {cons['points']}" if cons.get("points") is not None else ""),
-            "confidence": f.get("confidence"), "decision": f"{d.status} ({d.who})" if d else "open"}
+    return {"finding": words.kind(f.get("kind")), "seat": words.who(f).removeprefix("seats ").removeprefix("seat "),
+            "candidate": "" if f.get("candidate") is None else str(f["candidate"]), "t (s)": words.number(f.get("t")),
+            "clause": f.get("clause") or "—", "consequence": words.consequence_text(f.get("consequence")),
+            "confidence": words.number(f.get("confidence")),
+            "decision": f"{words.status(d.status)} ({d.who})" if d else "open"}
 
 
 def _problems(game: Game) -> None:
@@ -88,29 +87,35 @@ def _problems(game: Game) -> None:
         return
     head = "The protocol's format is broken" if "protocol" in game.notes else "The protocol disagrees with the rules"
     with st.expander(f"{head}: {len(game.problems)} problem(s)", expanded="protocol" in game.notes):
-        st.markdown("\n".join(f"- `{p.path}` {md(p.message)}" + (f" ({p.clause})" if p.clause else "")
+        st.markdown("\n".join(f"- {md(words.humanise(p.message))} (at {md(p.path)})" + (f" ({p.clause})" if p.clause else "")
                                for p in game.problems[:50]))
 
 
-def _round_tables(game: Game, rnd: Any) -> None:
+def round_rows(game: Game, rnd: Any) -> list[dict[str, Any]]:
+    """The round's candidates: the protocol's count beside the audit's count (review.tally), in words."""
     rows = []
-    audit_rows = {(v.get("day"), v.get("round"), v.get("candidate")): v for v in game.votes if v.get("kind") == "vote"}
     for w in rnd.windows:
         ev = game.data["events"][w.event_index]
-        v = audit_rows.get((w.day, w.round, w.candidate), {})
+        row = find_row(game.votes, w.day, w.round, w.candidate if w.kind == "vote" else None, w.kind)
+        t = tally(row)
         rows.append({
             "candidate": str(w.candidate) if w.kind == "vote" else "lift " + " ".join(map(str, w.candidates)),
             "nickname": game.players.get(w.candidate, "") if w.kind == "vote" else "",
-            "protocol count": ev.get("count"), "video count": v.get("video_count"),
-            "count mismatch": "yes" if any(f.get("kind") == "count_mismatch" and f.get("day") == w.day
-                                           and f.get("round") == w.round and f.get("candidate") == w.candidate
-                                           for f in game.findings) else "",
-            "protocol voters": " ".join(map(str, ev.get("voters") or [])),
-            "video voters": " ".join(map(str, v.get("video_voters") or [])),
-            "named at (s)": w.t, "stop at (s)": w.cutoff, "count at (s)": w.announced,
-            "assumed": ", ".join(w.assumed),
+            "protocol count": words.number(ev.get("count")) or "—",
+            "video count": t.count_text if row else "not analysed",
+            "count mismatch": "yes" if t.mismatch else "",
+            "how the video counts": t.breakdown() if row else "",
+            "protocol voters": words.seat_list(ev.get("voters")) if ev.get("voters") is not None else "not listed",
+            "hands seen in time": words.seat_list(t.hands_seen) if row else "",
+            "named at (s)": words.number(w.t), "stop at (s)": words.number(w.cutoff),
+            "count at (s)": words.number(w.announced),
+            "assumed": words.assumed(w.assumed),
         })
-    st.dataframe(pd.DataFrame(rows), hide_index=True)
+    return rows
+
+
+def _round_tables(game: Game, rnd: Any) -> None:
+    st.dataframe(pd.DataFrame(round_rows(game, rnd)), hide_index=True)
     with st.expander("Each seat in this round: hands seen, relative to the judge's call of the nearest candidate"):
         st.dataframe(pd.DataFrame(seat_rows(game, rnd)), hide_index=True)
 
@@ -132,10 +137,10 @@ def seat_rows(game: Game, rnd: Any) -> list[dict[str, Any]]:
                 continue
             w = min(windows, key=lambda w, t=float(h["on"]): abs(t - w.t)) if windows else None
             rel = f"{float(h['on']) - w.t:+.2f} s of {w.candidate}'s call" if w else f"{float(h['on']):.2f} s"
-            seen.append(f"{h.get('pose', 'hand')} on {rel}, off {float(h['off']) - (w.t if w else 0):+.2f} s")
+            seen.append(f"{words.pose(h.get('pose', 'hand'))} on {rel}, off {float(h['off']) - (w.t if w else 0):+.2f} s")
         zone = game.seat_map is None or seat in game.seat_map.seats
         rows.append({"seat": seat, "nickname": game.players.get(seat, ""),
-                     "protocol lists a vote for": " ".join(map(str, listed.get(seat, []))),
+                     "protocol lists a vote for": words.seat_list(listed.get(seat, [])),
                      "video shows": "; ".join(seen) if seen else ("no hand" if zone else "cannot see (no zone)")})
     return rows
 
@@ -147,11 +152,11 @@ def _recomputed(game: Game, rnd: Any, decisions: dict[str, Any]) -> None:
     st.subheader("Outcome")
     lines = []
     if out:
-        lines.append(f"- protocol: **{out.get('protocol')}**")
-        lines.append(f"- video: **{out.get('video')}**" + (" — differs" if out.get("changed") else ""))
+        lines.append(f"- protocol: **{md(words.vote_outcome_text(out.get('protocol')))}**")
+        lines.append(f"- video: **{md(words.vote_outcome_text(out.get('video')))}**" + (" — differs" if out.get("changed") else ""))
     engine = optional_module("review.engine")
     if engine is not None and game.replay is not None and rnd.kind == "vote":
-        corrected = corrected_protocol(game.data, decisions.values(), votes=game.votes)
+        corrected = report.corrected(game.data, decisions.values(), votes=game.votes)
         counts = {}
         for w in rnd.windows:
             ev = game.data["events"][w.event_index]
@@ -161,7 +166,7 @@ def _recomputed(game: Game, rnd: Any, decisions: dict[str, Any]) -> None:
         ctx = game.replay.vote_contexts.get(rnd.windows[-1].event_index)
         if ctx is not None:
             after = engine.vote_outcome(get_profile(game.profile_id), ctx, counts)
-            lines.append(f"- after your decisions: **{after.text}** (counts {counts})")
+            lines.append(f"- after your decisions: **{md(words.humanise(after.text))}** (counts: {words.counts_text(counts)})")
     st.markdown("\n".join(lines) if lines else "No outcome to show yet.")
 
 
@@ -173,14 +178,15 @@ def night_rows(game: Game) -> list[dict[str, Any]]:
             what = "shooting"
             protocol = "miss" if r.get("protocol_target") is None else f"seat {r['protocol_target']} killed"
             outcome = r.get("video_outcome")
-            video = {"kill": f"seat {r.get('video_target')} killed", "undetermined": "cannot tell (a black seat unseen)",
+            video = {"kill": f"seat {r.get('video_target') or '?'} killed", "undetermined": "cannot tell (a black seat unseen)",
                      None: "—"}.get(outcome, f"miss: {outcome}")
         else:
-            what = f"check by the {r.get('by')} (seat {r.get('seat')})"
-            protocol = f"seat {r.get('protocol_target')}"
+            what = f"check by the {r.get('by') or 'checker'}" + (f" (seat {r['seat']})" if r.get("seat") is not None else "")
+            protocol = "—" if r.get("protocol_target") is None else f"seat {r['protocol_target']}"
             video = "—" if r.get("video_number") is None else f"shows {r['video_number']}"
-        rows.append({"night": r.get("night"), "what": what, "from (s)": r.get("start"), "to (s)": r.get("end"),
-                     "protocol": protocol, "video": video, "note": r.get("note", "")})
+        rows.append({"night": r.get("night"), "what": what, "from (s)": words.number(r.get("start")),
+                     "to (s)": words.number(r.get("end")), "protocol": protocol, "video": words.humanise(video),
+                     "note": words.humanise(r.get("note") or "")})
     return rows
 
 

@@ -1,0 +1,131 @@
+"""What the Exports page hands on, in a judge's words: the corrected protocol (review.corrected), the
+findings CSV and the HTML report.
+
+Why not review.exports' rows as they are: those carry the audit's codes (`late_vote`, `counted_for_last`),
+unrounded times and empty cells where a finding has no seat. The CSV and the report here are built from
+the same rows (review.exports.finding_rows), with every value put in words by stopframe_app.words, the
+vote counts from review.tally (the same numbers as the Vote audit page), and review.exports' own
+formula-safe CSV cells and escaped HTML.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import inspect
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from review import corrected as corrected_mod
+from review.exports import KeyFrame, figure, neutralise, page_end, page_head
+from review.tally import tally
+from stopframe_app import words
+
+CSV_HEADER = ("finding", "day", "night", "round", "candidate", "seat", "nickname", "time (s)", "clause",
+              "consequence", "points", "what the video shows", "confidence", "decision", "changed by the judge",
+              "reason", "decided by", "decided at")
+
+
+def corrected(data: Mapping[str, Any], decisions: Iterable[Any], **kw: Any) -> dict[str, Any]:
+    """The corrected protocol; decisions it cannot take are left out (and listed in it), never a crash.
+    (`strict` exists in review.corrected once it refuses such decisions; older versions take all.)"""
+    fn = corrected_mod.corrected_protocol
+    if "strict" in inspect.signature(fn).parameters:
+        kw["strict"] = False
+    return fn(data, list(decisions), **kw)
+
+
+def correction_warnings(data: Mapping[str, Any], decisions: Iterable[Any], votes: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One sentence per confirmed finding the corrected protocol cannot take (review.corrected's
+    check_corrections, where it exists), to show before the export."""
+    check = getattr(corrected_mod, "check_corrections", None)
+    if check is None:
+        return []
+    return [words.humanise(s) for s in check(data, list(decisions), votes=votes)]
+
+
+def csv_rows(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
+    """review.exports.finding_rows in words: one list of cells per finding, in CSV_HEADER's order."""
+    out = []
+    for r in rows:
+        seat = r.get("seat") if r.get("seat") is not None else r.get("seats")
+        out.append([
+            words.kind(r.get("kind")), r.get("day"), r.get("night"), r.get("round"), r.get("candidate"),
+            seat if seat not in (None, "") else ("the count" if r.get("kind") == "count_mismatch" else ""),
+            r.get("nickname"), _rounded(r.get("t")), r.get("clause"), words.consequence(r.get("consequence")),
+            r.get("points"), words.humanise(r.get("text") or ""), _rounded(r.get("confidence")),
+            words.status(r.get("decision")), _edited(r.get("edited")), r.get("reason"), r.get("who"), r.get("decided_at"),
+        ])
+    return out
+
+
+def _rounded(value: Any) -> Any:
+    return round(float(value), 2) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
+def _edited(value: Any) -> str:
+    return ", ".join(p.strip().replace("_", " ") for p in str(value).split(",")) if value else ""
+
+
+def findings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+    """CSV text (UTF-8 BOM so spreadsheets read Cyrillic nicknames), every cell neutralised (spec §5)."""
+    buf = io.StringIO()
+    buf.write("\ufeff")
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(CSV_HEADER)
+    for cells in csv_rows(rows):
+        writer.writerow(["" if c is None else neutralise(c) for c in cells])
+    return buf.getvalue()
+
+
+def vote_lines(votes: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+    """The votes table as the Vote audit page shows it: day, round, candidate, protocol, video, how, outcome."""
+    out = []
+    for v in votes:
+        t = tally(v)
+        cand = str(v.get("candidate")) if v.get("kind") != "lift" else "lift " + ", ".join(map(str, v.get("candidates") or []))
+        o = v.get("outcome") or {}
+        out.append([str(v.get("day")), str(v.get("round")), cand, words.number(v.get("protocol_count")) or "—",
+                    t.count_text, t.breakdown(), f"{words.vote_outcome_text(o.get('protocol'))} / "
+                    f"{words.vote_outcome_text(o.get('video'))}"])
+    return out
+
+
+def html_report(*, title: str, protocol: Mapping[str, Any] | None, rows: Sequence[Mapping[str, Any]],
+                votes: Sequence[Mapping[str, Any]] = (), key_frames: Mapping[int, Sequence[KeyFrame]] | None = None,
+                notes: Sequence[str] = ()) -> str:
+    """One self-contained HTML page: the game, the votes (with the audit's counts), every finding with the
+    judge's decision and its key frames. Every value is escaped."""
+    e = html.escape
+    parts = page_head(title, protocol)
+    parts += [f"<p>{e(n)}</p>" for n in notes]
+    players = {p["seat"]: str(p.get("nickname") or "") for p in (protocol or {}).get("players") or []
+               if isinstance(p, Mapping) and "seat" in p}
+    if players:
+        parts.append("<h2>Players</h2><table><tr><th>seat</th><th>nickname</th></tr>")
+        parts += [f"<tr><td>{e(str(s))}</td><td>{e(n)}</td></tr>" for s, n in sorted(players.items())]
+        parts.append("</table>")
+    if votes:
+        parts.append("<h2>Votes</h2><table><tr><th>day</th><th>round</th><th>candidate</th><th>protocol count</th>"
+                     "<th>video count</th><th>how the video counts</th><th>outcome (protocol / video)</th></tr>")
+        parts += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in line) + "</tr>" for line in vote_lines(votes)]
+        parts.append("</table>")
+    parts.append(f"<h2>Findings ({len(rows)})</h2>")
+    if not rows:
+        parts.append("<p>No findings.</p>")
+    for i, (r, cells) in enumerate(zip(rows, csv_rows(rows), strict=True)):
+        f = {k: r.get(k) for k in ("kind", "day", "night", "round", "candidate", "seat")}
+        f["seats"] = str(r.get("seats") or "").split() or None
+        nick = f" ({r['nickname']})" if r.get("nickname") else ""
+        parts.append(f'<section class="{e(str(r.get("decision")))}">')
+        parts.append(f"<h3>{e(words.kind(r.get('kind')))} — {e(words.who(f))}{e(nick)} — {e(words.where(f))}</h3>")
+        shown = dict(zip(CSV_HEADER, cells, strict=True))
+        parts.append("<table>" + "".join(
+            f"<tr><th>{e(k)}</th><td>{e(words.number(shown[k]) if isinstance(shown[k], float) else str(shown[k]))}</td></tr>"
+            for k in ("time (s)", "clause", "consequence", "points", "what the video shows", "confidence", "decision",
+                      "changed by the judge", "reason", "decided by", "decided at")
+            if shown[k] not in (None, "")) + "</table>")
+        parts += [figure(kf) for kf in (key_frames or {}).get(i, ())]
+        parts.append("</section>")
+    return page_end(parts)
