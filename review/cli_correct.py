@@ -16,12 +16,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from review.corrected import CorrectionError, corrected_protocol, write_corrected_protocol
 from review.errors import EXIT_OK, InvalidInput, UnreadableInput
 from review.findings import AUDIT_FORMAT, FINDING_KINDS
 from review.jsonio import read_json
 from review.protocol import format_problems, load_protocol, validate
-from review.store import Decision, finding_key
 
 DEFAULT_REASON = "confirmed with stopframe correct"
 
@@ -85,6 +83,9 @@ def parse_indexes(raw: list[str], count: int, audit: str) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from review.corrected import CorrectionError, corrected_protocol, write_corrected_protocol
+    from review.store import Decision, finding_key
+
     protocol = load_protocol(args.protocol)
     problems = format_problems(protocol.data)
     if problems:

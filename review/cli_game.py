@@ -41,16 +41,32 @@ def _problem_lines(problems: list[Problem]) -> list[str]:
     return [f"  {p.path or '(file)'}: {p.message}" + (f" ({p.clause})" if p.clause else "") for p in problems]
 
 
+def _notes(data: dict[str, Any]) -> list[Problem]:
+    """The replay's remarks that are no problem (a concession accepted, mafclub 2.7.1), for a sound protocol."""
+    engine = engine_module()
+    if engine is None or format_problems(data):
+        return []
+    return list(getattr(engine.replay(data), "notes", []))
+
+
+def _note_lines(notes: list[Problem]) -> list[str]:
+    return [f"  note: {p.path or '(file)'}: {p.message}" + (f" ({p.clause})" if p.clause else "") for p in notes]
+
+
 def run_validate(args: argparse.Namespace) -> int:
     protocol = load_protocol(args.protocol)
     problems = validate(protocol)
-    data = {"valid": not problems, "problems": [p.to_json() for p in problems]}
+    notes = _notes(protocol.data)
+    data: dict[str, Any] = {"valid": not problems, "problems": [p.to_json() for p in problems]}
+    if notes:  # spec §6's object, plus the remarks where there are any
+        data["notes"] = [n.to_json() for n in notes]
 
     def table() -> str:
         if not problems:
-            return f"{args.protocol}: valid ({protocol.rules}, {len(protocol.events)} events)"
+            return "\n".join([f"{args.protocol}: valid ({protocol.rules}, {len(protocol.events)} events)",
+                              *_note_lines(notes)])
         word = "problem" if len(problems) == 1 else "problems"
-        return "\n".join([f"{args.protocol}: {len(problems)} {word}", *_problem_lines(problems)])
+        return "\n".join([f"{args.protocol}: {len(problems)} {word}", *_problem_lines(problems), *_note_lines(notes)])
 
     emit(args, data, table)
     return EXIT_INVALID if problems else EXIT_OK
@@ -60,8 +76,8 @@ def run_replay(args: argparse.Namespace) -> int:
     protocol = load_protocol(args.protocol)
     problems = format_problems(protocol.data)
     if problems:  # the engine replays only a protocol of sound shape
-        data: dict[str, Any] = {"rules": protocol.rules, "eliminations": [], "result": None,
-                                "problems": [p.to_json() for p in problems]}
+        data: dict[str, Any] = {"rules": protocol.rules, "eliminations": [], "result": None, "result_clause": None,
+                                "result_reason": None, "problems": [p.to_json() for p in problems], "notes": []}
     else:
         engine = engine_module()
         if engine is None:
@@ -70,7 +86,11 @@ def run_replay(args: argparse.Namespace) -> int:
         replay = engine.replay(protocol.data)
         problems = list(replay.problems)
         data = {"rules": protocol.rules, "eliminations": list(replay.eliminations), "result": replay.result,
-                "problems": [p.to_json() for p in problems], "votes": _vote_rounds(engine, protocol.data, replay)}
+                "result_clause": getattr(getattr(replay, "final", None), "result_clause", None) if replay.result else None,
+                "result_reason": getattr(getattr(replay, "final", None), "result_why", None) if replay.result else None,
+                "problems": [p.to_json() for p in problems],
+                "notes": [n.to_json() for n in getattr(replay, "notes", [])],
+                "votes": _vote_rounds(engine, protocol.data, replay)}
 
     def table() -> str:
         lines = [f"{args.protocol} ({data['rules']})", "Eliminations:"]
@@ -86,13 +106,29 @@ def run_replay(args: argparse.Namespace) -> int:
                 if v["kind"] == "lift":
                     tally = f"lift {', '.join(map(str, v['candidates']))}: {v.get('yes')} for"
                 lines.append(f"  day {v['day']} round {v['round']}: {tally} -> {v['outcome']}")
-        lines.append(f"Result: {data['result'] or 'none'}")
+        lines.append(f"Result: {_result_line(data)}")
+        notes = [Problem(n["path"], n["message"], n["clause"]) for n in data["notes"]]
+        lines.extend(_note_lines(notes))
         lines.append("Problems:" if problems else "Problems: none")
         lines.extend(_problem_lines(problems))
         return "\n".join(lines)
 
     emit(args, data, table)
     return EXIT_INVALID if problems else EXIT_OK
+
+
+RESULT_WORDS = {"red": "red win", "black": "black win", "draw": "draw"}
+
+
+def _result_line(data: dict[str, Any]) -> str:
+    """"red win (rfm 1.4): every black player is out of the game", or why there is none."""
+    result = data.get("result")
+    if result is None:
+        return "none: the protocol reaches no result" if not data["problems"] else "none"
+    words = RESULT_WORDS.get(result, str(result))
+    clause = f" ({data['result_clause']})" if data.get("result_clause") else ""
+    reason = f": {data['result_reason']}" if data.get("result_reason") else ""
+    return f"{words}{clause}{reason}"
 
 
 def _vote_rounds(engine: Any, data: dict[str, Any], replay: Any) -> list[dict[str, Any]]:

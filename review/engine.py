@@ -49,6 +49,20 @@ class Replay:
     vote_contexts: dict[int, VoteContext]
     outcomes: dict[int, Outcome]
 
+    @property
+    def notes(self) -> list[Problem]:
+        """Remarks that are no problem, each with its path and clause (a concession accepted, mafclub 2.7.1)."""
+        return list(self.final.notes)
+
+    @property
+    def result_clause(self) -> str | None:
+        return self.final.result_clause
+
+    @property
+    def result_reason(self) -> str | None:
+        """The result in words: which fact of the game gives it."""
+        return self.final.result_why
+
     def to_json(self) -> dict[str, Any]:
         """`stopframe replay --json` (spec §6) plus fouls, lost speeches and each round's outcome."""
         s = self.final
@@ -56,6 +70,8 @@ class Replay:
             "eliminations": [dict(e) for e in self.eliminations],
             "result": self.result,
             "result_clause": s.result_clause,
+            "result_reason": s.result_why,
+            "notes": [n.to_json() for n in s.notes],
             "problems": [p.to_json() for p in self.problems],
             "at_table": sorted(s.at_table),
             "fouls": {str(k): v for k, v in sorted(s.fouls.items())},
@@ -735,7 +751,8 @@ class _Run:
         black = self.s.is_black(seat)
         if self.s.result is not None or black is None or not any(clause == c or clause.startswith(c + ".") for c in prefixes):
             return
-        self.conclude(("red" if black else "black"), clause)
+        self.conclude(("red" if black else "black"), clause,
+                      f"seat {seat}'s removal ({clause}) costs the {'black' if black else 'red'} team the game")
 
     # -------------------------------------------------------------------------------- eliminations
 
@@ -757,8 +774,14 @@ class _Run:
             if cause in ("vote", "lift"):
                 s.day_voted_out.append(seat)
 
-    def conclude(self, result: str, clause: str | None) -> None:
+    def conclude(self, result: str, clause: str | None, why: str | None = None) -> None:
         self.s.result, self.s.result_clause, self.s.over_at = result, clause, self.s.pos
+        self.s.result_why = why
+
+    def note(self, field_name: str | None, message: str, clause: str | None) -> None:
+        """A remark that is no problem: the protocol is valid, and the replay says how it read it."""
+        where = f"events[{self.i}]"
+        self.s.notes = (*self.s.notes, Problem(f"{where}.{field_name}" if field_name else where, message, clause))
 
     def check_win(self) -> None:
         """After everyone leaving at one moment has left: red when no black is left, black at parity."""
@@ -767,15 +790,18 @@ class _Run:
             return
         blacks = sum(1 for seat in s.at_table if s.is_black(seat))
         if blacks == 0:
-            self.conclude("red", p.red_win.clause)
+            self.conclude("red", p.red_win.clause, "every black player is out of the game")
         elif blacks >= len(s.at_table) - blacks:
-            self.conclude("black", p.black_win.clause)
+            reds = len(s.at_table) - blacks
+            self.conclude("black", p.black_win.clause,
+                          f"{_players(blacks, 'black')} and {_players(reds, 'red')} are at the table: "
+                          "as many blacks as reds, or more")
 
     def all_left(self) -> None:
         """Everyone at the table left at once (a lift vote of all)."""
         rule = self.p.all_leave
         if rule.value is not None:
-            self.conclude(rule.value, rule.clause)
+            self.conclude(rule.value, rule.clause, "everyone at the table left at once")
 
     def on_elimination(self) -> None:
         s, p = self.s, self.p
@@ -837,11 +863,13 @@ class _Run:
             if kind == "nights":
                 s.streak += 1
                 if s.streak >= needed:
-                    self.conclude("draw", p.quiet_draw.clause)
+                    self.conclude("draw", p.quiet_draw.clause, f"{needed} nights in a row and the days between "
+                                  "them with nobody leaving")
         elif p.misses_red_win.value is not None:
             s.streak += 1
             if s.streak >= p.misses_red_win.value:
-                self.conclude("red", p.misses_red_win.clause)
+                self.conclude("red", p.misses_red_win.clause, f"{p.misses_red_win.value} misses in a row with "
+                              "nobody voted out on the days between")
 
     def count_quiet_day(self, day: int) -> None:
         """At a day's end: a day where someone left breaks the quiet streak (mafclub: count quiet night+day pairs)."""
@@ -856,7 +884,8 @@ class _Run:
                 quiet = night in s.shootings and s.shootings[night] is None and not s.night_left and not s.day_left
                 s.streak = s.streak + 1 if quiet else 0
                 if s.streak >= needed and s.result is None:
-                    self.conclude("draw", p.quiet_draw.clause)
+                    self.conclude("draw", p.quiet_draw.clause, f"{needed} nights and {needed} days in a row, "
+                                  "from a night, with nobody leaving")
         elif p.misses_red_win.value is not None and s.day_voted_out:
             s.streak = 0
 
@@ -879,19 +908,38 @@ class _Run:
             if winner != s.result:
                 self.problem("winner", f"the rules give {_result_words(s.result)}, not {_result_words(winner)}.", s.result_clause)
             return
+        blacks = sum(1 for seat in s.at_table if s.is_black(seat))
+        reds = len(s.at_table) - blacks
         if p.surrender.value and winner == "red":
-            self.conclude("red", p.surrender.clause)
+            if s.roles_known and blacks:
+                concession = (f"accepted only as the black team's concession (the comment to "
+                              f"{p.surrender.clause.split(' ', 1)[-1]}: every black player left says «Я сдаюсь» "
+                              "or visibly agrees)")
+                self.conclude("red", p.surrender.clause, f"{_players(blacks, 'black')} still at the table: {concession}")
+                self.note("winner", f"A red win while {_players(blacks, 'black')} are still at the table is {concession}.",
+                          p.surrender.clause)
+            else:
+                self.conclude("red", p.surrender.clause, "as announced: the protocol does not say who is black, "
+                              "and the black team may concede")
             return
         if s.incomplete or (not s.roles_known and winner != "draw"):
-            self.conclude(winner, {"red": p.red_win, "black": p.black_win}.get(winner, p.quiet_draw).clause)
+            self.conclude(winner, {"red": p.red_win, "black": p.black_win}.get(winner, p.quiet_draw).clause,
+                          "as announced: the protocol lacks facts the rules need to derive it")
             return
         if winner == "draw":
             self.problem("winner", "no draw rule applies here.", p.quiet_draw.clause)
             return
-        blacks = sum(1 for seat in s.at_table if s.is_black(seat))
-        reds = len(s.at_table) - blacks
+        if winner == "red" and blacks:
+            self.problem("winner", f"a red win is recorded while {_players(blacks, 'black')} are still at the table: "
+                         f"{p.red_win.text[:1].lower()}{p.red_win.text[1:-1]}, and {p.surrender.text[:1].lower()}"
+                         f"{p.surrender.text[1:]}", p.red_win.clause)
+            return
         self.problem("winner", f"the rules give no result yet: {blacks} black and {reds} red players are at the table.",
                      p.red_win.clause)
+
+
+def _players(n: int, team: str) -> str:
+    return f"{n} {team} player{'s' if n != 1 else ''}"
 
 
 def _result_words(result: Any) -> str:

@@ -102,6 +102,8 @@ class GameState:
     incomplete: bool = False  # some fact the result depends on is not in the protocol
     result: str | None = None
     result_clause: str | None = None
+    result_why: str | None = None  # the result in words: which fact of the game gives it
+    notes: tuple[Any, ...] = ()  # Problem-shaped remarks that are no problem (a concession accepted, …)
     over_at: int | None = None  # game time (see _pos) when the result was derived
     announced_result: str | None = None
     contexts: dict[int, VoteContext] = field(default_factory=dict)
