@@ -237,6 +237,9 @@ def test_bad_protocol_is_one_sentence_and_the_app_keeps_running(data: Path, tmp_
 def test_calibration_saves_a_seat_map_the_game_then_uses(data: Path, game_folder: Path) -> None:
     at = goto(app(spec_of(game_folder)), "Seat calibration")
     ok(at)
+    # The game has its own seat map: calibration starts from it, not from the default ellipse.
+    assert at.radio(key="calib_start").value == "the game's seat map"
+    at.radio(key="calib_start").set_value("an ellipse of ten seats").run()
     at.number_input(key="calib_cx").set_value(300.0).run()
     at.button(key="calib_save").click().run()
     ok(at)
@@ -244,6 +247,15 @@ def test_calibration_saves_a_seat_map_the_game_then_uses(data: Path, game_folder
     seats = json.loads(saved.read_text())
     assert seats["format"] == "stopframe-seats/1" and seats["frame_size"] == [640, 360] and len(seats["seats"]) == 10
     assert at.session_state["game_spec"].seats == str(saved)
+    # Saving again would replace that map: refused until the judge ticks the replacement.
+    before = saved.read_text()
+    at.number_input(key="calib_cx").set_value(280.0).run()
+    at.button(key="calib_save").click().run()
+    assert any("already holds a seat map" in e.value for e in at.error) and saved.read_text() == before
+    at.checkbox(key="calib_replace").check().run()
+    at.button(key="calib_save").click().run()
+    ok(at)
+    assert saved.read_text() != before
 
 
 def test_upload_is_kept_in_the_data_folder(data: Path) -> None:

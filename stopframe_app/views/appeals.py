@@ -28,8 +28,9 @@ from review.errors import StopframeError
 from review.exports import KeyFrame
 from review.jsonio import write_atomic
 from review.store import data_dir, finding_key
-from stopframe_app import state
-from stopframe_app.decisions import evidence_frames, flash, md, show_flash, title
+from review.tally import tally
+from stopframe_app import state, words
+from stopframe_app.decisions import NO_NAME, evidence_frames, flash, md, plain_title, show_flash, title
 from stopframe_app.game import Game
 
 CASE = "appeal_case"
@@ -53,10 +54,22 @@ def sources(game: Game) -> dict[str, dict[str, Any]]:
         out["finding: " + title(f, game.players)] = {"kind": "finding", "finding": f}
     for i, ev in enumerate(game.data["events"]):
         if ev.get("type") in EVENT_TYPES:
-            what = {k: v for k, v in ev.items() if k not in ("type", "voters", "t", "cutoff", "announced", "note")}
-            out[f"event {i}: {ev['type']} " + ", ".join(f"{k} {v}" for k, v in what.items())] = {
-                "kind": "event", "index": i, "event": ev}
+            out[f"protocol event {i + 1}: {event_words(ev)}"] = {"kind": "event", "index": i, "event": ev}
     return out
+
+
+def event_words(ev: dict[str, Any]) -> str:
+    """A protocol event as a judge says it: `vote, day 1, round 1, candidate 8, count 4`."""
+    parts = [str(ev.get("type", "event")).replace("_", " ")]
+    for k, v in ev.items():
+        if k in ("type", "voters", "t", "cutoff", "announced", "note", "end") or k.startswith("x_") or v in (None, "", []):
+            continue
+        if isinstance(v, list | tuple):
+            v = ", ".join(map(str, v))
+        elif isinstance(v, dict):
+            continue
+        parts.append(f"{k.replace('_', ' ')} {words.number(v) if isinstance(v, float) else v}")
+    return ", ".join(parts)
 
 
 def vote_row(game: Game, day: Any, rnd: Any, candidate: Any = None) -> dict[str, Any] | None:
@@ -71,19 +84,25 @@ def evidence_for(game: Game, source: dict[str, Any]) -> tuple[EvidenceItem, ...]
     if source["kind"] == "finding":
         f = source["finding"]
         frames = evidence_frames(game, f) if game.video_meta is not None else []
-        items.append(EvidenceItem("finding", title(f, {}), frames[0] if frames else None, f))
-        items += [EvidenceItem("frame", f"frame {i} ({f.get('kind')})", i) for i in frames[1:]]
+        items.append(EvidenceItem("finding", plain_title(f), frames[0] if frames else None, f))
+        items += [EvidenceItem("frame", f"frame {i} ({words.kind(f.get('kind'))})", i) for i in frames[1:]]
         day, rnd, cand = f.get("day"), f.get("round"), f.get("candidate")
     else:
         ev = source["event"]
-        items.append(EvidenceItem("event", f"protocol event {source['index']}: {ev['type']}", None, ev))
+        items.append(EvidenceItem("event", f"protocol event {source['index'] + 1}: {event_words(ev)}", None, ev))
         day, rnd, cand = ev.get("day"), ev.get("round"), ev.get("candidate")
     row = vote_row(game, day, rnd, cand) if day is not None and rnd is not None else None
     if row is not None:
-        what = f"candidate {row['candidate']}" if row.get("kind") == "vote" else "lift vote"
-        items.append(EvidenceItem("vote", f"day {day} round {rnd} {what}: protocol {row.get('protocol_count')}, "
-                                  f"video {row.get('video_count')}", None, row))
+        items.append(EvidenceItem("vote", vote_label(row), None, row))
     return tuple(items)
+
+
+def vote_label(row: dict[str, Any]) -> str:
+    """`day 1, round 1, candidate 8: protocol 4, video 3` — the counts as the Vote audit page gives them."""
+    what = f"candidate {row.get('candidate')}" if row.get("kind") == "vote" else "lift vote"
+    t = tally(row)
+    return (f"day {row.get('day')}, round {row.get('round')}, {what}: protocol "
+            f"{t.protocol if t.protocol is not None else '—'}, video {t.count_text}")
 
 
 def _parse_time(text: str, what: str) -> float:
@@ -97,7 +116,7 @@ def _open_case(game: Game) -> None:
     s = st.session_state
     who = state.judge_name()
     if not who:
-        flash("error", "Enter your name in the sidebar first: every case records who opened it.")
+        flash("error", NO_NAME, "appeal_open")
         return
     source = sources(game).get(s.get("appeal_from"))
     try:
@@ -116,10 +135,10 @@ def _open_case(game: Game) -> None:
             raise StopframeError("Say who appeals (a seat or a name).", 1)
         opened = state.appeals().open_case(case, who=who)
     except StopframeError as exc:
-        flash("error", str(exc))
+        flash("error", str(exc), "appeal_open")
         return
     s[CASE] = opened.case_id
-    flash("success", f"Case {opened.case_id} opened with {len(opened.evidence)} piece(s) of evidence.")
+    flash("success", f"Case {opened.case_id} opened with {len(opened.evidence)} piece(s) of evidence.", opened.case_id)
 
 
 def _new_case(game: Game) -> None:
@@ -153,46 +172,51 @@ def _new_case(game: Game) -> None:
         except StopframeError as exc:
             st.caption(str(exc))
     st.button("Open the case", key="appeal_open", type="primary", on_click=_open_case, args=(game,))
+    show_flash("appeal_open")
 
 
-def _save(case: AppealCase, **changes: Any) -> None:
+def _save(case: AppealCase, where: str, what: str = "Saved", **changes: Any) -> None:
     who = state.judge_name()
+    if not who:
+        flash("error", NO_NAME, where)
+        return
     try:
         state.appeals().save(replace(case, **changes), who=who)
     except StopframeError as exc:
-        flash("error", str(exc))
+        flash("error", str(exc), where)
     else:
-        flash("success", f"Case {case.case_id} saved.")
+        flash("success", f"{what} (case {case.case_id}).", where)
 
 
 def _save_statements(case: AppealCase) -> None:
     s, k = st.session_state, case.case_id
-    _save(case, side_judge_statement=str(s.get(f"{k}_side") or ""), table_judge_statement=str(s.get(f"{k}_table") or ""),
-          club_member=bool(s.get(f"{k}_member")), protest_votes_for=tuple(s.get(f"{k}_protest") or ()))
+    _save(case, f"{k}_save", "The statements are saved", side_judge_statement=str(s.get(f"{k}_side") or ""),
+          table_judge_statement=str(s.get(f"{k}_table") or ""), club_member=bool(s.get(f"{k}_member")),
+          protest_votes_for=tuple(s.get(f"{k}_protest") or ()))
 
 
 def _attach(game: Game, case: AppealCase) -> None:
     picked = st.session_state.get(f"{case.case_id}_attach")
     item = attachable(game).get(picked)
+    where = f"{case.case_id}_attach"
     if item is None:
-        flash("error", "Pick what to attach.")
+        flash("error", "Pick what to attach first (the «Attach more evidence» list).", where)
         return
-    _save(case, evidence=case.with_evidence(item).evidence)
+    _save(case, where, f"Attached: {item.label}", evidence=case.with_evidence(item).evidence)
 
 
 def attachable(game: Game) -> dict[str, EvidenceItem]:
     """Evidence that can be added: the frame open in the frame viewer (as a still or a clip), any finding or vote."""
     out: dict[str, EvidenceItem] = {}
     if game.video_meta is not None:
-        frame = state.frame()
-        out[f"frame {frame} (open in the frame viewer)"] = EvidenceItem("frame", f"frame {frame}", frame)
+        frame = min(state.frame(), game.video_meta.frame_count - 1)
+        out[f"frame {frame} (the frame open in the frame viewer)"] = EvidenceItem("frame", f"frame {frame}", frame)
         out[f"clip around frame {frame} (±2 s)"] = EvidenceItem("clip", f"clip around frame {frame}", frame)
     for f in game.findings:
         frames = evidence_frames(game, f) if game.video_meta is not None else []
-        out["finding: " + title(f, game.players)] = EvidenceItem("finding", title(f, {}), frames[0] if frames else None, f)
+        out["finding: " + plain_title(f)] = EvidenceItem("finding", plain_title(f), frames[0] if frames else None, f)
     for v in game.votes:
-        what = f"candidate {v.get('candidate')}" if v.get("kind") == "vote" else "lift vote"
-        label = f"vote: day {v.get('day')} round {v.get('round')} {what}"
+        label = "vote: " + vote_label(v)
         out[label] = EvidenceItem("vote", label, None, v)
     return out
 
@@ -210,21 +234,55 @@ def decision_from_form(prefix: str, who: str) -> Decision:
                     adjustments=adjustments)
 
 
+MISSING = (  # a precondition's text (review.appeals.checks) -> what the chief judge still has to do
+    ("the decision is one of", "Pick a decision."),
+    ("the reasoning is written down", "Write the reasoning (the «Reasoning» box)."),
+    ("who decided is recorded", "Enter your name first (in the sidebar, under «Your name»)."),
+    ("this ground allows", "This ground does not allow that decision: pick {allowed}, or another ground."),
+    ("the new result differs", "Pick a new result other than the announced one."),
+    ("each adjustment names", "Name the seat (1–10) and a number of points other than 0."),
+    ("filed within", "The appeal was filed too late."),
+    ("filed ", "The appeal was filed too late ({text})."),
+    ("the video of the game or the vote", "Attach the video evidence: a finding, a frame, a clip or the vote."),
+    ("a result is changed or replayed only with the video", "Attach the video evidence: a finding, a frame, a clip or the vote."),
+    ("the side judge's testimony", "Record the side judge's statement and press «Save the statements»."),
+    ("the chief judge agrees", "Tick «The chief judge agrees»."),
+    ("only a club member", "Tick «The appellant is a club member» and save the statements (only a member may protest)."),
+    ("the table's vote on the protest", "The table's vote does not accept the protest yet ({text})."),
+)
+
+
+def missing_text(c: Any) -> str:
+    """What an unmet precondition asks for, as something to do (with its clause)."""
+    text = words.humanise(c.text)
+    allowed = text.split(":", 1)[1].strip() if ":" in text else ""
+    phrase = next((m for start, m in MISSING if c.text.startswith(start)), "Still missing: {text}.")
+    return phrase.format(text=text, allowed=allowed) + (f" ({c.clause})" if c.clause else "")
+
+
+def unmet(game: Game, case: AppealCase, decision: Decision) -> list[str]:
+    """Only the blocking preconditions that do not hold, each as what is missing."""
+    return [missing_text(c) for c in checks(case, decision, roles(game), protocol_winner(game)) if c.blocking and not c.ok]
+
+
 def _decide(game: Game, case: AppealCase, prefix: str, amend: bool) -> None:
     who = state.judge_name()
-    if not who:
-        flash("error", "Enter your name in the sidebar first: the decision records who decided.")
-        return
+    where = f"{prefix}_go"
     decision = decision_from_form(prefix, who)
+    missing = unmet(game, case, decision)
+    if missing:
+        flash("error", "Not recorded yet. Missing: \n" + "\n".join(f"- {m}" for m in missing), where)
+        return
     try:
         if amend:
             state.appeals().amend(case.case_id, decision, roles=roles(game), protocol_winner=protocol_winner(game))
         else:
             state.appeals().decide(case, decision, roles=roles(game), protocol_winner=protocol_winner(game))
     except StopframeError as exc:
-        flash("error", str(exc))
+        flash("error", words.humanise(str(exc)), where)
     else:
-        flash("success", f"Case {case.case_id}: {decision.summary} ({'amended' if amend else 'decided'} by {who}).")
+        flash("success", f"Case {case.case_id}: {decision.summary} ({'amended' if amend else 'decided'} by {who}).",
+              case.case_id)
 
 
 def _decision_form(game: Game, case: AppealCase, prefix: str, amend: bool) -> None:
@@ -241,11 +299,13 @@ def _decision_form(game: Game, case: AppealCase, prefix: str, amend: bool) -> No
     st.checkbox("The chief judge agrees", key=f"{prefix}_agree")
     draft = decision_from_form(prefix, state.judge_name())
     st.markdown("**Preconditions**  \n" + "  \n".join(
-        (":green[✓ met]" if c.ok else ":red[✗ not met]" if c.blocking else ":orange[! advisory]")
-        + f" — {md(c.text)}" + (f" ({c.clause})" if c.clause else "")
+        (":green[✓ met]" if c.ok else ":red[✗ missing]" if c.blocking else ":orange[! advisory]")
+        + f" — {md(words.humanise(c.text) if c.ok or not c.blocking else missing_text(c))}"
+        + (f" ({c.clause})" if c.clause and (c.ok or not c.blocking) else "")
         for c in checks(case, draft, roles(game), protocol_winner(game))))
     st.button("Record the amendment" if amend else "Record the decision", key=f"{prefix}_go", type="primary",
               on_click=_decide, args=(game, case, prefix, amend))
+    show_flash(f"{prefix}_go")
 
 
 def key_frames(game: Game, case: AppealCase) -> dict[int, list[KeyFrame]]:
@@ -284,9 +344,9 @@ def _save_report(game: Game, case: AppealCase) -> None:
     try:
         paths = save_report(game, case)
     except StopframeError as exc:
-        flash("error", str(exc))
+        flash("error", str(exc), f"{case.case_id}_report")
     else:
-        flash("success", "Written: " + ", ".join(paths))
+        flash("success", "Saved: " + ", ".join(paths), f"{case.case_id}_report")
 
 
 def _evidence(game: Game, case: AppealCase, editable: bool) -> None:
@@ -298,11 +358,15 @@ def _evidence(game: Game, case: AppealCase, editable: bool) -> None:
             st.markdown(f"**{item.kind}** — {md(item.label)}")
             if item.data and item.kind == "finding":
                 cons = item.data.get("consequence") or {}
-                st.caption(f"{item.data.get('clause')}: {cons.get('text', '')} {item.data.get('x_text', '')}")
+                clause = f"{item.data['clause']}: " if item.data.get("clause") else ""
+                st.caption(md(f"{clause}{cons.get('text') or words.consequence_text(cons)}. "
+                              f"{words.humanise(item.data.get('x_text') or '')}"))
             if item.data and item.kind == "vote":
                 out = item.data.get("outcome") or {}
-                st.caption(f"voters on video: {item.data.get('video_voters')}; outcome by the protocol: "
-                           f"{out.get('protocol')}, by the video: {out.get('video')}")
+                t = tally(item.data)
+                st.caption(md(f"hands seen in time: {words.seat_list(t.hands_seen)}; the video counts {t.count_text} "
+                              f"({t.breakdown()}); outcome by the protocol: {words.vote_outcome_text(out.get('protocol'))}, "
+                              f"by the video: {words.vote_outcome_text(out.get('video'))}"))
             if item.frame is not None and game.video_meta is not None:
                 if item.kind == "clip" and st.toggle("play the clip", key=f"{case.case_id}_clip_{i}"):
                     normal, slow = make_clips(game, item.frame)
@@ -317,6 +381,7 @@ def _evidence(game: Game, case: AppealCase, editable: bool) -> None:
         options = list(attachable(game))
         st.selectbox("Attach more evidence", options, key=f"{case.case_id}_attach")
         st.button("Attach", key=f"{case.case_id}_attach_go", on_click=_attach, args=(game, case))
+        show_flash(f"{case.case_id}_attach")
 
 
 def _case(game: Game, case: AppealCase) -> None:
@@ -344,6 +409,7 @@ def _case(game: Game, case: AppealCase) -> None:
                        key=f"{k}_protest", disabled=not open_)
     if open_:
         st.button("Save the statements", key=f"{k}_save", on_click=_save_statements, args=(case,))
+        show_flash(f"{k}_save")
         st.subheader("Decision")
         _decision_form(game, case, f"{k}_d", amend=False)
     else:
@@ -360,8 +426,10 @@ def _case(game: Game, case: AppealCase) -> None:
                        file_name=f"appeal_{k}.html", mime="text/html", key=f"{k}_dl")
     st.button("Save the report to the data folder" + (" (HTML + PDF)" if chromium() else " (HTML)"),
               key=f"{k}_report", on_click=_save_report, args=(game, case))
+    show_flash(f"{k}_report")
     with st.expander("History of the case"):
-        st.dataframe(pd.DataFrame([{"action": h["action"], "who": h["who"], "version": h["version"],
+        st.dataframe(pd.DataFrame([{"action": words.ACTIONS.get(h["action"], str(h["action"]).replace("_", " ")),
+                                    "who": h["who"], "version": h["version"],
                                     "at": time.strftime("%H:%M:%S", time.localtime(h["at"]))}
                                    for h in state.appeals().history(k)]), hide_index=True)
 
@@ -370,11 +438,12 @@ def render(game: Game) -> None:
     st.header("Appeals")
     show_flash()
     cases = state.appeals().cases(game.game_id)
-    labels = {c.case_id: f"{c.case_id} · {c.status} · {c.appellant} · {c.ground}" for c in cases}
+    labels = {c.case_id: f"{c.case_id} · {words.status(c.status)} · {c.appellant} · {c.ground}" for c in cases}
     options = [NEW, *labels]
     if st.session_state.get(CASE) not in options:
         st.session_state[CASE] = cases[-1].case_id if cases else NEW
     picked = st.selectbox("Case", options, key=CASE, format_func=lambda o: labels.get(o, o))
+    show_flash(picked)
     if picked == NEW:
         _new_case(game)
     else:

@@ -93,7 +93,7 @@ def render(game: Game) -> None:
     frame = min(state.frame(), game.video_meta.frame_count - 1)
     with state.video(game) as source:
         image = source.frame_at(frame)
-    starts = ["an ellipse of ten seats"] + (["the game's seat map"] if game.seat_map is not None else [])
+    starts = (["the game's seat map"] if game.seat_map is not None else []) + ["an ellipse of ten seats"]
     start_from = st.radio("Start from", starts, horizontal=True, key="calib_start")
     own = start_from == "the game's seat map"
     places = [f"zone of seat {n}" for n in range(1, 11)]
@@ -120,13 +120,28 @@ def render(game: Game) -> None:
     st.caption("Click the picture to place what is chosen above; fine-tune with the numbers.")
     default_path = data_dir() / "seatmaps" / f"{stem_of(Path(game.spec.protocol))}.seats.json"
     path = st.text_input("Save the seat map as", value=str(default_path), key="calib_path")
+    target_file = Path(path).expanduser() if path.strip() else None
+    existing = target_file is not None and target_file.exists()
+    in_use = bool(game.spec.seats) and target_file is not None and target_file.resolve() == Path(game.spec.seats).resolve()
+    replace_ok = True
+    if existing:
+        what = "the game's seat map" if in_use else "an existing seat map"
+        replace_ok = st.checkbox(f"Replace {what} at {path} (its zones are lost)", key="calib_replace")
     if st.button("Save seat map and use it", key="calib_save", type="primary"):
+        if target_file is None:
+            st.error("Give the file to save the seat map to first (the «Save the seat map as» box).")
+            return
+        if not replace_ok:
+            st.error(f"Not saved: {path} already holds a seat map. Tick «Replace …» above to overwrite it, "
+                     "or give another file name.")
+            return
         try:
-            saved = seats_mod.save_seat_map(seat_map, path)
+            saved = seats_mod.save_seat_map(seat_map, str(target_file))
         except (OSError, StopframeError) as exc:
             st.error(f"Could not save the seat map to {path}: {exc}")
             return
         spec = game.spec
         state.open_spec(GameSpec(spec.protocol, spec.video, str(saved), None, spec.profile))
         st.session_state[state.FRAME] = frame
+        st.session_state.pop("calib_replace", None)
         st.success(f"Saved {saved}; the game now uses it (analyse the video again to use the new zones).")
