@@ -90,7 +90,7 @@ def draw_frame(game: Game, index: int, *, show_zones: bool = True, show_hands: b
     picture = draw_overlay(
         image, seat_map=game.seat_map, hands=hands_at(game.hands, t) if show_hands else (),
         flagged_seats=flagged_seats(game.findings, window), marks=marks, now=t, caption=caption.replace(" · ", " | "),
-        show_zones=show_zones,
+        show_zones=show_zones, legend=True,
     )
     return encode_jpeg(picture), caption
 

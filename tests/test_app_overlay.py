@@ -33,10 +33,15 @@ def test_overlay_marks_the_hand_seat_and_leaves_the_frame_alone() -> None:
     seats = default_seat_map((1920, 1080), (960, 600), (700, 300))  # drawn on a smaller frame: scaled
     out = draw_overlay(frame, seat_map=seats, hands=[HandMark(3, "fist", 0.9)], flagged_seats=[7],
                        marks={"t": 10.0, "cutoff": 11.5, "announced": 12.5}, now=11.6, caption="t = +1.60 s")
-    assert out.shape == frame.shape and not frame.any()  # a new picture; the decoded frame is untouched
+    assert out.shape[1:] == frame.shape[1:] and out.shape[0] > frame.shape[0] and not frame.any()  # a new picture
     zone3 = (seats.seats[3].zone.mean(axis=0) * (1280 / 1920)).astype(int)
     assert out[zone3[1], zone3[0]].any()  # seat 3's zone is filled: a hand is there
-    assert (out[-30, 10:-10] != 0).any()  # the vote window strip along the bottom
+    # The vote window's strip and the legend sit in a panel under the picture: no zone is covered.
+    panel = out[frame.shape[0]:]
+    assert (panel[:, 10:-10] > 40).any()
+    bottom = max(int(p[:, 1].max() * (720 / 1080)) for p in (s.zone for s in seats.seats.values()))
+    assert bottom < frame.shape[0]
+    assert draw_overlay(frame, seat_map=seats).shape == frame.shape  # calibration's preview keeps the frame's size
     assert encode_jpeg(out)[:2] == b"\xff\xd8"
 
 

@@ -22,6 +22,12 @@ POSE_COLOURS = {"fist": (60, 200, 60), "thumb_up_fist": (60, 200, 60), "open_pal
                 "finger": (0, 165, 255), "other": (200, 120, 255)}
 MARK_COLOURS = {"t": (255, 200, 0), "cutoff": (40, 40, 230), "announced": (200, 200, 200)}
 MARK_LABELS = {"t": "named", "cutoff": "Stop", "announced": "count"}
+POSE_LABELS = {"fist": "fist", "thumb_up_fist": "thumb-up fist", "open_palm": "open palm", "finger": "finger",
+               "other": "other hand"}
+LEGEND = (  # what each colour on the frame means, drawn in the panel under the picture
+    (ZONE, "zone, no hand"), (ZONE_ACTIVE, "fist / thumb-up fist"), (POSE_COLOURS["open_palm"], "open palm / finger"),
+    (POSE_COLOURS["other"], "other hand"), (ZONE_FLAGGED, "seat in a finding"),
+)
 
 
 @dataclass(frozen=True)
@@ -47,11 +53,15 @@ def draw_overlay(
     now: float | None = None,
     caption: str | None = None,
     show_zones: bool = True,
+    legend: bool = False,
 ) -> np.ndarray:
-    """A new BGR image: `image` (shrunk to display size) with zones, hands, the window strip and a caption.
+    """A new BGR image: `image` (shrunk to display size) with zones, hands and a caption; below it, where
+    there is a vote window (`marks` and `now`) or `legend` is asked for, a panel with the window's strip
+    and the colours' legend, so neither covers any seat's zone.
 
     `seat_map` is a vision.seats.SeatMap (anything with `.seats[n].zone` in the map's `frame_size`);
-    `marks` are the vote window's times (`t`, `cutoff`, `announced`) and `now` the frame's time."""
+    `marks` are the vote window's times (`t`, `cutoff`, `announced`) and `now` the frame's time. Labels
+    are chips (a filled box in the zone's colour, dark or light text by contrast), readable on any cloth."""
     h, w = image.shape[:2]
     scale = display_scale(w)
     out = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image.copy()
@@ -70,15 +80,62 @@ def draw_overlay(
                 _fill(out, poly, colour, 0.30)
             cv2.polylines(out, [poly], True, colour, 3 if (hand or seat in flagged) else 1, cv2.LINE_AA)
             cx, cy = poly.mean(axis=0).astype(int)
-            _text(out, str(seat), (int(cx) - int(8 * k), int(cy) + int(8 * k)), 0.9 * k, colour)
+            # The number on the zone's upper edge and the hand's label under it: the inside stays visible.
+            top, low = int(poly[:, 1].min()), int(poly[:, 1].max())
+            _chip(out, str(seat), (int(cx), top if hand is not None or seat in flagged else int(cy)), 0.8 * k, colour,
+                  centred=True)
             if hand is not None:
                 conf = f" {hand.confidence:.2f}" if hand.confidence is not None else ""
-                _text(out, f"{hand.pose}{conf}", (int(cx) - int(40 * k), int(cy) + int(30 * k)), 0.5 * k, colour)
-    if marks and now is not None:
-        _draw_window_strip(out, marks, now)
+                hand_colour = POSE_COLOURS.get(hand.pose, ZONE_ACTIVE)
+                _chip(out, f"{POSE_LABELS.get(hand.pose, hand.pose.replace('_', ' '))}{conf}",
+                      (int(cx), low + int(10 * k)), 0.5 * k, hand_colour, centred=True)
     if caption:
-        _text(out, caption, (12, int(12 + 20 * k)), 0.75 * k, (255, 255, 255))
+        _chip(out, caption, (8, 8), 0.7 * k, (30, 30, 30))
+    window = bool(marks) and now is not None
+    if window or legend:
+        out = _with_panel(out, marks if window else None, now, k)
     return out
+
+
+def _with_panel(image: np.ndarray, marks: Mapping[str, float | None] | None, now: float | None, k: float) -> np.ndarray:
+    """The picture with a dark panel under it: the vote window's strip (if any) and the legend."""
+    h, w = image.shape[:2]
+    strip_h = int(46 * k) if marks else 0
+    legend_h = int(30 * k)
+    panel = np.full((strip_h + legend_h + 6, w, 3), 24, np.uint8)
+    if marks and now is not None:
+        _draw_window_strip(panel[: strip_h + 4], marks, now, k)
+    _draw_legend(panel, strip_h + 4, k, LEGEND + (((255, 255, 255), "this frame, on the vote's strip"),) if marks else LEGEND)
+    return np.vstack([image, panel])
+
+
+def _draw_legend(panel: np.ndarray, top: int, k: float, items: Iterable[tuple[tuple[int, int, int], str]]) -> None:
+    x = 10
+    size = int(14 * k)
+    for colour, label in items:
+        y = top + int(8 * k)
+        cv2.rectangle(panel, (x, y), (x + size, y + size), colour, -1)
+        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * k, 1)
+        cv2.putText(panel, label, (x + size + 6, y + size - 2), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * k, (235, 235, 235), 1,
+                    cv2.LINE_AA)
+        x += size + 6 + tw + int(22 * k)
+
+
+def _chip(image: np.ndarray, text: str, org: tuple[int, int], scale: float, colour: tuple[int, int, int],
+          centred: bool = False) -> None:
+    """Text on a filled box of `colour`, black or white by contrast. (Hershey fonts are ASCII: callers pass ASCII.)"""
+    thick = 1 if scale < 0.7 else 2
+    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+    pad = max(2, int(th * 0.3))
+    x, y = org
+    if centred:
+        x, y = x - tw // 2 - pad, y - th // 2 - pad
+    x = min(max(0, x), max(0, image.shape[1] - tw - 2 * pad))
+    y = min(max(0, y), max(0, image.shape[0] - th - base - 2 * pad))
+    cv2.rectangle(image, (x, y), (x + tw + 2 * pad, y + th + base + 2 * pad), colour, -1)
+    luminance = 0.114 * colour[0] + 0.587 * colour[1] + 0.299 * colour[2]
+    ink = (0, 0, 0) if luminance > 140 else (255, 255, 255)
+    cv2.putText(image, text, (x + pad, y + pad + th), cv2.FONT_HERSHEY_SIMPLEX, scale, ink, thick, cv2.LINE_AA)
 
 
 def _zones_in(seat_map: Any, width: int, height: int) -> dict[int, np.ndarray]:
@@ -105,37 +162,29 @@ def _fill(image: np.ndarray, poly: np.ndarray, colour: tuple[int, int, int], alp
     cv2.addWeighted(layer, alpha, roi, 1 - alpha, 0, dst=roi)
 
 
-def _text(image: np.ndarray, text: str, org: tuple[int, int], scale: float, colour: tuple[int, int, int]) -> None:
-    """Text with a dark outline, readable on any table cloth. (Hershey fonts are ASCII: callers pass ASCII.)"""
-    outline = 2 if scale < 0.5 else 3 if scale < 0.7 else 4
-    cv2.putText(image, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), outline, cv2.LINE_AA)
-    cv2.putText(image, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1 if scale < 0.7 else 2, cv2.LINE_AA)
-
-
-def _draw_window_strip(image: np.ndarray, marks: Mapping[str, float | None], now: float) -> None:
-    """A bar along the bottom: the window from 1.5 s before the naming to 1.5 s after the count, its
-    three marks, and the current frame's position."""
-    known = {k: v for k, v in marks.items() if v is not None and k in MARK_COLOURS}
+def _draw_window_strip(image: np.ndarray, marks: Mapping[str, float | None], now: float, k: float = 1.0) -> None:
+    """A bar across `image` (the panel under the picture): the window from 1.5 s before the naming to 1.5 s
+    after the count, the time to vote in green, its three marks as labelled lines, the current frame in white."""
+    known = {k_: v for k_, v in marks.items() if v is not None and k_ in MARK_COLOURS}
     if not known:
         return
     start = min(min(known.values()), now) - 1.5
     end = max(max(known.values()), now) + 1.5
     h, w = image.shape[:2]
-    top, bottom, left, right = h - 46, h - 8, 10, w - 10
-    _fill(image, np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.int32), (0, 0, 0), 0.55)
+    top, bottom, left, right = 4, h - 4, 10, w - 10
 
     def x_of(t: float) -> int:
         return int(left + (t - start) / (end - start) * (right - left))
 
     t0, cut = known.get("t"), known.get("cutoff")
     if t0 is not None and cut is not None:
-        cv2.rectangle(image, (x_of(t0), top + 6), (x_of(cut), bottom - 6), (60, 120, 60), -1)
+        cv2.rectangle(image, (x_of(t0), top + int(18 * k)), (x_of(cut), bottom - 2), (60, 120, 60), -1)
     for name, t in known.items():
         x = x_of(t)
         cv2.line(image, (x, top), (x, bottom), MARK_COLOURS[name], 2)
-        _text(image, MARK_LABELS[name], (x + 3, top + 14), 0.45, MARK_COLOURS[name])
+        _chip(image, MARK_LABELS[name], (x + 3, top), 0.45 * k, MARK_COLOURS[name])
     x = x_of(now)
-    cv2.line(image, (x, top - 6), (x, bottom + 4), (255, 255, 255), 3)
+    cv2.line(image, (x, top), (x, bottom), (255, 255, 255), 3)
 
 
 def encode_jpeg(image: np.ndarray, quality: int = 85) -> bytes:
