@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from review.engine import lift_outcome, replay, vote_outcome
-from review.errors import StopframeError, UnreadableInput
+from review.errors import StopframeError
 from review.findings import AuditReport, Evidence, Finding, FindingConsequence, VoteOutcome, VoteReport
 from review.profiles import Consequence, Profile, get_profile
 from review.timeline import Mark, VoteRound, VoteWindow, vote_rounds, vote_windows
@@ -122,44 +122,13 @@ MAX_FPS = 1000.0  # no camera films faster; a larger figure is a corrupt file
 
 
 def observations_from_json(data: Any, where: str = "observations") -> Seen:
-    """Read a `stopframe-observations/1` document (spec §6) into `Seen`; UnreadableInput on a bad one."""
-    if not isinstance(data, dict) or not str(data.get("format", "")).startswith("stopframe-observations/"):
-        raise UnreadableInput(f"{where}: not a {OBSERVATIONS_FORMAT} document.")
-    if str(data["format"]).split("/", 1)[1].split(".")[0] != "1":
-        raise UnreadableInput(f"{where}: unknown observations format version {data['format']!r} (this program reads {OBSERVATIONS_FORMAT}).")
-    fps = data.get("fps")
-    if isinstance(fps, bool) or not isinstance(fps, int | float) or not 0 < fps <= MAX_FPS:
-        raise UnreadableInput(f"{where}: fps must be a positive number up to {MAX_FPS}.")
-    hands = []
-    for i, h in enumerate(data.get("hands") or []):
-        try:
-            hands.append(
-                Hand(
-                    seat=int(h["seat"]),
-                    on=float(h["on"]),
-                    off=float(h["off"]),
-                    pose=str(h.get("pose") or "other"),
-                    confidence=float(h.get("confidence", 1.0)),
-                    on_frame=None if h.get("on_frame") is None else int(h["on_frame"]),
-                    off_frame=None if h.get("off_frame") is None else int(h["off_frame"]),
-                    pose_share=float(h.get("x_pose_share", 1.0)),
-                )
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise UnreadableInput(f"{where}: hands[{i}] needs seat, on and off as numbers ({exc}).") from exc
-        hand = hands[-1]
-        if not (1 <= hand.seat <= 10 and math.isfinite(hand.on) and math.isfinite(hand.off) and hand.on <= hand.off):
-            raise UnreadableInput(f"{where}: hands[{i}] needs a seat 1-10 and finite times with on <= off.")
-    try:
-        unseen = tuple(_unseen(u) for u in data.get("x_unseen") or data.get("unseen") or [])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise UnreadableInput(f"{where}: x_unseen entries need seat, start and end ({exc}).") from exc
-    try:
-        looked = data.get("x_windows")
-        windows = tuple((float(a), float(b)) for a, b in looked) if looked else None
-    except (TypeError, ValueError) as exc:
-        raise UnreadableInput(f"{where}: x_windows must be [start, end] pairs ({exc}).") from exc
-    return Seen(tuple(hands), float(fps), unseen, data.get("video"), windows)
+    """Read a `stopframe-observations/1` document (spec §6) into `Seen`, checked in full (review.inputs):
+    UnreadableInput when it is no observations document, InvalidInput naming the JSON path of anything
+    that does not fit (fps, a hand's seat or times, off before on, frames of another frame rate, …)."""
+    from review.inputs import check_observations
+
+    seen: Seen = check_observations(data, where)
+    return seen
 
 
 def _unseen(u: Any) -> Unseen:
@@ -260,9 +229,11 @@ def audit(
             untimed.extend(w.label for w in rnd.windows)
             votes.extend(_unaudited(rnd, data, "no time in the protocol or the judge's marks: not audited"))
             continue
-        if not seen.covers(rnd.start, rnd.end):
+        if not seen.covers(rnd.start, rnd.end) or (seen.windows is None and not _any_hand(seen.hands, rnd)):
+            # Nobody watched this vote: every seat at the table is "cannot see", never "did not vote".
             unobserved.extend(w.label for w in rnd.windows)
             votes.extend(_unaudited(rnd, data, "the observations do not cover this vote: not audited"))
+            _unwatched(ctx, rnd, vctx)
             continue
         votes.extend(_audit_round(ctx, rnd, vctx, data))
     findings = sorted(ctx.findings, key=lambda f: (f.t if f.t is not None else math.inf, f.kind, f.seat or 0))
@@ -274,6 +245,22 @@ def audit(
     if unobserved:
         extra["x_unobserved_votes"] = unobserved
     return AuditReport(video or seen.video or (data.get("video") or {}).get("path"), profile.id, tuple(votes), tuple(findings), extra)
+
+
+def _any_hand(hands: Sequence[Hand], rnd: VoteRound) -> bool:
+    """Whether any hand interval lies in the round's span (observations that say nothing of where they
+    looked are taken to have watched a round only where they saw something in it)."""
+    return any(h.off > rnd.start and h.on < rnd.end for h in hands)
+
+
+def _unwatched(ctx: _Context, rnd: VoteRound, vctx: Any) -> None:
+    """cannot_see for every seat at the table in a round no observation covers (spec §4)."""
+    first = sorted(rnd.windows, key=lambda w: w.t or 0.0)[0]
+    window = _round_level(first) if rnd.kind == "vote" else first
+    for seat in sorted(vctx.living):
+        _add(ctx, "cannot_see", window, seat=seat, t=first.t or 0.0, confidence=1.0, frames=[(first.t or 0.0, None)],
+             assumed=(), text=f"Seat {seat} cannot be seen during this vote: the observations do not cover it; "
+                              "its vote is unknown.")
 
 
 def _unaudited(rnd: VoteRound, data: dict[str, Any], why: str) -> list[VoteReport]:

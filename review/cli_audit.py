@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from review.audit import audit, observations_from_json
+from review.audit import audit
 from review.errors import (
     EXIT_INVALID,
     EXIT_OK,
@@ -32,7 +32,8 @@ from review.errors import (
     UnreadableInput,
 )
 from review.findings import FINDING_KINDS, AuditReport
-from review.jsonio import dumps, read_json, write_atomic
+from review.inputs import check_observations, check_observations_fit, check_seat_geometry, read_observations
+from review.jsonio import dumps, write_atomic
 from review.profiles import PROFILES, get_profile
 from review.protocol import format_problems, load_protocol, resolve_video_path
 from review.timeline import analysis_windows, load_marks, marks_path_for, vote_rounds, vote_windows
@@ -108,12 +109,19 @@ def audit_game(
         raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
     profile = get_profile(rules or proto.rules)
     seat_map = load_seat_map(seats)
+    check_seat_geometry(seat_map, seats)
     marks_file = Path(marks) if marks else marks_path_for(protocol)
     mark_list = load_marks(marks_file) if (marks or marks_file.exists()) else []
     obs_json: dict[str, Any] | None = None
     if observations is not None:
-        obs_json = read_json(observations, "observations")
-        seen: Any = observations_from_json(obs_json, str(observations))
+        obs_json = read_observations(observations)
+        seen: Any = check_observations(obs_json, observations)
+        own_video = _protocol_video(proto)
+        check_observations_fit(
+            seen, obs_json, observations, proto.data, rounds=vote_rounds(vote_windows(proto.data, mark_list)),
+            video_name=Path(video).name if video else (own_video.name if own_video else None),
+            video_file=video if video else own_video, probe_video=bool(video),
+        )
         video_name = Path(video).name if video else seen.video
     else:
         video_path = Path(video) if video else resolve_video_path(proto)
@@ -135,6 +143,14 @@ def audit_game(
             report = with_nights(report, proto.data, profile, base,
                                  observe_nights(proto.data, profile, video_path, seat_map, model, say), say)
     return report
+
+
+def _protocol_video(proto: Any) -> Path | None:
+    """The protocol's own video file (video.path inside its folder), or None where it names none."""
+    try:
+        return resolve_video_path(proto)
+    except StopframeError:
+        return None
 
 
 NIGHT_FIELDS = ("x_raised", "x_shown_numbers", "x_night_windows", "x_night_blind")

@@ -300,15 +300,16 @@ def test_report_is_stopframe_audit_1_with_spec_fields(protocol, obs):
 
 
 def test_observations_json_is_checked(obs):
-    from review.errors import UnreadableInput
+    """Spec §6: no observations file at all is unreadable (exit 2); one that does not fit is invalid (exit 1)."""
+    from review.errors import InvalidInput, UnreadableInput
 
-    with pytest.raises(UnreadableInput, match="fps"):
+    with pytest.raises(InvalidInput, match="fps"):
         observations_from_json(dict(obs, fps=0))
-    with pytest.raises(UnreadableInput, match="version"):
+    with pytest.raises(UnreadableInput, match="stopframe-observations/2.*not supported"):
         observations_from_json(dict(obs, format="stopframe-observations/2"))
     bad = copy.deepcopy(obs)
     bad["hands"][0].pop("on")
-    with pytest.raises(UnreadableInput, match=r"hands\[0\]"):
+    with pytest.raises(InvalidInput, match=r"hands\[0\]\.on: missing"):
         observations_from_json(bad)
 
 
@@ -375,11 +376,15 @@ def test_a_hand_lifted_and_put_back_after_the_cutoff_is_one_vote_lifted_early_no
     assert ("late_vote", 1, 1, 5, 4) not in found
 
 
-def test_a_vote_outside_the_stretches_vision_looked_at_is_not_audited(protocol, obs):
+def test_a_vote_outside_the_stretches_vision_looked_at_is_cannot_see_never_no_vote(protocol, obs):
+    """Spec §4: a seat nobody watched is "cannot see", never "did not vote"."""
     obs["x_windows"] = [[8.5, 14.5]]  # only candidate 3's window was decoded
     report = audit(protocol, obs)
-    assert report.findings == ()  # nobody is blamed for "no vote" in a round vision did not see whole
+    assert {f.kind for f in report.findings} == {"cannot_see"}  # nobody is blamed for "no vote"
+    assert sorted(f.seat for f in report.findings) == list(range(1, 11))
     assert [v.video_count for v in report.votes] == [None, None, None]
     assert len(report.to_json()["x_unobserved_votes"]) == 3
     obs["x_windows"] = [[8.5, 22.0]]
     assert len(audit(protocol, obs).findings) == 8
+
+

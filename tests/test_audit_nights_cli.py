@@ -52,10 +52,12 @@ def test_readable_table_lists_night_findings_and_rows(capsys):
     assert "Nights" in out and "protocol: 10" in out
 
 
-def test_observations_without_night_fields_leave_the_nights_unaudited(capsys):
-    day = FIX / "day_vote"
+def test_observations_without_night_fields_leave_the_nights_unaudited(capsys, tmp_path):
+    day = json.loads((FIX / "day_vote.observations.json").read_text(encoding="utf-8"))
+    obs = tmp_path / "clip.observations.json"  # day hands only, said to be of this clip's video
+    obs.write_text(json.dumps({**day, "video": CLIP.with_suffix(".mp4").name}), encoding="utf-8")
     assert main(["audit", "--protocol", str(CLIP.with_suffix(".protocol.json")), "--seats", str(CLIP.with_suffix(".seats.json")),
-                 "--observations", str(day.with_suffix(".observations.json")), "--nights", "--json"]) == 0
+                 "--observations", str(obs), "--nights", "--json"]) == 0
     out, err = capsys.readouterr()
     data = json.loads(out)
     assert data["x_nights"] and all("not audited" in r["note"] for r in data["x_nights"])

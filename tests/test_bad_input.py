@@ -386,20 +386,25 @@ def _audit_with(capsys, observations: Path) -> tuple[int, str, str]:
                "--observations", observations)
 
 
-@pytest.mark.parametrize(("name", "words"), [("seat_text", "hands[0]"), ("zero_fps", "fps"),
-                                             ("hands_not_a_list", "observations"), ("a_protocol", "observations")])
-def test_bad_saved_observations_are_one_sentence(capsys, name: str, words: str) -> None:
+@pytest.mark.parametrize(("name", "expected", "words"), [
+    ("seat_text", INVALID, 'hands[0].seat: must be a seat number 1–10, not the text "one"'),
+    ("zero_fps", INVALID, "fps: must be the video's frame rate"),
+    ("hands_not_a_list", INVALID, 'hands: must be a list of hand intervals, not the text "none"'),
+    ("a_protocol", UNREADABLE, "not an observations file"),
+])
+def test_bad_saved_observations_are_one_sentence(capsys, name: str, expected: int, words: str) -> None:
+    """Spec §6: a file that is no observations file is unreadable (2); one that is but does not fit is invalid (1)."""
     path = OBSERVATIONS / f"{name}.observations.json"
     code, out, err = _audit_with(capsys, path)
-    assert_refused(code, err, UNREADABLE, path, words)
+    assert_refused(code, err, expected, path, words)
     assert out == ""
 
 
-@pytest.mark.parametrize("name", ["nan_time", "fps_1e308"])
-def test_non_finite_numbers_in_saved_observations_are_refused(capsys, name: str) -> None:
+@pytest.mark.parametrize(("name", "place"), [("nan_time", "hands[0].on"), ("fps_1e308", "fps")])
+def test_non_finite_numbers_in_saved_observations_are_refused(capsys, name: str, place: str) -> None:
     path = OBSERVATIONS / f"{name}.observations.json"
     code, _, err = _audit_with(capsys, path)
-    assert_refused(code, err, UNREADABLE, path)
+    assert_refused(code, err, INVALID, path, place)
 
 
 def test_times_beyond_any_video_are_format_problems_not_overflows(capsys, tmp_path: Path) -> None:
