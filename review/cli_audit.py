@@ -38,7 +38,9 @@ from review.profiles import PROFILES, get_profile
 from review.protocol import format_problems, load_protocol, resolve_video_path
 from review.timeline import analysis_windows, load_marks, marks_path_for, vote_rounds, vote_windows
 
-MAX_TABLE_TEXT = 90
+MAX_TABLE_TEXT = 90  # kept for callers; the table no longer cuts a finding's sentence
+ASSUMED_WORDS = {"t": "the candidate's call", "cutoff": "the «Стоп»", "announced": "the count",
+                 "count_times": "the judge's count of the seats"}
 
 
 def register(subparsers: Any) -> None:
@@ -229,16 +231,22 @@ def report_table(report: AuditReport) -> str:
         end_of_round = following is None or (following.day, following.round, following.kind) != (v.day, v.round, v.kind)
         if end_of_round and v.outcome.video is not None:
             mark = "CHANGED — " if v.outcome.changed else ""
-            lines.append(f"  {'':>10}{mark}by the protocol: {v.outcome.protocol}; by the video: {v.outcome.video}")
+            by_protocol = v.outcome.protocol or "not known (a count is missing)"
+            lines.append(f"  {'':>10}{mark}by the protocol: {by_protocol}; by the video: {v.outcome.video}")
     lines += ["", f"Findings ({len(report.findings)})"]
     if not report.findings:
         lines.append("  none")
     for f in report.findings:
         when = "-" if f.t is None else f"{f.t:8.2f}s"
-        who = f"seat {f.seat}" if f.seat is not None else "seats " + ",".join(map(str, f.seats or ())) if f.seats else "-"
-        cons = f.consequence.type + (f" {f.consequence.points:+g}" if f.consequence.points is not None else "")
-        assumed = f" [assumed {', '.join(f.assumed_times)}]" if f.assumed_times else ""
-        text = f.text if len(f.text) <= MAX_TABLE_TEXT else f.text[: MAX_TABLE_TEXT - 1] + "…"
+        if f.seat is not None:
+            who = f"seat {f.seat}"
+        elif f.seats:
+            who = ("seat " if len(f.seats) == 1 else "seats ") + ",".join(map(str, f.seats))
+        else:
+            who = "-"
+        cons = f.consequence.type.replace("_", " ") + (f" {f.consequence.points:+g}" if f.consequence.points is not None else "")
+        assumed = f" [assumed: {', '.join(ASSUMED_WORDS.get(a, a.replace('_', ' ')) for a in f.assumed_times)}]" if f.assumed_times else ""
+        text = f.text  # whole: a sentence cut off mid-way says less than a long line
         moment = f"n{f.night}" if f.day is None and f.night is not None else f"d{f.day} r{f.round}"
         lines.append(
             f"  {when} {f.kind:<14} {who:<10} {moment:<5} {f.clause or '-':<16} {cons:<16} {f.confidence:4.2f}  {text}{assumed}"
@@ -249,13 +257,26 @@ def report_table(report: AuditReport) -> str:
         if not rows:
             lines.append("  no timed shooting or check")
         for r in rows:
-            what = "shooting" if r.get("kind") == "shooting" else f"check by {r.get('by')}"
-            video = r.get("video_target" if r.get("kind") == "shooting" else "video_number", "-")
-            if r.get("kind") == "shooting" and r.get("video_outcome"):
-                video = f"{video} ({r['video_outcome']})"
-            note = f"  ({r['note']})" if r.get("note") else ""
-            lines.append(f"  n{r.get('night')} {what:<16} {r.get('start', 0):8.2f}–{r.get('end', 0):<8.2f} "
-                         f"protocol: {r.get('protocol_target')}  video: {video}{note}")
+            shooting = r.get("kind") == "shooting"
+            what = "shooting" if shooting else f"check by {r.get('by') or 'the checker'}"
+            protocol = r.get("protocol_target")
+            if shooting:
+                protocol_words = "miss" if protocol is None else f"seat {protocol} killed"
+                target, outcome = r.get("video_target"), r.get("video_outcome")
+                if outcome == "undetermined" or (target is None and not outcome):
+                    video = "not determined"
+                else:
+                    video = f"seat {target} killed" if target is not None else "miss"
+                    if outcome and outcome != "kill":
+                        video += f" ({outcome})"
+            else:
+                protocol_words = "-" if protocol is None else f"seat {protocol}"
+                number = r.get("video_number")
+                video = "no number read" if number is None else f"seat {number}"
+            note = f"  ({r['note']})" if r.get("note") and r.get("note") not in video else ""
+            start, end = r.get("start"), r.get("end")
+            span = f"{start:8.2f}–{end:<8.2f}" if isinstance(start, int | float) and isinstance(end, int | float) else f"{'-':>8} {'':<8}"
+            lines.append(f"  n{r.get('night')} {what:<19} {span} protocol: {protocol_words}  video: {video}{note}")
     return "\n".join(lines)
 
 

@@ -49,7 +49,7 @@ def test_readable_table_lists_night_findings_and_rows(capsys):
     assert main([*_args("night1_miss", "--nights")]) == 0
     out = capsys.readouterr().out
     assert "shot_mismatch" in out and "rfm 7.1.2.4" in out and " n1 " in out
-    assert "Nights" in out and "protocol: 10" in out
+    assert "Nights" in out and "protocol: seat 10 killed" in out and "None" not in out
 
 
 def test_observations_without_night_fields_leave_the_nights_unaudited(capsys, tmp_path):
