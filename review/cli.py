@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -68,6 +69,21 @@ def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+_ERRNO = re.compile(r"\[Errno -?\d+\]\s*")
+_QUOTED_PATH = re.compile(r":\s*'([^']+)'(?=[.)]|$)")
+
+
+def plain_words(message: str) -> str:
+    """An error sentence as people write it: no `[Errno 1094995529]` codes from the libraries underneath, no
+    repeated quoted path, a capital-free start kept as is and one full stop at the end."""
+    text = _ERRNO.sub("", message).strip()
+    text = _QUOTED_PATH.sub(lambda m: "" if m.group(1) in text[: m.start()] else f": {m.group(1)}", text)
+    text = re.sub(r"\s+", " ", text).replace("..", ".").replace(" .", ".")
+    if text and text[-1] not in ".!?":
+        text += "."
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
@@ -80,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StopframeError as exc:
         if debug:
             raise
-        print(f"stopframe: {exc}", file=sys.stderr)
+        print(f"stopframe: {plain_words(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("stopframe: interrupted.", file=sys.stderr)
