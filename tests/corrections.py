@@ -1,0 +1,58 @@
+"""Findings to confirm, for the corrected-protocol tests: the sample game's (from the committed observations
+vision made of it, nights included) and every rendered clip's (from its truth's hands, raised hands and shown
+numbers — what a perfect detector would report), audited under a profile. No MediaPipe runs."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from review.audit import audit
+from review.night import audit_nights
+from review.store import Decision, finding_key
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = ROOT / "sample_videos" / "game" / "sample_game"
+CLIPS = ROOT / "sample_videos" / "clips"
+PROFILES = ("rfm", "mafclub", "lvi2015", "showtime")
+
+
+def read(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@cache
+def source(name: str, rules: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """(protocol played under `rules`, the audit's findings as JSON, its votes rows) for one game or clip."""
+    if name == "sample_game":
+        from review.cli_audit import audit_game
+
+        report = audit_game(protocol=GAME.with_suffix(".protocol.json"), seats=GAME.with_suffix(".seats.json"),
+                            observations=GAME.with_suffix(".observations.json"), rules=rules, nights=True).to_json()
+        protocol = read(GAME.with_suffix(".protocol.json"))
+    else:
+        stem = CLIPS / name
+        protocol = read(stem.with_suffix(".protocol.json"))
+        truth = read(stem.with_suffix(".truth.json"))
+        fps = truth["fps"]
+        obs = {"format": "stopframe-observations/1", "fps": fps,
+               "hands": [{**h, "confidence": 1.0, "on_frame": round(h["on"] * fps), "off_frame": round(h["off"] * fps)}
+                         for h in truth["hands"]],
+               "x_raised": truth["raised"], "x_shown_numbers": truth["shown_numbers"]}
+        played = dict(protocol, rules=rules)
+        visible = {int(k) for k in read(stem.with_suffix(".seats.json"))["seats"]}
+        day = audit(played, obs, visible_seats=visible).to_json()
+        night = audit_nights(played, obs, cues=truth.get("x_cues") or ())
+        report = {**day, "findings": day["findings"] + [f.to_json() for f in night.findings]}
+    return dict(protocol, rules=rules), report["findings"], report["votes"]
+
+
+def names() -> list[str]:
+    return ["sample_game", *sorted(p.name[: -len(".protocol.json")] for p in CLIPS.glob("*.protocol.json"))]
+
+
+def decision(f: dict[str, Any], status: str = "confirmed", edited: dict[str, Any] | None = None,
+             reason: str = "seen on the video", at: float = 1.0) -> Decision:
+    return Decision("test", finding_key(f), f, status, edited, reason, "Chief judge", at, 1)
