@@ -102,6 +102,7 @@ class _Op:
     seat: int | None = None  # count: a hand not counted
     absolute: int | None = None  # count: the count set
     voters: list[int] | None = None  # count: the voters the video counted, where they match `absolute`
+    fine: dict[str, Any] | None = None  # insert: the points a removal also costs (rfm 5.12), as a fine after it
     note: str = ""
 
     @property
@@ -148,9 +149,13 @@ def _plan(events: list[dict[str, Any]], d: Decision, rows: list[Mapping[str, Any
             event["clause"] = f.get("clause")
         event["reason"] = cons.get("text") or KIND_WORDS.get(str(f.get("kind")), str(f.get("kind")))
         anchor = _anchor(events, f)
-        op = _Op(d, f, "insert", (anchor, *base_order), anchor=anchor, event=event)
         if t is not None:
             event["t"] = t  # kept where it fits the game order, else moved to x_video_t (_build)
+        op = _Op(d, f, "insert", (anchor, *base_order), anchor=anchor, event=event)
+        points = cons.get("points")
+        if ctype == "removal" and isinstance(points, int | float) and not isinstance(points, bool) and points < 0:
+            # rfm 5.12: a disqualifying foul removes *and* costs points; the protocol's removal has no points
+            op.fine = {**{k: v for k, v in event.items() if k != "type"}, "type": "fine", "points": points}
         return op
     if ctype == "not_counted" and isinstance(seat, int):
         target = _vote_index(events, f)
@@ -224,12 +229,16 @@ def _build(data: Mapping[str, Any], ops: Sequence[_Op],
         new_events.append(ev)
         where.append(i)
         for op in sorted(inserts.get(i, ()), key=lambda o: o.order):
-            event = {**copy.deepcopy(op.event or {}), "x_review": op.origin}
-            inserted.add(len(new_events))
-            new_events.append(event)
-            where.append(None)
-            changes.append({**op.origin, "change": f"added {event['type']} for seat {event['seat']}"
-                                                   + (f" ({event['clause']})" if event.get("clause") else "")})
+            for added in (op.event, op.fine):
+                if added is None:
+                    continue
+                event = {**copy.deepcopy(added), "x_review": op.origin}
+                inserted.add(len(new_events))
+                new_events.append(event)
+                where.append(None)
+                points = f" {event['points']:g}" if event["type"] == "fine" else ""
+                changes.append({**op.origin, "change": f"added {event['type']}{points} for seat {event['seat']}"
+                                                       + (f" ({event['clause']})" if event.get("clause") else "")})
     _fit_times(new_events, inserted)
     out["events"] = new_events
     return out, issues, changes, where

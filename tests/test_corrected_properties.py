@@ -65,9 +65,12 @@ def _check(protocol: dict, decisions: list, votes: list) -> None:
         if not d.stands or key in refused:
             assert not added  # rejected or refused: nothing of it in the protocol
         elif ctype in PENALTIES and f.get("kind") != "count_mismatch":
-            assert len(added) == 1 and added[0]["seat"] == f["seat"]  # the fine / foul / removal is in place
-            if ctype == "fine":
-                assert added[0]["points"] == f["consequence"]["points"]
+            assert added[0]["seat"] == f["seat"]  # the fine / foul / removal is in place
+            assert added[0]["type"] == {"warning": "foul"}.get(ctype, ctype)
+            points = (f.get("consequence") or {}).get("points")
+            if ctype in ("fine", "removal") and isinstance(points, float | int) and points < 0:
+                assert added[-1]["type"] == "fine" and added[-1]["points"] == points  # rfm 5.12: −1.2 with it
+            assert len(added) == (2 if ctype == "removal" and added[-1]["type"] == "fine" else 1)
     if problems:
         with pytest.raises(CorrectionError) as caught:
             corrected_protocol(protocol, decisions, votes=votes)
