@@ -184,3 +184,55 @@ def test_import_of_a_file_in_neither_shape_exits_2(capsys, tmp_path):
     code, out, err = _run(capsys, "import", "mafiaratings", str(path), "--json")
     assert code == 2 and out == ""
     assert err.startswith(f"stopframe: {path}: not a Polemica or mafiaratings game")
+
+
+# ------------------------------------------------------------------------------- results that say why (issue 21.9)
+
+
+def _conceded(tmp_path: Path, rules: str) -> Path:
+    """The complete game cut after day 1's vote, with a red win announced while all 3 blacks still sit."""
+    data = json.loads(COMPLETE.read_text(encoding="utf-8"))
+    night1 = next(i for i, e in enumerate(data["events"]) if e["type"] == "phase" and e["phase"] == "night" and e["number"] == 1)
+    data["rules"] = rules
+    data["events"] = [*data["events"][:night1], {"type": "result", "winner": "red"}]
+    path = tmp_path / f"conceded_{rules}.protocol.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_replay_gives_the_clause_and_the_reason_behind_the_result_rfm_1_4(capsys):
+    code, out, _ = _run(capsys, "replay", str(COMPLETE), "--json")
+    result = json.loads(out)
+    assert code == 0 and result["result"] == "red" and result["result_clause"] == "rfm 1.4"
+    assert result["result_reason"] == "every black player is out of the game" and result["notes"] == []
+    code, out, _ = _run(capsys, "replay", str(COMPLETE))
+    assert "Result: red win (rfm 1.4): every black player is out of the game" in out and "None" not in out
+
+
+def test_mafclub_2_7_1_comment_a_red_win_with_blacks_at_the_table_is_the_black_teams_concession(capsys, tmp_path):
+    path = _conceded(tmp_path, "mafclub")
+    code, out, _ = _run(capsys, "replay", str(path), "--json")
+    result = json.loads(out)
+    assert code == 0 and result["problems"] == [] and result["result"] == "red"
+    assert result["result_clause"] == "mafclub 2.7.1" and "concession" in result["result_reason"]
+    [note] = result["notes"]
+    assert note["clause"] == "mafclub 2.7.1" and note["path"].endswith(".winner")
+    assert "3 black players are still at the table" in note["message"] and "«Я сдаюсь»" in note["message"]
+    code, out, _ = _run(capsys, "replay", str(path))
+    assert "Result: red win (mafclub 2.7.1): 3 black players still at the table" in out and "note:" in out
+    code, out, _ = _run(capsys, "validate", str(path))
+    assert code == 0 and "valid" in out and "concession" in out  # valid, and says how it was read
+    code, out, _ = _run(capsys, "validate", str(path), "--json")
+    assert json.loads(out)["valid"] is True and json.loads(out)["notes"][0]["clause"] == "mafclub 2.7.1"
+
+
+@pytest.mark.parametrize(("rules", "clause"), [("rfm", "rfm 1.4"), ("lvi2015", "lvi2015 «Игра заканчивается»"),
+                                               ("showtime", "showtime ¶18")])
+def test_a_red_win_with_blacks_at_the_table_is_a_problem_where_no_concession_is_written(capsys, tmp_path, rules, clause):
+    path = _conceded(tmp_path, rules)
+    code, out, _ = _run(capsys, "validate", str(path), "--json")
+    problems = [p for p in json.loads(out)["problems"] if p["path"].endswith(".winner")]
+    assert code == 1 and [p["clause"] for p in problems] == [clause]
+    assert "a red win is recorded while 3 black players are still at the table" in problems[0]["message"]
+    code, out, _ = _run(capsys, "replay", str(path))
+    assert code == 1 and "Result: none" in out and clause in out
