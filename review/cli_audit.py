@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.protocol or not args.seats:
         raise UnreadableInput("audit needs --protocol PROTOCOL and --seats SEATS (or --batch DIR).")
     if args.rules is not None and args.rules not in PROFILES:  # a wrong argument: exit 2
-        raise UnreadableInput(f"--rules {args.rules!r} is not a rule profile; known: {', '.join(PROFILES)}.")
+        raise UnreadableInput(f"--rules {args.rules[:30]}: not a rule profile; known: {', '.join(PROFILES)}.")
     report = audit_game(
         protocol=args.protocol, seats=args.seats, video=args.video, rules=args.rules,
         observations=args.observations, marks=args.marks, model=args.model, progress=progress, nights=args.nights,

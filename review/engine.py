@@ -632,7 +632,7 @@ class _Run:
             return
         truth = ("sheriff" if role == "sheriff" else "not_sheriff") if by == "don" else ("black" if role in BLACK_ROLES else "red")
         if result != truth:
-            self.problem("result", f"seat {target} is {role}: the answer should have been {truth!r}.", rule.clause)
+            self.problem("result", f'seat {target} is {role}: the answer should have been "{truth}".', rule.clause)
 
     def on_best_move(self) -> None:
         p, s = self.p, self.s

@@ -245,7 +245,7 @@ class AuditReport:
     def from_json(cls, data: dict[str, Any]) -> AuditReport:
         fmt = str(data.get("format", ""))
         if not fmt.startswith("stopframe-audit/") or fmt.split("/", 1)[1].split(".")[0] != "1":
-            raise UnreadableInput(f"not a {AUDIT_FORMAT} report (format {fmt!r}).")
+            raise UnreadableInput(f'not a {AUDIT_FORMAT} report (its format is "{fmt[:40]}").')
         return cls(
             video=data.get("video"),
             rules=data.get("rules", ""),

@@ -609,7 +609,7 @@ def get_profile(profile_id: str) -> Profile:
         return PROFILES[profile_id]
     except (KeyError, TypeError):
         known = ", ".join(PROFILES)
-        raise InvalidInput(f"unknown rule profile {profile_id!r}; known profiles: {known}") from None
+        raise InvalidInput(f"unknown rule profile {_shown(profile_id)}; known profiles: {known}") from None
 
 
 def pick_nomination(profile: Profile, named: list[int], already: set[int] | frozenset[int]) -> int | None:
@@ -642,3 +642,10 @@ def lift_ban(profile: Profile, tied: int, at_table: int) -> Cited | None:
         if ban.value == (tied, at_table):
             return ban
     return None
+
+
+def _shown(value: Any) -> str:
+    """A profile id as a judge reads it: "rfm2" in quotes, or what kind of value it was."""
+    if isinstance(value, str):
+        return f'"{value[:30]}"'
+    return "null" if value is None else f"of the wrong kind ({type(value).__name__})"

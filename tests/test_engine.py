@@ -77,7 +77,7 @@ def test_step_is_a_pure_function_of_state_and_event():
 
 def test_get_profile_names_the_unknown_id():
     assert get_profile("mafclub") is PROFILES["mafclub"]
-    with pytest.raises(InvalidInput, match="'chess'"):
+    with pytest.raises(InvalidInput, match='"chess"'):
         get_profile("chess")
 
 
