@@ -45,6 +45,37 @@ def correction_warnings(data: Mapping[str, Any], decisions: Iterable[Any], votes
     return [words.humanise(s) for s in check(data, list(decisions), votes=votes)]
 
 
+def header_protocol(protocol: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What a report's head shows of the protocol (its game block and rules), with the keys in words."""
+    game = (protocol or {}).get("game") or {}
+    return {"game": {str(k).replace("_", " "): v for k, v in game.items() if not isinstance(v, dict | list)}
+            if isinstance(game, Mapping) else {}, "rules": (protocol or {}).get("rules", "")}
+
+
+def evidence_in_words(data: Mapping[str, Any] | None, kind: str) -> dict[str, Any] | None:
+    """An appeal's evidence item as the case file shows it: the finding or the vote told in words (the
+    counts from review.tally, as on the Vote audit page), not the audit's JSON fields."""
+    if not data:
+        return None
+    where = {k: data[k] for k in ("day", "night", "round", "candidate", "seat") if data.get(k) is not None}
+    if kind == "vote":
+        t = tally(data)
+        out = data.get("outcome") or {}
+        text = (f"protocol count {t.protocol if t.protocol is not None else '—'}, video count {t.count_text} "
+                f"({t.breakdown()}); hands seen in time: {words.seat_list(t.hands_seen)}; outcome by the protocol: "
+                f"{words.vote_outcome_text(out.get('protocol'))}, by the video: {words.vote_outcome_text(out.get('video'))}")
+        return {**where, "x_text": text}
+    if kind == "finding":
+        cons = data.get("consequence") or {}
+        text = "; ".join(x for x in (words.kind(data.get("kind")), words.who(data),
+                                     f"clause {data['clause']}" if data.get("clause") else "",
+                                     words.consequence_text(cons), words.humanise(data.get("x_text") or "")) if x)
+        return {**where, "x_text": text}
+    return {**where, "x_text": ", ".join(f"{str(k).replace('_', ' ')} {words.humanise(v) if isinstance(v, str) else v}"
+                                         for k, v in data.items() if not str(k).startswith("x_")
+                                         and v not in (None, "", []) and not isinstance(v, dict | list))}
+
+
 def csv_rows(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
     """review.exports.finding_rows in words: one list of cells per finding, in CSV_HEADER's order."""
     out = []
@@ -98,7 +129,7 @@ def html_report(*, title: str, protocol: Mapping[str, Any] | None, rows: Sequenc
     """One self-contained HTML page: the game, the votes (with the audit's counts), every finding with the
     judge's decision and its key frames. Every value is escaped."""
     e = html.escape
-    parts = page_head(title, protocol)
+    parts = page_head(title, header_protocol(protocol))
     parts += [f"<p>{e(n)}</p>" for n in notes]
     players = {p["seat"]: str(p.get("nickname") or "") for p in (protocol or {}).get("players") or []
                if isinstance(p, Mapping) and "seat" in p}

@@ -12,6 +12,8 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
+from stopframe_app import words
+
 PHASES = "phases"
 TABLE = "table"
 ROWS = [PHASES, *[f"seat {s}" for s in range(1, 11)], TABLE]
@@ -37,7 +39,7 @@ def timeline_rows(data: Mapping[str, Any], windows: Iterable[Any] = (), hands: I
                     if e.get("type") == "phase" and isinstance(e.get("t"), int | float)]
     for i, (t, e) in enumerate(phase_starts):
         end = phase_starts[i + 1][0] if i + 1 < len(phase_starts) else (duration or t + 1.0)
-        add(PHASES, e.get("phase", "phase"), f"{e.get('phase')} {e.get('number')}", t, end)
+        add(PHASES, e.get("phase", "phase"), f"{e.get('phase') or 'phase'} {e.get('number') or ''}".strip(), t, end)
     for e in events:
         t = e.get("t")
         if not isinstance(t, int | float) or isinstance(t, bool):
@@ -46,13 +48,15 @@ def timeline_rows(data: Mapping[str, Any], windows: Iterable[Any] = (), hands: I
         kind = e.get("type")
         if kind == "speech":
             end = float(e["end"]) + offset if isinstance(e.get("end"), int | float) else t + 1.0
-            add(_row(e.get("seat")), "speech", f"{e.get('kind', 'day')} speech, seat {e.get('seat')}", t, end)
+            add(_row(e.get("seat")), "speech", f"{str(e.get('kind') or 'day').replace('_', ' ')} speech, seat {e.get('seat')}", t, end)
         elif kind in ("nomination", "withdrawal"):
             add(_row(e.get("by")), kind, f"seat {e.get('by')} {kind} of {e.get('target')}", t)
         elif kind == "shooting":
-            add(_row(e.get("target")), "shooting", f"night {e.get('night')}: shot {e.get('target') or 'miss'}", t)
+            shot = f"shot at {e['target']}" if e.get("target") is not None else "a miss"
+            add(_row(e.get("target")), "shooting", f"night {e.get('night')}: {shot}", t)
         elif kind == "check":
-            add(_row(e.get("target")), "check", f"night {e.get('night')}: {e.get('by')} checks {e.get('target')}", t)
+            add(_row(e.get("target")), "check", f"night {e.get('night')}: the {e.get('by') or 'checker'} checks "
+                f"{e.get('target') if e.get('target') is not None else '—'}", t)
         elif kind in ("foul", "fine", "removal"):
             add(_row(e.get("seat")), kind, f"{kind} seat {e.get('seat')} {e.get('clause') or ''}".strip(), t)
     for w in windows:
@@ -60,10 +64,11 @@ def timeline_rows(data: Mapping[str, Any], windows: Iterable[Any] = (), hands: I
             continue
         seats = [w.candidate] if w.kind == "vote" else list(w.candidates)
         for seat in seats:
-            add(_row(seat), "vote", f"vote {w.label} (count {data['events'][w.event_index].get('count')})",
+            count = data["events"][w.event_index].get("count")
+            add(_row(seat), "vote", f"vote {w.label}" + (f" (count {count})" if count is not None else ""),
                 w.t, w.announced or w.t + 2.5, w.t)
     for h in hands:
-        add(_row(h.get("seat")), "hand", f"hand seat {h.get('seat')} {h.get('pose', '')}", float(h["on"]),
+        add(_row(h.get("seat")), "hand", f"hand seat {h.get('seat')}: {words.pose(h.get('pose'))}", float(h["on"]),
             float(h["off"]), float(h["on"]))
     for f in findings:
         t = f.get("t")
@@ -72,7 +77,8 @@ def timeline_rows(data: Mapping[str, Any], windows: Iterable[Any] = (), hands: I
             t = times[0] if times else None
         if t is None:
             continue
-        add(_row(f.get("seat")), "finding", f"{f.get('kind')} seat {f.get('seat')} ({f.get('clause')})", float(t))
+        clause = f" ({f['clause']})" if f.get("clause") else ""
+        add(_row(f.get("seat")), "finding", f"{words.kind(f.get('kind'))}, {words.who(f)}{clause}", float(t))
     return pd.DataFrame(out, columns=["row", "kind", "label", "start", "end", "jump"])
 
 

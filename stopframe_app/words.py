@@ -33,7 +33,7 @@ ACTIONS = {"decide": "decided", "withdraw": "reopened", "open": "opened", "save"
 ASSUMED = {"t": "the naming", "cutoff": "«Стоп»", "announced": "the count", "count_times": "the count times"}
 
 _CODES = {**KINDS, **CONSEQUENCES, **OUTCOMES, **POSES}
-_CODE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+_CODE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
 
 def kind(code: Any) -> str:

@@ -82,7 +82,7 @@ def test_chief_judge_appeals_a_miscounted_vote_decides_and_exports(data: Path) -
     at.button(key=f"{case_id}_report").click().run()
     ok(at)
     html = (data / "appeals" / f"{case_id}.html").read_text()
-    for expected in ("rfm 7.1.2.3", "count_mismatch", "Seat 9&#x27;s hand came after «Стоп»", "the result stands",
+    for expected in ("rfm 7.1.2.3", "count mismatch", "Seat 9&#x27;s hand came after «Стоп»", "the result stands",
                      "Amendment 1", "the game is replayed", "rfm 7.2.1",
                      "data:image/jpeg;base64,", "rfm 7.3.6"):
         assert expected in html, expected

@@ -32,6 +32,7 @@ from review.tally import tally
 from stopframe_app import state, words
 from stopframe_app.decisions import NO_NAME, evidence_frames, flash, md, plain_title, show_flash, title
 from stopframe_app.game import Game
+from stopframe_app.report import evidence_in_words, header_protocol
 
 CASE = "appeal_case"
 NEW = "Open a new case"
@@ -68,7 +69,8 @@ def event_words(ev: dict[str, Any]) -> str:
             v = ", ".join(map(str, v))
         elif isinstance(v, dict):
             continue
-        parts.append(f"{k.replace('_', ' ')} {words.number(v) if isinstance(v, float) else v}")
+        value = words.number(v) if isinstance(v, float) else str(v).replace("_", " ") if isinstance(v, str) else v
+        parts.append(f"{k.replace('_', ' ')} {value}")
     return ", ".join(parts)
 
 
@@ -326,7 +328,10 @@ def report_html(game: Game, case: AppealCase) -> str:
     book = state.appeals()
     decision = book.in_force(case.case_id) or case.decision
     shown = checks(case, decision, roles(game), protocol_winner(game)) if decision else []
-    return appeal_html(case, title=game.title, protocol=game.data, checks=shown,
+    shown = [replace(c, text=words.humanise(c.text)) for c in shown]
+    told = replace(case, evidence=tuple(replace(item, data=evidence_in_words(item.data, item.kind))
+                                        for item in case.evidence))  # the file in words; the case itself unchanged
+    return appeal_html(told, title=game.title, protocol=header_protocol(game.data), checks=shown,
                        amendments=book.amendments(case.case_id), key_frames=key_frames(game, case))
 
 

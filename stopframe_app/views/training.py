@@ -22,7 +22,7 @@ from review.training import (
     questions_from_truth,
 )
 from review.training_store import QuizSet, new_attempt
-from stopframe_app import state
+from stopframe_app import state, words
 from stopframe_app.decisions import flash, md, show_flash
 from stopframe_app.game import REPO, Game
 
@@ -41,7 +41,7 @@ def _truth_questions(stem: Path) -> list[Question]:
 
 
 @st.cache_resource(show_spinner="Building the sample quizzes…")
-def builtin_sets(_signature: str) -> list[QuizSet]:
+def builtin_sets(signature: str) -> list[QuizSet]:
     """The quizzes that work out of the box: ten votes of the bundled game, and every vote of the clips."""
     book = state.training()
     out = []
@@ -126,7 +126,7 @@ def quiz_clips(q: Question) -> tuple[Path, Path]:
 
 
 def _question(q: Question, qs: QuizSet, n: int, total: int) -> None:
-    st.subheader(f"Question {n} of {total}: {md(q.title)}")
+    st.subheader(f"Question {n} of {total}: {md(words.humanise(q.title))}")
     said = f"; the judge announced **{q.announced_count}**" if q.announced_count is not None else ""
     st.markdown(f"Rules: `{q.rules}`. Players at the table: {', '.join(map(str, q.living))}{said}. Watch the vote "
                 f"for candidate **{q.candidate}**.")
@@ -144,7 +144,7 @@ def _question(q: Question, qs: QuizSet, n: int, total: int) -> None:
         st.button("Check my answer", key=f"q_{q.qid}_submit", type="primary", on_click=_answer, args=(q, qs))
         return
     st.metric("Score", f"{done['score'] * 100:.0f} %")
-    st.markdown("\n".join(f"- {md(line)}" for line in done["lines"]))
+    st.markdown("\n".join(f"- {md(words.humanise(line))}" for line in done["lines"]))
     if n < total:
         st.button("Next question", key=f"q_{q.qid}_next", on_click=_next)
 
@@ -207,9 +207,9 @@ def _trainer(game: Game, sets: dict[str, QuizSet]) -> None:
     decisions = state.store().decisions(game.game_id)
     confirmed = (questions_from_decisions(game.spec.protocol, game.data, game.audit or {}, decisions, game.spec.video)
                  if game.audit else [])
-    candidates = {f"{q.title} — from this game's decided findings": q for q in confirmed}
+    candidates = {f"{words.humanise(q.title)} — from this game's decided findings": q for q in confirmed}
     for qs in sets.values():
-        candidates.update({f"{q.title} — {qs.title}": q for q in qs.questions})
+        candidates.update({f"{words.humanise(q.title)} — {qs.title}": q for q in qs.questions})
     st.caption(f"{len(confirmed)} vote(s) of this game have decided findings (confirm or reject findings on the "
                "Vote audit page to add more).")
     st.multiselect("Votes", list(candidates), key="trainer_pick")
@@ -220,7 +220,9 @@ def _trainer(game: Game, sets: dict[str, QuizSet]) -> None:
     if not group:
         st.write("No answers yet.")
         return
-    st.dataframe(pd.DataFrame(group), hide_index=True)
+    table = pd.DataFrame(group)
+    table.columns = [words.humanise(c) for c in table.columns]
+    st.dataframe(table.map(lambda v: words.number(v) if isinstance(v, float) else v), hide_index=True)
     who = st.selectbox("Trainee's progress", [g["trainee"] for g in group], key="trainer_trainee")
     progress(who)
 

@@ -136,7 +136,8 @@ def seat_rows(game: Game, rnd: Any) -> list[dict[str, Any]]:
             if h.get("seat") != seat or not (float(h["on"]) < end and float(h["off"]) > start):
                 continue
             w = min(windows, key=lambda w, t=float(h["on"]): abs(t - w.t)) if windows else None
-            rel = f"{float(h['on']) - w.t:+.2f} s of {w.candidate}'s call" if w else f"{float(h['on']):.2f} s"
+            whose = f"candidate {w.candidate}'s call" if w is not None and w.kind == "vote" else "the lift vote's call"
+            rel = f"{float(h['on']) - w.t:+.2f} s of {whose}" if w else f"at {float(h['on']):.2f} s"
             seen.append(f"{words.pose(h.get('pose', 'hand'))} on {rel}, off {float(h['off']) - (w.t if w else 0):+.2f} s")
         zone = game.seat_map is None or seat in game.seat_map.seats
         rows.append({"seat": seat, "nickname": game.players.get(seat, ""),
