@@ -84,6 +84,14 @@ def plain_words(message: str) -> str:
     return text
 
 
+def _check_seats(path: str) -> None:
+    """The seat map's zones must fit the picture and keep to their seats (review.inputs)."""
+    from review.inputs import check_seat_geometry
+    from vision.seats import load_seat_map
+
+    check_seat_geometry(load_seat_map(path), path)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
@@ -92,6 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             build_parser().print_help(sys.stderr)
             return EXIT_UNREADABLE
+        if args.command == "observe" and getattr(args, "seats", None):
+            _check_seats(args.seats)  # zones inside the frame and apart, before any video is decoded
         return int(args.func(args))
     except StopframeError as exc:
         if debug:

@@ -585,11 +585,23 @@ def _anchor(events: list[dict[str, Any]], f: Mapping[str, Any]) -> int:
     last = len(events) - 1
     if f.get("night") is not None and f.get("day") is None:
         hits = [i for i, e in enumerate(events) if e.get("night") == f["night"] and e.get("type") in ("shooting", "check")]
-        return hits[-1] if hits else last
+        return hits[-1] if hits else _end_of_phase(events, "night", f["night"], last)
     rnd = f.get("round") or 1
     same_round = [i for i, e in enumerate(events) if e.get("type") in ("vote", "lift_vote") and e.get("day") == f.get("day")
                   and e.get("round", 1) == rnd]
     if same_round:
         return same_round[-1]
     day_votes = [i for i, e in enumerate(events) if e.get("type") in ("vote", "lift_vote") and e.get("day") == f.get("day")]
-    return day_votes[-1] if day_votes else last
+    if day_votes:
+        return day_votes[-1]
+    return _end_of_phase(events, "voting", f.get("day"), _end_of_phase(events, "day", f.get("day"), last))
+
+
+def _end_of_phase(events: list[dict[str, Any]], phase: str, number: Any, default: int) -> int:
+    """The last event of a phase (before the next `phase` event), where the protocol marks its start."""
+    start = next((i for i, e in enumerate(events) if e.get("type") == "phase" and e.get("phase") == phase
+                  and e.get("number") == number), None)
+    if start is None:
+        return default
+    following = next((i for i in range(start + 1, len(events)) if events[i].get("type") == "phase"), len(events))
+    return following - 1

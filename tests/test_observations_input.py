@@ -183,3 +183,12 @@ def test_a_round_with_no_observation_is_cannot_see_never_no_vote() -> None:
 
 def test_video_fingerprint_matches_the_apps() -> None:
     assert read(OBS)["x_video_fingerprint"] == video_fingerprint(GAME.with_suffix(".mp4"))
+
+
+def test_observe_refuses_a_seat_map_whose_zones_overlap_before_decoding(capsys, tmp_path) -> None:
+    def copy_zone(data: dict) -> None:
+        data["seats"]["2"]["zone"] = [list(p) for p in data["seats"]["1"]["zone"]]
+
+    seats = _seats(tmp_path, copy_zone)
+    code, out, err = _run(capsys, "observe", GAME.with_suffix(".mp4"), "--seats", seats)
+    assert (code, out) == (1, "") and f"{seats}: seats.1.zone and seats.2.zone overlap" in err
