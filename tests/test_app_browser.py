@@ -1,8 +1,9 @@
 """The app in a real browser: `streamlit run app.py` served on 127.0.0.1 and loaded in headless Chromium.
 
-Asserts that each page renders without a Streamlit exception box, and saves docs/screenshot.png for the
-README. Needs Debian's chromium; Playwright drives it (executable_path) where the package is installed,
-else the chromium CLI's --screenshot is used for the first page only.
+Asserts that each page renders without a Streamlit exception box. Screenshots go to a temporary folder
+(never into the repository); set STOPFRAME_SCREENSHOTS=DIR to keep them there, e.g. for the README's
+figures. Needs Debian's chromium (skipped only where /usr/bin/chromium is absent); Playwright drives it
+(executable_path), else the chromium CLI's --screenshot is used for the first page only.
 """
 
 from __future__ import annotations
@@ -31,14 +32,23 @@ from stopframe_app.game import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = "/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else None
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
          "--no-first-run", "--disable-sync", "--disable-dev-shm-usage"]
-SCREENSHOT = REPO / "docs" / "screenshot.png"
 ERROR_MARKERS = ("Traceback (most recent call last)", "StreamlitAPIException", "This could not be shown",
                  "streamlit.errors")
 
-pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")]
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium (/usr/bin/chromium) "
+                                                     "is not installed")]
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where screenshots go: $STOPFRAME_SCREENSHOTS if set, else a temporary folder."""
+    chosen = os.environ.get("STOPFRAME_SCREENSHOTS")
+    folder = Path(chosen) if chosen else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def _free_port() -> int:
@@ -114,14 +124,14 @@ def _wait_rendered(page: object, header: str) -> str:
     return page.inner_text("body")  # type: ignore[attr-defined]
 
 
-def test_app_renders_in_chromium(app_url: tuple[str, list[str]]) -> None:
+def test_app_renders_in_chromium(app_url: tuple[str, list[str]], shots: Path) -> None:
     app_url, args = app_url
+    screenshot = shots / "screenshot.png"
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _cli_screenshot(app_url)
+        _cli_screenshot(app_url, screenshot)
         return
-    SCREENSHOT.parent.mkdir(exist_ok=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:], headless=True)
         try:
@@ -134,11 +144,11 @@ def test_app_renders_in_chromium(app_url: tuple[str, list[str]]) -> None:
             if row is not None:  # one click on the findings table: the late vote's card and frame
                 grid = page.locator('[data-testid="stDataFrame"]').last.bounding_box()
                 page.mouse.click(grid["x"] + 12, grid["y"] + 35 * (row + 1) + 17)
-                text = _wait_rendered(page, "late vote")
+                text = _wait_rendered(page, "late vote — seat 9")
                 assert page.get_by_text("Step through it in the frame viewer").count() == 1
                 page.mouse.wheel(0, 450)
                 page.wait_for_timeout(500)
-            page.screenshot(path=str(SCREENSHOT), full_page=False)
+            page.screenshot(path=str(screenshot), full_page=False)
             for name, header in (("Timeline & frames", "Timeline and frames"), ("Seat calibration", "Seat calibration"),
                                  ("Exports", "Exports"), ("Appeals", "Appeals"), ("Training", "Training")):
                 page.get_by_text(name, exact=True).first.click()
@@ -154,22 +164,21 @@ def test_app_renders_in_chromium(app_url: tuple[str, list[str]]) -> None:
                     assert not [m for m in ERROR_MARKERS if m in text], text[:3000]
                 if name in ("Timeline & frames", "Appeals", "Training"):
                     shot = "screenshot_" + name.split()[0].lower() + ".png"
-                    page.screenshot(path=str(SCREENSHOT.with_name(shot)), full_page=True)
+                    page.screenshot(path=str(screenshot.with_name(shot)), full_page=True)
         finally:
             browser.close()
 
 
-def _cli_screenshot(url: str) -> None:
+def _cli_screenshot(url: str, screenshot: Path) -> None:
     """Without Playwright: chromium's own --screenshot after a virtual-time budget (first page only)."""
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    profile = SCREENSHOT.parent / ".chromium-profile"
+    profile = screenshot.parent / ".chromium-profile"
     try:
         subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--window-size=1440,1100",
-                        "--virtual-time-budget=20000", f"--screenshot={SCREENSHOT}", url],
+                        "--virtual-time-budget=20000", f"--screenshot={screenshot}", url],
                        check=True, timeout=90, capture_output=True)
         dom = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--virtual-time-budget=20000",
                               "--dump-dom", url], check=True, timeout=90, capture_output=True, text=True).stdout
     finally:
         shutil.rmtree(profile, ignore_errors=True)
-    assert SCREENSHOT.stat().st_size > 10_000
+    assert screenshot.stat().st_size > 10_000
     assert "stException" not in dom and not [m for m in ERROR_MARKERS if m in dom]
