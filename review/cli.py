@@ -71,13 +71,20 @@ def progress(message: str) -> None:
 
 _ERRNO = re.compile(r"\[Errno -?\d+\]\s*")
 _QUOTED_PATH = re.compile(r":\s*'([^']+)'(?=[.)]|$)")
+_DICT_REPR = re.compile(r"\{'[^{}]*\}")  # {'civ': True}: Python's way of showing a JSON object
+_LIST_REPR = re.compile(r"(?<![\w\]])\['[^\[\]]*\]")  # ['RED_WIN'] (a JSON path's [3] is kept)
+_QUOTED_NAME = re.compile(r"(?<![\w'])'([A-Za-z_]\w*)'(?![\w'])")  # 'winner' -> "winner"
 
 
 def plain_words(message: str) -> str:
     """An error sentence as people write it: no `[Errno 1094995529]` codes from the libraries underneath, no
-    repeated quoted path, a capital-free start kept as is and one full stop at the end."""
+    Python reprs of JSON values ({'a': 1} is "an object", ['x'] "a list", 'name' "name"), no repeated quoted
+    path, and one full stop at the end."""
     text = _ERRNO.sub("", message).strip()
+    text = _DICT_REPR.sub("an object", text)
+    text = _LIST_REPR.sub("a list", text)
     text = _QUOTED_PATH.sub(lambda m: "" if m.group(1) in text[: m.start()] else f": {m.group(1)}", text)
+    text = _QUOTED_NAME.sub(r'"\1"', text)
     text = re.sub(r"\s+", " ", text).replace("..", ".").replace(" .", ".")
     if text and text[-1] not in ".!?":
         text += "."

@@ -348,13 +348,13 @@ def test_video_path_outside_the_folder_is_never_opened(capsys, good_seats: Path,
 # ------------------------------------------------------------------------------------------ imports
 
 IMPORT_CASES = [
-    ("polemica", "polemica_result_list", INVALID, "'result'"),
+    ("polemica", "polemica_result_list", INVALID, '"result" must be one of RED_WIN, BLACK_WIN, DRAW, not a list'),
     ("polemica", "polemica_day_1e9", INVALID, "votes[0].day"),
     ("polemica", "polemica_seat_11", INVALID, "players[0].position"),
     ("mafiaratings", "mafiaratings_round_5000_digits", INVALID, "players[0].voting"),
     ("mafiaratings", "mafiaratings_warnings_1e9", INVALID, "players[0].warnings"),
-    ("mafiaratings", "mafiaratings_start_time", INVALID, "'start_time'"),
-    ("mafiaratings", "mafiaratings_winner_object", INVALID, "'winner'"),
+    ("mafiaratings", "mafiaratings_start_time", INVALID, '"start_time"'),
+    ("mafiaratings", "mafiaratings_winner_object", INVALID, '"winner" must be civ or maf, not an object'),
     ("polemica", "neither_shape", UNREADABLE, "not a Polemica or mafiaratings game"),
     ("mafiaratings", "polemica_seat_11", UNREADABLE, "import polemica"),
 ]
@@ -436,3 +436,27 @@ def test_console_command_prints_no_traceback(argv: list[str]) -> None:
     assert done.returncode in (INVALID, UNREADABLE)
     assert "Traceback" not in done.stderr + done.stdout
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("stopframe: ")
+
+
+@pytest.mark.parametrize(("raw", "said"), [
+    ("v.mp4: cannot read the video: [Errno 1094995529] Invalid data found when processing input: 'v.mp4'.",
+     "v.mp4: cannot read the video: Invalid data found when processing input."),
+    ("g.json: 'winner' must be civ or maf, not {'civ': True}.", 'g.json: "winner" must be civ or maf, not an object.'),
+    ("g.json: 'result' must be one of RED_WIN, not ['RED_WIN']", 'g.json: "result" must be one of RED_WIN, not a list.'),
+    ("p.json: events[7].voters[2]: seat 5's hand", "p.json: events[7].voters[2]: seat 5's hand."),
+])
+def test_cli_errors_are_peoples_words_not_pythons(raw: str, said: str) -> None:
+    """Issue 21: no `[Errno 1094995529]`, no dict or list repr, one full stop (review.cli.plain_words)."""
+    from review.cli import plain_words
+
+    assert plain_words(raw) == said
+
+
+def test_the_issues_observations_file_is_refused_not_audited(capsys, tmp_path: Path) -> None:
+    """Issue 21 point 10: this file used to give 13 confident findings."""
+    path = tmp_path / "seats_only.observations.json"
+    path.write_text(json.dumps({"format": "stopframe-observations/1", "fps": 25,
+                                "seats": {"1": [{"on": -5, "off": "soon"}]}}), encoding="utf-8")
+    code, out, err = _audit_with(capsys, path)
+    assert_refused(code, err, INVALID, path, "hands: missing")
+    assert out == ""
