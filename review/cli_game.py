@@ -105,7 +105,8 @@ def run_replay(args: argparse.Namespace) -> int:
                 tally = "  ".join(f"{c['candidate']}:{c['count']}" for c in v.get("counts", []))
                 if v["kind"] == "lift":
                     tally = f"lift {', '.join(map(str, v['candidates']))}: {v.get('yes')} for"
-                lines.append(f"  day {v['day']} round {v['round']}: {tally} -> {v['outcome']}")
+                why = f" ({v['clause']})" if v.get("clause") else ""
+                lines.append(f"  day {v['day']} round {v['round']}: {tally} -> {v['outcome']}{why}")
         lines.append(f"Result: {_result_line(data)}")
         notes = [Problem(n["path"], n["message"], n["clause"]) for n in data["notes"]]
         lines.extend(_note_lines(notes))
@@ -157,6 +158,7 @@ def _vote_rounds(engine: Any, data: dict[str, Any], replay: Any) -> list[dict[st
         else:
             outcome = engine.vote_outcome(profile, ctx, {c["candidate"]: c["count"] for c in entry["counts"]})
         entry["outcome"], entry["leaving"] = outcome.text, list(outcome.leaving)
+        entry["clause"] = getattr(outcome, "clause", None)
         out.append(entry)
     return out
 

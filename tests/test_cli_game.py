@@ -205,8 +205,10 @@ def test_replay_gives_the_clause_and_the_reason_behind_the_result_rfm_1_4(capsys
     result = json.loads(out)
     assert code == 0 and result["result"] == "red" and result["result_clause"] == "rfm 1.4"
     assert result["result_reason"] == "every black player is out of the game" and result["notes"] == []
+    assert all(v["clause"] for v in result["votes"])  # each round's outcome with its clause too
     code, out, _ = _run(capsys, "replay", str(COMPLETE))
     assert "Result: red win (rfm 1.4): every black player is out of the game" in out and "None" not in out
+    assert "leaves (rfm 4.4.12)" in out
 
 
 def test_mafclub_2_7_1_comment_a_red_win_with_blacks_at_the_table_is_the_black_teams_concession(capsys, tmp_path):
