@@ -9,10 +9,13 @@ the judge calls seat numbers one after another — every number 1..10 under rfm 
 still at the table, low to high, under mafclub 2.5.2, lvi2015 and showtime (`profile.shooting_calls`).
 A firing belongs to the last number called before it. The call times come, in this order, from the
 shooting event's `x_count_times` (a list of times in call order, or a map seat → time; protocol
-clock, `video.offset_s` added), from the judge's spoken count heard on the audio or a truth file's
-`x_cues` (kind `shoot_count`), or from a stated default: the first number at the shooting event's
-`t`, then one number every DEFAULT_CADENCE_S seconds — a finding resting on it lists `count_times`
-in `assumed_times`.
+clock, `video.offset_s` added), from the judge's spoken count heard on the audio (the number words
+vision.cues.count_words finds around the shooting, `x_night_words` in the observations; which of
+them are the numbers is `fit_count`'s: the run of words at a steady pace from the shooting's `t`) or
+a truth file's `x_cues` (kind `shoot_count`), or from a stated default: the first number at the
+shooting event's `t`, then one number every DEFAULT_CADENCE_S seconds. A finding whose firing's
+number rests on an assumed time — the default, or a number not heard and filled in from its
+neighbours' pace — lists `count_times` in `assumed_times`.
 
 The outcome the video supports: every living black fired exactly once and all on one number → that
 seat is killed; a black who fired on two numbers, on another number, or not at all → a miss (rfm
@@ -128,6 +131,7 @@ class NightSeen:
     shown: tuple[ShownNumber, ...] = ()
     windows: tuple[tuple[float, float], ...] | None = None  # the night stretches vision looked at (None: unknown)
     blind: tuple[int, ...] = ()  # seats whose raise zone is missing from the seat map or outside the picture
+    words: tuple[float, ...] = ()  # onsets of the words heard around the shootings (vision.cues.count_words)
 
     def covers(self, start: float, end: float) -> bool:
         if self.windows is None:
@@ -142,6 +146,8 @@ class NightSeen:
             data["x_night_windows"] = [[round(a, 4), round(b, 4)] for a, b in self.windows]
         if self.blind:
             data["x_night_blind"] = list(self.blind)
+        if self.words:
+            data["x_night_words"] = [round(t, 4) for t in self.words]
         return data
 
     @classmethod
@@ -151,16 +157,18 @@ class NightSeen:
             return observations
         if not isinstance(observations, Mapping):
             return cls(tuple(getattr(observations, "raised", ())), tuple(getattr(observations, "shown", ())),
-                       getattr(observations, "night_windows", None), tuple(getattr(observations, "blind", ())))
+                       getattr(observations, "night_windows", None), tuple(getattr(observations, "blind", ())),
+                       tuple(getattr(observations, "words", ())))
         try:
             raised = tuple(Raised.from_json(r) for r in observations.get("x_raised") or ())
             shown = tuple(ShownNumber.from_json(s) for s in observations.get("x_shown_numbers") or ())
             looked = observations.get("x_night_windows")
             windows = None if looked is None else tuple((float(a), float(b)) for a, b in looked)
             blind = tuple(int(s) for s in observations.get("x_night_blind") or ())
+            words = tuple(float(t) for t in observations.get("x_night_words") or ())
         except (KeyError, TypeError, ValueError) as exc:
             raise UnreadableInput(f"{where}: x_raised / x_shown_numbers entries are malformed ({exc}).") from exc
-        return cls(raised, shown, windows, blind)
+        return cls(raised, shown, windows, blind, words)
 
 
 # ---------------------------------------------------------------- the judge's count
@@ -168,25 +176,55 @@ class NightSeen:
 
 @dataclass(frozen=True)
 class CountCalls:
-    """The numbers the judge called during one shooting, in order, with the onset of each on the video."""
+    """The numbers the judge called during one shooting, in order, with the onset of each on the video.
+
+    `heard`: per number, whether its time was heard (a number word found on the audio, or given by the
+    protocol) rather than filled in from the pace of its heard neighbours (or, with `source` "default",
+    from the one-a-second assumption).
+    """
 
     seats: tuple[int, ...]
     times: tuple[float, ...]
     source: str  # "protocol" | "cues" | "default"
+    heard: tuple[bool, ...] = ()
 
     @property
     def assumed(self) -> bool:
+        """True when no number of this count was heard: every time is the default cadence's."""
         return self.source == "default"
+
+    @property
+    def heard_count(self) -> int:
+        if self.source == "default":
+            return 0
+        return sum(self.heard) if self.heard else len(self.times)
+
+    def assumed_at(self, fire: float) -> bool:
+        """Whether the number a firing at `fire` goes to rests on an assumed time: the default cadence, or
+        a number (or the next one, which bounds it) that was not heard but filled in from the pace."""
+        if self.source == "default":
+            return True
+        if not self.heard or all(self.heard):
+            return False
+        k = self._index(fire)
+        if k is None:
+            return not all(self.heard[:1])
+        return not (self.heard[k] and (k + 1 >= len(self.heard) or self.heard[k + 1]))
 
     @property
     def span(self) -> tuple[float, float]:
         return self.times[0], self.times[-1]
 
+    def _index(self, fire: float) -> int | None:
+        if not self.times or fire < self.times[0] - FIRE_EARLY_S or fire > self.times[-1] + FIRE_AFTER_LAST_S:
+            return None
+        return max(i for i, t in enumerate(self.times) if t <= fire + FIRE_EARLY_S)
+
     def target_of(self, fire: float) -> tuple[int | None, float]:
         """The seat a firing at `fire` was aimed at, and how clear that is (0–1: distance from the nearest onset)."""
-        if not self.times or fire < self.times[0] - FIRE_EARLY_S or fire > self.times[-1] + FIRE_AFTER_LAST_S:
+        k = self._index(fire)
+        if k is None:
             return None, 1.0
-        k = max(i for i, t in enumerate(self.times) if t <= fire + FIRE_EARLY_S)
         gap = self.times[k + 1] - self.times[k] if k + 1 < len(self.times) else DEFAULT_CADENCE_S
         nearest = min(abs(fire - self.times[k]), abs(self.times[k + 1] - fire) if k + 1 < len(self.times) else math.inf)
         return self.seats[k], min(1.0, 0.5 + nearest / max(gap, 1e-6))
@@ -197,14 +235,17 @@ def called_seats(profile: Profile, living: Iterable[int]) -> tuple[int, ...]:
     return tuple(range(1, 11)) if profile.shooting_calls == "all" else tuple(sorted(living))
 
 
+COUNT_KINDS = ("shoot_count", "count", "count_word")
+
+
 def count_calls(event: Mapping[str, Any], seats: Sequence[int], *, offset: float = 0.0,
                 cues: Sequence[Any] = (), cadence: float = DEFAULT_CADENCE_S) -> CountCalls | None:
-    """The call times of one shooting: the protocol's `x_count_times`, else heard cues, else the default cadence.
+    """The call times of one shooting: the protocol's `x_count_times`, else the count heard, else the default cadence.
 
-    `cues`: the judge's count heard on the audio or a truth file's `x_cues` — dicts with `t` (and `kind`;
-    only `shoot_count` / `count` kinds are used) or plain times, on the video's clock; the run that
-    starts at the shooting's `t` (1.5 s of slack) is this night's. None when the shooting has neither
-    `x_count_times` nor `t`.
+    `cues`: words heard on the audio (vision.cues.count_words, kind `count_word`) or a truth file's
+    `x_cues` (kind `shoot_count`) — dicts with `t` (and `kind`; only COUNT_KINDS are used) or plain
+    times, on the video's clock. Which of them are this shooting's numbers is `fit_count`'s answer.
+    None when the shooting has neither `x_count_times` nor `t`.
     """
     seats = tuple(seats)
     given = event.get("x_count_times")
@@ -219,30 +260,153 @@ def count_calls(event: Mapping[str, Any], seats: Sequence[int], *, offset: float
     if not _num(t0):
         return None  # an untimed shooting: which heard count is this night's cannot be told
     start = float(t0) + offset
-    heard = _count_cues(cues, start, len(seats), cadence)
-    if heard:
-        n = min(len(heard), len(seats))
-        return CountCalls(seats[:n], tuple(heard[:n]), "cues")
+    fit = fit_count(_count_onsets(cues), len(seats), start)
+    if fit is not None:
+        times, heard = fit
+        return CountCalls(seats, times, "cues", heard)
     return CountCalls(seats, tuple(start + k * cadence for k in range(len(seats))), "default")
 
 
-def _count_cues(cues: Sequence[Any], start: float, n: int, cadence: float) -> list[float]:
-    """The run of count onsets that belongs to this shooting: from its `t` (or the first heard), n of them."""
+def _count_onsets(cues: Sequence[Any]) -> list[float]:
     times = []
     for c in cues:
         if isinstance(c, Mapping):
-            if c.get("kind") not in ("shoot_count", "count") or not _num(c.get("t")):
-                continue
-            times.append(float(c["t"]))
+            if c.get("kind") in COUNT_KINDS and _num(c.get("t")):
+                times.append(float(c["t"]))
         elif _num(c):
             times.append(float(c))
-    times = sorted(t for t in times if start - 1.5 <= t)
-    run: list[float] = []
-    for t in times:
-        if run and t - run[-1] > 3 * cadence:  # a pause this long ends the count
-            break
-        run.append(t)
-    return run[:n]
+    return sorted(times)
+
+
+# the judge's pace: from a fast count (0.35 s a number) to a slow one (3 s); the first number within
+# HINT_S of the shooting's `t` (the protocol notes when the count began, not to the frame)
+PACE_S = (0.35, 3.0)
+HINT_S = 2.0
+MATCH_TOL = 0.35  # of the pace: a word this close to where a number is due is that number
+MIN_HEARD = 0.6  # of the numbers, and at least 3: fewer heard and the count is not trusted
+EXTRA_COST = 0.5  # a word in the count's stretch, away from every number, counts against a fit
+SAME_WORD_S = 0.3  # two sounds this close (and closer than 0.6 of the pace) are one word: its onset is the first
+EDGE = 0.5  # of the pace: the count's stretch reaches this far before its first and after its last number
+HINT_COST = 1.5  # per pace between the first number and the shooting's `t`, beyond HINT_FREE paces: the
+HINT_FREE = 0.3  # protocol's `t` is the count's start, so a count shifted by one number onto a word after it loses
+
+
+def fit_count(onsets: Sequence[float], n: int, hint: float) -> tuple[tuple[float, ...], tuple[bool, ...]] | None:
+    """Which heard words are the n numbers of the count, and when each number was called.
+
+    The judge says the numbers at a steady pace, so the count is the run of words that best fits an
+    arithmetic progression t_k = a + k·b (k = 0..n-1) with b in PACE_S and a within HINT_S of `hint`:
+    every pair of words, taken as numbers p < q, proposes (a, b); each number then takes the nearest
+    unused word within MATCH_TOL·b of where it is due, (a, b) is refitted by least squares on those,
+    and the fit is scored by the numbers matched, less the words in the count's stretch (EDGE·b
+    beyond its ends: a count shifted by one leaves a word there) that match no number (EXTRA_COST
+    each), the residuals (in units of the tolerance) and the first number's distance from `t`
+    (the protocol's `t` is when the count began: a run of eleven regular words is told by it). A judge who slows
+    down or speeds up a little stays within the tolerance; the matched words' own onsets are the
+    times. A number with no word (said too softly, drowned) gets the time its heard neighbours'
+    pace gives it and is marked not heard. None when fewer than MIN_HEARD of the numbers (and 3) are heard.
+    """
+    if n <= 0:
+        return None
+    words = sorted(float(t) for t in onsets if hint - HINT_S - PACE_S[0] <= t <= hint + HINT_S + (n - 1) * PACE_S[1] + 1.0)
+    need = max(3, math.ceil(MIN_HEARD * n)) if n >= 3 else n
+    if len(words) < min(need, 2):
+        return None
+    best: tuple[float, list[int | None], float, float] | None = None
+    seen_hyp: set[tuple[int, int]] = set()
+    for i, ti in enumerate(words):
+        for j in range(i + 1, len(words)):
+            for p in range(n):
+                for q in range(p + 1, n):
+                    b = (words[j] - ti) / (q - p)
+                    if not PACE_S[0] <= b <= PACE_S[1]:
+                        continue
+                    a = ti - p * b
+                    if abs(a - hint) > HINT_S:
+                        continue
+                    key = (round(a / 0.02), round(b / 0.01))
+                    if key in seen_hyp:
+                        continue
+                    seen_hyp.add(key)
+                    scored = _score_progression(words, n, a, b, hint)
+                    if best is None or scored[0] > best[0]:
+                        best = scored
+    if n == 1 and words:  # a single number: the word nearest the hint
+        t = min(words, key=lambda w: abs(w - hint))
+        return ((t,), (True,)) if abs(t - hint) <= HINT_S else None
+    if best is None:
+        return None
+    _, match, a, b = best
+    heard = tuple(m is not None for m in match)
+    if sum(heard) < need:
+        return None
+    return _fill(words, match, a, b), heard
+
+
+def _score_progression(words: Sequence[float], n: int, a: float, b: float, hint: float) -> tuple[float, list[int | None], float, float]:
+    match: list[int | None] = [None] * n
+    for _ in range(3):  # match, refit, match again
+        match = _match_numbers(words, n, a, b)
+        ks = [k for k in range(n) if match[k] is not None]
+        if len(ks) >= 2:
+            ts = [words[match[k]] for k in ks]  # type: ignore[index]
+            kb = sum(ks) / len(ks)
+            tb = sum(ts) / len(ts)
+            den = sum((k - kb) ** 2 for k in ks)
+            b_new = sum((k - kb) * (t - tb) for k, t in zip(ks, ts, strict=True)) / den
+            if PACE_S[0] <= b_new <= PACE_S[1]:
+                a, b = tb - b_new * kb, b_new
+    tol = MATCH_TOL * b
+    used = {m for m in match if m is not None}
+    lo, hi = a - EDGE * b, a + (n - 1) * b + EDGE * b
+    extras = sum(1 for i, w in enumerate(words) if i not in used and lo <= w <= hi
+                 and all(abs(w - (a + k * b)) > tol for k in range(n)))
+    residual = sum(((words[m] - (a + k * b)) / tol) ** 2 for k, m in enumerate(match) if m is not None)
+    heard = len(used)
+    score = heard - EXTRA_COST * extras - 0.5 * residual - HINT_COST * max(0.0, abs(a - hint) / b - HINT_FREE)
+    return score, match, a, b
+
+
+def _match_numbers(words: Sequence[float], n: int, a: float, b: float) -> list[int | None]:
+    """Each number the nearest word within the tolerance of its due time (the first sound of that word), in order."""
+    tol = MATCH_TOL * b
+    match: list[int | None] = [None] * n
+    last = -1
+    for k in range(n):
+        due = a + k * b
+        options = [i for i in range(last + 1, len(words)) if abs(words[i] - due) <= tol]
+        if options:
+            i = min(options, key=lambda i: abs(words[i] - due))
+            while i - 1 in options and words[i] - words[i - 1] < min(SAME_WORD_S, 0.6 * b):
+                i -= 1  # a sound inside the word: the number began with the earlier one
+            match[k] = i
+            last = i
+    return match
+
+
+def _fill(words: Sequence[float], match: Sequence[int | None], a: float, b: float) -> tuple[float, ...]:
+    """The heard numbers' onsets; the others between their heard neighbours at the local pace (else the fit's)."""
+    n = len(match)
+    times: list[float | None] = [None if m is None else words[m] for m in match]
+    known = [k for k in range(n) if times[k] is not None]
+    out = []
+    for k in range(n):
+        if times[k] is not None:
+            out.append(float(times[k]))  # type: ignore[arg-type]
+            continue
+        before = [j for j in known if j < k]
+        after = [j for j in known if j > k]
+        if before and after:
+            j0, j1 = before[-1], after[0]
+            t0, t1 = times[j0], times[j1]
+            out.append(t0 + (t1 - t0) * (k - j0) / (j1 - j0))  # type: ignore[operator]
+        elif before:
+            out.append(times[before[-1]] + (k - before[-1]) * b)  # type: ignore[operator]
+        elif after:
+            out.append(times[after[0]] - (after[0] - k) * b)  # type: ignore[operator]
+        else:
+            out.append(a + k * b)
+    return tuple(round(t, 4) for t in out)
 
 
 def _num(v: Any) -> bool:
@@ -395,6 +559,8 @@ def audit_nights(
     """
     profile = profile or get_profile(str(data.get("rules", "")))
     seen = NightSeen.of(observations)
+    if not _count_onsets(cues) and seen.words:
+        cues = [{"kind": "count_word", "t": t} for t in seen.words]  # the count vision heard on the audio
     table = _table_hands(observations)
     fps = fps or _fps(observations) or 25.0
     if visible_seats is not None:
@@ -512,24 +678,27 @@ def _shooting(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, v
     protocol_target = plan.event.get("target")
     row = _row(plan, video_target=video_target if why != "undetermined" else None, video_outcome=why,
                video_shots=video_shots, count_source=calls.source, calls=list(calls.seats),
-               call_times=[round(t, 3) for t in calls.times], blacks=blacks, confidence=round(confidence, 3))
+               call_times=[round(t, 3) for t in calls.times], count_heard=f"{calls.heard_count}/{len(calls.times)}",
+               blacks=blacks, confidence=round(confidence, 3))
     if blind:
         row["blind_seats"] = blind
     out.rows.append(row)
     if why != "undetermined" and video_target != protocol_target:
         fired = sorted({t for sh in shots.values() if sh for t in sh.times})
+        assumed = calls.assumed or any(calls.assumed_at(t) for t in fired)
         video_says = f"seat {video_target} killed" if video_target is not None else f"a miss ({why})"
         protocol_says = f"seat {protocol_target} killed" if protocol_target is not None else "a miss"
         cons = profile.offence("shot_mismatch")
         out.findings.append(Finding(
             kind="shot_mismatch", clause=cons.clause, consequence=FindingConsequence(cons.type, cons.text, cons.points),
-            confidence=confidence * (0.6 if calls.assumed else 1.0), seat=None,
+            confidence=confidence * (0.6 if assumed else 1.0), seat=None,
             seats=tuple(sorted(s for s in (protocol_target, video_target) if isinstance(s, int))),
-            night=w.night, t=min(fired) if fired else calls.times[0], assumed_times=w.assumed,
+            night=w.night, t=min(fired) if fired else calls.times[0], assumed_times=("count_times",) if assumed else (),
             evidence=Evidence(tuple(_frame(t, fps) for t in fired), tuple(fired)),
             extra={"x_text": f"Night {w.night}: the video shows {video_says}; the protocol records {protocol_says}.",
                    "x_video_shots": video_shots, "x_protocol_shots": dict(recorded) or None,
-                   "x_calls": list(calls.seats), "x_count_source": calls.source},
+                   "x_calls": list(calls.seats), "x_count_source": calls.source,
+                   "x_count_heard": f"{calls.heard_count}/{len(calls.times)}"},
         ))
     if known:
         _red_hands(out, profile, plan, seen, visible, fps)

@@ -772,3 +772,52 @@ def listen(
         if len(sure) >= 2 and (best.template is None or fit > best_fit):
             best, best_fit = Heard(votes, nights, template, source), fit
     return best
+
+
+# ---------------------------------------------------------------- the shooting count: the judge's number words
+
+
+COUNT_WORD_S = (0.08, 0.95)  # a spoken number lasts this long («два» … «четыре», slow or fast)
+COUNT_JOIN_S = 0.12  # word onsets closer than this are one word (a split «девять»)
+
+
+def _window_features(feats: Features, start: float, end: float) -> Features:
+    """The frames between two video times as Features of their own, so that levels are judged locally."""
+    a, b = feats.frame_at(start), feats.frame_at(end)
+    return Features(feats.mfcc[a:b], feats.logmel[a:b], feats.energy_db[a:b], feats.time_of(a), feats.hop, feats.track)
+
+
+def count_words(feats: Features, start: float, end: float) -> list[Cue]:
+    """Every word-long sound between `start` and `end` that may be a number of the judge's count (rfm 4.5.3).
+
+    Two detectors, because the count may be said into a quiet room or over the night music (rfm 2.3):
+    voice runs split at 80 ms pauses, judged against this stretch's own floor and loudest sound (the
+    judge's level here, not the game's), and the runs where the spectrum keeps moving over steady music
+    (`find_count`). Onsets of both are refined to the first sound of the word; onsets closer than
+    COUNT_JOIN_S are one word. Which of these words are the numbers, in which order, is for
+    review.night.fit_count (the count is a run of short words at a steady pace). A sound that starts
+    inside an earlier word is a part of it (a vowel after a soft first consonant), not a word of its own.
+    """
+    local = _window_features(feats, start, end)
+    if len(local.energy_db) < 20:
+        return []
+    lo, hi = COUNT_WORD_S
+    found: list[Cue] = []
+    for a, b in utterances(local, gap_s=0.08):
+        dur = (b - a) * local.hop + WIN_S
+        if lo <= dur <= hi:
+            t = refine_onset(feats.track, local.time_of(a), search_s=0.04)
+            found.append(Cue("count_word", round(t, 4), 1.0, round(local.time_of(b) + WIN_S, 4)))
+    for c in find_count(feats, Segment(start, end, 1.0)):
+        if lo <= (c.end or c.t) - c.t <= hi:
+            found.append(Cue("count_word", round(refine_onset(feats.track, c.t, search_s=0.04), 4), c.score, c.end))
+    found.sort(key=lambda c: c.t)
+    merged: list[Cue] = []
+    for c in found:
+        inside = merged and merged[-1].end is not None and c.t < merged[-1].end - 0.02
+        if merged and (c.t - merged[-1].t < COUNT_JOIN_S or inside):  # the same word again, or a part of it
+            prev = merged[-1]
+            merged[-1] = Cue(prev.kind, min(prev.t, c.t), max(prev.score, c.score), prev.end if inside else max(prev.end or 0.0, c.end or 0.0))
+        else:
+            merged.append(c)
+    return merged

@@ -20,7 +20,9 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from review.night import NightSeen, Raised, ShownNumber
+from review.night import HINT_S, PACE_S, SHOOT_LEAD_S, SHOOT_TAIL_S, NightSeen, Raised, ShownNumber, fit_count
+from vision.audio import AudioError, read_audio
+from vision.cues import count_words, features
 from vision.detect import Hand, SeatDetector, unusable_seats
 from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, Sighting, runs_from_sightings
 from vision.numbers import (
@@ -150,11 +152,18 @@ def observe_night(
     gating: bool = True,
     progress: ProgressFn | None = None,
     only: Sequence[int] | None = None,
+    listen: bool = True,
 ) -> NightObservations:
     """Raised hands, shots and shown numbers in the given shooting and check spans (seconds on the video).
 
     `only`: watch just these seats (benchmarks and tests; default every seat with a usable raise zone).
+    `listen`: hear the judge's count in each shooting (`hear_counts`): its words ride along as
+    `x_night_words`, and a span is widened to the last number heard when the judge counts slower than
+    the span assumed.
     """
+    words: tuple[float, ...] = ()
+    if listen and shootings:
+        words, shootings = hear_counts(video_path, shootings)
     spans = merge_windows([(a - LEAD_IN_S, b) for a, b in [*shootings, *checks]])
     with open_video(video_path) as video:
         meta = video.meta
@@ -203,7 +212,33 @@ def observe_night(
                     shown += numbers
     raised.sort(key=lambda r: (r.up, r.seat))
     shown.sort(key=lambda s: (s.t, s.seat))
-    return NightObservations(NightSeen(tuple(raised), tuple(shown), tuple(asked), blind), stats)
+    return NightObservations(NightSeen(tuple(raised), tuple(shown), tuple(asked), blind, words), stats)
+
+
+def hear_counts(video_path: str | os.PathLike[str], shootings: Sequence[tuple[float, float]],
+                most: int = 10) -> tuple[tuple[float, ...], list[tuple[float, float]]]:
+    """The words heard around each shooting (vision.cues.count_words) and the spans widened to the count.
+
+    A shooting span starts SHOOT_LEAD_S before the count's first number (review.night.night_windows);
+    from there up to `most` numbers at the slowest pace are listened to. Where the words fit a count
+    (review.night.fit_count, at most `most` numbers), the span reaches SHOOT_TAIL_S past its last
+    number; it is never shortened. No audio track: no words, the spans as they were.
+    """
+    try:
+        track = read_audio(video_path)
+    except AudioError:
+        return (), list(shootings)
+    heard: list[float] = []
+    spans = []
+    for a, b in shootings:
+        hint = a + SHOOT_LEAD_S
+        lo, hi = max(track.start, hint - HINT_S - 1.0), hint + HINT_S + (most - 1) * PACE_S[1] + 1.5
+        part = track.segment(lo, hi)
+        found = [c.t for c in count_words(features(part), lo, hi)] if part.duration > 1.0 else []
+        heard += found
+        fit = fit_count(found, most, hint)
+        spans.append((a, max(b, fit[0][-1] + SHOOT_TAIL_S + 0.5) if fit else b))
+    return tuple(sorted(set(heard))), spans
 
 
 def _distinct(hands: Sequence[Hand]) -> tuple[Hand, ...]:
