@@ -123,8 +123,8 @@ def consequence_text(cons: Mapping[str, Any] | None) -> str:
 
 
 def counts_text(counts: Mapping[Any, int]) -> str:
-    """`6: 5 votes, 3: 1 vote, 8: 4 votes` (candidate: count)."""
-    return ", ".join(f"{c}: {n} vote{'s' * (n != 1)}" for c, n in counts.items()) or "no votes"
+    """`candidate 6: 5 votes, candidate 3: 1 vote`."""
+    return ", ".join(f"candidate {c}: {n} vote{'s' * (n != 1)}" for c, n in counts.items()) or "no votes"
 
 
 def assumed(names: Iterable[str]) -> str:

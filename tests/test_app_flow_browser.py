@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_app_browser import CHROMIUM, ERROR_MARKERS, FLAGS, _wait_rendered, app_url  # noqa: F401 - a fixture
+from test_app_browser import CHROMIUM, ERROR_MARKERS, FLAGS, _wait_rendered, app_url, shots  # noqa: F401 - fixtures
 
 from stopframe_app.game import GameSpec, complete_spec, load_game, run_audit
 
@@ -64,7 +64,7 @@ def _settle(page: Any) -> None:
 
 
 def test_a_judge_reviews_the_sample_game_in_chromium(app_url: tuple[str, list[str]],  # noqa: F811
-                                                      tmp_path: Path) -> None:
+                                                      tmp_path: Path, shots: Path) -> None:  # noqa: F811
     from playwright.sync_api import sync_playwright
 
     url, args = app_url
@@ -148,6 +148,7 @@ def test_a_judge_reviews_the_sample_game_in_chromium(app_url: tuple[str, list[st
             assert run.returncode == 0, run.stdout + run.stderr
             history = page.get_by_text("Decision history (audit trail)").first
             assert history.is_visible()
+            page.screenshot(path=str(shots / "flow_exports.png"), full_page=True)
 
             # An appeal with the frame the viewer is on.
             _page(page, "Appeals", "Appeals")
@@ -168,6 +169,7 @@ def test_a_judge_reviews_the_sample_game_in_chromium(app_url: tuple[str, list[st
             text = _ok(page, "refused decision")
             assert "Not recorded yet. Missing:" in text and "Write the reasoning" in text
             assert "the reasoning is written down" not in text.split("Not recorded yet")[1][:600]
+            page.screenshot(path=str(shots / "flow_appeal.png"), full_page=True)
 
             # A quiz question, answered and marked.
             _page(page, "Training", "Training")

@@ -196,7 +196,8 @@ def test_one_count_on_the_table_the_card_and_the_export(data: Path) -> None:
     row8 = _table(at).set_index("candidate").loc["8"]
     # The audit's count: seat 6's hand plus the two silent votes (rfm 4.4.10), as the finding says.
     assert (row8["protocol count"], row8["video count"], row8["count mismatch"]) == ("4", "3", "yes")
-    assert "2 silent votes (seats 8, 9)" in row8["how the video counts"]
+    how = next(c.value for c in at.caption if c.value.startswith("How the video counts")).replace("\\", "")
+    assert "candidate 8: 3 — 1 hand counted (seat 6); 2 silent votes (seats 8, 9)" in how, how
     card = next(m.value for m in at.markdown if "the video supports 3 (with 2 silent votes)" in m.value.replace("\\", ""))
     assert "video 3" in card.replace("\\", "")
     # Rejected, it is saved and named as a judge says it — no "seat None".
@@ -297,3 +298,21 @@ def test_the_viewer_frame_and_the_game_survive_page_changes_and_failed_opens(dat
     assert recent and recent[0].video_path and recent[0].video_path.endswith("sample_game.mp4")
     goto(at, "Timeline & frames")
     assert at.session_state["frame"] == 100
+
+
+def test_a_missing_video_says_so_plainly(data: Path, tmp_path: Path) -> None:
+    import json
+
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text())
+    protocol["video"] = {**(protocol.get("video") or {}), "path": "gone.mp4"}
+    path = tmp_path / "game.protocol.json"
+    path.write_text(json.dumps(protocol, ensure_ascii=False))
+    at = app(GameSpec(str(path)))
+    ok(at)
+    said = [m.value for m in [*at.warning, *at.info]]
+    assert any(m.startswith("The video is missing:") and "gone.mp4 does not exist" in m for m in said), said
+    assert not any("has not been analysed" in m for m in said), said
+    for page in ("Timeline & frames", "Seat calibration", "Appeals"):
+        goto(at, page)
+        assert_people_words(at, page)
+        assert any("The video is missing" in m.value for m in [*at.warning, *at.info]), page

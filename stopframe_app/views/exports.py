@@ -123,8 +123,6 @@ def render(game: Game) -> None:
     with st.expander("Decision history (audit trail)", expanded=bool(decisions)):
         rows = trail_rows(game)
         if rows:
-            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
-                         column_config={"reason": st.column_config.TextColumn(width="large"),
-                                        "finding": st.column_config.TextColumn(width="large")})
+            st.table(pd.DataFrame(rows).set_index("when"))  # a static table wraps: no column is cut off
         else:
             st.write("No decisions yet.")

@@ -61,7 +61,7 @@ def render(game: Game) -> None:
         st.write("The video shows nothing against this round." if game.audit else "No audit yet.")
     else:
         st.caption("Select a row to see only that finding below.")
-        picked = st.dataframe(pd.DataFrame([overview_row(f, decisions) for f in here]), hide_index=True,
+        picked = st.dataframe(pd.DataFrame([overview_row(f, decisions) for f in here]), hide_index=True, width="stretch",
                               on_select="rerun", selection_mode="single-row", key=f"overview_{rnd.day}_{rnd.round}")
         rows = list(getattr(getattr(picked, "selection", None), "rows", None) or [])
         if rows and rows[0] < len(here):
@@ -104,18 +104,22 @@ def round_rows(game: Game, rnd: Any) -> list[dict[str, Any]]:
             "protocol count": words.number(ev.get("count")) or "—",
             "video count": t.count_text if row else "not analysed",
             "count mismatch": "yes" if t.mismatch else "",
-            "how the video counts": t.breakdown() if row else "",
             "protocol voters": words.seat_list(ev.get("voters")) if ev.get("voters") is not None else "not listed",
             "hands seen in time": words.seat_list(t.hands_seen) if row else "",
-            "named at (s)": words.number(w.t), "stop at (s)": words.number(w.cutoff),
-            "count at (s)": words.number(w.announced),
+            "named · Stop · count (s)": " · ".join(words.number(x) or "—" for x in (w.t, w.cutoff, w.announced)),
             "assumed": words.assumed(w.assumed),
+            "_how": t.breakdown() if row else "",
         })
     return rows
 
 
 def _round_tables(game: Game, rnd: Any) -> None:
-    st.dataframe(pd.DataFrame(round_rows(game, rnd)), hide_index=True)
+    rows = round_rows(game, rnd)
+    st.dataframe(pd.DataFrame([{k: v for k, v in r.items() if k != "_how"} for r in rows]), hide_index=True,
+                 width="stretch")
+    st.caption("How the video counts (the same count the findings, the outcome and the exports use):  \n" + "  \n".join(
+        f"{md(r['candidate'] if r['candidate'].startswith('lift') else 'candidate ' + r['candidate'])}: "
+        f"{md(r['video count'])} — {md(r['_how'])}" for r in rows if r["_how"]))
     with st.expander("Each seat in this round: hands seen, relative to the judge's call of the nearest candidate"):
         st.dataframe(pd.DataFrame(seat_rows(game, rnd)), hide_index=True)
 
