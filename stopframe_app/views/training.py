@@ -61,7 +61,7 @@ def all_sets() -> dict[str, QuizSet]:
 
 def _start(set_id: str) -> None:
     if not str(st.session_state.get(TRAINEE) or "").strip():
-        flash("error", "Enter the trainee's name first: answers are recorded per trainee.")
+        flash("error", "Enter the trainee's name first (the «Trainee» box): answers are recorded per trainee.", "quiz_start")
         return
     st.session_state[QUIZ] = {"set": set_id, "attempt": new_attempt(), "i": 0, "marked": {}}
 
@@ -77,7 +77,7 @@ def _answer(q: Question, qs: QuizSet) -> None:
     try:
         state.training().record(quiz["attempt"], str(s.get(TRAINEE)), qs.set_id, q, response, marked)
     except StopframeError as exc:
-        flash("error", str(exc))
+        flash("error", str(exc), f"q_{q.qid}_submit")
         return
     quiz["marked"][q.qid] = marked.to_json()
 
@@ -142,6 +142,7 @@ def _question(q: Question, qs: QuizSet, n: int, total: int) -> None:
         st.checkbox(f"The announced count ({q.announced_count}) is wrong", key=f"q_{q.qid}_miscount", disabled=bool(done))
     if not done:
         st.button("Check my answer", key=f"q_{q.qid}_submit", type="primary", on_click=_answer, args=(q, qs))
+        show_flash(f"q_{q.qid}_submit")
         return
     st.metric("Score", f"{done['score'] * 100:.0f} %")
     st.markdown("\n".join(f"- {md(words.humanise(line))}" for line in done["lines"]))
@@ -182,6 +183,7 @@ def _take(sets: dict[str, QuizSet]) -> None:
     choice = st.selectbox("Quiz", list(sets), format_func=lambda k: f"{sets[k].title} ({len(sets[k].questions)} votes)",
                           key="quiz_set")
     st.button("Start the quiz", key="quiz_start", on_click=_start, args=(choice,))
+    show_flash("quiz_start")
     if not quiz or quiz["set"] not in sets:
         return
     qs = sets[quiz["set"]]
@@ -197,9 +199,9 @@ def _save_set(candidates: dict[str, Question]) -> None:
     try:
         made = state.training().save_set(str(s.get("trainer_title") or ""), chosen, who=state.judge_name())
     except StopframeError as exc:
-        flash("error", str(exc))
+        flash("error", str(exc), "trainer_save")
     else:
-        flash("success", f"Quiz set «{made.title}» saved with {len(chosen)} vote(s).")
+        flash("success", f"Quiz set «{made.title}» saved with {len(chosen)} vote(s).", "trainer_save")
 
 
 def _trainer(game: Game, sets: dict[str, QuizSet]) -> None:
@@ -215,6 +217,7 @@ def _trainer(game: Game, sets: dict[str, QuizSet]) -> None:
     st.multiselect("Votes", list(candidates), key="trainer_pick")
     st.text_input("Title of the set", key="trainer_title")
     st.button("Save the quiz set", key="trainer_save", on_click=_save_set, args=(candidates,))
+    show_flash("trainer_save")
     st.subheader("The group's results")
     group = state.training().group()
     if not group:
