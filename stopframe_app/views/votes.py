@@ -87,8 +87,8 @@ def _problems(game: Game) -> None:
         return
     head = "The protocol's format is broken" if "protocol" in game.notes else "The protocol disagrees with the rules"
     with st.expander(f"{head}: {len(game.problems)} problem(s)", expanded="protocol" in game.notes):
-        st.markdown("\n".join(f"- {md(words.humanise(p.message))} (at {md(p.path)})" + (f" ({p.clause})" if p.clause else "")
-                               for p in game.problems[:50]))
+        st.markdown("\n".join(f"- {md(words.humanise(p.message))} ({md(words.json_place(p.path))})"
+                               + (f" ({p.clause})" if p.clause else "") for p in game.problems[:50]))
 
 
 def round_rows(game: Game, rnd: Any) -> list[dict[str, Any]]:
