@@ -35,6 +35,13 @@ class Cue:
         return {"kind": self.kind, "t": round(self.t, 3), "text": self.text}
 
 
+def count_times(first: float, n: int = 10, pace: float = 1.0, jitter: float = 0.0, seed: int = 0) -> list[float]:
+    """Onsets of a judge's count of n numbers from `first`: one every `pace` seconds (1.0: the clips' judge),
+    each after the first moved by up to ±`jitter`·pace (seeded), as a person counting aloud does."""
+    rng = np.random.default_rng(seed)
+    return [round(first + k * pace + (float(rng.uniform(-jitter, jitter)) * pace if k else 0.0), 3) for k in range(n)]
+
+
 def available() -> str | None:
     """None when the voice can be synthesised, else the reason it cannot."""
     if shutil.which("espeak-ng") is None:

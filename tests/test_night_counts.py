@@ -173,3 +173,12 @@ def test_observe_night_hears_a_slow_count_and_widens_the_shooting(tmp_path: Path
     assert fit is not None and np.allclose(fit[0], truth, atol=0.08)
     silent, same = hear_counts(write_mp4(tmp_path / "quiet.mp4", np.zeros_like(samples)), [span])
     assert silent == () and same == [span]
+
+
+def test_the_renderer_judge_can_count_at_another_pace() -> None:
+    from sample_videos.voice import count_times
+
+    assert count_times(4.2, 3) == [4.2, 5.2, 6.2]  # the committed clips' judge: one a second
+    slow = count_times(4.2, 10, pace=1.4, jitter=0.05, seed=1)
+    assert slow[0] == 4.2 and all(1.3 <= b - a <= 1.5 for a, b in zip(slow, slow[1:], strict=False))
+    assert slow == count_times(4.2, 10, pace=1.4, jitter=0.05, seed=1)  # deterministic
