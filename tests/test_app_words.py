@@ -179,11 +179,12 @@ def test_every_page_and_export_speaks_in_words(data: Path) -> None:
     at.radio(key="training_mode").set_value("Trainer").run()
     assert_people_words(at, "Training, trainer")
 
-    at.sidebar.selectbox(key="profile_pick").set_value("mafclub").run()
     goto(at, "Vote audit")
-    for label in at.selectbox(key="vote_round").options:
-        at.selectbox(key="vote_round").set_value(label).run()
-        assert_people_words(at, f"mafclub: {label}")
+    for profile in ("mafclub", "lvi2015", "showtime"):
+        at.sidebar.selectbox(key="profile_pick").set_value(profile).run()
+        for label in at.selectbox(key="vote_round").options:
+            at.selectbox(key="vote_round").set_value(label).run()
+            assert_people_words(at, f"{profile}: {label}")
 
 
 def _table(at: Any) -> pd.DataFrame:
