@@ -130,8 +130,8 @@ def html_report(*, title: str, protocol: Mapping[str, Any] | None, rows: Sequenc
     judge's decision and its key frames. Every value is escaped."""
     e = html.escape
     parts = page_head(title, header_protocol(protocol))
-    # Key frames large enough to read the seat numbers; a click opens one at full size.
-    parts.append("<style>figure img{max-width:min(100%,56em)}figure a{display:block}</style>")
+    # Key frames large enough to read the seat numbers.
+    parts.append("<style>figure img{max-width:min(100%,56em)}</style>")
     parts += [f"<p>{e(n)}</p>" for n in notes]
     players = {p["seat"]: str(p.get("nickname") or "") for p in (protocol or {}).get("players") or []
                if isinstance(p, Mapping) and "seat" in p}
