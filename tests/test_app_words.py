@@ -317,3 +317,19 @@ def test_a_missing_video_says_so_plainly(data: Path, tmp_path: Path) -> None:
         goto(at, page)
         assert_people_words(at, page)
         assert any("The video is missing" in m.value for m in [*at.warning, *at.info]), page
+
+
+def test_exports_warn_before_export_of_what_the_corrected_protocol_cannot_take(
+        data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from review import corrected
+
+    said = "The late vote of seat 9 for candidate 8 cannot be applied: the count would go below zero."
+    monkeypatch.setattr(corrected, "check_corrections", lambda data, decisions, votes=(): [said], raising=False)
+    at = goto(app(SPEC), "Exports")
+    ok(at)
+    warning = next(w.value for w in at.warning if "leaves out" in w.value)
+    assert said in warning
+    nodes = list(_walk(at._tree))
+    first_download = next(i for i, n in enumerate(nodes) if type(n).__name__ == "DownloadButton"
+                          or "download" in type(n).__name__.lower())
+    assert next(i for i, n in enumerate(nodes) if getattr(n, "value", None) == warning) < first_download
