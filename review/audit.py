@@ -33,6 +33,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from review.calibration import calibrated
 from review.engine import lift_outcome, replay, vote_outcome
 from review.errors import StopframeError
 from review.findings import AuditReport, Evidence, Finding, FindingConsequence, VoteOutcome, VoteReport
@@ -236,7 +237,7 @@ def audit(
             _unwatched(ctx, rnd, vctx)
             continue
         votes.extend(_audit_round(ctx, rnd, vctx, data))
-    findings = sorted(ctx.findings, key=lambda f: (f.t if f.t is not None else math.inf, f.kind, f.seat or 0))
+    findings = calibrated(sorted(ctx.findings, key=lambda f: (f.t if f.t is not None else math.inf, f.kind, f.seat or 0)))
     extra: dict[str, Any] = {"x_profile": profile.title}
     if untimed:
         extra["x_untimed_votes"] = untimed

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from review.audit import audit
+from review.calibration import calibrated, shipped
 from review.errors import (
     EXIT_INVALID,
     EXIT_OK,
@@ -60,6 +61,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--model", choices=("full", "lite"), default="full", help="hand landmark model (default full)")
     p.add_argument("--fail-on-findings", action="store_true", help="exit 1 when there is any finding")
     p.add_argument(
+        "--min-confidence", type=float, default=None, metavar="C",
+        help="list findings of at least this confidence in the table (default: the calibrated default; 0 lists all)",
+    )
+    p.add_argument(
         "--nights", action="store_true",
         help="audit the nights too: shootings and checks (from the observations' x_raised / x_shown_numbers, or the video)",
     )
@@ -88,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
         protocol=args.protocol, seats=args.seats, video=args.video, rules=args.rules,
         observations=args.observations, marks=args.marks, model=args.model, progress=progress, nights=args.nights,
     )
-    emit(args, report.to_json(), lambda: report_table(report))
+    least = shipped().default_threshold if args.min_confidence is None else args.min_confidence
+    emit(args, report.to_json(), lambda: report_table(report, least))
     return EXIT_INVALID if args.fail_on_findings and report.findings else EXIT_OK
 
 
@@ -192,7 +198,7 @@ def with_nights(report: AuditReport, data: dict[str, Any], profile: Any, obs_jso
     cues = obs_json.get("x_cues") or ()
     na = audit_nights(data, {**obs_json, **fields}, profile=profile, cues=cues if isinstance(cues, list) else ())
     say(f"audit: {len(na.rows)} shootings and checks, {len(na.findings)} night findings under {profile.id}")
-    return AuditReport(report.video, report.rules, report.votes, report.findings + tuple(na.findings),
+    return AuditReport(report.video, report.rules, report.votes, report.findings + calibrated(na.findings),
                        {**report.extra, "x_nights": na.rows})
 
 
@@ -212,8 +218,9 @@ def _frames_progress(say: Any) -> Any:
 # ---------------------------------------------------------------- readable tables
 
 
-def report_table(report: AuditReport) -> str:
-    """The audit as a judge reads it: votes, then findings in time order."""
+def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
+    """The audit as a judge reads it: votes, then findings most confident first (`#` is the index
+    `stopframe correct --confirm` takes); those below `min_confidence` are counted, not listed."""
     lines = [f"Audit of {report.video or 'the video'} under {report.rules}", "", "Votes"]
     lines.append(f"  {'day':>3} {'rnd':>3}  {'candidate':<10} {'protocol':>8} {'video':>5}  {'conf':>4}  voters seen / outcome")
     shown = [v for v in report.votes if v.video_voters is not None]
@@ -233,10 +240,14 @@ def report_table(report: AuditReport) -> str:
             mark = "CHANGED — " if v.outcome.changed else ""
             by_protocol = v.outcome.protocol or "not known (a count is missing)"
             lines.append(f"  {'':>10}{mark}by the protocol: {by_protocol}; by the video: {v.outcome.video}")
-    lines += ["", f"Findings ({len(report.findings)})"]
+    lines += ["", f"Findings ({len(report.findings)}, most confident first)"]
     if not report.findings:
         lines.append("  none")
-    for f in report.findings:
+    ranked = sorted(enumerate(report.findings), key=lambda item: (-item[1].confidence, item[0]))
+    hidden = [f for f in report.findings if f.confidence < min_confidence]
+    for index, f in ranked:
+        if f.confidence < min_confidence:
+            continue
         when = "-" if f.t is None else f"{f.t:8.2f}s"
         if f.seat is not None:
             who = f"seat {f.seat}"
@@ -249,8 +260,10 @@ def report_table(report: AuditReport) -> str:
         text = f.text  # whole: a sentence cut off mid-way says less than a long line
         moment = f"n{f.night}" if f.day is None and f.night is not None else f"d{f.day} r{f.round}"
         lines.append(
-            f"  {when} {f.kind:<14} {who:<10} {moment:<5} {f.clause or '-':<16} {cons:<16} {f.confidence:4.2f}  {text}{assumed}"
+            f"  #{index:<3} {when} {f.kind:<14} {who:<10} {moment:<5} {f.clause or '-':<16} {cons:<16} {f.confidence:4.2f}  {text}{assumed}"
         )
+    if hidden:
+        lines.append(f"  and {len(hidden)} less sure (confidence under {min_confidence:.2f}; --min-confidence 0 lists them)")
     if "x_nights" in report.extra:
         lines += ["", "Nights"]
         rows = report.extra["x_nights"] or []

@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from review.calibration import shipped
 from review.store import finding_key
 from review.tally import find_row, tally
 from stopframe_app import report, state, words
@@ -15,6 +16,7 @@ from stopframe_app.decisions import finding_cards, md, show_flash
 from stopframe_app.game import Game, get_profile, optional_module
 
 ROUND = "vote_round"
+LESS_SURE = "show_less_sure"
 
 
 def rounds_of(game: Game) -> list[Any]:
@@ -45,7 +47,7 @@ def render(game: Game) -> None:
         st.warning(game.notes.get("protocol") or "This protocol has no votes to audit.")
         _other_findings(game, set())
         return
-    findings = game.findings
+    findings = shown_findings(game.findings)
     labels = [_round_label(r, findings) for r in rounds]
     if ROUND not in st.session_state or st.session_state[ROUND] not in labels:
         with_findings = [i for i, r in enumerate(rounds) if any(f.get("day") == r.day and f.get("round") == r.round for f in findings)]
@@ -69,7 +71,18 @@ def render(game: Game) -> None:
     finding_cards(game, here, decisions)
     _recomputed(game, rnd, decisions)
     if not alone:  # a selected row shows that finding alone
-        _other_findings(game, {(r.day, r.round) for r in rounds}, decisions)
+        _other_findings(game, {(r.day, r.round) for r in rounds}, decisions, findings)
+
+
+def shown_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The suggestions most confident first; the less sure ones (under the calibrated default) only when asked for."""
+    least = shipped().default_threshold
+    if least > 0 and st.toggle(f"Show the less sure suggestions too (confidence under {least:.2f})", key=LESS_SURE):
+        least = 0.0
+    kept = [f for f in findings if float(f.get("confidence") or 0.0) >= least]
+    if len(kept) < len(findings):
+        st.caption(f"{len(findings) - len(kept)} less sure suggestions are hidden.")
+    return sorted(kept, key=lambda f: -float(f.get("confidence") or 0.0))
 
 
 def overview_row(f: dict[str, Any], decisions: dict[str, Any]) -> dict[str, Any]:
@@ -195,8 +208,9 @@ def night_rows(game: Game) -> list[dict[str, Any]]:
     return rows
 
 
-def _other_findings(game: Game, shown: set[tuple[int, int]], decisions: dict[str, Any] | None = None) -> None:
-    rest = [f for f in game.findings if (f.get("day"), f.get("round")) not in shown]
+def _other_findings(game: Game, shown: set[tuple[int, int]], decisions: dict[str, Any] | None = None,
+                    findings: list[dict[str, Any]] | None = None) -> None:
+    rest = [f for f in (game.findings if findings is None else findings) if (f.get("day"), f.get("round")) not in shown]
     nights = night_rows(game)
     if nights:
         st.subheader("Nights: the shootings and checks")

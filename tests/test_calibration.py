@@ -1,0 +1,62 @@
+"""Finding confidence as the share of such suggestions that were right (issue 20, item 6)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from review import calibration
+from review.calibration import Calibration, calibrated, isotonic
+from review.cli import main
+from review.findings import Finding, FindingConsequence
+
+
+def test_the_fit_never_ranks_a_lower_score_above_a_higher_one():
+    cal = isotonic([0.2, 0.4, 0.5, 0.6, 0.9, 0.95], [False, True, False, True, True, True])
+    values = [cal(x) for x in (0.0, 0.3, 0.45, 0.55, 0.8, 1.0)]
+    assert values == sorted(values)
+    assert cal(0.0) == 0.0 and cal(1.0) == 1.0
+
+
+@given(st.lists(st.tuples(st.floats(0, 1), st.booleans()), min_size=1, max_size=60))
+def test_the_fit_is_monotone_and_keeps_the_share_right(rows):
+    cal = isotonic([s for s, _ in rows], [r for _, r in rows])
+    assert list(cal.p) == sorted(cal.p)
+    assert all(0.0 <= p <= 1.0 for p in cal.p)
+
+
+def _finding(conf: float) -> Finding:
+    return Finding(kind="late_vote", clause="rfm 4.4.9", consequence=FindingConsequence("foul", "x", None),
+                   confidence=conf, seat=3, day=1, round=1, candidate=5, t=1.0)
+
+
+def test_calibrated_findings_keep_the_audits_own_score_and_apply_once(monkeypatch):
+    monkeypatch.setattr(calibration, "shipped", lambda: Calibration((0.0, 1.0), (0.2, 0.6), 0.5))
+    once = calibrated([_finding(0.5)])
+    assert once[0].confidence == 0.4 and once[0].extra["x_raw_confidence"] == 0.5
+    assert calibrated(once)[0].confidence == 0.4  # a report read back and calibrated again is unchanged
+
+
+def test_audit_table_lists_the_sure_findings_first_and_counts_the_hidden(capsys):
+    """The CLI orders suggestions by confidence; under --min-confidence they are counted, not listed."""
+    sample_game = Path(__file__).resolve().parents[1] / "sample_videos" / "game"
+    args = ["audit", "--protocol", str(sample_game / "sample_game.protocol.json"),
+            "--seats", str(sample_game / "sample_game.seats.json"),
+            "--observations", str(sample_game / "sample_game.observations.json")]
+    assert main(args + ["--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    confidences = sorted((f["confidence"] for f in report["findings"]), reverse=True)
+    assert main(args + ["--min-confidence", "0"]) == 0
+    table = capsys.readouterr().out.split("Findings", 1)[1]
+    order = [int(line.split()[0][1:]) for line in table.splitlines()[1:] if line.strip().startswith("#")]
+    assert [report["findings"][i]["confidence"] for i in order] == confidences
+    cut = confidences[len(confidences) // 2]
+    assert main(args + ["--min-confidence", str(cut)]) == 0
+    table = capsys.readouterr().out.split("Findings", 1)[1]
+    below = sum(1 for c in confidences if c < cut)
+    assert sum(1 for line in table.splitlines() if line.strip().startswith("#")) == len(confidences) - below
+    if below:
+        assert f"and {below} less sure" in table
