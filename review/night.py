@@ -287,6 +287,8 @@ MIN_HEARD = 0.6  # of the numbers, and at least 3: fewer heard and the count is 
 EXTRA_COST = 0.5  # a word in the count's stretch, away from every number, counts against a fit
 SAME_WORD_S = 0.3  # two sounds this close (and closer than 0.6 of the pace) are one word: its onset is the first
 EDGE = 0.5  # of the pace: the count's stretch reaches this far before its first and after its last number
+MAX_JERK = 0.3  # of the pace: the RMS change from one interval to the next in a count (±8 % jitter gives ~0.11)
+JERK_FLOOR_S = 0.1  # ... plus what onsets found over music and noise add to it (~40 ms each, three per change)
 HINT_COST = 1.5  # per pace between the first number and the shooting's `t`, beyond HINT_FREE paces: the
 HINT_FREE = 0.3  # protocol's `t` is the count's start, so a count shifted by one number onto a word after it loses
 
@@ -304,7 +306,9 @@ def fit_count(onsets: Sequence[float], n: int, hint: float) -> tuple[tuple[float
     (the protocol's `t` is when the count began: a run of eleven regular words is told by it). A judge who slows
     down or speeds up a little stays within the tolerance; the matched words' own onsets are the
     times. A number with no word (said too softly, drowned) gets the time its heard neighbours'
-    pace gives it and is marked not heard. None when fewer than MIN_HEARD of the numbers (and 3) are heard.
+    pace gives it and is marked not heard. None when fewer than MIN_HEARD of the numbers (and 3) are
+    heard, or when the heard numbers do not keep a pace (`_jerk` above MAX_JERK·b + JERK_FLOOR_S: sounds of music and
+    noise that line up by chance) — the audit then says it assumed the times.
     """
     if n <= 0:
         return None
@@ -338,9 +342,17 @@ def fit_count(onsets: Sequence[float], n: int, hint: float) -> tuple[tuple[float
         return None
     _, match, a, b = best
     heard = tuple(m is not None for m in match)
-    if sum(heard) < need:
+    if sum(heard) < need or _jerk(words, match) > MAX_JERK * b + JERK_FLOOR_S:
         return None
     return _fill(words, match, a, b), heard
+
+
+def _jerk(words: Sequence[float], match: Sequence[int | None]) -> float:
+    """RMS change between consecutive intervals of the heard numbers (s): a person counting keeps the
+    pace from one number to the next even when the count drifts; sounds that only line up by chance do not."""
+    seconds = [words[match[k + 1]] - 2 * words[match[k]] + words[match[k - 1]]  # type: ignore[index]
+               for k in range(1, len(match) - 1) if None not in (match[k - 1], match[k], match[k + 1])]
+    return math.sqrt(sum(d * d for d in seconds) / len(seconds)) if seconds else 0.0
 
 
 def _score_progression(words: Sequence[float], n: int, a: float, b: float, hint: float) -> tuple[float, list[int | None], float, float]:
