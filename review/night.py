@@ -207,8 +207,8 @@ class CountCalls:
         if not self.heard or all(self.heard):
             return False
         k = self._index(fire)
-        if k is None:
-            return not all(self.heard[:1])
+        if k is None:  # before the count or long after it: that rests on its first and its last number
+            return not (self.heard[0] and self.heard[-1])
         return not (self.heard[k] and (k + 1 >= len(self.heard) or self.heard[k + 1]))
 
     @property
