@@ -17,18 +17,21 @@ from typing import Any
 import pytest
 from test_app_browser import CHROMIUM, ERROR_MARKERS, FLAGS, _wait_rendered, app_url, shots  # noqa: F401 - fixtures
 
+from review.calibration import shipped
 from stopframe_app.game import GameSpec, complete_spec, load_game, run_audit
+from stopframe_app.views.votes import ranked
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium (/usr/bin/chromium) "
                                                      "is not installed")]
 
 
 def _rows(args: list[str]) -> list[dict[str, Any]]:
-    """Day 1 round 1's findings, in the order the findings table lists them."""
+    """Day 1 round 1's findings, in the order the findings table lists them (most confident first)."""
     spec = GameSpec(args[1], observations=args[3] if len(args) > 3 else None)
     game = load_game(complete_spec(spec))
     report = run_audit(game) or {}
-    return [f for f in report.get("findings", []) if f.get("day") == 1 and f.get("round") == 1]
+    shown = ranked(report.get("findings", []), shipped().default_threshold)
+    return [f for f in shown if f.get("day") == 1 and f.get("round") == 1]
 
 
 def _click_row(page: Any, row: int) -> None:

@@ -79,9 +79,15 @@ def shown_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     least = shipped().default_threshold
     if least > 0 and st.toggle(f"Show the less sure suggestions too (confidence under {least:.2f})", key=LESS_SURE):
         least = 0.0
-    kept = [f for f in findings if float(f.get("confidence") or 0.0) >= least]
+    kept = ranked(findings, least)
     if len(kept) < len(findings):
         st.caption(f"{len(findings) - len(kept)} less sure suggestions are hidden.")
+    return kept
+
+
+def ranked(findings: list[dict[str, Any]], least: float) -> list[dict[str, Any]]:
+    """The findings of at least `least` confidence, most confident first (ties in report order)."""
+    kept = [f for f in findings if float(f.get("confidence") or 0.0) >= least]
     return sorted(kept, key=lambda f: -float(f.get("confidence") or 0.0))
 
 
