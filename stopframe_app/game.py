@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from review.errors import StopframeError, UnreadableInput
+from review.inputs import video_fingerprint
 from review.jsonio import read_json, write_json
 from review.store import data_dir, game_id_for
 
@@ -280,20 +281,6 @@ def _observations(game: Game) -> None:
                                       "run the analysis again.")
         return
     game.observations = data
-
-
-def video_fingerprint(path: str | os.PathLike[str]) -> str:
-    """Size plus a hash of the first and last MiB: tells two versions of a video apart without reading GBs."""
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-        with p.open("rb") as fh:
-            head = fh.read(1 << 20)
-            fh.seek(max(0, size - (1 << 20)))
-            tail = fh.read(1 << 20)
-    except OSError:
-        return ""
-    return f"{size}:{hashlib.sha256(head + tail).hexdigest()[:32]}"
 
 
 def read_observations(path: str | os.PathLike[str]) -> dict[str, Any]:
