@@ -19,6 +19,7 @@ import random
 import statistics
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,8 +28,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from fixtures.vision.composite import Placement, assets_present, load_sprites, table_seat_map, write_composite  # noqa: E402
 
 from vision.detect import SeatDetector  # noqa: E402
-from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, MIN_SUPPORT, runs_from_sightings  # noqa: E402
-from vision.observe import VOTE_CONFIDENCE, watch_window  # noqa: E402
+from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES  # noqa: E402
+from vision.observe import watch_window, window_runs  # noqa: E402
+from vision.options import DEFAULT, LEGACY, VisionOptions  # noqa: E402
 from vision.scoring import Score, score_intervals  # noqa: E402
 from vision.seats import SeatMap, load_seat_map  # noqa: E402
 from vision.video import open_video  # noqa: E402
@@ -39,19 +41,26 @@ VOTE_SPRITES = ["hg_fist", "hg_like", "mps_hand_thumb_up", "mps_thumbs_up_png", 
                 "hg_one", "td_four_15a73593", "td_four_105f8f8e", "td_four_07fdea90", "td_four_0c960166"]
 
 
+OPTIONS: VisionOptions = DEFAULT  # --legacy: the detector as it was before issue 20
+
+
 def sightings_of(video: Path, seat_map: SeatMap, model: str = "full") -> tuple[dict, tuple[int, float], float]:
-    """Per-seat per-frame sightings over the whole clip (one detector pass, reused for every N, M), with the
-    detector set up as observe() sets it up for hands resting on the table."""
+    """Per-seat per-frame sightings (and zone cells) over the whole clip, one detector pass reused for every
+    N, M, with the detector set up as observe() sets it up for hands resting on the table."""
     with open_video(video) as v, SeatDetector(seat_map.scaled_to(v.meta.width, v.meta.height), model=model,
-                                              min_confidence=VOTE_CONFIDENCE, resting=True) as det:
+                                              resting=True, options=OPTIONS) as det:
         stats = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
-        seen, _dark, end = watch_window(v, det, 0.0, v.meta.duration, stats)
-        return seen, end, v.meta.fps
+        zones: dict[int, list] = {n: [] for n in det.streams}
+        seen, _dark, end = watch_window(v, det, 0.0, v.meta.duration, stats, zones=zones)
+        return (seen, zones), end, v.meta.fps
 
 
-def intervals(seen: dict, end: tuple[int, float], gap: int, min_run: int) -> list[dict]:
+def intervals(seen: tuple[dict, dict], end: tuple[int, float], gap: int, min_run: int,
+              zone_model: bool | None = None) -> list[dict]:
+    """Hand intervals as observe() makes them; `zone_model` False: plain hysteresis (the sweep)."""
+    options = OPTIONS if zone_model is None else replace(OPTIONS, zone_model=zone_model)
     return [{"seat": n, "on": r.on, "off": r.off, "on_frame": r.on_frame, "off_frame": r.off_frame, "pose": r.pose}
-            for n, s in seen.items() for r in runs_from_sightings(s, *end, gap, min_run, MIN_SUPPORT)]
+            for n, runs in window_runs(*seen, end, options, gap, min_run).items() for r in runs]
 
 
 def composite_cases(folder: Path, sizes: list[float], per_size: int) -> list[tuple[str, Path, SeatMap, dict]]:
@@ -110,7 +119,7 @@ def real_clips() -> None:
         if not (REAL / name).exists():
             continue
         seen, _, _ = sightings_of(REAL / name, SeatMap(size, {1: Seat(np.array(zone, float))}))
-        hit = sum(s.present for s in seen[1] if s.index in frames)
+        hit = sum(s.present for s in seen[0][1] if s.index in frames)
         print(f"| {name} | {len(frames)} | {hit / len(frames):.1%} |")
 
 
@@ -119,7 +128,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one composite per size")
     parser.add_argument("--clips", type=Path, nargs="*", default=[CLIPS], help="folders of rendered clips with truth")
     parser.add_argument("--no-composites", action="store_true", help="only the rendered clips")
+    parser.add_argument("--legacy", action="store_true", help="the detector as it was before issue 20")
     args = parser.parse_args()
+    global OPTIONS
+    OPTIONS = LEGACY if args.legacy else DEFAULT
     with tempfile.TemporaryDirectory() as tmp:
         cases = rendered_cases(args.clips)
         if assets_present() and not args.no_composites:
@@ -129,7 +141,7 @@ def main() -> None:
             seen, end, fps = sightings_of(video, seat_map)
             runs.append((name, seen, end, fps, truth))
             print(f"measured {name}", file=sys.stderr, flush=True)
-        print(f"\n## Events (N = {GAP_FRAMES}, M = {MIN_RUN_FRAMES}; full model, gating on)\n")
+        print(f"\n## Events ({OPTIONS}; full model, gating on)\n")
         print("| source | truth events | recall | precision | phantoms | onset mean abs err (frames) | onset max | "
               "onset within 2 | offset mean abs err | offset max | offset within 2 |")
         print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -149,14 +161,14 @@ def main() -> None:
         print("\n## Pose of matched events (truth -> read)\n")
         for (t, o), c in sorted(poses.items()):
             print(f"- {t} -> {o}: {c}")
-        print("\n## Hysteresis sweep (all sources): recall / precision / onset within 2 frames\n")
+        print("\n## Hysteresis sweep instead of the zone model (all sources): recall / precision / onset within 2\n")
         print("| close gaps <= N | drop runs < M | recall | precision | phantoms | onset within 2 |")
         print("|---|---|---|---|---|---|")
         for gap in (0, 1, 2, 4, 6, 10):
             for min_run in (1, 2, 3, 5, 8):
                 total = Score()
                 for _name, seen, end, fps, truth in runs:
-                    total.add(score_intervals(truth["hands"], intervals(seen, end, gap, min_run), fps))
+                    total.add(score_intervals(truth["hands"], intervals(seen, end, gap, min_run, False), fps))
                 errs = total.onset_errors()
                 within = sum(abs(e) <= 2 for e in errs) / len(errs) if errs else 0
                 print(f"| {gap} | {min_run} | {total.recall:.1%} | {total.precision:.1%} | {len(total.phantoms)} | {within:.0%} |")

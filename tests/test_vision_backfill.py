@@ -1,4 +1,4 @@
-"""Frames back-filled with a hand found late carry the pose its second look settled on, not the tracker's.
+"""With tracking streams (vision.options LEGACY), frames back-filled with a hand found late carry the pose its second look settled on, not the tracker's.
 
 On the wood-table stress clip a thumb-up fist was found only as it was about to leave, read as an open palm by
 the tracker; the second look said otherwise, but the 12 frames before it, back-filled because the picture had
@@ -14,6 +14,7 @@ import numpy as np
 
 from vision.crops import crop_for_zone
 from vision.detect import Hand, SeatDetector, _SeatStream
+from vision.options import LEGACY
 from vision.pose import Pose
 from vision.seats import load_seat_map
 
@@ -23,7 +24,7 @@ SEATS = Path(__file__).resolve().parents[1] / "sample_videos" / "clips" / "stres
 class _SecondLook:
     """A stand-in for vision.second_look.PoseCheck that sees no open hand where the tracker saw one."""
 
-    def confirm(self, hand: Hand, frame: np.ndarray, index: int) -> Hand:
+    def confirm(self, hand: Hand, frame: np.ndarray, index: int, open_check: bool = True, thumbs: bool = True) -> Hand:
         return replace(hand, pose=Pose("other", hand.pose.fingers, 0.0)) if hand.pose.pose == "open_palm" else hand
 
 
@@ -31,6 +32,7 @@ def test_a_late_found_hand_back_fills_the_still_frames_with_its_confirmed_pose()
     seats = load_seat_map(SEATS)
     detector = SeatDetector.__new__(SeatDetector)  # no MediaPipe: the detector's answers are given below
     detector.seat_map, detector.gating, detector.resting = seats, False, True
+    detector.options, detector.tracking = LEGACY, True  # back-filling belongs to the tracking streams
     detector.seconds = {"crop": 0.0, "inference": 0.0}
     detector.streams = {7: _SeatStream(7, crop_for_zone(seats.seats[7].zone, seats.frame_size))}
     detector.pose_check = _SecondLook()

@@ -70,6 +70,7 @@ def _result(*hands: list[list[float]], size: int = 256) -> SimpleNamespace:
 def _detector(seat3: dict, resting: bool) -> tuple[SeatDetector, _SeatStream]:
     detector = SeatDetector.__new__(SeatDetector)  # no landmarker needed: _hands reads a given result
     detector.seat_map, detector.resting = seat3["seats"], resting
+    detector.tracking = True  # props are dropped by colour on the tracking streams; the zone model vetoes them
     stream = _SeatStream(3, seat3["crop"], lead=seat3["lead_grey"])
     return detector, stream
 

@@ -37,6 +37,7 @@ import numpy as np
 
 from vision.crops import SeatCrop, crop_for_zone, zone_visible_share
 from vision.model import quiet_native_stderr
+from vision.options import DEFAULT, VisionOptions
 from vision.pose import Pose, classify, plausible_hand
 from vision.seats import SeatMap
 from vision.second_look import PoseCheck
@@ -76,6 +77,34 @@ SKIN_RED = 0.03  # (R - G) / (R + G + B) above which a pixel (with R >= B) is sk
 MIN_SKIN_SHARE = 0.1  # skin pixels in the hull below which a detection may be a prop ...
 STATIC_CHANGE = 6.0  # ... if the hull's mean grey change from the window's first frame is below this (a dim
 # picture's difference scaled up to a lit one's, as for gating)
+DARK_CROP = 40.0  # mean grey below which a seat's crop is enhanced before detection: lit tables, felt to wood,
+# measured 56-95 (sample game, stress clips), dim ones 18-27
+DARK_GAIN_MAX = 4.0  # at most this gain (sensor noise grows with it; the blur after takes the worst off)
+ZONE_SIDE = 64  # side of the grey picture of a seat's crop the zone model compares (4 x 4 crop pixels a cell)
+ZONE_NEW_DIFF, ZONE_NEW_SHARE = 10.0, 0.05  # a zone shows something new when this share of its cells differ from
+# the window's first frame by more than this (a 32x32 thumbnail of the whole crop hid a brown hand on wood)
+
+
+def enhance_dark(crop: np.ndarray, grey: np.ndarray) -> np.ndarray:
+    """A dark seat crop brought up to a lit table's brightness, then lightly denoised; any other crop as it is.
+
+    Why: MediaPipe's palm detector was trained on lit pictures; on a dim table (grey ~20) darker-skinned hands
+    are lost, and a plain gain with a mild blur (the gain multiplies the sensor noise) brings them back. Only a
+    dark crop is touched, so a lit picture's detections cannot change."""
+    mean = float(grey.mean())
+    if mean >= DARK_CROP:
+        return crop
+    gain = min(DARK_GAIN_MAX, LIT_GREY / max(mean, 1.0))
+    bright = cv2.convertScaleAbs(crop, alpha=gain)
+    return cv2.GaussianBlur(bright, (0, 0), 1.0)
+
+
+def zone_mask(crop: SeatCrop, zone: np.ndarray, side: int = ZONE_SIDE) -> np.ndarray:
+    """The cells of a side x side picture of `crop` that lie inside the zone polygon (frame pixels), as a bool mask."""
+    points = crop.from_frame(zone) * (side / crop.size)
+    mask = np.zeros((side, side), np.uint8)
+    cv2.fillPoly(mask, [np.round(points).astype(np.int32)], 1)
+    return mask.astype(bool)
 
 
 def _hull_mask(shape: tuple[int, ...], points: np.ndarray) -> np.ndarray:
@@ -167,6 +196,10 @@ class _SeatStream:
     recent: deque = field(default_factory=lambda: deque(maxlen=HOLD_FRAMES))  # (index, thumbnail) of past frames
     lead: np.ndarray | None = None  # the grey crop on the first frame of the window (resting hands: props) ...
     lead_thumb: np.ndarray | None = None  # ... and its thumbnail
+    zone_cells: np.ndarray | None = None  # the zone's cells in a ZONE_SIDE picture of the crop (zone model)
+    looked_tight: bool = False  # the current still picture has had its look at the tight crop
+    lead_zone: np.ndarray | None = None  # the zone's cells on the window's first frame
+    zone_now: np.ndarray | None = None  # ... and on the current frame
 
 
 @dataclass
@@ -181,6 +214,7 @@ class FrameResult:
     looked: set[int] = field(default_factory=set)  # seats whose own detector ran on this frame ...
     fresh: set[int] = field(default_factory=set)  # ... and seats whose hand a detector run found on it
     # (the rest of `hands` repeat an earlier run's answer: gated or held)
+    zones: dict[int, np.ndarray] = field(default_factory=dict)  # seat -> its zone's grey cells (resting mode)
 
 
 def unusable_seats(seat_map: SeatMap) -> dict[int, str]:
@@ -196,33 +230,42 @@ class SeatDetector:
     """Detects hands for every watchable seat of a seat map, frame after frame."""
 
     def __init__(self, seat_map: SeatMap, model: str = "full", gating: bool = True,
-                 min_confidence: float = DETECT_CONFIDENCE, resting: bool = False) -> None:
-        from vision.model import create_landmarker
-
+                 min_confidence: float = DETECT_CONFIDENCE, resting: bool = False,
+                 options: VisionOptions = DEFAULT) -> None:
+        """`resting`: watch hands resting on the table (observe) under `options`, whose min_confidence then
+        replaces `min_confidence`; otherwise (nights) plain VIDEO-mode tracking at `min_confidence`."""
         self.seat_map = seat_map
         self.gating = gating
         self.resting = resting
+        self.options = options
+        self.tracking = options.tracking or not resting
         self.seconds = {"crop": 0.0, "inference": 0.0}  # where the time goes (bench/vision_speed.py)
-        self.model, self.min_confidence = model, min_confidence
+        self.model = model
+        self.min_confidence = options.min_confidence if resting else min_confidence
         blocked = unusable_seats(seat_map)
-        self.streams = {
-            n: _SeatStream(n, crop_for_zone(seat.zone, seat_map.frame_size), create_landmarker(model, min_confidence=min_confidence))
-            for n, seat in sorted(seat_map.seats.items())
-            if n not in blocked
-        }
-        self.pose_check = PoseCheck(seat_map, list(self.streams), model, min_confidence) if resting else None
+        self.streams = {n: self._stream(n, crop_for_zone(seat.zone, seat_map.frame_size))
+                        for n, seat in sorted(seat_map.seats.items()) if n not in blocked}
+        self.pose_check = (PoseCheck(seat_map, list(self.streams), model, self.min_confidence)
+                           if resting and (options.second_look or options.picture_thumbs or options.tight_look or self.tracking)
+                           else None)
+
+    def _stream(self, seat: int, crop: SeatCrop) -> _SeatStream:
+        from vision.model import create_landmarker
+
+        stream = _SeatStream(seat, crop, create_landmarker(self.model, min_confidence=self.min_confidence,
+                                                           mode="video" if self.tracking else "image"))
+        if self.resting:
+            stream.zone_cells = zone_mask(crop, self.seat_map.seats[seat].zone)
+        return stream
 
     def reset(self) -> None:
         """Forget every stream's tracking and gating state (fresh landmarkers): what a window shows then
         depends on that window alone, not on which windows were decoded before it or in which process."""
-        from vision.model import create_landmarker
-
         with quiet_native_stderr():
             for stream in self.streams.values():
                 if stream.landmarker is not None:
                     stream.landmarker.close()
-        self.streams = {n: _SeatStream(n, s.crop, create_landmarker(self.model, min_confidence=self.min_confidence))
-                        for n, s in self.streams.items()}
+        self.streams = {n: self._stream(n, s.crop) for n, s in self.streams.items()}
         if self.pose_check is not None:
             self.pose_check.last.clear()
 
@@ -249,6 +292,7 @@ class SeatDetector:
         unread: set[int] = set()
         looked: set[int] = set()
         fresh: set[int] = set()
+        zones: dict[int, np.ndarray] = {}
         ran = skipped = 0
         for stream in self.streams.values():
             t0 = time.perf_counter()
@@ -262,25 +306,33 @@ class SeatDetector:
                 stream.anchor, stream.still = None, 0
                 stream.recent.clear()
                 continue
+            if stream.zone_cells is not None:
+                small = cv2.resize(grey, (ZONE_SIDE, ZONE_SIDE), interpolation=cv2.INTER_AREA)
+                zones[stream.seat] = stream.zone_now = small[stream.zone_cells]
+                if stream.lead_zone is None:
+                    stream.lead_zone = stream.zone_now
             if self.resting:
                 if stream.lead is None:
                     stream.lead, stream.lead_thumb = grey, thumb
                 if stream.anchor is None or not _same_picture(thumb, stream.anchor):
-                    stream.anchor, stream.still = thumb, 0
+                    stream.anchor, stream.still, stream.looked_tight = thumb, 0, False
                 stream.still += 1
                 stream.recent.append((index, thumb))
             if self.gating and self._unchanged(stream, thumb, index):
                 skipped += 1
                 found.extend(stream.last_hands)
                 continue
-            raw = self._detect(stream, crop, t, grey)
-            if self.pose_check is not None and self._doubtful(stream, raw, thumb):
+            seen = enhance_dark(crop, grey) if self.resting and self.options.enhance_dark else crop
+            raw = self._detect(stream, seen, t, grey)
+            if ((self.tracking or self.options.tight_look) and self.pose_check is not None
+                    and self._doubtful(stream, raw, thumb)):
                 raw = raw + self._relook(stream, frame, crop, grey)
+                stream.looked_tight = True
             ran += 1
             looked.add(stream.seat)
             fresh.update(h.seat for h in raw)
-            hands = self._hold(stream, raw, thumb, index)
-            if self.resting:
+            hands = self._hold(stream, raw, thumb, index) if self.tracking else raw
+            if self.resting and self.tracking:
                 had = {h.seat for h in stream.last_hands}
                 earlier = [hand for hand in hands if hand.seat not in had]
                 if earlier:
@@ -297,13 +349,15 @@ class SeatDetector:
             if hand.seat not in best or hand.score > best[hand.seat].score:
                 best[hand.seat] = hand
         if self.pose_check is not None:
-            best = {n: self.pose_check.confirm(hand, frame, index) for n, hand in best.items()}
+            best = {n: self.pose_check.confirm(hand, frame, index, self.options.second_look or self.tracking,
+                                               self.options.picture_thumbs)
+                    for n, hand in best.items()}
             # frames back-filled with a newly found hand take the pose its second look settled on: on the wood
             # table (stress_clutter) a thumb-up fist found late read open to the tracker, the second look said
             # otherwise, and the 12 back-filled frames before it had kept "open palm" (a false wrong_form)
             backfill = {n: (same, replace(hand, pose=best[n].pose, thumb=best[n].thumb) if n in best else hand)
                         for n, (same, hand) in backfill.items()}
-        return FrameResult(best, dark, ran, skipped, backfill, unread - set(best), looked, fresh)
+        return FrameResult(best, dark, ran, skipped, backfill, unread - set(best), looked, fresh, zones)
 
     @staticmethod
     def _doubtful(stream: _SeatStream, raw: list[Hand], thumb: np.ndarray) -> bool:
@@ -311,10 +365,12 @@ class SeatDetector:
         to rest on something the window's first frame did not show (a hand put down that the tracker lost or
         never locked on to). Not on a refused or a lost hand as such: on the stress clips that brought back
         hands in motion and compression artefacts (3 false findings)."""
-        if any(h.seat == stream.seat for h in raw):
+        if any(h.seat == stream.seat for h in raw) or stream.lead_thumb is None or stream.still < RELOOK_STILL:
             return False
-        return (stream.lead_thumb is not None and stream.still >= RELOOK_STILL
-                and not _same_picture(thumb, stream.lead_thumb, HOLD_MAX_DIFF, HOLD_MEAN_DIFF, lit=True))
+        if stream.lead_zone is not None and stream.zone_now is not None:  # the zone's own cells, where kept
+            changed = np.abs(stream.zone_now.astype(np.float32) - stream.lead_zone) > ZONE_NEW_DIFF
+            return bool(changed.mean() >= ZONE_NEW_SHARE)
+        return not _same_picture(thumb, stream.lead_thumb, HOLD_MAX_DIFF, HOLD_MEAN_DIFF, lit=True)
 
     def _relook(self, stream: _SeatStream, frame: np.ndarray, crop: np.ndarray, grey: np.ndarray) -> list[Hand]:
         """The stream's own seat's hand from a fresh IMAGE-mode look, at the tight crop and then the stream's:
@@ -332,11 +388,12 @@ class SeatDetector:
         ts = max(stream.last_ts + 1, int(round(t * 1000)))  # VIDEO mode: strictly increasing
         stream.last_ts = ts
         image = mp.Image(image_format=mp.ImageFormat.SRGB, data=cv2.cvtColor(crop, cv2.COLOR_BGR2RGB))
+        look = stream.landmarker.detect_for_video if self.tracking else (lambda picture, _ts: stream.landmarker.detect(picture))
         if stream.warmed:
-            result = stream.landmarker.detect_for_video(image, ts)
+            result = look(image, ts)
         else:
             with quiet_native_stderr():  # the first call prints two harmless native warnings
-                result = stream.landmarker.detect_for_video(image, ts)
+                result = look(image, ts)
             stream.warmed = True
         self.seconds["inference"] += time.perf_counter() - t0
         return self._hands(stream, result, crop, grey)
@@ -359,6 +416,9 @@ class SeatDetector:
             return False
         if self.resting and stream.rejected:
             return False
+        if (self.options.tight_look and not self.tracking and not stream.looked_tight
+                and self._doubtful(stream, stream.last_hands, thumb)):
+            return False  # a still picture showing something new, no hand found yet: its tight look is still due
         return _same_picture(thumb, stream.reference)
 
     @staticmethod
@@ -395,7 +455,7 @@ class SeatDetector:
             if not plausible_hand(norm[:, :2] * stream.crop.size, world):
                 stream.rejected.append(seat)
                 continue
-            if (self.resting and crop is not None and grey is not None
+            if (self.resting and self.tracking and crop is not None and grey is not None
                     and looks_like_prop(crop, grey, stream.lead, norm[:, :2] * stream.crop.size)):
                 continue  # a prop, not a hand (nor a refused hand: there is nothing to bridge)
             score = float(result.handedness[i][0].score) if result.handedness and result.handedness[i] else 0.5

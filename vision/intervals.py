@@ -71,8 +71,8 @@ def _still(a: Sighting, b: Sighting) -> bool:
     return not math.isfinite(moved) or not math.isfinite(scale) or moved <= REST_SPEED * scale
 
 
-def resting_span(seen: Sequence[Sighting]) -> tuple[int, int]:
-    """(first, last) positions in `seen` (present sightings of one run) where the hand is at rest."""
+def settled_from(seen: Sequence[Sighting]) -> int | None:
+    """The first position in `seen` (present sightings of one run) from which the hand stays put, None: never."""
     def settled(i: int) -> bool:
         a, ahead = seen[i], seen[i + 1:i + 1 + REST_FRAMES]
         # the hand's size is the smallest palm among the sightings compared: MediaPipe's landmarks spread on a
@@ -84,7 +84,12 @@ def resting_span(seen: Sequence[Sighting]) -> tuple[int, int]:
             not math.hypot(b.x - a.x, b.y - a.y) > palm * max(REST_RADIUS, UNSEEN_SPEED * (b.index - a.index - 1))
             for b in ahead)
 
-    first = next((i for i in range(len(seen) - 1) if settled(i)), 0)
+    return next((i for i in range(len(seen) - 1) if settled(i)), None)
+
+
+def resting_span(seen: Sequence[Sighting]) -> tuple[int, int]:
+    """(first, last) positions in `seen` (present sightings of one run) where the hand is at rest."""
+    first = settled_from(seen) or 0
     last = next((i for i in range(len(seen) - 1, first, -1) if _still(seen[i - 1], seen[i])), len(seen) - 1)
     return first, max(first, last)
 

@@ -13,19 +13,20 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from review.errors import UnreadableInput
 from review.jsonio import read_json
 from vision.detect import Hand, SeatDetector, unusable_seats
-from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, MIN_SUPPORT, Sighting, runs_from_sightings
+from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, MIN_SUPPORT, Run, Sighting, runs_from_sightings
+from vision.options import DEFAULT, VisionOptions
 from vision.seats import SeatMap
 from vision.thumb import knows_footage
 from vision.video import VideoSource, open_video
 from vision.workers import default_jobs, frame_done, run_parallel, split
+from vision.zone_model import decode_runs, noise_sigma
 
 FORMAT = "stopframe-observations/1"
-# At MediaPipe's usual 0.3 a resting procedural fist was found in 13 % of frames, at 0.1 in 100 %; the zone,
-# the 3-D plausibility check, the resting rule and the run length keep phantoms out.
-VOTE_CONFIDENCE = 0.1
 DARK_MIN_RUN = 3  # frames: darkness does not flicker like a detector, a short black-out still counts
 ProgressFn = Callable[[int, int], None]  # (frames done, frames to do)
 
@@ -120,13 +121,14 @@ def observe(
     gap_frames: int = GAP_FRAMES,
     min_run_frames: int = MIN_RUN_FRAMES,
     jobs: int | None = None,
+    options: VisionOptions = DEFAULT,
 ) -> Observations:
     """Hand intervals per seat in the given windows (seconds; None = the whole video).
 
     `progress(done, total)` is called as frames are watched. Seats without a zone, or whose zone lies
     outside the picture, are reported in `unseen` for every window; so are stretches where a seat's
     view is dark or covered. `jobs`: worker processes sharing the windows (None: one per core); the
-    result does not depend on it.
+    result does not depend on it. `options`: which rules watch the hands (vision.options).
     """
     with open_video(video_path) as video:
         meta = video.meta
@@ -139,7 +141,7 @@ def observe(
               for a, b in spans for n, why in sorted(blocked.items())]
     counter = _Progress(progress, sum(sizes))
     groups = split(spans, sizes, jobs or default_jobs()) if spans else []
-    args = (str(video_path), seat_map, model, gating, gap_frames, min_run_frames)
+    args = (str(video_path), seat_map, model, gating, gap_frames, min_run_frames, options)
     if len(groups) > 1:
         parts = run_parallel(watch_spans, groups, args, counter.to)
     else:
@@ -156,23 +158,23 @@ def observe(
 
 
 def watch_spans(spans: list[tuple[float, float]], video_path: str, seat_map: SeatMap, model: str, gating: bool,
-                gap_frames: int, min_run_frames: int, step: Callable[[], None] = frame_done,
-                ) -> tuple[list[HandInterval], list[dict], dict]:
+                gap_frames: int, min_run_frames: int, options: VisionOptions = DEFAULT,
+                step: Callable[[], None] = frame_done) -> tuple[list[HandInterval], list[dict], dict]:
     """Hand intervals, dark stretches and detector statistics of some windows, each watched afresh."""
     hands: list[HandInterval] = []
     unseen: list[dict] = []
     stats: dict = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
-    with open_video(video_path) as video, SeatDetector(seat_map, model=model, gating=gating,
-                                                       min_confidence=VOTE_CONFIDENCE, resting=True) as detector:
+    with open_video(video_path) as video, SeatDetector(seat_map, model=model, gating=gating, resting=True,
+                                                       options=options) as detector:
         for k, (a, b) in enumerate(spans):
             if k:
                 detector.reset()
-            seen, dark, end = watch_window(video, detector, a, b, stats, step)
-            seen = settle_thumbs(seen)
+            zones: dict[int, list] = {n: [] for n in detector.streams}
+            seen, dark, end = watch_window(video, detector, a, b, stats, step, zones)
+            for n, runs in window_runs(seen, zones, end, options, gap_frames, min_run_frames).items():
+                hands += [HandInterval(n, run.on, run.off, run.pose, run.confidence, run.on_frame, run.off_frame,
+                                       run.pose_share) for run in runs]
             for n in detector.streams:
-                for run in runs_from_sightings(seen[n], *end, gap_frames, min_run_frames, MIN_SUPPORT):
-                    hands.append(HandInterval(n, run.on, run.off, run.pose, run.confidence, run.on_frame, run.off_frame,
-                                              run.pose_share))
                 for run in runs_from_sightings(dark[n], *end, gap_frames, DARK_MIN_RUN):
                     unseen.append({"seat": n, "start": round(run.on, 4), "end": round(run.off, 4),
                                    "why": "the seat's view is dark or covered"})
@@ -180,6 +182,9 @@ def watch_spans(spans: list[tuple[float, float]], video_path: str, seat_map: Sea
         if detector.pose_check is not None:
             stats.update(second_looks=detector.pose_check.looks, second_look_s=detector.pose_check.seconds)
     return hands, unseen, stats
+
+
+_NO_CELLS = np.zeros(0, np.uint8)
 
 
 class _Progress:
@@ -205,6 +210,18 @@ def _sighting(index: int, t: float, hand: Hand | None, unread: bool = False, loo
                     looked=looked, repeat=repeat, thumb=hand.thumb)
 
 
+def window_runs(seen: dict[int, list[Sighting]], zones: dict[int, list], end: tuple[int, float],
+                options: VisionOptions = DEFAULT, gap_frames: int = GAP_FRAMES,
+                min_run_frames: int = MIN_RUN_FRAMES) -> dict[int, list[Run]]:
+    """Every seat's hand runs in one window from its sightings (and its zone's cells, for the zone model)."""
+    if options.picture_thumbs:
+        seen = settle_thumbs(seen)
+    if not options.zone_model:
+        return {n: runs_from_sightings(s, *end, gap_frames, min_run_frames, MIN_SUPPORT) for n, s in seen.items()}
+    return {n: decode_runs(s, zones.get(n) or None, noise_sigma(zones.get(n) or []), *end, landing=options.landing)
+            for n, s in seen.items()}
+
+
 def settle_thumbs(seen: dict[int, list[Sighting]]) -> dict[int, list[Sighting]]:
     """Every fist of one window read by the picture (vision.thumb) where its reader knows the footage; by
     the landmarks, as detected, elsewhere."""
@@ -217,10 +234,11 @@ def settle_thumbs(seen: dict[int, list[Sighting]]) -> dict[int, list[Sighting]]:
 
 
 def watch_window(video: VideoSource, detector: SeatDetector, a: float, b: float, stats: dict,
-                 on_frame: Callable[[], None] | None = None,
+                 on_frame: Callable[[], None] | None = None, zones: dict[int, list] | None = None,
                  ) -> tuple[dict[int, list[Sighting]], dict[int, list[Sighting]], tuple[int, float]]:
     """Run the detector over one window's frames: per seat, hand sightings and dark-view sightings,
-    plus the first frame after the window (index, time) for hands still present at its end."""
+    plus the first frame after the window (index, time) for hands still present at its end. `zones`, where
+    given, gets every seat's zone cells per frame appended (one per sighting; empty where the view was dark)."""
     seen: dict[int, list[Sighting]] = {n: [] for n in detector.streams}
     dark: dict[int, list[Sighting]] = {n: [] for n in detector.streams}
     span = video.frames_in(a, b)
@@ -241,6 +259,8 @@ def watch_window(video: VideoSource, detector: SeatDetector, a: float, b: float,
             seen[n].append(_sighting(frame.index, frame.t, hand, n in result.unread, n in result.looked,
                                      n not in result.fresh))
             dark[n].append(Sighting(frame.index, frame.t, n in result.dark, score=1.0))
+            if zones is not None:
+                zones[n].append(result.zones.get(n, _NO_CELLS))
         for n, (indices, hand) in result.backfill.items():  # gated frames that already showed this hand
             for i in indices:
                 if n in seen and first <= i < frame.index and not seen[n][i - first].present:

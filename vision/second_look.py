@@ -66,10 +66,11 @@ class PoseCheck:
                 self.landmarker.close()
             self.landmarker = None
 
-    def confirm(self, hand: Any, frame: np.ndarray, index: int) -> Any:
+    def confirm(self, hand: Any, frame: np.ndarray, index: int, open_check: bool = True, thumbs: bool = True) -> Any:
         """`hand` (a vision.detect.Hand) after a fresh look: an open reading confirmed or replaced by a
-        tracking-free landmarker; a fist given the picture reader's thumb decision."""
-        if hand.seat not in self.crops or hand.pose.pose not in OPEN_POSES | FIST_POSES:
+        tracking-free landmarker (`open_check`); a fist given the picture reader's thumb decision (`thumbs`)."""
+        wanted = (OPEN_POSES if open_check else frozenset()) | (FIST_POSES if thumbs else frozenset())
+        if hand.seat not in self.crops or hand.pose.pose not in wanted:
             return hand
         fist = hand.pose.pose in FIST_POSES
         last = self.last.get(hand.seat)

@@ -1,0 +1,37 @@
+"""The switchable rules of the day-vote vision layer, in one place, so each can be measured off (bench/ablation.py).
+
+The defaults are what `observe` and the audit use. Every switch names a rule whose worth was measured on
+our own rendered clips and on footage we did not draw (../shared/validation); bench/ablation.py prints
+what each one buys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class VisionOptions:
+    """How hands resting on the table are watched (vision.detect, vision.observe)."""
+
+    tracking: bool = False  # True: one VIDEO-mode tracking stream per seat, with the fixes tracking needs (misses held
+    # on an unchanged picture, late finds back-dated over frames whose thumbnail looked alike, fresh looks where the
+    # tracker lost a resting hand, props dropped by skin colour). False: every detector run is a fresh IMAGE-mode
+    # look, which has no tracking state to go wrong and needs none of those fixes.
+    min_confidence: float = 0.1  # MediaPipe's detection / presence thresholds: its default 0.5 lost dark hands for
+    # seconds on our dark render and on dim footage, 0.3 an open palm on our cluttered wood render; phantoms at 0.1
+    # are the zone model's to refuse (bench/ablation.py has 0.3 and 0.5)
+    enhance_dark: bool = True  # gain + denoise of a dark seat crop before detection (vision.detect.enhance_dark)
+    zone_model: bool = True  # per-seat temporal model: detector evidence + the zone's own empty background,
+    # Viterbi-decoded (vision.zone_model). False: plain hysteresis over the detector's sightings (vision.intervals)
+    landing: bool = True  # the onset moved to the first sighting from which the palm stays put (a swooping hand)
+    tight_look: bool = True  # where a seat's picture came to rest on something new and no hand was found, a look at a
+    # tighter crop of its zone (more pixels per hand): an open palm on the cluttered wood render and a fist from
+    # straight above were found only so
+    second_look: bool = True  # an open palm or finger believed only after a look at a tighter crop (vision.second_look)
+    picture_thumbs: bool = True  # a fist's thumb read off the picture where that reader knows the footage (vision.thumb)
+
+
+DEFAULT = VisionOptions()
+# what the product did before issue 20 (kept so the ablation can show what the change bought)
+LEGACY = VisionOptions(tracking=True, min_confidence=0.1, enhance_dark=False, zone_model=False)

@@ -1,0 +1,165 @@
+"""One temporal model per seat: is a hand resting in the zone, frame by frame, from all the evidence at once.
+
+Two states, empty and hand, decoded with Viterbi over one window. The evidence of a frame is
+- the detector's answer where it looked: a hand of this seat found (for "hand"), or none (for "empty");
+  a found hand repeated by change gating backs it a little (the picture has not changed since), a repeated
+  miss or a detection refused as no readable hand is no answer;
+- the zone's own pixels against its empty background: where the zone shows its background (no cell
+  differs by more than the noise allows, beyond a tiny share), nothing rests there, whatever the detector
+  says. The background is learned per seat from the window's frames at least a second from any detection of
+  that seat's hand (a per-cell median; a hand the detector missed for a while lies near frames where it found
+  it, so it does not become background), else from the window's lead-in before the first detection; the
+  noise level per window from the frame-to-frame differences of every seat's zone (a robust MAD).
+A hand is one run of "hand" frames with at least one detection in it; every switch of state costs
+SWITCH, so a flicker of one or two detections makes no hand and a gap of a few misses does not split one.
+By construction an onset never lies on a frame whose zone still shows its empty background: the veto there
+outweighs any detector answer. That replaces the earlier chain of back-dating over frames whose 32x32
+thumbnail looked alike, holding misses and refusing props, which on a brown hand over a wood table moved
+onsets 1.5-2 s back over an empty zone.
+
+The weights are log-likelihood ratios of round, stated probabilities, not fitted to a clip: the detector finds
+a resting hand on most looks (p 0.9) and a phantom rarely (0.05); a detector miss on a resting hand happens
+(0.15) where a miss on an empty zone is the rule (0.95).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.intervals import Run, Sighting, majority_pose, pose_share, resting_span, settled_from
+
+HIT = math.log(0.9 / 0.05)  # a detection of this seat's hand on a frame the detector ran
+MISS = math.log(0.15 / 0.95)  # no detection where it ran
+SWITCH = 4.0  # cost of a change of state: two switches need ~3 detections in a row to pay for a hand
+VETO = 12.0  # the zone shows its empty background: no hand, whatever the detector said (> 2 detections + 2 switches)
+NOISE_K = 4.0  # a cell differs from the background when by more than NOISE_K noise sigmas ...
+MIN_DIFF = 6.0  # ... and by at least this many grey levels (compression blocks on a clean picture)
+EMPTY_SHARE = 0.02  # the zone shows its background when fewer of its cells than this differ from it ...
+CHANGED_SHARE = 0.05  # ... and clearly something else when this many do, which backs a hand a little:
+CHANGED = 0.5  # a hand the detector lost stays while the zone still differs (four such frames outweigh one miss)
+REPEATED = 0.5  # a found hand repeated by change gating: the picture has not changed since it was found (a miss
+# repeated so is no evidence: the detector misses resting hands far more often than it imagines one)
+MIN_BACKGROUND = 5  # frames needed to learn a zone's background from
+FAR_FRAMES = 25  # the background is learned from frames this far (1 s) from any detection: a hand the detector
+# missed for a while sits next to frames where it found it
+
+
+def noise_sigma(zones: Sequence[np.ndarray]) -> float:
+    """Per-cell noise sigma of one seat's zone over consecutive frames: MAD of the frame-to-frame differences
+    (moving hands touch few cells of few frames, so the median ignores them)."""
+    diffs = [np.abs(b.astype(np.float32) - a.astype(np.float32)) for a, b in zip(zones, zones[1:], strict=False) if a.size == b.size]
+    if not diffs:
+        return 0.0
+    return float(np.median(np.concatenate(diffs))) / 0.6745 / math.sqrt(2)
+
+
+def empty_frames(zones: Sequence[np.ndarray], sightings: Sequence[Sighting], sigma: float) -> list[bool | None]:
+    """Per frame: whether the seat's zone shows its empty background (True), clearly differs from it (False),
+    or neither (None: a few cells differ, a shadow or an arm's edge); see the module's doc."""
+    size = max((z.size for z in zones), default=0)  # frames whose view was dark carry no cells
+    if not size:
+        return [None] * len(zones)
+    found = [s.index for s in sightings if s.present]
+    free = [z for z, s in zip(zones, sightings, strict=True)
+            if z.size == size and not s.present and all(abs(s.index - i) > FAR_FRAMES for i in found)]
+    if len(free) < MIN_BACKGROUND:  # hands all along: the window's lead-in, before the first detection
+        free = [z for z, s in zip(zones, sightings, strict=True) if z.size == size and (not found or s.index < found[0])]
+    if len(free) < MIN_BACKGROUND:
+        return [None] * len(zones)  # no empty picture of the zone to compare with: no pixel evidence
+    stack = np.stack(free).astype(np.float32)
+    background = np.median(stack, axis=0)
+    limit = max(NOISE_K * sigma, MIN_DIFF)
+    shares = [float((np.abs(z.astype(np.float32) - background) > limit).mean()) if z.size == size else None
+              for z in zones]
+    return [None if share is None else True if share < EMPTY_SHARE else False if share >= CHANGED_SHARE else None
+            for share in shares]
+
+
+def evidence(s: Sighting, empty: bool | None) -> float:
+    """Log-likelihood ratio hand : empty of one frame."""
+    if empty:
+        return -VETO
+    zone = CHANGED if empty is False else 0.0
+    if s.unread and not s.present:
+        return zone  # the detector saw something here it could not read as a hand: no answer
+    if not s.looked or s.repeat:
+        return zone + (REPEATED if s.present else 0.0)  # repeated on a picture unchanged since the detector ran
+    return zone + (HIT if s.present else MISS)
+
+
+def viterbi(scores: Sequence[float]) -> list[bool]:
+    """The most likely hand (True) / empty (False) path for per-frame log-likelihood ratios, SWITCH a change."""
+    if not scores:
+        return []
+    best = [0.0, scores[0]]  # empty, hand
+    back: list[tuple[int, int]] = []
+    for e in scores[1:]:
+        to_empty = (0, best[0]) if best[0] >= best[1] - SWITCH else (1, best[1] - SWITCH)
+        to_hand = (1, best[1]) if best[1] >= best[0] - SWITCH else (0, best[0] - SWITCH)
+        back.append((to_empty[0], to_hand[0]))
+        best = [to_empty[1], to_hand[1] + e]
+    state = 0 if best[0] >= best[1] else 1
+    path = [state]
+    for step in reversed(back):
+        state = step[state]
+        path.append(state)
+    return [bool(p) for p in reversed(path)]
+
+
+def decode_runs(sightings: Sequence[Sighting], zones: Sequence[np.ndarray] | None, sigma: float,
+                end_frame: int, end_t: float, landing: bool = True) -> list[Run]:
+    """One seat's hand runs in one window (sightings one per frame, in order; `zones` its zone's cells per frame,
+    None: no pixel evidence). `landing`: the onset is moved to where the palm stops moving (vision.intervals)."""
+    empty = empty_frames(zones, sightings, sigma) if zones is not None else [None] * len(sightings)
+    scores = [evidence(s, e) for s, e in zip(sightings, empty, strict=True)]
+    path = viterbi(scores)
+    runs: list[Run] = []
+    i = 0
+    while i < len(path):
+        if not path[i]:
+            i += 1
+            continue
+        j = i
+        while j < len(path) and path[j]:
+            j += 1
+        # frames at either end that carry no evidence for the hand are not its (a tie of the decoder)
+        a, b = i, j
+        while a < b and scores[a] <= 0:
+            a += 1
+        while b > a and scores[b - 1] <= 0:
+            b -= 1
+        run = _run(sightings, a, b, end_frame, end_t, landing) if a < b else None
+        if run is not None:
+            runs.append(run)
+        i = j
+    return runs
+
+
+def _run(sightings: Sequence[Sighting], i: int, j: int, end_frame: int, end_t: float, landing: bool) -> Run | None:
+    """The hand run over sightings[i:j] (decoded as "hand"), or None when no detection backs it."""
+    span = sightings[i:j]
+    seen = [s for s in span if s.present]
+    if not any(s.looked and not s.repeat for s in seen):
+        return None
+    first, last = 0, len(seen) - 1
+    if landing:
+        if settled_from(seen) is None:
+            return None  # it never came to rest: a hand passing through or leaving, no vote
+        first, last = resting_span(seen)
+    # a hand already at rest when first found rests from where the model's run begins (frames with no detector
+    # answer on a zone that differed from its background); one found swooping in, from where it stopped
+    on = seen[first] if first else span[0]
+    if landing and last < len(seen) - 1:
+        off_frame, off_t = seen[last + 1].index, seen[last + 1].t
+    elif j < len(sightings):
+        off_frame, off_t = sightings[j].index, sightings[j].t
+    else:
+        off_frame, off_t = end_frame, end_t
+    resting = seen[first:last + 1]
+    covered = len(resting) / max(1, len(span))
+    confidence = float(sum(s.score for s in resting) / len(resting)) * (0.5 + 0.5 * min(1.0, covered))
+    pose = majority_pose(resting)
+    return Run(on.index, off_frame, on.t, off_t, pose, round(confidence, 3), round(pose_share(resting, pose), 3))
