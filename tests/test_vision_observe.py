@@ -16,6 +16,7 @@ from fixtures.vision.composite import Placement, assets_present, table_seat_map,
 from review.cli import main as stopframe
 from review.errors import UnreadableInput
 from vision.observe import Observations, load_observations, observe
+from vision.options import VisionOptions
 from vision.seats import Seat, SeatMap, save_seat_map
 
 pytestmark = pytest.mark.slow
@@ -94,10 +95,14 @@ def test_real_camera_hand_is_found_in_its_zone_and_dark_or_missing_seats_are_uns
         2: Seat(np.array([[1000, 80], [1200, 80], [1200, 250], [1000, 250]], float)),
         3: Seat(np.array([[1300, 80], [1500, 80], [1500, 250]], float)),
     })
-    seen = observe(REAL / "thumb_up_person.mp4", seat_map, [(0.5, 1.4)], model="lite")
+    # the hand rises through seat 1's zone and never comes to rest there: the detector finds it from its first
+    # frames, but it is no hand resting on the table (a hand passing through, as the validation truth counts it)
+    seen = observe(REAL / "thumb_up_person.mp4", seat_map, [(0.5, 1.4)], model="lite",
+                   options=VisionOptions(landing=False))
     assert seen.windows == [(0.5, 1.4)]
     [hand] = seen.hands
-    assert hand.seat == 1 and 23 <= hand.on_frame <= 27
+    assert hand.seat == 1 and 21 <= hand.on_frame <= 27
+    assert observe(REAL / "thumb_up_person.mp4", seat_map, [(0.5, 1.4)], model="lite").hands == []
     why = {u["seat"]: u["why"] for u in seen.unseen}
     assert why[2] == "the seat's view is dark or covered"
     assert why[3] == "the seat's zone lies outside the picture"
