@@ -161,7 +161,7 @@ def _protocol_video(proto: Any) -> Path | None:
         return None
 
 
-NIGHT_FIELDS = ("x_raised", "x_shown_numbers", "x_night_windows", "x_night_blind")
+NIGHT_FIELDS = ("x_raised", "x_shown_numbers", "x_night_windows", "x_night_blind", "x_night_words")
 
 
 def night_fields(obs_json: dict[str, Any], say: Any) -> dict[str, Any]:
