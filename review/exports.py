@@ -1,4 +1,4 @@
-"""What a review hands on: the findings as CSV and a self-contained HTML report (spec §5).
+"""What a review hands on: the pieces of the findings CSV and the self-contained HTML report (spec §5).
 
 Why so careful: these files go to clubs and players, get opened in spreadsheets and browsers, and
 carry player nicknames typed by anyone. A CSV text cell that could start a formula is neutralised
@@ -8,12 +8,10 @@ carry player nicknames typed by anyone. A CSV text cell that could start a formu
 from __future__ import annotations
 
 import base64
-import csv
 import html
-import io
 import os
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,11 +20,6 @@ from review.jsonio import write_atomic
 from review.store import Decision, finding_key
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-CSV_COLUMNS = (
-    "kind", "day", "night", "round", "candidate", "seat", "seats", "nickname", "t", "clause",
-    "consequence", "points", "text", "confidence", "decision", "edited", "reason", "who", "decided_at",
-)
 
 
 def neutralise(value: Any) -> Any:
@@ -41,7 +34,7 @@ def neutralise(value: Any) -> Any:
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
-def _nicknames(protocol: Mapping[str, Any] | None) -> dict[int, str]:
+def nicknames(protocol: Mapping[str, Any] | None) -> dict[int, str]:
     players = (protocol or {}).get("players") or []
     return {p["seat"]: str(p.get("nickname") or "") for p in players if isinstance(p, Mapping) and "seat" in p}
 
@@ -49,7 +42,7 @@ def _nicknames(protocol: Mapping[str, Any] | None) -> dict[int, str]:
 def finding_rows(findings: Iterable[Mapping[str, Any]], decisions: Mapping[str, Decision] | None = None,
                  protocol: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """One row per finding with the judge's decision beside it (the finding as edited, if edited)."""
-    names = _nicknames(protocol)
+    names = nicknames(protocol)
     rows = []
     for raw in findings:
         d = (decisions or {}).get(finding_key(raw))
@@ -71,17 +64,6 @@ def finding_rows(findings: Iterable[Mapping[str, Any]], decisions: Mapping[str, 
     return rows
 
 
-def findings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    """CSV text (UTF-8 BOM so spreadsheets read Cyrillic nicknames), every cell neutralised."""
-    buf = io.StringIO()
-    buf.write("\ufeff")
-    writer = csv.writer(buf, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
-    for row in rows:
-        writer.writerow([neutralise(row.get(c)) for c in CSV_COLUMNS])
-    return buf.getvalue()
-
-
 @dataclass(frozen=True)
 class KeyFrame:
     """An evidence frame for the HTML report, already encoded (PNG or JPEG bytes)."""
@@ -89,55 +71,6 @@ class KeyFrame:
     caption: str
     data: bytes
     mime: str = "image/jpeg"
-
-
-def html_report(
-    *,
-    title: str,
-    protocol: Mapping[str, Any] | None,
-    rows: Sequence[Mapping[str, Any]],
-    votes: Sequence[Mapping[str, Any]] = (),
-    key_frames: Mapping[int, Sequence[KeyFrame]] | None = None,
-    notes: Sequence[str] = (),
-) -> str:
-    """A single HTML file (no external resources): game header, votes, findings with their key frames.
-
-    `key_frames` maps a row's position in `rows` to its frames. Every value is escaped."""
-    e = html.escape
-    parts = page_head(title, protocol)
-    parts += [f"<p>{e(n)}</p>" for n in notes]
-    names = _nicknames(protocol)
-    if names:
-        parts.append("<h2>Players</h2><table><tr><th>seat</th><th>nickname</th></tr>")
-        parts += [f"<tr><td>{e(str(s))}</td><td>{e(n)}</td></tr>" for s, n in sorted(names.items())]
-        parts.append("</table>")
-    if votes:
-        parts.append("<h2>Votes</h2><table><tr><th>day</th><th>round</th><th>candidate</th><th>protocol</th>"
-                     "<th>video</th><th>video voters</th><th>outcome (protocol / video)</th></tr>")
-        for v in votes:
-            cand = v.get("candidate") if v.get("kind") != "lift" else "lift " + " ".join(map(str, v.get("candidates") or []))
-            out = v.get("outcome") or {}
-            parts.append("<tr>" + "".join(f"<td>{e(_cell(x))}</td>" for x in (
-                v.get("day"), v.get("round"), cand, v.get("protocol_count"), v.get("video_count"),
-                " ".join(map(str, v.get("video_voters") or [])), f"{out.get('protocol')} / {out.get('video')}",
-            )) + "</tr>")
-        parts.append("</table>")
-    parts.append(f"<h2>Findings ({len(rows)})</h2>")
-    if not rows:
-        parts.append("<p>No findings.</p>")
-    for i, row in enumerate(rows):
-        where = (f"night {row.get('night')}" if row.get("night") is not None
-                 else f"day {row.get('day')}, round {row.get('round')}, candidate {row.get('candidate')}")
-        who = row.get("seat") if row.get("seat") is not None else row.get("seats")
-        parts.append(f'<section class="{e(str(row.get("decision")))}">')
-        parts.append(f"<h3>{e(str(row.get('kind')))} — seat {e(_cell(who))} {e(_cell(row.get('nickname')))} ({e(where)})</h3>")
-        parts.append("<table>" + "".join(
-            f"<tr><th>{e(k)}</th><td>{e(_cell(row.get(k)))}</td></tr>"
-            for k in ("t", "clause", "consequence", "points", "text", "confidence", "decision", "edited", "reason", "who", "decided_at")
-        ) + "</table>")
-        parts += [figure(kf) for kf in (key_frames or {}).get(i, ())]
-        parts.append("</section>")
-    return page_end(parts)
 
 
 def page_head(title: str, protocol: Mapping[str, Any] | None) -> list[str]:
@@ -168,18 +101,6 @@ def figure(kf: KeyFrame) -> str:
 def page_end(parts: list[str]) -> str:
     stamp = html.escape(time.strftime("%Y-%m-%d %H:%M"))
     return "\n".join([*parts, f"<footer><p>Made by Stopframe on {stamp}.</p></footer></body></html>"]) + "\n"
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list | tuple):
-        return " ".join(map(str, value))
-    return str(value)
-
-
-def write_findings_csv(path: str | os.PathLike[str], rows: Sequence[Mapping[str, Any]]) -> Path:
-    return write_atomic(path, findings_csv(rows))
 
 
 def write_html_report(path: str | os.PathLike[str], text: str) -> Path:

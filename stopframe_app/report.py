@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from review import corrected as corrected_mod
-from review.exports import KeyFrame, figure, neutralise, page_end, page_head
+from review.exports import KeyFrame, figure, neutralise, nicknames, page_end, page_head
 from review.tally import tally
 from stopframe_app import words
 
@@ -133,8 +133,7 @@ def html_report(*, title: str, protocol: Mapping[str, Any] | None, rows: Sequenc
     # Key frames large enough to read the seat numbers.
     parts.append("<style>figure img{max-width:min(100%,56em)}</style>")
     parts += [f"<p>{e(n)}</p>" for n in notes]
-    players = {p["seat"]: str(p.get("nickname") or "") for p in (protocol or {}).get("players") or []
-               if isinstance(p, Mapping) and "seat" in p}
+    players = nicknames(protocol)
     if players:
         parts.append("<h2>Players</h2><table><tr><th>seat</th><th>nickname</th></tr>")
         parts += [f"<tr><td>{e(str(s))}</td><td>{e(n)}</td></tr>" for s, n in sorted(players.items())]

@@ -17,9 +17,10 @@ from review.corrected import (
     write_corrected_protocol,
 )
 from review.errors import InvalidInput
-from review.exports import KeyFrame, finding_rows, html_report, neutralise, write_findings_csv
+from review.exports import KeyFrame, finding_rows, neutralise
 from review.protocol import validate
 from review.store import Store
+from stopframe_app.report import findings_csv, html_report
 
 PROTOCOL = {
     "format": "stopframe-protocol/1", "rules": "rfm", "game": {"id": "G1", "judge": "<b>Judge</b>"},
@@ -118,15 +119,14 @@ def test_neutralise_follows_spec_5() -> None:
 def test_csv_neutralises_player_names_and_keeps_numbers(store: Store, tmp_path: Path) -> None:
     store.decide("G1", LATE, "confirmed", reason="-late, see frame 316", who="@chief", expected_version=0)
     rows = finding_rows([LATE, NOVOTE], store.decisions("G1"), PROTOCOL)
-    path = write_findings_csv(tmp_path / "f.csv", rows)
-    text = path.read_text(encoding="utf-8-sig")
+    text = findings_csv(rows).removeprefix("\ufeff")
     assert "\n=" not in text and ",=" not in text and ',"=' not in text
     table = list(csv.DictReader(io.StringIO(text)))
     assert table[0]["nickname"] == """'=HYPERLINK("http://evil.example","x")"""
-    assert table[0]["reason"] == "'-late, see frame 316" and table[0]["who"] == "'@chief"
-    assert table[0]["decision"] == "confirmed" and table[1]["decision"] == "open"
+    assert table[0]["reason"] == "'-late, see frame 316" and table[0]["decided by"] == "'@chief"
+    assert table[0]["decision"].startswith("confirmed") and table[1]["decision"] == "open"
     # Numbers are written bare (no quote, no apostrophe): a spreadsheet reads -0.2 as a number.
-    assert ",-0.2," in text and table[1]["points"] == "-0.2" and table[0]["t"] == "12.64"
+    assert ",-0.2," in text and table[1]["points"] == "-0.2" and table[0]["time (s)"] == "12.64"
 
 
 def test_html_report_escapes_everything_and_embeds_frames() -> None:
