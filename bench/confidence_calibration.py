@@ -6,7 +6,7 @@
    with `--nights`) into `--ours` (reused unless `--fresh`).
 2. Labels each reported finding right, wrong or neither with the validation set's own scorer
    (`../shared/validation/score_audit.py`, imported, so both sets are judged by one rule).
-3. Fits the isotonic table on our clips only and, with `--write`, ships it as `review/confidence.json`
+3. Fits the logistic (Platt) calibration on our clips only and, with `--write`, ships it as `review/confidence.json`
    with the default threshold: the lowest calibrated value above which our own findings are ≥ 95 % right.
 4. Prints the reliability table (calibrated bin → share right) on ours and on the validation reports in
    `--validation` (a `../shared/validation/run.sh` output folder), and precision above the threshold.
@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from review.calibration import TABLE, Calibration, isotonic  # noqa: E402
+from review.calibration import TABLE, Calibration, platt  # noqa: E402
 
 VALIDATION = ROOT.parent / "shared" / "validation"
 BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.01)
@@ -115,9 +115,9 @@ def main() -> int:
     sa = scorer()
     audit_ours(a.ours, a.fresh)
     ours = [row for t in our_clips() for row in labelled(sa, t, a.ours / t.name.replace(".truth.json", ".audit.json"))]
-    fit = isotonic([s for s, _ in ours], [r for _, r in ours])
+    fit = platt([s for s, _ in ours], [r for _, r in ours])
     threshold = choose_threshold(fit, ours)
-    cal = Calibration(fit.raw, fit.p, threshold)
+    cal = Calibration(fit.slope, fit.offset, threshold)
     print(f"fitted on {len(ours)} findings of our own clips; default threshold {threshold:.2f}\n")
     print("**Our clips** (the fit's own data)\n")
     print("\n".join(reliability(cal, ours, threshold)))

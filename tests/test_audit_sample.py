@@ -73,7 +73,7 @@ def test_sample_game_truth_hands_give_the_truths_findings_with_each_profiles_cla
             allowed.add(profile.offence(f.kind, after_cutoff=True).clause)
         assert f.clause in allowed, f.identity
         if f.identity in PLAIN_FISTS:
-            assert f.confidence <= 0.3  # a thumb is hard to see: a suggestion, never a count change
+            assert f.extra["x_raw_confidence"] <= 0.3  # a thumb is hard to see: a suggestion, never a count change
 
 
 def test_sample_game_day_1_recomputed_seat_6_leaves_either_way(game):
@@ -127,7 +127,7 @@ def test_sample_game_from_video_finds_the_truths_audit_under_each_profile(game, 
     for ident, f in truth.items():
         assert (video[ident].clause, video[ident].consequence.type) == (f.clause, f.consequence.type), ident
     extra = [video[i] for i in set(video) - set(truth)]
-    assert all(f.kind == "wrong_form" and f.confidence <= 0.3 for f in extra), [f.identity for f in extra]
+    assert all(f.kind == "wrong_form" and f.extra["x_raw_confidence"] <= 0.3 for f in extra), [f.identity for f in extra]
     if rules in ("rfm", "lvi2015"):  # every fist counts: the thumb cannot matter
         assert not extra
 

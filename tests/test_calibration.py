@@ -9,23 +9,28 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from review import calibration
-from review.calibration import Calibration, calibrated, isotonic
+from review.calibration import IDENTITY, Calibration, calibrated, platt
 from review.cli import main
 from review.findings import Finding, FindingConsequence
 
 
 def test_the_fit_never_ranks_a_lower_score_above_a_higher_one():
-    cal = isotonic([0.2, 0.4, 0.5, 0.6, 0.9, 0.95], [False, True, False, True, True, True])
+    cal = platt([0.2, 0.4, 0.5, 0.6, 0.9, 0.95, 0.97, 0.3], [False, True, False, True, True, True, True, False])
     values = [cal(x) for x in (0.0, 0.3, 0.45, 0.55, 0.8, 1.0)]
-    assert values == sorted(values)
-    assert cal(0.0) == 0.0 and cal(1.0) == 1.0
+    assert values == sorted(values) and cal.slope > 0
 
 
 @given(st.lists(st.tuples(st.floats(0, 1), st.booleans()), min_size=1, max_size=60))
-def test_the_fit_is_monotone_and_keeps_the_share_right(rows):
-    cal = isotonic([s for s, _ in rows], [r for _, r in rows])
-    assert list(cal.p) == sorted(cal.p)
-    assert all(0.0 <= p <= 1.0 for p in cal.p)
+def test_the_fit_is_a_probability_and_matches_the_share_right_on_average(rows):
+    cal = platt([s for s, _ in rows], [r for _, r in rows])
+    fitted = [cal(s) for s, _ in rows]
+    assert all(0.0 <= p <= 1.0 for p in fitted)
+    # a maximum-likelihood logistic fit with an offset reproduces the overall share right
+    assert abs(sum(fitted) - sum(r for _, r in rows)) < 0.05 * len(rows) + 0.1
+
+
+def test_no_shipped_fit_leaves_the_audits_scores_as_they_are():
+    assert abs(IDENTITY(0.4275) - 0.4275) < 1e-9
 
 
 def _finding(conf: float) -> Finding:
@@ -34,10 +39,10 @@ def _finding(conf: float) -> Finding:
 
 
 def test_calibrated_findings_keep_the_audits_own_score_and_apply_once(monkeypatch):
-    monkeypatch.setattr(calibration, "shipped", lambda: Calibration((0.0, 1.0), (0.2, 0.6), 0.5))
+    monkeypatch.setattr(calibration, "shipped", lambda: Calibration(2.0, -1.0, 0.5))
     once = calibrated([_finding(0.5)])
-    assert once[0].confidence == 0.4 and once[0].extra["x_raw_confidence"] == 0.5
-    assert calibrated(once)[0].confidence == 0.4  # a report read back and calibrated again is unchanged
+    assert abs(once[0].confidence - 0.2689) < 1e-3 and once[0].extra["x_raw_confidence"] == 0.5
+    assert calibrated(once)[0].confidence == once[0].confidence  # calibrated again: unchanged
 
 
 def test_audit_table_lists_the_sure_findings_first_and_counts_the_hidden(capsys):
