@@ -58,7 +58,7 @@ def test_audit_table_lists_the_sure_findings_first_and_counts_the_hidden(capsys)
     table = capsys.readouterr().out.split("Findings", 1)[1]
     order = [int(line.split()[0][1:]) for line in table.splitlines()[1:] if line.strip().startswith("#")]
     assert [report["findings"][i]["confidence"] for i in order] == confidences
-    cut = confidences[len(confidences) // 2]
+    cut = confidences[len(confidences) // 2] - 0.0005  # the report rounds to 3 places; the table compares exactly
     assert main(args + ["--min-confidence", str(cut)]) == 0
     table = capsys.readouterr().out.split("Findings", 1)[1]
     below = sum(1 for c in confidences if c < cut)
