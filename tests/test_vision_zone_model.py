@@ -91,13 +91,3 @@ def test_only_a_dark_crop_is_enhanced() -> None:
     dark = np.full((32, 32, 3), 20, np.uint8)
     bright = enhance_dark(dark, dark[:, :, 0])
     assert 50 <= float(bright.mean()) <= 70
-
-
-def test_a_hand_settles_where_the_zones_pixels_stop_changing() -> None:
-    # the hand is found from frame 8 while it still slides (its cells change), and lies still from frame 11
-    z = zones("e" * 8 + "h" * 14 + "e" * 6)
-    for k, shift in zip(range(8, 11), (30, 20, 10), strict=True):
-        z[k] = np.clip(z[k].astype(np.int16) + shift, 0, 255).astype(np.uint8)
-    s = sightings("." * 8 + "x" * 14 + "." * 6)
-    [run] = decode_runs(s, z, noise_sigma(z), len(s), len(s) / FPS, landing=False, still_zone=True)
-    assert (run.on_frame, run.off_frame) == (11, 22)  # the first frame of the still picture

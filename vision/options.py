@@ -25,7 +25,6 @@ class VisionOptions:
     zone_model: bool = True  # per-seat temporal model: detector evidence + the zone's own empty background,
     # Viterbi-decoded (vision.zone_model). False: plain hysteresis over the detector's sightings (vision.intervals)
     landing: bool = True  # the onset moved to the first sighting from which the palm stays put (a swooping hand)
-    still_zone: bool = False  # instead, to the first frame from which the zone's pixels stay still (where they do)
     tight_look: bool = True  # where a seat's picture came to rest on something new and no hand was found, a look at a
     # tighter crop of its zone (more pixels per hand): an open palm on the cluttered wood render and a fist from
     # straight above were found only so

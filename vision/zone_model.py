@@ -26,11 +26,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 
 import numpy as np
 
-from vision.intervals import REST_FRAMES, Run, Sighting, majority_pose, pose_share, resting_span, settled_from
+from vision.intervals import Run, Sighting, majority_pose, pose_share, resting_span, settled_from
 
 HIT = math.log(0.9 / 0.05)  # a detection of this seat's hand on a frame the detector ran
 MISS = math.log(0.15 / 0.95)  # no detection where it ran
@@ -79,14 +78,6 @@ def empty_frames(zones: Sequence[np.ndarray], sightings: Sequence[Sighting], sig
             for share in shares]
 
 
-def still_frames(zones: Sequence[np.ndarray], sigma: float) -> list[bool]:
-    """Per frame: whether the zone's cells hardly changed from the frame before (fewer than EMPTY_SHARE of them by
-    more than the noise allows): a hand at rest in it, or none."""
-    limit = max(NOISE_K * sigma, MIN_DIFF)
-    return [False] + [a.size == b.size > 0 and float((np.abs(b.astype(np.float32) - a) > limit).mean()) < EMPTY_SHARE
-                      for a, b in zip(zones, zones[1:], strict=False)]
-
-
 def evidence(s: Sighting, empty: bool | None) -> float:
     """Log-likelihood ratio hand : empty of one frame."""
     if empty:
@@ -119,11 +110,9 @@ def viterbi(scores: Sequence[float]) -> list[bool]:
 
 
 def decode_runs(sightings: Sequence[Sighting], zones: Sequence[np.ndarray] | None, sigma: float,
-                end_frame: int, end_t: float, landing: bool = True, still_zone: bool = False) -> list[Run]:
+                end_frame: int, end_t: float, landing: bool = True) -> list[Run]:
     """One seat's hand runs in one window (sightings one per frame, in order; `zones` its zone's cells per frame,
-    None: no pixel evidence). `landing`: the onset is moved to where the palm stops moving (vision.intervals);
-    `still_zone`: to where the zone's pixels stop changing, where they ever do (else as `landing`)."""
-    still = still_frames(zones, sigma) if still_zone and zones is not None else None
+    None: no pixel evidence). `landing`: the onset is moved to where the palm stops moving (vision.intervals)."""
     empty = empty_frames(zones, sightings, sigma) if zones is not None else [None] * len(sightings)
     scores = [evidence(s, e) for s, e in zip(sightings, empty, strict=True)]
     path = viterbi(scores)
@@ -143,20 +132,10 @@ def decode_runs(sightings: Sequence[Sighting], zones: Sequence[np.ndarray] | Non
         while b > a and scores[b - 1] <= 0:
             b -= 1
         run = _run(sightings, a, b, end_frame, end_t, landing) if a < b else None
-        if run is not None and still is not None:
-            run = _settle_by_pixels(run, sightings, a, b, still)
         if run is not None:
             runs.append(run)
         i = j
     return runs
-
-
-def _settle_by_pixels(run: Run, sightings: Sequence[Sighting], a: int, b: int, still: list[bool]) -> Run:
-    """The run from the first frame of sightings[a:b] after which its zone stays still for REST_FRAMES frames."""
-    for p in range(a, b - REST_FRAMES):
-        if all(still[p + 1:p + 1 + REST_FRAMES]):
-            return replace(run, on_frame=sightings[p].index, on=sightings[p].t)
-    return run
 
 
 def _run(sightings: Sequence[Sighting], i: int, j: int, end_frame: int, end_t: float, landing: bool) -> Run | None:
