@@ -18,7 +18,7 @@ from typing import Any
 
 from review.errors import EXIT_OK, InvalidInput, UnreadableInput
 from review.findings import AUDIT_FORMAT, FINDING_KINDS
-from review.jsonio import read_json
+from review.jsonio import read_document
 from review.protocol import format_problems, load_protocol, validate
 
 DEFAULT_REASON = "confirmed with stopframe correct"
@@ -43,14 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def load_audit(path: str | Path) -> dict[str, Any]:
     """An audit report's JSON, refused (exit 2) when it is not one this program reads."""
-    data = read_json(path, "audit report")
-    if not isinstance(data, dict):
-        raise UnreadableInput(f"{path}: not an audit report: the file holds no JSON object.")
-    fmt = data.get("format")
-    if not isinstance(fmt, str) or not fmt.startswith("stopframe-audit/"):
-        raise UnreadableInput(f'{path}: not an audit report: "format" should be "{AUDIT_FORMAT}".')
-    if fmt.split("/", 1)[1].split(".")[0] != "1":
-        raise UnreadableInput(f'{path}: audit report format "{fmt[:40]}" is not supported: this Stopframe reads "{AUDIT_FORMAT}".')
+    data = read_document(path, "audit report", AUDIT_FORMAT)
     findings = data.get("findings")
     if not isinstance(findings, list):
         raise UnreadableInput(f"{path}: findings: missing or not a list of findings.")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from review.errors import InvalidInput, StopframeError, UnreadableInput
-from review.jsonio import read_json
+from review.jsonio import read_document
 
 OBSERVATIONS_FORMAT = "stopframe-observations/1"
 MAX_FPS = 1000.0  # no camera films faster; a larger figure is a corrupt file
@@ -66,15 +66,7 @@ def _secs(v: float) -> str:
 
 def read_observations(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A saved observations file as JSON; UnreadableInput (exit 2) when it is not one this program reads."""
-    data = read_json(path, "observations file")
-    if not isinstance(data, dict):
-        raise UnreadableInput(f"{path}: not an observations file: it holds no JSON object.")
-    fmt = data.get("format")
-    if not isinstance(fmt, str) or not fmt.startswith("stopframe-observations/"):
-        raise UnreadableInput(f'{path}: not an observations file: "format" should be "{OBSERVATIONS_FORMAT}".')
-    if fmt.split("/", 1)[1].split(".")[0] != "1":
-        raise UnreadableInput(f'{path}: observations format "{fmt[:40]}" is not supported: this Stopframe reads '
-                              f'"{OBSERVATIONS_FORMAT}".')
+    data = read_document(path, "observations file", OBSERVATIONS_FORMAT)
     return data
 
 

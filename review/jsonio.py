@@ -53,6 +53,20 @@ class _DuplicateKey(ValueError):
     pass
 
 
+def read_document(path: str | os.PathLike[str], what: str, expected: str) -> dict[str, Any]:
+    """A JSON object whose "format" is `expected` (same name, version 1); UnreadableInput (exit 2) otherwise."""
+    data = read_json(path, what)
+    if not isinstance(data, dict):
+        raise UnreadableInput(f"{path}: not an {what}: it holds no JSON object.")
+    fmt = data.get("format")
+    name = expected.split("/", 1)[0]
+    if not isinstance(fmt, str) or not fmt.startswith(name + "/"):
+        raise UnreadableInput(f'{path}: not an {what}: "format" should be "{expected}".')
+    if fmt.split("/", 1)[1].split(".")[0] != expected.split("/", 1)[1]:
+        raise UnreadableInput(f'{path}: {what} format "{fmt[:40]}" is not supported: this Stopframe reads "{expected}".')
+    return data
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
