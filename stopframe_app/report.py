@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import html
-import inspect
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -28,21 +27,13 @@ CSV_HEADER = ("finding", "day", "night", "round", "candidate", "seat", "nickname
 
 
 def corrected(data: Mapping[str, Any], decisions: Iterable[Any], **kw: Any) -> dict[str, Any]:
-    """The corrected protocol; decisions it cannot take are left out (and listed in it), never a crash.
-    (`strict` exists in review.corrected once it refuses such decisions; older versions take all.)"""
-    fn = corrected_mod.corrected_protocol
-    if "strict" in inspect.signature(fn).parameters:
-        kw["strict"] = False
-    return fn(data, list(decisions), **kw)
+    """The corrected protocol; decisions it cannot take are left out (and listed in it), never a crash."""
+    return corrected_mod.corrected_protocol(data, list(decisions), strict=False, **kw)
 
 
 def correction_warnings(data: Mapping[str, Any], decisions: Iterable[Any], votes: Sequence[Mapping[str, Any]]) -> list[str]:
-    """One sentence per confirmed finding the corrected protocol cannot take (review.corrected's
-    check_corrections, where it exists), to show before the export."""
-    check = getattr(corrected_mod, "check_corrections", None)
-    if check is None:
-        return []
-    return [words.humanise(s) for s in check(data, list(decisions), votes=votes)]
+    """One sentence per confirmed finding the corrected protocol cannot take, to show before the export."""
+    return [words.humanise(s) for s in corrected_mod.check_corrections(data, list(decisions), votes=votes)]
 
 
 def header_protocol(protocol: Mapping[str, Any] | None) -> dict[str, Any]:
