@@ -1,22 +1,23 @@
 """Appeal cases: what a chief judge needs to decide an appeal on a game's result, under the game's rules.
 
-Pure logic, no storage and no pixels: the grounds each profile allows (rfm 7.1–7.2, showtime's protest),
-the filing deadline (rfm 7.3.6), the preconditions a decision must meet before it may be recorded
-(rfm 7.1.1.3 and 7.2.1: the video or the vote in question, the side judge's testimony and the chief
-judge's agreement; showtime: a club member's protest, accepted by the table's vote) and what follows.
-`review/appeal_store.py` keeps the cases; the app only arranges them.
+Pure logic, no storage and no pixels. Each profile owns its appeal rules (`review.profiles`: the grounds,
+rfm 7.1–7.2 and showtime's protest; the filing deadline, rfm 7.3.6; the procedure a decision follows);
+this module checks a decision against them before it may be recorded (rfm 7.1.1.3 and 7.2.1: the video
+or the vote in question, the side judge's testimony and the chief judge's agreement; showtime ¶42: a club
+member's protest, accepted by the table's vote). `review/appeal_store.py` keeps the cases; the app only
+arranges them.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from review.errors import StopframeError
+from review.profiles import OUTCOMES, Ground, Profile, get_profile
 
-OUTCOMES = ("result_stands", "result_changed", "replay", "points_adjusted")
 OUTCOME_TEXT = {
     "result_stands": "the result stands",
     "result_changed": "the result is changed",
@@ -24,82 +25,12 @@ OUTCOME_TEXT = {
     "points_adjusted": "points are adjusted",
 }
 WINNERS = ("red", "black", "draw")
-FILING_WINDOW_S = 600.0  # rfm 7.3.6: within 10 minutes after the game
 VIDEO_EVIDENCE = ("finding", "frame", "clip", "vote")  # what counts as "the video or the vote in question"
-DISQUALIFYING_FOUL_POINTS = 1.2  # rfm 7.1.1.4–7.1.1.7: −1.2 taken off or added
-
-
-@dataclass(frozen=True)
-class Ground:
-    """A reason a profile's rulebook accepts for reviewing a result, and the decisions it can lead to."""
-
-    clause: str
-    kind: str  # cognitive | technical | replay | protest | other
-    text: str
-    outcomes: tuple[str, ...] = OUTCOMES
-
-
-_RFM_CHANGE = ("result_stands", "result_changed", "replay")
-_RFM_POINTS = ("result_stands", "points_adjusted")
-GROUNDS: dict[str, tuple[Ground, ...]] = {
-    "rfm": (
-        Ground("rfm 7.1.1.1", "cognitive", "A disqualifying foul on the critical round was missed: the player stayed "
-               "and his team won.", _RFM_CHANGE),
-        Ground("rfm 7.1.1.2", "cognitive", "The judge did not record a ППК (win of the opposite team), and the other "
-               "team won.", _RFM_CHANGE),
-        Ground("rfm 7.1.1.4", "cognitive", "A disqualifying foul wrongly given on a non-critical round, and the "
-               "player's team lost: no replay, the −1.2 is taken off.", _RFM_POINTS),
-        Ground("rfm 7.1.1.5", "cognitive", "A disqualifying foul wrongly given on the critical round, and the "
-               "player's team lost: the −1.2 is taken off (a replay is possible, 7.2.2).", (*_RFM_POINTS, "replay")),
-        Ground("rfm 7.1.1.6", "cognitive", "A disqualifying foul not given on a non-critical round: no replay, "
-               "−1.2 is added.", _RFM_POINTS),
-        Ground("rfm 7.1.1.7", "cognitive", "A disqualifying foul not given on the critical round: −1.2 is added; the "
-               "chief judge may change the result.", OUTCOMES),
-        Ground("rfm 7.1.2.1", "technical", "A wrong check answer was shown to the Don or the Sheriff, not corrected at "
-               "night, and it affected the outcome.", _RFM_CHANGE),
-        Ground("rfm 7.1.2.2", "technical", "A player whose leaving would have ended the game did not leave on the "
-               "vote, and the other team won.", _RFM_CHANGE),
-        Ground("rfm 7.1.2.3", "technical", "The judge miscounted a vote (or revote), did not correct it during the "
-               "vote, and it affected the result.", _RFM_CHANGE),
-        Ground("rfm 7.1.2.4", "technical", "The judge announced a miss or a kill wrongly.", _RFM_CHANGE),
-        Ground("rfm 7.1.2.5", "technical", "A nomination was wrongly accepted, not corrected that day, and it affected "
-               "the vote.", _RFM_CHANGE),
-        Ground("rfm 7.1.2.6", "technical", "The candidates were listed in the wrong order for the vote, not corrected "
-               "during it, and it affected the result.", _RFM_CHANGE),
-        Ground("rfm 7.1.2.7", "technical", "The judge's gesture at the deal did not match the card, and it was not "
-               "corrected before the next player was woken.", _RFM_CHANGE),
-        Ground("rfm 7.1.2.8", "technical", "A phase was run out of order (a sub-phase skipped or run wrongly).",
-               _RFM_CHANGE),
-        Ground("rfm 7.2.3", "replay", "The venue gave players an advantage (e.g. a screen showing the roles behind "
-               "the judge).", ("result_stands", "replay")),
-    ),
-    "showtime": (
-        Ground("showtime ¶42", "protest", "A club member's protest after the game: the game annulled, replayed or its "
-               "result changed, decided by the table's vote.", ("result_stands", "result_changed", "replay")),
-    ),
-    "mafclub": (
-        Ground("mafclub 3.13", "replay", "An automatic replay for the gravest violations (an oath, bribery, "
-               "blackmail or threats).", ("result_stands", "replay")),
-        Ground("other", "other", "A judge's error seen on video (the rulebook writes no appeal procedure: the chief "
-               "judge decides)."),
-    ),
-    "lvi2015": (
-        Ground("other", "other", "A judge's error seen on video (the rulebook writes no appeal procedure: the chief "
-               "judge decides)."),
-    ),
-}
-
-# What a finding of each kind usually grounds under rfm: a count the video does not support (7.1.2.3), a
-# shooting announced wrongly (7.1.2.4), a check answered wrongly (7.1.2.1), a missed disqualifying foul.
-_RFM_GROUND_OF_FINDING = {
-    "count_mismatch": "rfm 7.1.2.3", "late_vote": "rfm 7.1.2.3", "early_hand": "rfm 7.1.2.3",
-    "double_vote": "rfm 7.1.2.3", "no_vote": "rfm 7.1.2.3", "shot_mismatch": "rfm 7.1.2.4",
-    "check_mismatch": "rfm 7.1.2.1", "wrong_form": "rfm 7.1.1.6",
-}
 
 
 def grounds_for(profile_id: str) -> tuple[Ground, ...]:
-    return GROUNDS.get(profile_id, GROUNDS["lvi2015"])
+    """The profile's grounds; an unknown profile is an error naming it, never another profile's grounds."""
+    return get_profile(profile_id).appeal_grounds
 
 
 def ground(profile_id: str, clause: str) -> Ground:
@@ -113,10 +44,8 @@ def ground(profile_id: str, clause: str) -> Ground:
 
 def suggested_ground(profile_id: str, finding: Mapping[str, Any] | None) -> str:
     """The ground a finding most likely supports, so the chief judge starts from the right clause."""
-    clauses = [g.clause for g in grounds_for(profile_id)]
-    if profile_id == "rfm" and finding is not None:
-        return _RFM_GROUND_OF_FINDING.get(str(finding.get("kind")), "rfm 7.1.2.3")
-    return clauses[0]
+    kind = None if finding is None else str(finding.get("kind"))
+    return get_profile(profile_id).appeal_ground_for(kind).clause
 
 
 @dataclass(frozen=True)
@@ -183,8 +112,9 @@ class AppealCase:
 
     @property
     def deadline(self) -> float | None:
-        """When the appeal had to be filed by (rfm 7.3.6: 10 minutes after the game); None where not written."""
-        return self.game_ended_at + FILING_WINDOW_S if self.profile == "rfm" else None
+        """When the appeal had to be filed by (the profile's `appeal_window`, rfm 7.3.6); None where not written."""
+        window = get_profile(self.profile).appeal_window.value
+        return None if window is None else self.game_ended_at + window
 
     @property
     def filed_in_time(self) -> bool:
@@ -254,10 +184,11 @@ def _seats(seats: Sequence[int]) -> str:
 def checks(case: AppealCase, decision: Decision, roles: Mapping[int, str | None] | None = None,
            protocol_winner: str | None = None) -> list[Check]:
     """Everything the decision must satisfy under the case's profile, each with its clause."""
+    profile = get_profile(case.profile)
     out = [Check(None, decision.outcome in OUTCOMES, f"the decision is one of: {', '.join(OUTCOMES)}"),
            Check(None, bool(decision.reasoning.strip()), "the reasoning is written down"),
            Check(None, bool(decision.decided_by.strip()), "who decided is recorded")]
-    g = next((x for x in grounds_for(case.profile) if x.clause == case.ground), None)
+    g = next((x for x in profile.appeal_grounds if x.clause == case.ground), None)
     out.append(Check(case.ground, g is not None and decision.outcome in g.outcomes,
                      f"this ground allows: {', '.join(g.outcomes) if g else 'nothing (unknown ground)'}"))
     if decision.outcome == "result_changed":
@@ -267,39 +198,70 @@ def checks(case: AppealCase, decision: Decision, roles: Mapping[int, str | None]
         out.append(Check(None, bool(decision.adjustments) and all(1 <= a.seat <= 10 and a.points != 0
                                                                   for a in decision.adjustments),
                          "each adjustment names a seat 1–10 and a non-zero number of points"))
-    has_video = any(e.kind in VIDEO_EVIDENCE for e in case.evidence)
-    changes = decision.outcome in ("result_changed", "replay")
-    if case.profile == "rfm":
-        out += _rfm_checks(case, decision, g, has_video, changes)
-    elif case.profile == "showtime":
-        out.append(Check("showtime ¶42", case.club_member, "only a club member may protest"))
-        if changes:
-            accepted, why = protest_accepted(case, roles or {})
-            out.append(Check("showtime ¶42", accepted is True, f"the table's vote on the protest: {why}"))
-    else:
-        out.append(Check(None, has_video or not changes, "a result is changed or replayed only with the video "
-                         "(a finding, a frame, a clip or the vote attached)"))
-        out.append(Check(None, decision.chief_judge_agrees or not changes, "the chief judge agrees"))
-    return out
-
-
-def _rfm_checks(case: AppealCase, decision: Decision, g: Ground | None, has_video: bool, changes: bool) -> list[Check]:
-    technical = g is not None and g.kind == "technical"
-    late = (f"filed {(case.filed_at - case.game_ended_at) / 60:.0f} min after the game"
-            + ("; the chief judge may still act on a technical error without an appeal (7.4)" if technical else ""))
-    out = [Check("rfm 7.3.6", case.filed_in_time, "filed within 10 minutes after the game" if case.filed_in_time
-                 else late, blocking=not technical)]
-    if changes:
-        clause = "rfm 7.2.1" if decision.outcome == "replay" else "rfm 7.1.1.3"
-        out += [Check(clause, has_video, "the video of the game or the vote in question is attached"),
-                Check(clause, bool(case.side_judge_statement.strip()), "the side judge's testimony is recorded"),
-                Check(clause, decision.chief_judge_agrees, "the chief judge agrees")]
-    if decision.outcome == "points_adjusted" and case.ground in ("rfm 7.1.1.4", "rfm 7.1.1.5", "rfm 7.1.1.6",
-                                                                  "rfm 7.1.1.7"):
-        right = all(abs(abs(a.points) - DISQUALIFYING_FOUL_POINTS) < 1e-9 for a in decision.adjustments)
-        out.append(Check(case.ground, right, "the rulebook's adjustment is 1.2 points (a disqualifying foul)",
+    if profile.appeal_window.value is not None:
+        out.append(_in_time(case, profile, g))
+    procedure = profile.appeal_replay if decision.outcome == "replay" else profile.appeal_procedure
+    out += _PROCEDURES[procedure.value](case, decision, procedure.clause, roles or {})
+    if decision.outcome == "points_adjusted" and g is not None and g.points is not None:
+        right = all(abs(abs(a.points) - g.points) < 1e-9 for a in decision.adjustments)
+        out.append(Check(case.ground, right, f"the rulebook's adjustment is {g.points:g} points (a disqualifying foul)",
                          blocking=False))
     return out
+
+
+def _in_time(case: AppealCase, profile: Profile, g: Ground | None) -> Check:
+    """The filing deadline; a late appeal on a technical ground does not block where the chief judge may act
+    without one (rfm 7.4)."""
+    window, late_ok = profile.appeal_window, profile.appeal_late_technical
+    excused = bool(late_ok) and g is not None and g.kind == "technical"
+    if case.filed_in_time:
+        return Check(window.clause, True, f"filed within {window.value / 60:g} minutes after the game")
+    late = f"filed {(case.filed_at - case.game_ended_at) / 60:.0f} min after the game"
+    if excused:
+        late += f"; the chief judge may still act on a technical error without an appeal ({late_ok.clause})"
+    return Check(window.clause, False, late, blocking=not excused)
+
+
+def _changes(decision: Decision) -> bool:
+    return decision.outcome in ("result_changed", "replay")
+
+
+def _has_video(case: AppealCase) -> bool:
+    return any(e.kind in VIDEO_EVIDENCE for e in case.evidence)
+
+
+def _formal(case: AppealCase, decision: Decision, clause: str, roles: Mapping[int, str | None]) -> list[Check]:
+    """rfm 7.1.1.3 / 7.2.1: a change or a replay needs the video, the side judge's testimony and the chief judge."""
+    if not _changes(decision):
+        return []
+    return [Check(clause, _has_video(case), "the video of the game or the vote in question is attached"),
+            Check(clause, bool(case.side_judge_statement.strip()), "the side judge's testimony is recorded"),
+            Check(clause, decision.chief_judge_agrees, "the chief judge agrees")]
+
+
+def _protest(case: AppealCase, decision: Decision, clause: str, roles: Mapping[int, str | None]) -> list[Check]:
+    """showtime ¶42: a club member's protest, accepted by the table's vote."""
+    out = [Check(clause, case.club_member, "only a club member may protest")]
+    if _changes(decision):
+        accepted, why = protest_accepted(case, roles)
+        out.append(Check(clause, accepted is True, f"the table's vote on the protest: {why}"))
+    return out
+
+
+def _chief_judge(case: AppealCase, decision: Decision, clause: str, roles: Mapping[int, str | None]) -> list[Check]:
+    """No procedure written: the chief judge decides, and changes a result only on the video (no clause to cite)."""
+    changes = _changes(decision)
+    return [Check(None, _has_video(case) or not changes, "a result is changed or replayed only with the video "
+                  "(a finding, a frame, a clip or the vote attached)"),
+            Check(None, decision.chief_judge_agrees or not changes, "the chief judge agrees")]
+
+
+_PROCEDURES: dict[str, Callable[[AppealCase, Decision, str, Mapping[int, str | None]], list[Check]]] = {
+    "formal": _formal,
+    "protest": _protest,
+    "chief_judge": _chief_judge,
+}
+"""The checks of each of `review.profiles.APPEAL_PROCEDURES`; a profile names its own with a clause."""
 
 
 def failing(checks_: Sequence[Check]) -> list[Check]:

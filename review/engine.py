@@ -14,7 +14,7 @@ from typing import Any
 
 from review.gamestate import BLACK_ROLES, SEATS, GameState, Poll, initial_state, pos_of, sane, stage_of
 from review.problems import Problem
-from review.profiles import Profile, get_profile
+from review.profiles import Profile, get_profile, pick_nomination
 from review.voting import Outcome, VoteContext, lift_outcome, vote_outcome, with_silent
 
 __all__ = [
@@ -291,16 +291,17 @@ class _Run:
             self.problem("target", f"seat {target} is already nominated on day {day}.", p.nomination_pick.clause)
             return
         own = [pair for pair in standing if pair[0] == by]
-        same_speech = s.speaker == by
         if own or by in s.nominated_by[day]:
-            if p.withdrawal.value and same_speech:
-                # mafclub 2.3.12, showtime ¶10: a later name in the same speech replaces the earlier one.
-                for pair in own:
-                    standing.remove(pair)
-            else:
+            # A second name in the same speech: the profile picks which stands (rfm 4.4.2 the first, mafclub
+            # 2.3.12 and showtime ¶10 the last not yet nominated); in another speech it is refused outright.
+            others = {t for b, t in standing if b != by}
+            kept = pick_nomination(p, [t for _, t in own] + [target], others) if s.speaker == by else None
+            if kept != target:
                 self.problem("by", f"seat {by} already nominated on day {day}: one nomination per player a day.",
                              p.nominations_per_player.clause)
                 return
+            for pair in own:
+                standing.remove(pair)
         standing.append((by, target))
         s.nominated_by[day].add(by)
         s.speaker = by

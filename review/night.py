@@ -41,7 +41,7 @@ from typing import Any
 from review.engine import initial_state, step
 from review.errors import UnreadableInput
 from review.findings import Evidence, Finding, FindingConsequence
-from review.profiles import Consequence, Profile, get_profile
+from review.profiles import Profile, get_profile
 
 DEFAULT_CADENCE_S = 1.0  # the judge's count: about one number a second (the sample game's judge, typical clubs)
 FIRE_EARLY_S = 0.12  # a firing this much before a number's onset still goes to that number (3 frames at 25 fps)
@@ -425,43 +425,6 @@ def _num(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
-# ---------------------------------------------------------------- per-profile night clauses
-
-
-NIGHT_RULES: dict[str, dict[str, Consequence]] = {
-    "rfm": {
-        "red_hand": Consequence("removal", "rfm 5.12.10", "Breaking the night behaviour — a red player raising a hand "
-                                "during the shooting — is a disqualifying foul (−1.2).", points=-1.2),
-        "pose": Consequence("warning", "rfm 4.5.12", "Out of the night pose (arms crossed on the shoulders): the judge asks "
-                            "the table to take the pose; after two warnings the player is removed (also 4.5.12.1)."),
-    },
-    "mafclub": {
-        "red_hand": Consequence("removal", "mafclub 3.8.8", "A red player raising a hand during the shooting to fake a "
-                                "shot is removed."),
-        "pose": Consequence("none", "mafclub 2.5.1", "All players take the night pose; the rulebook names no penalty "
-                            "for leaving it (3.8 removes for peeking, touching and hints)."),
-    },
-    "lvi2015": {
-        "red_hand": Consequence("removal", "lvi2015 3.4", "Anything beyond night behaviour at night — here a red hand "
-                                "raised in the shooting — is a removal."),
-        "pose": Consequence("removal", "lvi2015 3.4", "Anything beyond night behaviour at night is a removal."),
-    },
-    "showtime": {
-        "red_hand": Consequence("removal", "showtime ¶38", "Gesturing at night outside one's own turn (a red hand in the "
-                                "shooting) is a reason for removal."),
-        "pose": Consequence("removal", "showtime ¶38", "Gesturing at night outside one's own turn is a reason a player "
-                            "may be removed."),
-    },
-}
-"""What a hand out of turn at night costs. The profiles' `night_hand` offence is about hints (rfm 5.12.7);
-a faked shot and a broken night pose have their own clauses, kept here."""
-
-
-def night_rule(profile: Profile, what: str) -> Consequence:
-    """`what`: "red_hand" (a red seat's hand in the shooting) or "pose" (out of the night pose)."""
-    return NIGHT_RULES[profile.id][what]
-
-
 # ---------------------------------------------------------------- windows to look at
 
 
@@ -743,7 +706,7 @@ def _outcome(blacks: Sequence[int], shots: Mapping[int, _Shot | None], blind: Se
 
 def _red_hands(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, visible: set[int] | None, fps: float) -> None:
     w = plan.window
-    cons = night_rule(profile, "red_hand")
+    cons = profile.night_rule("red_hand")
     for r in seen.raised:
         if r.up >= w.end or r.down <= w.start or r.seat not in plan.living or plan.roles.get(r.seat) in BLACK_ROLES:
             continue
@@ -799,7 +762,7 @@ def _pose(out: NightAudit, profile: Profile, plans: Sequence[_Plan], seen: Night
     """Hands out of the night pose outside the seat's own moment (rfm 4.5.12): low-severity suggestions."""
     if not plans:
         return
-    cons = night_rule(profile, "pose")
+    cons = profile.night_rule("pose")
     living_at: dict[int, tuple[int, ...]] = {p.window.night: p.living for p in plans}
     spans = _night_spans(plans)
 

@@ -37,6 +37,17 @@ OFFENCE_KINDS = (
 JUDGE_ERROR_KINDS = ("count_mismatch", "shot_mismatch", "check_mismatch", "cannot_see")
 """Finding kinds that are no player's offence: `offence()` answers them with type "none" and the clause at stake."""
 
+NIGHT_RULE_KINDS = ("red_hand", "pose")
+"""Night hands with clauses of their own: a red seat's hand in the shooting (a faked shot) and a broken night pose.
+The `night_hand` offence is about hints (rfm 5.12.7); both findings still have kind `night_hand`."""
+
+APPEAL_PROCEDURES = ("formal", "protest", "chief_judge")
+"""How a result is reviewed: a written procedure with evidence and deadline (rfm 7), a club member's protest
+decided by the table (showtime ¶42), or none written (the chief judge decides on the video)."""
+
+OUTCOMES = ("result_stands", "result_changed", "replay", "points_adjusted")
+"""What an appeal's decision can be (review.appeals)."""
+
 CONSEQUENCE_TYPES = ("foul", "fine", "warning", "removal", "not_counted", "counted_for_last", "none")
 POSES = frozenset({"fist", "thumb_up_fist", "open_palm", "finger", "other"})
 
@@ -81,8 +92,23 @@ class Consequence:
 
 
 @dataclass(frozen=True)
+class Ground:
+    """A reason a profile's rulebook accepts for reviewing a result, and the decisions it can lead to."""
+
+    clause: str
+    kind: str  # cognitive | technical | replay | protest | other
+    text: str
+    outcomes: tuple[str, ...] = OUTCOMES
+    findings: tuple[str, ...] = ()  # the finding kinds this ground is suggested for (each kind in one ground)
+    points: float | None = None  # the rulebook's adjustment for this ground (rfm 7.1.1.4–7.1.1.7: 1.2)
+
+
+@dataclass(frozen=True)
 class Profile:
-    """A rule profile: every field is a `Cited` parameter except the identity and the offence tables."""
+    """A rule profile: every field is a `Cited` parameter except the identity, the consequence tables (offences,
+    judge errors, night rules) and the appeal grounds, which carry their clauses themselves. A profile answers
+    every finding kind, night rule and appeal question itself (checked when it is built): nothing is looked up
+    by profile id elsewhere, and nothing falls back to another profile."""
 
     id: str
     title: str
@@ -99,6 +125,7 @@ class Profile:
     offences: tuple[tuple[str, Consequence], ...]
     fourth_foul_offences: tuple[tuple[str, Consequence], ...]  # replacements when the foul would be the 4th
     lifted_after_cutoff: Consequence  # a hand lifted between the cutoff and the announced count
+    judge_errors: tuple[tuple[str, Consequence], ...]  # JUDGE_ERROR_KINDS: no penalty, the clause that makes it matter
     # --- candidates ---
     single_day1: Cited  # "no_vote": a single candidate on day 1 stays without a vote
     single_later: Cited  # "vote" | "leaves": a single candidate on a later day
@@ -138,6 +165,28 @@ class Profile:
     best_move: Cited  # bool | None: the player killed on night 1 names three (None: not in this rulebook)
     best_move_ban: Cited  # int | None: no best move if this many or more left by the day-1 vote
     best_move_points: Cited  # {"red": {3: .8, 2: .55}, "sheriff": {...}} | None
+    night_rules: tuple[tuple[str, Consequence], ...]  # NIGHT_RULE_KINDS: a faked shot, a broken night pose
+    # --- appeals on the result ---
+    appeal_grounds: tuple[Ground, ...]  # in the order a chief judge reads them; every finding kind in one of them
+    appeal_window: Cited  # float | None: seconds after the game an appeal may be filed (None: no limit written)
+    appeal_late_technical: Cited  # bool: a technical error may be acted on without a timely appeal
+    appeal_procedure: Cited  # one of APPEAL_PROCEDURES: what a change of the result needs
+    appeal_replay: Cited  # one of APPEAL_PROCEDURES: what a replay needs, and its clause (rfm 7.2.1)
+
+    def __post_init__(self) -> None:
+        """A profile that leaves a finding kind, a night rule or an appeal unanswered is refused when it is built,
+        naming the gap, so no lookup can fail (or fall back to another profile) later."""
+        for name, kinds in (("offences", OFFENCE_KINDS), ("judge_errors", JUDGE_ERROR_KINDS),
+                            ("night_rules", NIGHT_RULE_KINDS)):
+            missing = [k for k in kinds if k not in dict(getattr(self, name))]
+            if missing:
+                raise ValueError(f"profile {self.id}: {name} has no consequence for {', '.join(missing)}")
+        for kind in OFFENCE_KINDS + JUDGE_ERROR_KINDS:
+            grounds = [g.clause for g in self.appeal_grounds if kind in g.findings]
+            if len(grounds) != 1:
+                raise ValueError(f"profile {self.id}: finding kind {kind} must ground exactly one appeal, not {grounds}")
+        if self.appeal_procedure.value not in APPEAL_PROCEDURES:
+            raise ValueError(f"profile {self.id}: unknown appeal procedure {self.appeal_procedure.value!r}")
 
     @property
     def accepted_forms(self) -> frozenset[str]:
@@ -150,10 +199,10 @@ class Profile:
         Always returns a Consequence (type "none" with the nearest clause where the profile is silent).
         """
         if kind in JUDGE_ERROR_KINDS:
-            return _judge_error(self.id, kind)
+            return dict(self.judge_errors)[kind]
         table = dict(self.offences)
         if kind not in table:
-            raise ValueError(f"unknown offence kind {kind!r}; expected one of {', '.join(OFFENCE_KINDS)}")
+            raise ValueError(f"unknown offence kind {kind!r}; expected one of {', '.join(OFFENCE_KINDS + JUDGE_ERROR_KINDS)}")
         base = self.lifted_after_cutoff if kind == "lifted_early" and after_cutoff else table[kind]
         if base.type not in ("foul", "warning") or self.removal_at.value is None:
             return base
@@ -170,46 +219,35 @@ class Profile:
             also=base.also,
         )
 
+    def night_rule(self, what: str) -> Consequence:
+        """What a hand out of turn at night costs: `what` is one of NIGHT_RULE_KINDS."""
+        rules = dict(self.night_rules)
+        if what not in rules:
+            raise ValueError(f"unknown night rule {what!r}; expected one of {', '.join(NIGHT_RULE_KINDS)}")
+        return rules[what]
+
+    def appeal_ground_for(self, kind: str | None) -> Ground:
+        """The ground a finding of `kind` most likely supports; the first ground for no finding or a kind none names."""
+        return next((g for g in self.appeal_grounds if kind in g.findings), self.appeal_grounds[0])
+
     def parameters(self) -> dict[str, Cited]:
         """Every cited parameter by name, in declaration order."""
         return {name: value for name, value in vars(self).items() if isinstance(value, Cited)}
 
 
-def _judge_error(profile_id: str, kind: str) -> Consequence:
-    """A finding about the judge's record, not a player: no penalty, but the clause that makes it matter."""
-    clauses = {
-        "rfm": {
-            "count_mismatch": ("rfm 7.1.2.3", "a wrong count not corrected during the vote is a judge's technical error."),
-            "shot_mismatch": ("rfm 7.1.2.4", "a wrongly announced kill or miss is a judge's technical error."),
-            "check_mismatch": ("rfm 7.1.2.1", "a wrong check answer shown is a judge's technical error."),
-            "cannot_see": ("rfm 4.4.22", "the video must show the votes and nights; this seat cannot be seen."),
-        },
-        "mafclub": {
-            "count_mismatch": ("mafclub 2.4.6", "the count must be of the votes properly placed; no penalty for a player."),
-            "shot_mismatch": ("mafclub 2.5.2", "the shooting result as announced differs from the video."),
-            "check_mismatch": ("mafclub 2.5.3", "the judge repeats the number shown before answering; it differs."),
-            "cannot_see": ("mafclub 2.4.6", "this seat cannot be seen; nothing is assumed about its vote."),
-        },
-        "lvi2015": {
-            "count_mismatch": ("lvi2015 5.3", "the count must be of the hands held until «спасибо»; no penalty for a player."),
-            "shot_mismatch": ("lvi2015 «Вторая и последующие ночи»", "the shooting result as announced differs from the video."),
-            "check_mismatch": ("lvi2015 «Вторая и последующие ночи»", "the check answer recorded differs from the number shown."),
-            "cannot_see": ("lvi2015 5.3", "this seat cannot be seen; nothing is assumed about its vote."),
-        },
-        "showtime": {
-            "count_mismatch": ("showtime ¶10", "the count must be of the hands placed before «Спасибо»; no penalty for a player."),
-            "shot_mismatch": ("showtime ¶13", "the shooting result as announced differs from the video."),
-            "check_mismatch": ("showtime ¶4", "the check answer recorded differs from the number shown."),
-            "cannot_see": ("showtime ¶42", "this seat cannot be seen; a protest may need the video (¶42)."),
-        },
-    }
-    clause, text = clauses[profile_id][kind]
-    return Consequence("none", clause, text[0].upper() + text[1:])
-
-
 def _c(kind: str, clause: str, text: str, points: float | None = None, also: str | None = None) -> Consequence:
     return Consequence(kind, clause, text, points, also)
 
+
+_RFM_CHANGE = ("result_stands", "result_changed", "replay")
+_RFM_POINTS = ("result_stands", "points_adjusted")
+_DQ_POINTS = 1.2  # rfm 7.1.1.4–7.1.1.7: a disqualifying foul's −1.2 taken off or added
+_VIDEO_ERROR = Ground(
+    "other",
+    "other",
+    "A judge's error seen on video (the rulebook writes no appeal procedure: the chief judge decides).",
+    findings=OFFENCE_KINDS + JUDGE_ERROR_KINDS,
+)
 
 RFM = Profile(
     id="rfm",
@@ -267,6 +305,12 @@ RFM = Profile(
         "A hand lifted after «Стоп» but before the count: a foul under 4.4.8 (hold until the count), none under 5.9.5 "
         "(lifting before «Стоп») — the rulebook contradicts itself; this profile follows 4.4.8.",
         also="rfm 5.9.5",
+    ),
+    judge_errors=(
+        ("count_mismatch", _c("none", "rfm 7.1.2.3", "A wrong count not corrected during the vote is a judge's technical error.")),
+        ("shot_mismatch", _c("none", "rfm 7.1.2.4", "A wrongly announced kill or miss is a judge's technical error.")),
+        ("check_mismatch", _c("none", "rfm 7.1.2.1", "A wrong check answer shown is a judge's technical error.")),
+        ("cannot_see", _c("none", "rfm 4.4.22", "The video must show the votes and nights; this seat cannot be seen.")),
     ),
     single_day1=Cited("no_vote", "rfm 4.4.11", "A single candidate on day 1 is not voted on and stays."),
     single_later=Cited("vote", "rfm 4.4.11", "On later days any number of candidates is voted on, a single one too."),
@@ -333,6 +377,72 @@ RFM = Profile(
         "rfm 6.6.2",
         "Red player: +0.8 for three blacks, +0.55 for two (6.6.2–6.6.3); Sheriff: +0.7 / +0.45 (6.6.4–6.6.5).",
     ),
+    night_rules=(
+        (
+            "red_hand",
+            _c(
+                "removal",
+                "rfm 5.12.10",
+                "Breaking the night behaviour — a red player raising a hand during the shooting — is a disqualifying foul (−1.2).",
+                points=-1.2,
+            ),
+        ),
+        (
+            "pose",
+            _c(
+                "warning",
+                "rfm 4.5.12",
+                "Out of the night pose (arms crossed on the shoulders): the judge asks the table to take the pose; after two "
+                "warnings the player is removed (also 4.5.12.1).",
+            ),
+        ),
+    ),
+    appeal_grounds=(
+        Ground("rfm 7.1.1.1", "cognitive", "A disqualifying foul on the critical round was missed: the player stayed "
+               "and his team won.", _RFM_CHANGE),
+        Ground("rfm 7.1.1.2", "cognitive", "The judge did not record a ППК (win of the opposite team), and the other "
+               "team won.", _RFM_CHANGE),
+        Ground("rfm 7.1.1.4", "cognitive", "A disqualifying foul wrongly given on a non-critical round, and the "
+               "player's team lost: no replay, the −1.2 is taken off.", _RFM_POINTS, points=_DQ_POINTS),
+        Ground("rfm 7.1.1.5", "cognitive", "A disqualifying foul wrongly given on the critical round, and the "
+               "player's team lost: the −1.2 is taken off (a replay is possible, 7.2.2).", (*_RFM_POINTS, "replay"),
+               points=_DQ_POINTS),
+        Ground("rfm 7.1.1.6", "cognitive", "A disqualifying foul not given on a non-critical round: no replay, "
+               "−1.2 is added.", _RFM_POINTS, findings=("wrong_form", "night_hand"), points=_DQ_POINTS),
+        Ground("rfm 7.1.1.7", "cognitive", "A disqualifying foul not given on the critical round: −1.2 is added; the "
+               "chief judge may change the result.", OUTCOMES, points=_DQ_POINTS),
+        Ground("rfm 7.1.2.1", "technical", "A wrong check answer was shown to the Don or the Sheriff, not corrected at "
+               "night, and it affected the outcome.", _RFM_CHANGE, findings=("check_mismatch",)),
+        Ground("rfm 7.1.2.2", "technical", "A player whose leaving would have ended the game did not leave on the "
+               "vote, and the other team won.", _RFM_CHANGE),
+        Ground("rfm 7.1.2.3", "technical", "The judge miscounted a vote (or revote), did not correct it during the "
+               "vote, and it affected the result.", _RFM_CHANGE,
+               findings=("count_mismatch", "late_vote", "early_hand", "lifted_early", "no_vote", "double_vote",
+                         "gesture", "cannot_see")),
+        Ground("rfm 7.1.2.4", "technical", "The judge announced a miss or a kill wrongly.", _RFM_CHANGE,
+               findings=("shot_mismatch",)),
+        Ground("rfm 7.1.2.5", "technical", "A nomination was wrongly accepted, not corrected that day, and it affected "
+               "the vote.", _RFM_CHANGE),
+        Ground("rfm 7.1.2.6", "technical", "The candidates were listed in the wrong order for the vote, not corrected "
+               "during it, and it affected the result.", _RFM_CHANGE),
+        Ground("rfm 7.1.2.7", "technical", "The judge's gesture at the deal did not match the card, and it was not "
+               "corrected before the next player was woken.", _RFM_CHANGE),
+        Ground("rfm 7.1.2.8", "technical", "A phase was run out of order (a sub-phase skipped or run wrongly).",
+               _RFM_CHANGE),
+        Ground("rfm 7.2.3", "replay", "The venue gave players an advantage (e.g. a screen showing the roles behind "
+               "the judge).", ("result_stands", "replay")),
+    ),
+    appeal_window=Cited(600.0, "rfm 7.3.6", "An appeal is filed within 10 minutes after the game."),
+    appeal_late_technical=Cited(
+        True, "rfm 7.4", "The chief judge may change the result or order a replay for a technical error without an appeal."
+    ),
+    appeal_procedure=Cited(
+        "formal",
+        "rfm 7.1.1.3",
+        "A result is changed only with the video of the game or the vote in question, the side judge's testimony and "
+        "the chief judge's agreement.",
+    ),
+    appeal_replay=Cited("formal", "rfm 7.2.1", "A replay needs the same: the video or the vote, the side judge, the chief judge."),
 )
 
 MAFCLUB = Profile(
@@ -381,6 +491,12 @@ MAFCLUB = Profile(
         "A hand lifted after «Спасибо» but before the count breaks 2.4.6 (hold until the count), but the warning of 2.4.8 "
         "covers only a lift before or with «Спасибо»; the vote counts.",
         also="mafclub 2.4.8",
+    ),
+    judge_errors=(
+        ("count_mismatch", _c("none", "mafclub 2.4.6", "The count must be of the votes properly placed; no penalty for a player.")),
+        ("shot_mismatch", _c("none", "mafclub 2.5.2", "The shooting result as announced differs from the video.")),
+        ("check_mismatch", _c("none", "mafclub 2.5.3", "The judge repeats the number shown before answering; it differs.")),
+        ("cannot_see", _c("none", "mafclub 2.4.6", "This seat cannot be seen; nothing is assumed about its vote.")),
     ),
     single_day1=Cited("no_vote", "mafclub 2.4.3", "A single candidate on day 1 is not voted on and stays."),
     single_later=Cited("leaves", "mafclub 2.4.3", "A single candidate on a later day leaves without a vote."),
@@ -440,6 +556,29 @@ MAFCLUB = Profile(
         "mafclub 2.6.3",
         "A red player gets 2 points for three blacks named, 1 for two, 0.5 for one.",
     ),
+    night_rules=(
+        ("red_hand", _c("removal", "mafclub 3.8.8", "A red player raising a hand during the shooting to fake a shot is removed.")),
+        (
+            "pose",
+            _c(
+                "none",
+                "mafclub 2.5.1",
+                "All players take the night pose; the rulebook names no penalty for leaving it (3.8 removes for peeking, "
+                "touching and hints).",
+            ),
+        ),
+    ),
+    appeal_grounds=(
+        Ground("mafclub 3.13", "replay", "An automatic replay for the gravest violations (an oath, bribery, "
+               "blackmail or threats).", ("result_stands", "replay")),
+        _VIDEO_ERROR,
+    ),
+    appeal_window=Cited(None, "mafclub 3.8.12", "A protest may not be announced before the game ends; no deadline after it is written."),
+    appeal_late_technical=Cited(False, "mafclub 3.8.12", "Nothing is written on reviewing a result without a protest."),
+    appeal_procedure=Cited(
+        "chief_judge", "mafclub 3.8.12", "No appeal procedure is written: the chief judge decides, changing a result only on video."
+    ),
+    appeal_replay=Cited("chief_judge", "mafclub 3.13", "Automatic replays for the gravest violations; otherwise the chief judge decides."),
 )
 
 LVI2015 = Profile(
@@ -470,6 +609,12 @@ LVI2015 = Profile(
     ),
     fourth_foul_offences=(),
     lifted_after_cutoff=_c("none", "lvi2015 5.3", "A hand need only stay until «спасибо»; lifting it afterwards is allowed."),
+    judge_errors=(
+        ("count_mismatch", _c("none", "lvi2015 5.3", "The count must be of the hands held until «спасибо»; no penalty for a player.")),
+        ("shot_mismatch", _c("none", "lvi2015 «Вторая и последующие ночи»", "The shooting result as announced differs from the video.")),
+        ("check_mismatch", _c("none", "lvi2015 «Затем ведущий обращается к Дону»", "The check answer recorded differs from the number shown (the Sheriff's: «Далее ведущий объявляет»).")),
+        ("cannot_see", _c("none", "lvi2015 5.3", "This seat cannot be seen; nothing is assumed about its vote.")),
+    ),
     single_day1=Cited("no_vote", "lvi2015 «Первый день»", "A single candidate on day 1 is not voted on."),
     single_later=Cited("vote", "lvi2015 «Первый день»", "On later days any number of candidates is voted on."),
     nomination_pick=Cited(
@@ -522,6 +667,20 @@ LVI2015 = Profile(
     best_move=Cited(None, "lvi2015 «Вторая и последующие ночи»", "This rulebook has no best move."),
     best_move_ban=Cited(None, "lvi2015 «Вторая и последующие ночи»", "This rulebook has no best move."),
     best_move_points=Cited(None, "lvi2015 «Вторая и последующие ночи»", "This rulebook has no best move."),
+    night_rules=(
+        (
+            "red_hand",
+            _c("removal", "lvi2015 3.4", "Anything beyond night behaviour at night — here a red hand raised in the shooting — is a removal."),
+        ),
+        ("pose", _c("removal", "lvi2015 3.4", "Anything beyond night behaviour at night is a removal.")),
+    ),
+    appeal_grounds=(_VIDEO_ERROR,),
+    appeal_window=Cited(None, "lvi2015 4.7.9", "Arguing with the judge during the game is a removal; no review after it is written."),
+    appeal_late_technical=Cited(False, "lvi2015 4.7.9", "Nothing is written on reviewing a result."),
+    appeal_procedure=Cited(
+        "chief_judge", "lvi2015 4.7.9", "No appeal procedure is written: the chief judge decides, changing a result only on video."
+    ),
+    appeal_replay=Cited("chief_judge", "lvi2015 4.7.9", "No replay is written: the chief judge decides on the video."),
 )
 
 SHOWTIME = Profile(
@@ -554,6 +713,12 @@ SHOWTIME = Profile(
     ),
     fourth_foul_offences=(),
     lifted_after_cutoff=_c("none", "showtime ¶10", "The remark is for lifting during the vote; after «Спасибо» nothing is written."),
+    judge_errors=(
+        ("count_mismatch", _c("none", "showtime ¶10", "The count must be of the hands placed before «Спасибо»; no penalty for a player.")),
+        ("shot_mismatch", _c("none", "showtime ¶13", "The shooting result as announced differs from the video.")),
+        ("check_mismatch", _c("none", "showtime ¶4", "The check answer recorded differs from the number shown.")),
+        ("cannot_see", _c("none", "showtime ¶42", "This seat cannot be seen; a protest may need the video (¶42).")),
+    ),
     single_day1=Cited("no_vote", "showtime ¶10", "A single candidate on the first round is not voted on."),
     single_later=Cited("leaves", "showtime ¶10", "On any later round a single candidate leaves without a vote."),
     nomination_pick=Cited("last", "showtime ¶10", "A player may name several; the last properly nominated one is accepted."),
@@ -598,6 +763,24 @@ SHOWTIME = Profile(
     best_move=Cited(None, "showtime ¶15", "This rulebook has no best move; the killed player has one minute."),
     best_move_ban=Cited(None, "showtime ¶15", "This rulebook has no best move."),
     best_move_points=Cited(None, "showtime ¶15", "This rulebook has no best move."),
+    night_rules=(
+        (
+            "red_hand",
+            _c("removal", "showtime ¶38", "Gesturing at night outside one's own turn (a red hand in the shooting) is a reason for removal."),
+        ),
+        ("pose", _c("removal", "showtime ¶38", "Gesturing at night outside one's own turn is a reason a player may be removed.")),
+    ),
+    appeal_grounds=(
+        Ground("showtime ¶42", "protest", "A club member's protest after the game: the game annulled, replayed or its "
+               "result changed, decided by the table's vote.", ("result_stands", "result_changed", "replay"),
+               findings=OFFENCE_KINDS + JUDGE_ERROR_KINDS),
+    ),
+    appeal_window=Cited(None, "showtime ¶42", "A protest is made after the game; no deadline is written."),
+    appeal_late_technical=Cited(False, "showtime ¶42", "Nothing is written on reviewing a result without a protest."),
+    appeal_procedure=Cited(
+        "protest", "showtime ¶42", "Only a club member may protest; the table's vote accepts it (his whole team and an opponent)."
+    ),
+    appeal_replay=Cited("protest", "showtime ¶42", "A replay is one of the protest's outcomes, decided the same way."),
 )
 
 PROFILES: dict[str, Profile] = {p.id: p for p in (RFM, MAFCLUB, LVI2015, SHOWTIME)}
@@ -616,6 +799,7 @@ def pick_nomination(profile: Profile, named: list[int], already: set[int] | froz
     """Which of the seats a player `named` in one speech is accepted, given those `already` nominated that day.
 
     rfm 4.4.2: the first not yet nominated; mafclub 2.3.12 and showtime ¶10: the last not yet nominated.
+    The engine asks it when a speech brings a second name, so the profile's `nomination_pick` decides which stands.
     """
     fresh = [seat for seat in named if seat not in already]
     if not fresh:

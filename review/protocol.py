@@ -21,10 +21,11 @@ from typing import Any
 from review.errors import InvalidInput, UnreadableInput
 from review.jsonio import read_json, write_json
 from review.problems import Problem
+from review.profiles import PROFILES
 
 FORMAT = "stopframe-protocol/1"
 FORMAT_NAME, MAJOR_VERSION = "stopframe-protocol", 1
-RULE_PROFILES = ("rfm", "mafclub", "lvi2015", "showtime")  # spec §1; the profiles themselves live in review.profiles
+RULE_PROFILES = tuple(PROFILES)  # spec §1: the ids of the profiles in review.profiles, in their order
 ROLES = ("civilian", "sheriff", "mafia", "don")
 SEATS = range(1, 11)
 # Bounds no real game comes near; they keep a typo or a hostile file from making the replay walk through a

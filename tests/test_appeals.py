@@ -96,6 +96,27 @@ def test_suggested_grounds_follow_the_finding_rfm_7_1_2() -> None:
     assert suggested_ground("showtime", None) == "showtime ¶42"
 
 
+def test_a_missed_night_hand_suggests_a_missed_disqualifying_foul_rfm_7_1_1_6_not_a_miscount() -> None:
+    """rfm 5.12.7/5.12.10 make a night hand a disqualifying foul; 7.1.2.3 is about counting votes."""
+    assert suggested_ground("rfm", {"kind": "night_hand"}) == "rfm 7.1.1.6"
+    assert suggested_ground("rfm", {"kind": "wrong_form"}) == "rfm 7.1.1.6"
+
+
+def test_a_video_finding_under_mafclub_suggests_the_judges_error_not_an_automatic_replay_3_13() -> None:
+    """mafclub 3.13 replays a game for an oath, bribery or threats; what the video shows is a judge's error."""
+    assert suggested_ground("mafclub", {"kind": "count_mismatch"}) == "other"
+    assert suggested_ground("mafclub", None) == "mafclub 3.13"
+
+
+def test_the_filing_deadline_is_the_profiles_rfm_7_3_6() -> None:
+    """The deadline and its clause come from the profile; no deadline is written elsewhere."""
+    (check,) = [c for c in checks(case(filed_at=END + 601), change()) if c.clause == "rfm 7.3.6"]
+    assert not check.ok and check.text == "filed 10 min after the game; the chief judge may still act on a " \
+        "technical error without an appeal (rfm 7.4)"
+    assert not [c for c in checks(case(profile="lvi2015", ground="other", filed_at=END + 6000), change())
+                if not c.ok and "filed" in c.text]
+
+
 ROLES = {1: "civilian", 2: "mafia", 3: "civilian", 4: "sheriff", 5: "civilian", 6: "civilian", 7: "don",
          8: "civilian", 9: "mafia", 10: "civilian"}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from review.night import (
     night_windows,
     observe_spans,
 )
-from review.profiles import get_profile
+from review.profiles import Consequence, get_profile
 
 ROLES = {2: "mafia", 7: "don", 9: "mafia", 4: "sheriff"}
 COUNT_START = 4.2  # the first number of the count; one a second (DEFAULT_CADENCE_S)
@@ -185,6 +186,16 @@ def test_rfm_red_hand_in_the_shooting_is_a_disqualifying_foul() -> None:
     result = audit_nights(game(target=10), seen({2: fire_on(10), 7: fire_on(10), 9: fire_on(10), 1: None}))
     (f,) = [f for f in result.findings if f.seat == 1]
     assert f.clause == "rfm 5.12.10" and f.consequence.points == -1.2
+
+
+def test_night_hands_cost_what_the_profiles_night_rules_say() -> None:
+    """The night audit asks the profile (`night_rules`), so a profile's own clause reaches the finding."""
+    rfm = get_profile("rfm")
+    fake = Consequence("warning", "rfm 4.5.12.1", "Only game actions at night.")
+    profile = replace(rfm, night_rules=(("red_hand", fake), ("pose", rfm.night_rule("pose"))))
+    result = audit_nights(game(target=10), seen({2: fire_on(10), 7: fire_on(10), 9: fire_on(10), 1: None}), profile=profile)
+    (f,) = [f for f in result.findings if f.seat == 1]
+    assert (f.clause, f.consequence.type, f.consequence.text) == ("rfm 4.5.12.1", "warning", "Only game actions at night.")
 
 
 def test_rfm_4_5_12_hand_raised_outside_the_seats_turn_is_a_low_severity_suggestion() -> None:

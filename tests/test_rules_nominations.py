@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from gamegen import ballot, nom, phase, protocol, quiet_days, shoot, speech, vote, withdraw
 
 from review.engine import replay
-from review.profiles import PROFILES, pick_nomination
+from review.profiles import PROFILES, Cited, pick_nomination
 
 TEN = list(range(1, 11))
 
@@ -28,6 +30,34 @@ def test_rfm_4_4_2_the_first_name_not_yet_nominated_is_accepted():
 
 def test_showtime_p10_the_last_properly_named_candidate_is_accepted():
     assert pick_nomination(PROFILES["showtime"], [2, 4, 9], set()) == 9
+
+
+def standing(data: dict, profile=None) -> list[tuple[int, int]]:
+    """Day 1's standing nominations, (by, target) in nomination order, after the replay."""
+    return replay(data, profile).final.nominations[1]
+
+
+# 3 and 6 are nominated; seat 1 then names 5 and 7 in his speech (the protocol keeps only accepted names:
+# 3 and 6 again would be refused as already nominated).
+WORKED = [phase("day", 1), nom(1, 2, 3), nom(1, 4, 6), speech(1, 1), nom(1, 1, 5), nom(1, 1, 7)]
+
+
+def test_mafclub_2_3_12_the_engine_accepts_the_last_name_of_the_speech_accepted_7():
+    assert standing(protocol("mafclub", WORKED)) == [(2, 3), (4, 6), (1, 7)]
+
+
+def test_rfm_4_4_2_the_engine_keeps_the_first_name_of_the_speech_and_refuses_the_second():
+    data = protocol("rfm", WORKED)
+    assert standing(data) == [(2, 3), (4, 6), (1, 5)]
+    assert problems(data) == [("events[6].by", "rfm 4.4.3")]
+
+
+def test_which_name_stands_is_the_profiles_nomination_pick_not_its_withdrawal_rule():
+    """The engine asks `pick_nomination`: swap the pick and the outcome follows it, withdrawal unchanged."""
+    first = replace(PROFILES["mafclub"], nomination_pick=Cited("first", "mafclub 2.3.12", "The first stands."))
+    assert first.withdrawal.value and standing(protocol("mafclub", WORKED), first) == [(2, 3), (4, 6), (1, 5)]
+    last = replace(PROFILES["rfm"], nomination_pick=Cited("last", "rfm 4.4.2", "The last stands."))
+    assert not last.withdrawal.value and standing(protocol("rfm", WORKED), last) == [(2, 3), (4, 6), (1, 7)]
 
 
 def test_mafclub_2_3_12_a_later_name_in_the_same_speech_replaces_the_earlier():
