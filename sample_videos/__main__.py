@@ -1,4 +1,7 @@
-"""`python3 -m sample_videos`: regenerate the bundled sample game, its clips and the stress set."""
+"""`python3 -m sample_videos`: regenerate the bundled sample game, its clips and the stress set.
+
+`python3 -m sample_videos varied --out DIR [--count N] [--first SEED]` renders varied vote clips
+(sample_videos/varied.py) into DIR instead; they are rendered on demand and never committed."""
 
 from __future__ import annotations
 
@@ -12,7 +15,34 @@ from .build import build_all
 HERE = Path(__file__).resolve().parent
 
 
+def varied(argv: list[str]) -> int:
+    """The `varied` command: N varied vote clips into a folder."""
+    from .varied import build_varied
+
+    parser = argparse.ArgumentParser(prog="python3 -m sample_videos varied",
+                                     description="render varied day-vote clips (spec file sets) into a folder")
+    parser.add_argument("--out", type=Path, required=True, help="folder that receives NAME.mp4/.protocol/.seats/.truth")
+    parser.add_argument("--count", type=int, default=6, help="how many clips (default 6)")
+    parser.add_argument("--first", type=int, default=1, help="the first clip's seed (default 1)")
+    parser.add_argument("--size", default="1280x720", help="picture size WxH (default 1280x720)")
+    parser.add_argument("--candidates", type=int, choices=[2, 3, 4],
+                        help="candidates per vote (default: 2 or 3, drawn per clip; one is not voted on, rfm 4.4.11)")
+    args = parser.parse_args(argv)
+    w, h = (int(v) for v in args.size.lower().split("x"))
+    start = time.time()
+
+    def log(msg: str) -> None:
+        print(f"[{time.time() - start:6.1f}s] {msg}", file=sys.stderr, flush=True)
+
+    build_varied(args.out, args.count, args.first, (w, h), args.candidates, log)
+    log("done")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["varied"]:
+        return varied(argv[1:])
     parser = argparse.ArgumentParser(prog="python3 -m sample_videos", description=__doc__)
     parser.add_argument("--out", type=Path, default=HERE,
                         help="folder that receives game/ and clips/ (default: the package itself)")

@@ -50,6 +50,33 @@ class Show:
     number: int
 
 
+@dataclass(frozen=True)
+class OtherHand:
+    """A hand on or over the table that is no vote: what a vote reader must not count (truth `x_other_hands`).
+
+    kind `idle`: rests at `spot` over [on, off); `passing`: leaves its rest at `on`, goes out to `spot` and
+    holds there `hold` seconds, back at rest by `off`, crossing a voting zone on the way without resting in
+    it; `fidget`: rests near `spot` over [on, off) and keeps shifting and changing its grip.  `spot` is
+    (along, lateral) in metres from the seat's table edge (None: the hand's usual rest, drawn anyway);
+    `overlap` is the largest share of the hand's outline inside a voting zone at rest (for passing: on its way).
+    """
+
+    seat: int
+    right: bool
+    kind: str
+    on: float
+    off: float
+    pose: str = "relaxed"
+    spot: tuple[float, float] | None = None
+    hold: float = 0.0
+    overlap: float = 0.0
+
+    def to_json(self, offset: float) -> dict:
+        return {"seat": self.seat, "hand": "right" if self.right else "left", "kind": self.kind,
+                "on": round(self.on + offset, 2), "off": round(self.off + offset, 2), "pose": self.pose,
+                "zone_overlap": round(self.overlap, 3)}
+
+
 @dataclass
 class Window:
     """One filmed stretch of the game (a day's voting or a night), on its own time axis from 0."""
@@ -65,6 +92,7 @@ class Window:
     raises: list[Raise] = field(default_factory=list)
     shows: list[Show] = field(default_factory=list)
     findings: list[dict] = field(default_factory=list)
+    others: list[OtherHand] = field(default_factory=list)
 
     @property
     def frames(self) -> int:
@@ -294,9 +322,10 @@ def protocol(items: list[dict | Window], offsets: dict[str, float], video: str, 
 
 def truth(windows: list[Window], offsets: dict[str, float]) -> dict:
     """Spec §3 truth of a video made of these windows at these offsets."""
-    hands, raised, shown, findings, cues = [], [], [], [], []
+    hands, raised, shown, findings, cues, others = [], [], [], [], [], []
     for w in windows:
         o = offsets[w.name]
+        others += [h.to_json(o) for h in w.others]
         for h in w.hands:
             hands.append({"seat": h.seat, "on": round(h.on + o, 2), "off": round(h.off + o, 2), "pose": h.pose})
         for r in w.raises:
@@ -307,7 +336,10 @@ def truth(windows: list[Window], offsets: dict[str, float]) -> dict:
         findings += copy.deepcopy(w.findings)
         cues += [{**c.to_json(), "t": round(c.t + o, 3)} for c in w.cues]
     hands.sort(key=lambda h: (h["on"], h["seat"]))
-    return {"format": "stopframe-truth/1", "fps": 25, "hands": hands, "raised": raised, "shown_numbers": shown,
-            "expected_findings": findings, "x_cues": cues,
-            "x_windows": [{"name": w.name, "title": w.title, "start": offsets[w.name],
-                           "end": round(offsets[w.name] + w.duration, 2)} for w in windows]}
+    out = {"format": "stopframe-truth/1", "fps": 25, "hands": hands, "raised": raised, "shown_numbers": shown,
+           "expected_findings": findings, "x_cues": cues,
+           "x_windows": [{"name": w.name, "title": w.title, "start": offsets[w.name],
+                          "end": round(offsets[w.name] + w.duration, 2)} for w in windows]}
+    if others:  # hands that are on the table but are no votes: the scorers do not count them
+        out["x_other_hands"] = sorted(others, key=lambda h: (h["on"], h["seat"], h["hand"]))
+    return out

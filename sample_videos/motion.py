@@ -7,7 +7,7 @@ the resting picture: the truth's [on, off) frames are where the hand really rest
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -47,8 +47,7 @@ class Track:
                 w = (t - m.t0) / (m.t1 - m.t0)
                 e = w * w if m.arrive else 1 - (1 - w) ** 2
                 mid = state.blend(m.dst, e)
-                return HandState(mid.pose, mid.wrist + UP * m.lift * np.sin(np.pi * w), mid.fingers_dir,
-                                 mid.thumb_dir, mid.right, mid.scale), None
+                return replace(mid, wrist=mid.wrist + UP * m.lift * np.sin(np.pi * w)), None
             else:
                 break
         return state, key

@@ -15,11 +15,11 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from .game import Show, VoteHand, Window
+from .game import OtherHand, Show, VoteHand, Window
 from .hands import HandState, arm_capsules, hand_capsules, number_pose, raised_pose
-from .motion import FPS, Jitter, Track, place
+from .motion import FPS, UP, Jitter, Track, place
 from .render import Camera, Canvas, Light
-from .scene import VOTE_SPREAD, Prop, Scene, Seat, make_seats, seat_map, top_camera, tripod_camera
+from .scene import VOTE_SPREAD, Prop, Scene, Seat, make_seats, seat_map, top_camera, tripod_camera, vary_seats
 
 LEFT_LABEL = 10  # mask labels: right hand = seat, left hand = 10 + seat, arms = 20 + seat
 ARM_LABEL = 20
@@ -49,8 +49,11 @@ class Conditions:
     shake: float = 0.0  # camera shake amplitude in pixels
     crf: int = 27
     clutter: bool = False  # props next to the voting zones, forearms resting on the table
-    cloth: str = "green"
+    cloth: str = "green"  # a table surface of scene.TABLE_CLOTHS: felts, woods, black cloth, stripes, check
     seed: int = 7
+    looks: int | None = None  # a seed for per-seat looks over wide ranges (scene.vary_seats); None: the classic cast
+    ambient: float = 0.38  # the room's share of light that does not come from the lamp
+    warmth: float = 0.0  # the light's colour: > 0 warm (tungsten), < 0 cool (daylight, LED)
 
     def make_camera(self) -> Camera:
         if self.camera == "top":
@@ -84,7 +87,9 @@ class Stage:
     def __post_init__(self) -> None:
         rng = np.random.default_rng(self.cond.seed)
         self.seats = make_seats(rng)
-        light = Light(brightness=self.cond.brightness)
+        if self.cond.looks is not None:  # its own generator: the classic scene's draws stay as they were
+            self.seats = vary_seats(self.seats, np.random.default_rng(self.cond.looks))
+        light = Light(ambient=self.cond.ambient, brightness=self.cond.brightness)
         props = self._props(rng)
         self.scene = Scene(self.cond.make_camera(), self.seats, light, self.cond.cloth, props, masks_at_night=True)
 
@@ -126,8 +131,9 @@ class Stage:
         photo = self.cutouts is not None and self.cutouts.covers(hands[0])
         for h in hands:
             shoulder = seat.shoulder(h.right)
-            caps += arm_capsules(shoulder, h.wrist, seat.scale, seat.elbow_pole(h.right), seat.skin, seat.shirt,
-                                 seat.long_sleeve, ARM_LABEL + seat.number)
+            caps += arm_capsules(shoulder, h.wrist, seat.scale, seat.elbow_pole(h.right), seat.skin,
+                                 seat.sleeve_colour, seat.long_sleeve, ARM_LABEL + seat.number, seat.cuff,
+                                 seat.band if h.right == seat.band_right else None)
             if not (photo and h.right):
                 caps += hand_capsules(h, seat.skin, seat.number if h.right else LEFT_LABEL + seat.number)
         pts = np.array([p for c in caps for p in (c.a, c.b)])
@@ -180,7 +186,37 @@ def tracks_for(window: Window, seats: dict[int, Seat], seed: int) -> dict[tuple[
             track.move(r.fire - 1.0 / FPS, r.fire + 1.0 / FPS, seat.raised(raised_pose(r.fingers, True)), 0.0, False)
     for s in window.shows:
         _show(s, seats[s.seat], tracks)
+    for o in window.others:
+        if o.spot is not None:
+            _other(o, seats[o.seat], tracks[(o.seat, o.right)], seed)
     return tracks
+
+
+FIDGET_POSES = ("relaxed", "fist", "open_palm", "relaxed")
+
+
+def _other(o: OtherHand, seat: Seat, track: Track, seed: int) -> None:
+    """An idle, passing or fidgeting hand (game.OtherHand) on the hand's track."""
+    along, lateral = o.spot
+    rest = seat.on_table(o.pose, along, lateral, o.right, True)
+    if o.kind == "idle":
+        place(track, o.on, o.off, rest, track.base)
+    elif o.kind == "passing":  # without a hold it sweeps over the spot a few centimetres up, never touching
+        travel = (o.off - o.on - o.hold) / 2
+        if not o.hold:
+            rest = replace(rest, wrist=rest.wrist + UP * 0.04)
+        track.move(o.on, o.on + travel, rest, 0.05, arrive=True)
+        track.move(o.on + travel + o.hold, o.off, track.base, 0.05, arrive=False)
+    else:  # fidget: shifts and changes of grip every half second or so, never far from the spot
+        rng = np.random.default_rng([seed, o.seat, int(o.right), int(o.on * FPS)])
+        place(track, o.on, o.off, rest, track.base)
+        t = o.on + float(rng.uniform(0.3, 0.9))
+        while t + 0.5 < o.off - 0.1:
+            pose = FIDGET_POSES[int(rng.integers(len(FIDGET_POSES)))]
+            spot = (along + float(rng.uniform(-0.02, 0.02)), lateral + float(rng.uniform(-0.03, 0.03)))
+            step = float(rng.uniform(0.12, 0.3))
+            track.move(t, t + step, seat.on_table(pose, *spot, o.right, True), float(rng.uniform(0.0, 0.03)))
+            t += step + float(rng.uniform(0.3, 1.1))
 
 
 def _show(show: Show, seat: Seat, tracks: dict[tuple[int, bool], Track]) -> None:
@@ -207,6 +243,9 @@ class Effects:
             self.shake = np.clip(walk, -cond.shake, cond.shake)
         else:
             self.shake = None
+        gains = (1 - 0.22 * cond.warmth, 1 + 0.03 * cond.warmth, 1 + 0.2 * cond.warmth)  # B, G, R
+        self.tint = (np.stack([np.clip(np.arange(256) * g, 0, 255) for g in gains], -1).astype(np.uint8)[:, None, :]
+                     if cond.warmth else None)
 
     def offset(self, index: int) -> tuple[float, float]:
         if self.shake is None:
@@ -214,6 +253,8 @@ class Effects:
         return float(self.shake[index, 0]), float(self.shake[index, 1])
 
     def apply(self, frame: np.ndarray, index: int) -> np.ndarray:
+        if self.tint is not None:
+            frame = cv2.LUT(frame, self.tint)
         if self.shake is not None:
             dx, dy = self.offset(index)
             m = np.float32([[1, 0, dx], [0, 1, dy]])

@@ -7,12 +7,21 @@ side: clockwise seen from above.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
-from .hands import POSES, HandState, hand_capsules, lowest_point, number_pose, raised_pose
+from .hands import (
+    MODEL_HAND,
+    POSES,
+    HandShape,
+    HandState,
+    hand_capsules,
+    lowest_point,
+    number_pose,
+    raised_pose,
+)
 from .render import Camera, Canvas, Capsule, Light
 
 TABLE_A, TABLE_B = 1.3, 0.74  # oval semi-axes
@@ -26,7 +35,22 @@ SHIRTS = [(0.12, 0.14, 0.2), (0.55, 0.1, 0.12), (0.85, 0.85, 0.82), (0.15, 0.3, 
           (0.35, 0.45, 0.3), (0.5, 0.4, 0.6), (0.08, 0.08, 0.08), (0.6, 0.5, 0.35), (0.2, 0.45, 0.55)]
 HAIR = [(0.08, 0.06, 0.05), (0.3, 0.2, 0.1), (0.55, 0.4, 0.2), (0.15, 0.1, 0.08), (0.5, 0.5, 0.5)]
 TABLE_CLOTHS = {"green": (0.13, 0.33, 0.2), "blue": (0.12, 0.2, 0.36), "wood": (0.52, 0.34, 0.2),
-                "grey": (0.3, 0.31, 0.32)}
+                "grey": (0.3, 0.31, 0.32), "burgundy": (0.36, 0.08, 0.1), "beige": (0.68, 0.6, 0.47),
+                "black": (0.045, 0.045, 0.05), "wood_light": (0.74, 0.56, 0.37), "wood_dark": (0.28, 0.16, 0.09),
+                "wood_red": (0.5, 0.23, 0.14), "stripes": (0.7, 0.66, 0.58), "check": (0.62, 0.6, 0.55)}
+# how each surface is drawn: felt (soft low-frequency shading), grain (the first wood), planks (wood boards
+# with grain and seams), cloth (a near-black cloth with a faint weave sheen), stripes and check (woven patterns
+# in the base colour and a second colour drawn per scene)
+SURFACES = {"green": "felt", "blue": "felt", "grey": "felt", "burgundy": "felt", "beige": "felt", "wood": "grain",
+            "wood_light": "planks", "wood_dark": "planks", "wood_red": "planks", "black": "cloth",
+            "stripes": "stripes", "check": "check"}
+PATTERN_COLOURS = [(0.55, 0.1, 0.12), (0.12, 0.18, 0.38), (0.1, 0.3, 0.18), (0.2, 0.2, 0.22), (0.75, 0.55, 0.2),
+                   (0.9, 0.88, 0.82)]
+DARK_SLEEVES = [(0.04, 0.04, 0.05), (0.08, 0.09, 0.14), (0.14, 0.12, 0.1), (0.18, 0.18, 0.19)]
+BANDS = [(0.05, 0.05, 0.05), (0.62, 0.62, 0.64), (0.4, 0.25, 0.12), (0.8, 0.65, 0.3), (0.7, 0.15, 0.15)]
+# skin from very light to very dark (RGB at full light), for per-seat tones drawn anywhere between
+SKIN_RAMP = np.array([(0.97, 0.84, 0.75), (0.93, 0.75, 0.63), (0.84, 0.62, 0.48), (0.7, 0.49, 0.35),
+                      (0.55, 0.36, 0.24), (0.4, 0.25, 0.16), (0.27, 0.17, 0.11), (0.18, 0.12, 0.08)])
 
 
 @dataclass
@@ -42,6 +66,15 @@ class Seat:
     hair: tuple
     scale: float
     long_sleeve: bool
+    shape: HandShape = MODEL_HAND
+    sleeve: tuple | None = None  # the sleeves' colour where it is not the shirt's (a jacket, a cardigan)
+    cuff: float = 0.78  # where a long sleeve ends along the forearm
+    band: tuple | None = None  # a watch strap's or bracelet's colour (None: bare wrists)
+    band_right: bool = False  # the band is on the right (voting) wrist, else on the left
+
+    @property
+    def sleeve_colour(self) -> tuple:
+        return self.shirt if self.sleeve is None else self.sleeve
 
     def shoulder(self, right: bool) -> np.ndarray:
         base = self.edge - self.forward * 0.30 + UP * 0.33
@@ -57,7 +90,7 @@ class Seat:
         else:
             thumb = np.cross(UP, f) * (1 if right else -1)
         pos = self.edge + self.forward * along + self.right * lateral
-        state = HandState(POSES[pose], pos, f, thumb, right, self.scale)
+        state = HandState(POSES[pose], pos, f, thumb, right, self.scale, self.shape)
         return rest_on_table(state)
 
     def vote_rest(self, pose: str, jitter: tuple[float, float] = (0.0, 0.0)) -> HandState:
@@ -72,13 +105,13 @@ class Seat:
         """A hand on the knee under the table top, hidden from the tripod: not a hand on the table."""
         pos = self.edge + self.forward * 0.06 + self.right * (0.1 if right else -0.1) - UP * 0.1
         thumb = np.cross(UP, self.forward) * (1 if right else -1)
-        return HandState(POSES["relaxed"], pos, self.forward, thumb, right, self.scale)
+        return HandState(POSES["relaxed"], pos, self.forward, thumb, right, self.scale, self.shape)
 
     def night(self, right: bool) -> HandState:
         """Arms crossed, the hand on the other shoulder (rfm 4.5.12 night pose)."""
         target = self.shoulder(not right) + self.forward * 0.07 - UP * 0.06
         return HandState(POSES["relaxed"], target, UP * 0.8 - self.forward * 0.2, -self.right if right else self.right,
-                         right, self.scale)
+                         right, self.scale, self.shape)
 
     def raised(self, pose, right: bool = True, height: float = 0.36, reach: float = 0.16) -> HandState:
         """A hand held up in front of the shoulder, palm towards the table (shooting, checks)."""
@@ -91,7 +124,7 @@ class Seat:
         x = UP - self.right * (0.15 if right else -0.15)
         x = x / np.linalg.norm(x)
         y = np.cross(dorsal, x) if right else np.cross(x, dorsal)
-        return HandState(pose, wrist, x, y, right, self.scale)
+        return HandState(pose, wrist, x, y, right, self.scale, self.shape)
 
     def showing(self, pose, right: bool = True, height: float = 0.3, reach: float = 0.2) -> HandState:
         """A hand held up showing a number to the judge: palm turned to the judge's end of the table.
@@ -107,7 +140,7 @@ class Seat:
         x = x / np.linalg.norm(x)
         dorsal = -palm
         y = np.cross(dorsal, x) if right else np.cross(x, dorsal)
-        return HandState(pose, wrist, x, y, right, self.scale)
+        return HandState(pose, wrist, x, y, right, self.scale, self.shape)
 
     def elbow_pole(self, right: bool) -> np.ndarray:
         return -UP * 0.7 + self.right * (0.6 if right else -0.6) - self.forward * 0.2
@@ -115,8 +148,7 @@ class Seat:
 
 def rest_on_table(state: HandState) -> HandState:
     lift = 0.004 - lowest_point(state)
-    return HandState(state.pose, state.wrist + UP * lift, state.fingers_dir, state.thumb_dir, state.right,
-                     state.scale)
+    return replace(state, wrist=state.wrist + UP * lift)
 
 
 def make_seats(rng: np.random.Generator, dark_skins: bool = True) -> dict[int, Seat]:
@@ -190,10 +222,8 @@ class Scene:
         r = np.sqrt((tx / TABLE_A) ** 2 + (ty / TABLE_B) ** 2)
         on_table = (t_table > 0) & (r <= 1.0)
         rim = on_table & (r > 0.965)
-        base = np.array(TABLE_CLOTHS[self.cloth], np.float32)
-        tex = self._texture(tx, ty, rng)
         spot = np.clip(1.15 - 0.35 * r, 0.6, 1.2)[..., None]
-        table = base * tex[..., None] * spot
+        table = self._surface(tx, ty, rng) * spot
         table = np.where(rim[..., None], np.array([0.22, 0.13, 0.08], np.float32) * spot, table)
         rgb = np.where(on_table[..., None], table, rgb).astype(np.float32)
         depth = np.where(on_table, t_table, depth).astype(np.float32)
@@ -206,14 +236,44 @@ class Scene:
         self._cards(canvas)
         return canvas.rgb, canvas.depth
 
-    def _texture(self, tx: np.ndarray, ty: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Low-frequency cloth or wood grain: cheap to encode, not flat enough to look fake."""
+    def _surface(self, tx: np.ndarray, ty: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The table top's colour (h, w, 3) at table coordinates (metres): low-frequency cloth shading, wood
+        grain or boards, or a woven pattern; cheap to encode, not flat enough to look fake."""
+        base = np.array(TABLE_CLOTHS[self.cloth], np.float32)
+        kind = SURFACES[self.cloth]
         phase = rng.uniform(0, 6.28, 4)
-        if self.cloth == "wood":
+        if kind == "grain":
             grain = np.sin(ty * 60 + np.sin(tx * 3 + phase[0]) * 2.0) * 0.06 + np.sin(ty * 13 + phase[1]) * 0.05
-            return (1.0 + grain).astype(np.float32)
-        return (1.0 + 0.04 * np.sin(tx * 5 + phase[0]) * np.sin(ty * 7 + phase[1])
+            return base * (1.0 + grain).astype(np.float32)[..., None]
+        felt = (1.0 + 0.04 * np.sin(tx * 5 + phase[0]) * np.sin(ty * 7 + phase[1])
                 + 0.03 * np.sin(tx * 11 + ty * 3 + phase[2])).astype(np.float32)
+        if kind == "felt":
+            return base * felt[..., None]
+        if kind == "cloth":  # a black cloth shows its folds only as a faint sheen
+            sheen = 1.0 + 0.25 * np.sin(tx * 4 + phase[0]) * np.sin(ty * 3 + phase[1])
+            return base * (felt * sheen).astype(np.float32)[..., None]
+        if kind == "planks":
+            return base * self._planks(tx, ty, rng, phase)[..., None]
+        second = np.array(PATTERN_COLOURS[int(rng.integers(len(PATTERN_COLOURS)))], np.float32)
+        period, duty, angle = float(rng.uniform(0.05, 0.16)), float(rng.uniform(0.25, 0.6)), float(rng.uniform(0, np.pi))
+        mix = _stripes(tx * np.cos(angle) + ty * np.sin(angle), period, duty)
+        if kind == "check":
+            mix = 0.5 * (mix + _stripes(ty * np.cos(angle) - tx * np.sin(angle), period, duty))
+        colour = base * (1 - mix[..., None]) + second * mix[..., None]
+        return (colour * felt[..., None]).astype(np.float32)
+
+    @staticmethod
+    def _planks(tx: np.ndarray, ty: np.ndarray, rng: np.random.Generator, phase: np.ndarray) -> np.ndarray:
+        """Boards along the table's length, each its own tone and grain, with dark seams between them."""
+        width = float(rng.uniform(0.09, 0.18))
+        tones = rng.uniform(0.85, 1.12, 64).astype(np.float32)
+        shifts = rng.uniform(0, 6.28, 64).astype(np.float32)
+        v = (ty + 3.0) / width
+        board = np.floor(v).astype(np.int64) % 64
+        grain = (np.sin(tx * 45 + np.sin(ty * 9 + shifts[board]) * 2.5 + shifts[board]) * 0.05
+                 + np.sin(tx * 7 + phase[2] + shifts[board]) * 0.04)
+        seam = np.clip(np.abs(v - np.round(v)) * width / 0.0025, 0.0, 1.0)
+        return (tones[board] * (1.0 + grain) * (0.55 + 0.45 * seam)).astype(np.float32)
 
     def _body(self, seat: Seat, night: bool) -> list[Capsule]:
         s = seat.scale
@@ -282,6 +342,54 @@ class Scene:
             a = np.where(vis, mask, 0.0)[..., None]
             canvas.rgb = (canvas.rgb * (1 - a) + warped * self.light.brightness * a).astype(np.float32)
             canvas.depth = np.where(mask > 0.5, np.minimum(canvas.depth, zd), canvas.depth).astype(np.float32)
+
+
+def _stripes(u: np.ndarray, period: float, duty: float) -> np.ndarray:
+    """0..1 woven stripes across coordinate u (metres): `duty` of each period in the second colour, soft edges."""
+    phase = (u / period) % 1.0
+    edge = 0.004 / period
+    return (np.clip((duty - phase) / edge + 0.5, 0, 1) * np.clip(phase / edge + 0.5, 0, 1)).astype(np.float32)
+
+
+def skin_tone(rng: np.random.Generator) -> tuple:
+    """A skin colour anywhere from very light to very dark, with a reddish or yellowish undertone."""
+    x = float(rng.uniform(0, len(SKIN_RAMP) - 1))
+    i = min(int(x), len(SKIN_RAMP) - 2)
+    colour = SKIN_RAMP[i] * (1 - (x - i)) + SKIN_RAMP[i + 1] * (x - i)
+    k = float(rng.normal(0, 0.035))
+    return tuple(float(c) for c in np.clip(colour * (1 + k, 1.0, 1 - k), 0, 1))
+
+
+def hand_shape(rng: np.random.Generator) -> HandShape:
+    """One person's hand: long- or short-fingered, narrow or broad, slim or thick, a tight or loose fist."""
+    length = float(rng.uniform(0.88, 1.12))
+    fingers = tuple(float(length * rng.normal(1.0, 0.03)) for _ in range(4))
+    return HandShape(fingers, float(rng.uniform(0.9, 1.1)), float(rng.uniform(0.88, 1.15)),
+                     float(rng.uniform(0.92, 1.08)), float(rng.uniform(0.85, 1.18)), float(rng.uniform(0.8, 1.04)))
+
+
+def vary_seats(seats: dict[int, Seat], rng: np.random.Generator) -> dict[int, Seat]:
+    """The seats with looks drawn per player over wide ranges: skin tone, hand size and proportions, shirt,
+    sleeves (short, rolled up, long, long and dark down to the hand) and a watch or bracelet."""
+    out = {}
+    for n, seat in seats.items():
+        if rng.random() < 0.5:
+            shirt = SHIRTS[int(rng.integers(len(SHIRTS)))]
+        else:
+            shirt = tuple(float(c) for c in np.clip(rng.uniform(0.05, 0.9) + rng.normal(0, 0.08, 3), 0.03, 0.95))
+        sleeves = str(rng.choice(["short", "rolled", "long", "dark"], p=[0.3, 0.2, 0.3, 0.2]))
+        sleeve = None
+        if sleeves == "dark":
+            sleeve = DARK_SLEEVES[int(rng.integers(len(DARK_SLEEVES)))]
+        elif sleeves == "long" and rng.random() < 0.5:
+            sleeve = tuple(float(c) for c in rng.uniform(0.1, 0.8, 3))
+        cuff = {"short": 0.78, "rolled": rng.uniform(0.3, 0.5), "long": rng.uniform(0.7, 0.85),
+                "dark": rng.uniform(0.88, 0.95)}[sleeves]
+        band = BANDS[int(rng.integers(len(BANDS)))] if rng.random() < 0.35 else None
+        out[n] = replace(seat, skin=skin_tone(rng), shirt=shirt, scale=float(rng.uniform(0.88, 1.12)),
+                         long_sleeve=sleeves != "short", shape=hand_shape(rng), sleeve=sleeve, cuff=float(cuff),
+                         band=band, band_right=bool(rng.random() < 0.4))
+    return out
 
 
 def polygon_of(points3d: np.ndarray, camera: Camera, grow: float = 1.0) -> list[list[float]]:
