@@ -45,6 +45,7 @@ VALIDATION = ROOT.parent / "shared" / "validation"
 OURS = ROOT / "sample_videos" / "clips"
 GAME = ROOT / "sample_videos" / "game" / "sample_game"
 OUT = ROOT / "bench" / "out" / "validation_compare"
+VARIED = ROOT / "bench" / "out" / "varied"
 BASE_GAP, BASE_MIN_RUN = 3, 3  # the baseline's only smoothing (issue 20)
 PALM_POINTS = [0, 5, 9, 13, 17]
 CLEAN = {"va01", "va02", "va03", "va12", "va15", "va17"}
@@ -60,6 +61,23 @@ def clip_list(names: list[str] | None) -> list[tuple[str, str, Path]]:
         clips += [("validation", p.name[:-11], p.with_name(p.name[:-11]))
                   for p in sorted((VALIDATION / "clips").glob("*.truth.json")) if not json.loads(p.read_text()).get("raised")]
     return [c for c in clips if not names or c[1] in names]
+
+
+def varied_clips(count: int) -> list[tuple[str, str, Path]]:
+    """`--varied N`: the varied vote clips 1..N of sample_videos/varied.py as more of our clips, rendered into
+    bench/out/varied where absent; names carry a digest of the renderer's sources, so a renderer change gets
+    fresh renders and no system reuses results of the old ones."""
+    import hashlib
+
+    from sample_videos.varied import build_varied
+
+    sources = sorted((ROOT / "sample_videos").glob("*.py"))
+    prefix = f"varied_{hashlib.sha256(b''.join(p.read_bytes() for p in sources)).hexdigest()[:8]}_"
+    stems = [VARIED / f"{prefix}{seed:03d}" for seed in range(1, count + 1)]
+    for seed, stem in enumerate(stems, 1):
+        if not Path(f"{stem}.seats.json").exists():  # the last file a render writes
+            build_varied(VARIED, 1, seed, log=lambda m: print(m, file=sys.stderr), prefix=prefix)
+    return [("ours", stem.name, stem) for stem in stems]
 
 
 def vote_windows_of(stem: Path) -> list[tuple[float, float]] | None:
@@ -239,8 +257,10 @@ def main() -> None:
     ap.add_argument("--clips", nargs="*", help="only these clip names")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--score-only", action="store_true", help="print the table from the files already written")
+    ap.add_argument("--varied", type=int, default=0, metavar="N",
+                    help="add N varied vote clips (sample_videos/varied.py, rendered into bench/out/varied) to ours")
     args = ap.parse_args()
-    clips = clip_list(args.clips)
+    clips = clip_list(args.clips) + varied_clips(args.varied)
     folders = {"product": args.out / args.label, "baseline": args.out / "baseline"}
     if not args.score_only:
         systems = [args.only] if args.only else ["baseline", "product"]

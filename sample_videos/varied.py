@@ -110,9 +110,10 @@ def script_findings(cands: list[int], votes: dict[int, list[Voter]], counts: dic
     return [{"kind": k, "seat": s, "day": 1, "round": 1, "candidate": c} for k, s, c in found]
 
 
-def varied_window(seed: int, stage: Stage, candidates: int | None = None) -> tuple[list, Window]:
-    """The protocol items and the window of varied clip `seed` (one vote round, ten seats), its other hands
-    placed where they are seen on `stage`."""
+def varied_window(seed: int, stage: Stage, candidates: int | None = None,
+                  prefix: str = "varied_") -> tuple[list, Window]:
+    """The protocol items and the window (named `prefix` + seed) of varied clip `seed`: one vote round, ten
+    seats, its other hands placed where they are seen on `stage`."""
     rng = np.random.default_rng([SALT, seed, 1])
     k = candidates or int(rng.integers(2, 4))
     cands, votes, counts = vote_script(rng, k)
@@ -123,7 +124,7 @@ def varied_window(seed: int, stage: Stage, candidates: int | None = None) -> tup
         announced[c] += delta
         announced[cands[-1]] -= delta
     poses = {s: ("fist" if rng.random() < 0.35 else "thumb_up_fist") for s in LIVING}
-    name = f"varied_{seed:03d}"
+    name = f"{prefix}{seed:03d}"
     window = vote_window(name, f"Varied vote {seed}", 1, LIVING,
                          [{"round": 1, "candidates": cands, "counts": announced, "votes": votes}], poses,
                          float(rng.integers(10)) / 10)
@@ -244,7 +245,8 @@ def outline_share(state: HandState, zone: np.ndarray, stage: Stage) -> float:
 
 
 def build_varied(out_dir: Path, count: int, first: int = 1, size: tuple[int, int] = (1280, 720),
-                 candidates: int | None = None, log: Callable[[str], None] = print) -> list[Path]:
+                 candidates: int | None = None, log: Callable[[str], None] = print,
+                 prefix: str = "varied_") -> list[Path]:
     """Render varied clips `first` .. `first + count - 1` into out_dir as spec file sets; returns their stems."""
     out_dir.mkdir(parents=True, exist_ok=True)
     stems = []
@@ -252,7 +254,7 @@ def build_varied(out_dir: Path, count: int, first: int = 1, size: tuple[int, int
         for seed in range(first, first + count):
             cond = varied_conditions(seed, size)
             stage = Stage(cond)
-            items, window = varied_window(seed, stage, candidates)
+            items, window = varied_window(seed, stage, candidates, prefix)
             name = window.name
             log(f"rendering {name}: {cond.cloth}, light {cond.brightness:.2f}, noise {cond.noise}, crf {cond.crf}")
             seg = encode_segment(stage, window, Path(tmp) / f"{name}.mp4", RENDER + seed, log)
