@@ -55,8 +55,9 @@ class OtherHand:
     """A hand on or over the table that is no vote: what a vote reader must not count (truth `x_other_hands`).
 
     kind `idle`: rests at `spot` over [on, off); `passing`: leaves its rest at `on`, goes out to `spot` and
-    holds there `hold` seconds, back at rest by `off`, crossing a voting zone on the way without resting in
-    it; `fidget`: rests near `spot` over [on, off) and keeps shifting and changing its grip.  `spot` is
+    holds there `hold` seconds (0: sweeps over it a few centimetres up), back at rest by `off`, crossing a
+    voting zone on the way without resting in it; `fidget`: rests near `spot` over [on, off) and keeps
+    shifting and changing its grip.  `spot` is
     (along, lateral) in metres from the seat's table edge (None: the hand's usual rest, drawn anyway);
     `overlap` is the largest share of the hand's outline inside a voting zone at rest (for passing: on its way).
     """

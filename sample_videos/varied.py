@@ -121,8 +121,10 @@ def varied_window(seed: int, stage: Stage, candidates: int | None = None,
     if k > 1 and rng.random() < 0.25:  # the judge miscounts one candidate; the last one's count follows
         c = cands[int(rng.integers(k - 1))]
         delta = 1 if counts[c] == 0 or rng.random() < 0.5 else -1
-        announced[c] += delta
-        announced[cands[-1]] -= delta
+        miscount = {**counts, c: counts[c] + delta, cands[-1]: counts[cands[-1]] - delta}
+        top = max(miscount.values())
+        if miscount[cands[-1]] >= 0 and sum(v == top for v in miscount.values()) == 1:  # no tie: no revote
+            announced = miscount
     poses = {s: ("fist" if rng.random() < 0.35 else "thumb_up_fist") for s in LIVING}
     name = f"{prefix}{seed:03d}"
     window = vote_window(name, f"Varied vote {seed}", 1, LIVING,

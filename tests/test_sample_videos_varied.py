@@ -16,6 +16,7 @@ import pytest
 from test_sample_videos import derive_findings, resting_intervals
 
 from review.protocol import load_protocol, validate
+from sample_videos import varied
 from sample_videos.game import protocol, truth
 from sample_videos.scenarios import Conditions, Stage, render_window
 from sample_videos.varied import (
@@ -82,6 +83,21 @@ def test_other_hands_are_in_x_other_hands_and_never_rest_in_a_zone(clip: Path):
         expected[hand["seat"]].append((hand["on"], hand["off"]))
     assert any(o.kind == "passing" and o.right for o in window.others)
     assert resting_intervals(window, stage) == expected
+
+
+def test_every_seed_gives_a_valid_vote_and_findings_that_follow_from_its_hands(monkeypatch: pytest.MonkeyPatch):
+    """Scripts only (the other hands, which cost a render of outlines, are left out): no tie after a
+    miscount, rfm 4.4.10 arithmetic, the findings the spec's definitions give."""
+    monkeypatch.setattr(varied, "other_hands", lambda *_: [])
+    stage = Stage(Conditions(size=SIZE))
+    for seed in range(1, 80):
+        items, window = varied_window(seed, stage, None if seed < 60 else 4)
+        data = protocol(items, {window.name: 0.0}, "v.mp4", "v")
+        assert validate(data) == [], seed
+        tr = truth([window], {window.name: 0.0})
+        votes = [e for e in data["events"] if e["type"] == "vote"]
+        expected = {(f["kind"], f["day"], f["round"], f["candidate"], f["seat"]) for f in tr["expected_findings"]}
+        assert derive_findings(votes, tr["hands"], LIVING) == expected, seed
 
 
 def test_two_seeds_give_other_tables_light_and_people():
