@@ -14,6 +14,7 @@ import pytest
 
 from review.errors import UnreadableInput
 from vision import model as vision_model
+from vision.backend import MediaPipeBackend
 
 MODELS = Path(vision_model.__file__).parent / "models"
 WHEELS = sorted(Path("/tmp/mp0").glob("mediapipe-0.10.21-*.whl"))
@@ -70,15 +71,16 @@ def test_loading_and_detecting_open_no_connection(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(socket, "getaddrinfo", refuse)
     monkeypatch.setattr(urllib.request, "urlopen", refuse)
     vision_model.model_bytes.cache_clear()
-    import mediapipe as mp
-
+    blank = np.zeros((256, 256, 3), np.uint8)
     for variant in ("full", "lite"):
-        landmarker = vision_model.create_landmarker(variant)
+        backend = MediaPipeBackend(variant)
+        tracker = backend.tracker()
         try:
-            blank = mp.Image(image_format=mp.ImageFormat.SRGB, data=np.zeros((256, 256, 3), np.uint8))
-            assert landmarker.detect_for_video(blank, 0).hand_landmarks == []
+            assert tracker.detect(blank, 0.0) == []
+            assert backend.look(blank) == []
         finally:
-            landmarker.close()
+            tracker.close()
+            backend.close()
 
 
 def test_unknown_model_variant_is_named() -> None:

@@ -17,6 +17,7 @@ import pytest
 
 from review.jsonio import read_json
 from review.timeline import analysis_windows, vote_rounds, vote_windows
+from vision.backend import DetectedHand, hands_from_result
 from vision.crops import crop_for_zone
 from vision.detect import MIN_SKIN_SHARE, SeatDetector, _SeatStream, hull_change, looks_like_prop, skin_share
 from vision.seats import load_seat_map
@@ -60,11 +61,13 @@ def test_the_white_prop_is_taken_for_a_prop_and_the_fist_beside_it_is_not(seat3:
     assert not looks_like_prop(seat3["prop"], seat3["prop_grey"], None, prop)  # no first frame yet: no judgement
 
 
-def _result(*hands: list[list[float]], size: int = 256) -> SimpleNamespace:
-    """A stand-in for MediaPipe's HandLandmarkerResult (crop pixels -> normalised landmarks, no world landmarks)."""
+def _result(*hands: list[list[float]], size: int = 256) -> list[DetectedHand]:
+    """A stand-in for MediaPipe's HandLandmarkerResult (crop pixels -> normalised landmarks, no world landmarks),
+    as the back end hands it on."""
     marks = [[SimpleNamespace(x=x / size, y=y / size, z=0.0) for x, y in h] for h in hands]
-    return SimpleNamespace(hand_landmarks=marks, hand_world_landmarks=[],
-                           handedness=[[SimpleNamespace(score=0.9)] for _ in hands])
+    return hands_from_result(SimpleNamespace(hand_landmarks=marks, hand_world_landmarks=[],
+                                             handedness=[[SimpleNamespace(score=0.9, category_name="Right")]
+                                                         for _ in hands]), size, size)
 
 
 def _detector(seat3: dict, resting: bool) -> tuple[SeatDetector, _SeatStream]:

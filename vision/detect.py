@@ -1,9 +1,10 @@
-"""Hands per seat on one frame: crop each seat, run its own landmarker, map landmarks back, assign by position.
+"""Hands per seat on one frame: crop each seat, ask the hand detector, map landmarks back, assign by position.
 
-Each seat has its own HandLandmarker in VIDEO mode (MediaPipe tracks a hand between frames of
-one stream, so streams must not be mixed) fed strictly increasing timestamps. A hand belongs to
-the seat whose zone contains its palm centre in frame pixels; the handedness label is never used
-(it differs between APIs for the same picture). Change gating skips a seat's detector while its
+The detector is a back end (vision.backend, MediaPipe by default): each detector run on a seat's crop is
+a fresh look, or, with tracking (VisionOptions(tracking=True), and at night), a run of the seat's own
+tracking stream (a tracker carries a hand between frames of one stream, so streams must not be mixed).
+A hand belongs to the seat whose zone contains its palm centre in frame pixels; the handedness label is
+never used (it differs between APIs for the same picture). Change gating skips a seat's detector while its
 crop matches the picture at its last detector run and the last runs agreed, and repeats their answer:
 a single run right after a change is never trusted on its own, so one miss cannot be frozen in.
 
@@ -20,7 +21,7 @@ measured on the sample game's late onsets (a resting fist first found 13-48 fram
   hand (`looks_like_prop`; a white capsule by a seat was read as a hand under crf 40 and in the dark);
 - the longer a picture stays still, the rarer the re-checks (GATE_REFRESH_MAX);
 - where something has come to rest in a seat's crop and its tracking stream sees no hand, a fresh
-  IMAGE-mode look decides (`_relook`): from straight above the tracker lost two of six
+  look (no tracking) decides (`_relook`): from straight above the tracker lost two of six
   resting fists that a fresh look finds in every frame.
 """
 
@@ -30,13 +31,12 @@ import math
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import cv2
 import numpy as np
 
+from vision.backend import DetectedHand, HandBackend, HandTracker, MediaPipeBackend
 from vision.crops import SeatCrop, crop_for_zone, zone_visible_share
-from vision.model import quiet_native_stderr
 from vision.options import DEFAULT, VisionOptions
 from vision.pose import Pose, classify, plausible_hand
 from vision.seats import SeatMap
@@ -178,12 +178,10 @@ class Hand:
 class _SeatStream:
     seat: int
     crop: SeatCrop
-    landmarker: Any = None
-    last_ts: int = -1
+    tracker: HandTracker | None = None  # the crop's own tracking stream (tracking mode only)
     reference: np.ndarray | None = None  # thumbnail at the last detector run
     last_run_index: int = -(10**9)
     last_hands: list[Hand] = field(default_factory=list)
-    warmed: bool = False
     last_raw_seats: list[int] = field(default_factory=list)  # seats the detector itself found last run
     confirmed: list[Hand] = field(default_factory=list)  # hands found in two runs in a row ...
     confirmed_thumb: np.ndarray | None = None  # ... in this picture
@@ -215,6 +213,8 @@ class FrameResult:
     fresh: set[int] = field(default_factory=set)  # ... and seats whose hand a detector run found on it
     # (the rest of `hands` repeat an earlier run's answer: gated or held)
     zones: dict[int, np.ndarray] = field(default_factory=dict)  # seat -> its zone's grey cells (resting mode)
+    own: dict[int, list[Hand]] = field(default_factory=dict)  # seat -> every hand its own crop shows in its zone
+    # (fresh or repeated; dark seats left out): nights keep them all (a check shows 6-10 with two hands)
 
 
 def unusable_seats(seat_map: SeatMap) -> dict[int, str]:
@@ -231,52 +231,53 @@ class SeatDetector:
 
     def __init__(self, seat_map: SeatMap, model: str = "full", gating: bool = True,
                  min_confidence: float = DETECT_CONFIDENCE, resting: bool = False,
-                 options: VisionOptions = DEFAULT) -> None:
+                 options: VisionOptions = DEFAULT, backend: HandBackend | None = None) -> None:
         """`resting`: watch hands resting on the table (observe) under `options`, whose min_confidence then
-        replaces `min_confidence`; otherwise (nights) plain VIDEO-mode tracking at `min_confidence`."""
+        replaces `min_confidence`; otherwise (nights) plain tracking streams at `min_confidence`.
+        `backend`: the hand detector (whoever made it closes it, and its own model and thresholds apply);
+        None: MediaPipe on `model` at that min_confidence, closed with this detector."""
         self.seat_map = seat_map
         self.gating = gating
         self.resting = resting
         self.options = options
         self.tracking = options.tracking or not resting
         self.seconds = {"crop": 0.0, "inference": 0.0}  # where the time goes (bench/vision_speed.py)
-        self.model = model
-        self.min_confidence = options.min_confidence if resting else min_confidence
+        confidence = options.min_confidence if resting else min_confidence
+        self.backend: HandBackend = backend if backend is not None else MediaPipeBackend(model, confidence)
+        self._owns_backend = backend is None
         blocked = unusable_seats(seat_map)
         self.streams = {n: self._stream(n, crop_for_zone(seat.zone, seat_map.frame_size))
                         for n, seat in sorted(seat_map.seats.items()) if n not in blocked}
-        self.pose_check = (PoseCheck(seat_map, list(self.streams), model, self.min_confidence)
+        self.pose_check = (PoseCheck(seat_map, list(self.streams), backend=self.backend)
                            if resting and (options.second_look or options.picture_thumbs or options.tight_look or self.tracking)
                            else None)
 
     def _stream(self, seat: int, crop: SeatCrop) -> _SeatStream:
-        from vision.model import create_landmarker
-
-        stream = _SeatStream(seat, crop, create_landmarker(self.model, min_confidence=self.min_confidence,
-                                                           mode="video" if self.tracking else "image"))
+        stream = _SeatStream(seat, crop, self.backend.tracker() if self.tracking else None)
         if self.resting:
             stream.zone_cells = zone_mask(crop, self.seat_map.seats[seat].zone)
         return stream
 
     def reset(self) -> None:
-        """Forget every stream's tracking and gating state (fresh landmarkers): what a window shows then
+        """Forget every stream's tracking and gating state (fresh tracking streams): what a window shows then
         depends on that window alone, not on which windows were decoded before it or in which process."""
-        with quiet_native_stderr():
-            for stream in self.streams.values():
-                if stream.landmarker is not None:
-                    stream.landmarker.close()
+        self._close_trackers()
         self.streams = {n: self._stream(n, s.crop) for n, s in self.streams.items()}
         if self.pose_check is not None:
             self.pose_check.last.clear()
 
+    def _close_trackers(self) -> None:
+        for stream in self.streams.values():
+            if stream.tracker is not None:
+                stream.tracker.close()
+                stream.tracker = None
+
     def close(self) -> None:
-        with quiet_native_stderr():  # the runtime announces every accelerator it destroys
-            for stream in self.streams.values():
-                if stream.landmarker is not None:
-                    stream.landmarker.close()
-                    stream.landmarker = None
+        self._close_trackers()
         if self.pose_check is not None:
             self.pose_check.close()
+        if self._owns_backend:
+            self.backend.close()
 
     def __enter__(self) -> SeatDetector:
         return self
@@ -293,6 +294,7 @@ class SeatDetector:
         looked: set[int] = set()
         fresh: set[int] = set()
         zones: dict[int, np.ndarray] = {}
+        own: dict[int, list[Hand]] = {}
         ran = skipped = 0
         for stream in self.streams.values():
             t0 = time.perf_counter()
@@ -321,6 +323,7 @@ class SeatDetector:
             if self.gating and self._unchanged(stream, thumb, index):
                 skipped += 1
                 found.extend(stream.last_hands)
+                own[stream.seat] = [h for h in stream.last_hands if h.seat == stream.seat]
                 continue
             seen = enhance_dark(crop, grey) if self.resting and self.options.enhance_dark else crop
             raw = self._detect(stream, seen, t, grey)
@@ -343,6 +346,7 @@ class SeatDetector:
             stream.last_hands = hands
             stream.reference, stream.last_run_index = thumb, index
             found.extend(hands)
+            own[stream.seat] = [h for h in hands if h.seat == stream.seat]
             unread.update(stream.rejected)
         best: dict[int, Hand] = {}
         for hand in found:
@@ -357,7 +361,7 @@ class SeatDetector:
             # otherwise, and the 12 back-filled frames before it had kept "open palm" (a false wrong_form)
             backfill = {n: (same, replace(hand, pose=best[n].pose, thumb=best[n].thumb) if n in best else hand)
                         for n, (same, hand) in backfill.items()}
-        return FrameResult(best, dark, ran, skipped, backfill, unread - set(best), looked, fresh, zones)
+        return FrameResult(best, dark, ran, skipped, backfill, unread - set(best), looked, fresh, zones, own)
 
     @staticmethod
     def _doubtful(stream: _SeatStream, raw: list[Hand], thumb: np.ndarray) -> bool:
@@ -373,7 +377,7 @@ class SeatDetector:
         return not _same_picture(thumb, stream.lead_thumb, HOLD_MAX_DIFF, HOLD_MEAN_DIFF, lit=True)
 
     def _relook(self, stream: _SeatStream, frame: np.ndarray, crop: np.ndarray, grey: np.ndarray) -> list[Hand]:
-        """The stream's own seat's hand from a fresh IMAGE-mode look, at the tight crop and then the stream's:
+        """The stream's own seat's hand from a fresh look (no tracking), at the tight crop and then the stream's:
         straight above, one resting fist was found only at one, another only at the other."""
         for seat_crop in (self.pose_check.crops[stream.seat], stream.crop):
             for points in self.pose_check.hands_at(stream.seat, frame, seat_crop):
@@ -382,21 +386,11 @@ class SeatDetector:
         return []
 
     def _detect(self, stream: _SeatStream, crop: np.ndarray, t: float, grey: np.ndarray | None = None) -> list[Hand]:
-        import mediapipe as mp
-
+        """The hands one detector run finds on a stream's crop: its tracking stream's, or a fresh look's."""
         t0 = time.perf_counter()
-        ts = max(stream.last_ts + 1, int(round(t * 1000)))  # VIDEO mode: strictly increasing
-        stream.last_ts = ts
-        image = mp.Image(image_format=mp.ImageFormat.SRGB, data=cv2.cvtColor(crop, cv2.COLOR_BGR2RGB))
-        look = stream.landmarker.detect_for_video if self.tracking else (lambda picture, _ts: stream.landmarker.detect(picture))
-        if stream.warmed:
-            result = look(image, ts)
-        else:
-            with quiet_native_stderr():  # the first call prints two harmless native warnings
-                result = look(image, ts)
-            stream.warmed = True
+        detected = stream.tracker.detect(crop, t) if stream.tracker is not None else self.backend.look(crop)
         self.seconds["inference"] += time.perf_counter() - t0
-        return self._hands(stream, result, crop, grey)
+        return self._hands(stream, detected, crop, grey)
 
     @staticmethod
     def _looked_alike(stream: _SeatStream, thumb: np.ndarray, index: int) -> list[int]:
@@ -438,26 +432,23 @@ class SeatDetector:
             return raw + [h for h in stream.confirmed if h.seat not in raw_seats]
         return raw
 
-    def _hands(self, stream: _SeatStream, result: Any, crop: np.ndarray | None = None,
+    def _hands(self, stream: _SeatStream, detected: list[DetectedHand], crop: np.ndarray | None = None,
                grey: np.ndarray | None = None) -> list[Hand]:
+        """The detected hands (crop pixels) that lie in a seat's zone and read as hands, in frame pixels; the
+        seats of those refused as unreadable go to `stream.rejected`."""
         hands: list[Hand] = []
         stream.rejected = []
-        for i, marks in enumerate(result.hand_landmarks):
-            norm = np.array([[m.x, m.y, m.z] for m in marks], float)
-            world = None
-            if result.hand_world_landmarks and i < len(result.hand_world_landmarks):
-                world = np.array([[m.x, m.y, m.z] for m in result.hand_world_landmarks[i]], float)
-            points = stream.crop.normalized_to_frame(norm)
+        for found in detected:
+            points = stream.crop.to_frame(found.landmarks)
             cx, cy = points[PALM_POINTS, :2].mean(axis=0)
             seat = self.seat_map.seat_at(float(cx), float(cy))
             if seat is None:
                 continue  # a hand outside every zone: an idle hand, not a vote
-            if not plausible_hand(norm[:, :2] * stream.crop.size, world):
+            if not plausible_hand(found.landmarks[:, :2], found.world):
                 stream.rejected.append(seat)
                 continue
             if (self.resting and self.tracking and crop is not None and grey is not None
-                    and looks_like_prop(crop, grey, stream.lead, norm[:, :2] * stream.crop.size)):
+                    and looks_like_prop(crop, grey, stream.lead, found.landmarks[:, :2])):
                 continue  # a prop, not a hand (nor a refused hand: there is nothing to bridge)
-            score = float(result.handedness[i][0].score) if result.handedness and result.handedness[i] else 0.5
-            hands.append(Hand(seat, points, score, classify(points)))
+            hands.append(Hand(seat, points, found.score, classify(points)))
         return hands

@@ -1,7 +1,7 @@
 """Hands at night: raised hands in each seat's `raise` zone, the shot (raised fingers bending), numbers shown.
 
 The day detector (vision.detect) is reused on a seat map whose zones are the seats' raise zones
-(spec §2 `raise`): each seat gets its own crop and landmarker there, change gating included. Every
+(spec §2 `raise`): each seat gets its own crop and tracking stream there, change gating included. Every
 hand of the seat's own crop is kept (a check shows 6–10 with two hands), not just the best one.
 
 Per seat and frame this keeps the hands that were not there when the window began (`fresh_looks`:
@@ -22,6 +22,7 @@ import numpy as np
 
 from review.night import HINT_S, PACE_S, SHOOT_LEAD_S, SHOOT_TAIL_S, NightSeen, Raised, ShownNumber, fit_count
 from vision.audio import AudioError, read_audio
+from vision.backend import HandBackend
 from vision.cues import count_words, features
 from vision.detect import Hand, SeatDetector, unusable_seats
 from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, Sighting, runs_from_sightings
@@ -153,13 +154,14 @@ def observe_night(
     progress: ProgressFn | None = None,
     only: Sequence[int] | None = None,
     listen: bool = True,
+    backend: HandBackend | None = None,
 ) -> NightObservations:
     """Raised hands, shots and shown numbers in the given shooting and check spans (seconds on the video).
 
     `only`: watch just these seats (benchmarks and tests; default every seat with a usable raise zone).
     `listen`: hear the judge's count in each shooting (`hear_counts`): its words ride along as
     `x_night_words`, and a span is widened to the last number heard when the judge counts slower than
-    the span assumed.
+    the span assumed. `backend`: the hand detector (default MediaPipe on `model`).
     """
     words: tuple[float, ...] = ()
     if listen and shootings:
@@ -182,7 +184,7 @@ def observe_night(
         shown: list[ShownNumber] = []
         stats = {"frames": 0, "detector_runs": 0, "gated": 0, "tiles": len(tiles.seats)}
         boxes = {n: _box(zones[n], tiles.frame_size) for n in watched}
-        with SeatDetector(tiles, model=model, gating=gating) as detector:
+        with SeatDetector(tiles, model=model, gating=gating, backend=backend) as detector:
             for a, b in spans:
                 looks: dict[int, list[_Look]] = {n: [] for n in watched}
                 for frame in video.iter_window(a, b):
@@ -192,11 +194,9 @@ def observe_night(
                     stats["detector_runs"] += result.ran
                     stats["gated"] += result.skipped
                     found: dict[int, list[Hand]] = {n: [] for n in watched}
-                    for key, stream in detector.streams.items():
-                        if key in result.dark:
-                            continue
+                    for key, hands in result.own.items():
                         n = owner[key]
-                        found[n] += [h for h in stream.last_hands if h.seat == key and point_in_polygon(zones[n], *h.palm_centre)]
+                        found[n] += [h for h in hands if point_in_polygon(zones[n], *h.palm_centre)]
                     for n in watched:
                         x0, y0, x1, y1 = boxes[n]
                         small = cv2.resize(grey[y0:y1, x0:x1], None, fx=PATCH_SCALE, fy=PATCH_SCALE, interpolation=cv2.INTER_AREA)

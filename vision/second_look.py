@@ -21,11 +21,10 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
-import cv2
 import numpy as np
 
+from vision.backend import HandBackend, MediaPipeBackend
 from vision.crops import SeatCrop, crop_for_zone
-from vision.model import quiet_native_stderr
 from vision.pose import Pose, classify, plausible_hand
 from vision.seats import SeatMap
 from vision.thumb import shared_reader
@@ -45,26 +44,26 @@ class _Checked:
 
 
 class PoseCheck:
-    """Second looks for one seat map's seats (one stateless IMAGE-mode landmarker for all of them)."""
+    """Second looks for one seat map's seats (one-off looks of one back end, no tracking state)."""
 
-    def __init__(self, seat_map: SeatMap, seats: list[int], model: str, min_confidence: float) -> None:
-        from vision.model import create_landmarker
-
+    def __init__(self, seat_map: SeatMap, seats: list[int], model: str = "full", min_confidence: float = 0.3,
+                 backend: HandBackend | None = None) -> None:
+        """`backend`: the detector to look with (whoever made it closes it); None: MediaPipe on `model` at
+        `min_confidence`, closed with this check."""
         self.seat_map = seat_map
         self.crops: dict[int, SeatCrop] = {
             n: crop_for_zone(seat_map.seats[n].zone, seat_map.frame_size, margin=CHECK_MARGIN) for n in seats
         }
-        self.landmarker: Any = create_landmarker(model, min_confidence=min_confidence, mode="image")
+        self.backend: HandBackend = backend if backend is not None else MediaPipeBackend(model, min_confidence)
+        self._owns_backend = backend is None
         self.last: dict[int, _Checked] = {}
         self.thumbs = shared_reader()
         self.looks = 0
         self.seconds = 0.0
 
     def close(self) -> None:
-        if self.landmarker is not None:
-            with quiet_native_stderr():
-                self.landmarker.close()
-            self.landmarker = None
+        if self._owns_backend:
+            self.backend.close()
 
     def confirm(self, hand: Any, frame: np.ndarray, index: int, open_check: bool = True, thumbs: bool = True) -> Any:
         """`hand` (a vision.detect.Hand) after a fresh look: an open reading confirmed or replaced by a
@@ -95,23 +94,16 @@ class PoseCheck:
 
     def hands_at(self, seat: int, frame: np.ndarray, crop: SeatCrop) -> list[np.ndarray]:
         """Landmarks (frame pixels) of every readable hand whose palm centre lies in `seat`'s zone, from
-        one fresh IMAGE-mode look at `crop` of the frame."""
-        import mediapipe as mp
-
+        one fresh look (no tracking) at `crop` of the frame."""
         t0 = time.perf_counter()
-        image = mp.Image(image_format=mp.ImageFormat.SRGB, data=cv2.cvtColor(crop.cut(frame), cv2.COLOR_BGR2RGB))
-        result = self.landmarker.detect(image)
+        detected = self.backend.look(crop.cut(frame))
         self.looks += 1
         self.seconds += time.perf_counter() - t0
         found = []
-        for i, marks in enumerate(result.hand_landmarks):
-            norm = np.array([[m.x, m.y, m.z] for m in marks], float)
-            world = None
-            if result.hand_world_landmarks and i < len(result.hand_world_landmarks):
-                world = np.array([[m.x, m.y, m.z] for m in result.hand_world_landmarks[i]], float)
-            if not plausible_hand(norm[:, :2] * crop.size, world):
+        for hand in detected:
+            if not plausible_hand(hand.landmarks[:, :2], hand.world):
                 continue
-            points = crop.normalized_to_frame(norm)
+            points = crop.to_frame(hand.landmarks)
             cx, cy = points[PALM_POINTS, :2].mean(axis=0)
             if self.seat_map.seat_at(float(cx), float(cy)) == seat:
                 found.append(points)
