@@ -12,12 +12,15 @@ that misses a hand it has in view.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
+import av
 import numpy as np
 
 from vision.backend import DetectedHand
 from vision.seats import SeatMap
 
+FPS = 25
 TABLE = 100  # grey of the empty table: lit (vision.detect.DARK_CROP), so no crop is enhanced
 MISSED_SHIFT = 6  # green levels between a hand's colour and its missed colour: far below every 'changed' threshold
 PAD = 4  # frame pixels of patch around a hand's landmarks
@@ -64,11 +67,12 @@ class Scene:
     table: dict[int, dict[int, bool]] = field(default_factory=dict)  # frame -> hand number -> missed
 
     def hand(self, seat: int, pose: str = "open_palm", score: float = 0.9, size: float = 40.0,
-             dx: float = 0.0) -> int:
+             dx: float = 0.0, raised: bool = False) -> int:
         """A new hand of `pose`, `size` frame pixels from wrist to middle knuckle, its palm centre `dx` pixels
-        right of the middle of `seat`'s zone; its number for `show`."""
+        right of the middle of `seat`'s zone (`raised`: of its raise zone); its number for `show`."""
         shape = hand_shape(pose) * size
-        centre = self.seat_map.seats[seat].zone.mean(axis=0) + (dx, 0.0)
+        zone = self.seat_map.seats[seat].raise_ if raised else self.seat_map.seats[seat].zone
+        centre = zone.mean(axis=0) + (dx, 0.0)
         points = shape + (*(centre - shape[[0, 5, 9, 13, 17], :2].mean(axis=0)), 0.0)
         lo = np.floor(points[:, :2].min(axis=0) - PAD).astype(int)
         hi = np.ceil(points[:, :2].max(axis=0) + PAD).astype(int)
@@ -90,6 +94,17 @@ class Scene:
             x0, y0, x1, y1 = hand.box
             picture[y0:y1, x0:x1] = hand.missed_colour() if missed else hand.colour
         return picture
+
+    def write(self, path: Path, frames: int) -> Path:
+        """Frames 0 .. frames-1 as a lossless video at FPS (FFV1: the colours the fake knows survive)."""
+        with av.open(str(path), "w") as container:
+            stream = container.add_stream("ffv1", rate=FPS)
+            stream.width, stream.height = self.seat_map.frame_size
+            stream.pix_fmt = "bgr0"
+            for i in range(frames):
+                container.mux(stream.encode(av.VideoFrame.from_ndarray(self.frame(i), format="bgr24")))
+            container.mux(stream.encode())
+        return path
 
 
 class FakeTracker:
@@ -131,12 +146,14 @@ class FakeBackend:
         self.closed = True
 
     def answer(self, picture: np.ndarray) -> list[DetectedHand]:
-        """Every scripted hand whose patch shows in `picture` (a crop of a frame), in that crop's pixels: the
-        patch's place and size in the crop say where its landmarks go."""
+        """Every scripted hand whose patch shows whole in `picture` (a crop of a frame), in that crop's pixels:
+        the patch's place and size in the crop say where its landmarks go (a hand cut by the crop's edge is
+        not found)."""
         found = []
+        h, w = picture.shape[:2]
         for hand in self.scene.hands:
             ys, xs = np.nonzero(np.all(picture == hand.colour, axis=2))
-            if not len(xs):
+            if not len(xs) or xs.min() == 0 or ys.min() == 0 or xs.max() == w - 1 or ys.max() == h - 1:
                 continue
             x0, y0, x1, y1 = hand.box
             scale = (xs.max() + 1 - xs.min()) / (x1 - x0)

@@ -8,27 +8,30 @@ repeat, and what the nights get (FrameResult.own).
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
-from fakes import FakeBackend, Scene
+from fakes import FPS, FakeBackend, Scene
 
 from vision.backend import HandBackend, MediaPipeBackend
 from vision.crops import crop_for_zone
 from vision.detect import FrameResult, SeatDetector
+from vision.night import observe_night
+from vision.observe import observe
 from vision.options import DEFAULT, LEGACY
 from vision.seats import SeatMap, load_seat_map, seat_map_from_json
 from vision.video import open_video
 
-FPS = 25
 CLIP = Path(__file__).resolve().parents[1] / "sample_videos" / "clips" / "stress_compressed"
 
 
 def _three_seats() -> SeatMap:
-    """Three 120-px square seat zones in a row on a 640 x 360 picture."""
-    seats = {str(n): {"zone": [[x, 150], [x + 120, 150], [x + 120, 270], [x, 270]]}
-             for n, x in ((1, 40), (2, 260), (3, 480))}
+    """Three 120-px square seat zones in a row on a 640 x 360 picture, seats 1 and 2 with a raise zone above."""
+    seats = {str(n): {"zone": [[x, 200], [x + 120, 200], [x + 120, 320], [x, 320]]} for n, x in ((1, 40), (2, 260), (3, 480))}
+    for n, x in ((1, 40), (2, 260)):
+        seats[str(n)]["raise"] = [[x, 20], [x + 140, 20], [x + 140, 140], [x, 140]]
     return seat_map_from_json({"format": "stopframe-seats/1", "frame_size": [640, 360], "seats": seats})
 
 
@@ -127,6 +130,29 @@ def test_the_nights_get_every_hand_of_a_seats_own_crop_and_none_of_a_dark_one() 
     for result in results:
         assert result.hands[2].score == 0.9 and sorted(h.score for h in result.own[2]) == [0.6, 0.9]
         assert result.own[1] == [] and 3 not in result.own and result.dark == {3}
+
+
+def test_observe_reports_the_scripted_frames(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = Scene(_three_seats())
+    scene.show(scene.hand(2, "open_palm", score=0.8), range(20, 70))
+    scene.show(scene.hand(1, "fist", score=0.8), range(30, 90))
+    scene.show(scene.hand(3, "open_palm"), range(100), missed=True)
+    backend = FakeBackend(scene)
+    monkeypatch.setattr("vision.observe.SeatDetector", partial(SeatDetector, backend=backend))
+    seen = observe(scene.write(tmp_path / "vote.mkv", 100), scene.seat_map, jobs=1)
+    assert [(h.seat, h.on_frame, h.off_frame, h.pose) for h in seen.hands] == [(2, 20, 70, "open_palm"),
+                                                                               (1, 30, 90, "fist")]
+    assert backend.looks > 0
+
+
+def test_the_nights_see_a_raised_hand_through_the_back_end(tmp_path: Path) -> None:
+    scene = Scene(_three_seats())
+    scene.show(scene.hand(2, "open_palm", size=18, raised=True), range(50, 80))
+    backend = FakeBackend(scene)
+    seen = observe_night(scene.write(tmp_path / "night.mkv", 100), scene.seat_map, [(1.5, 3.5)], listen=False,
+                         backend=backend).seen
+    assert [(r.seat, r.up, r.down, r.fingers, r.fire) for r in seen.raised] == [(2, 2.0, 3.2, 4, None)]
+    assert seen.blind == (3, 4, 5, 6, 7, 8, 9, 10) and backend.trackers and all(t.closed for t in backend.trackers)
 
 
 @pytest.mark.slow
