@@ -31,7 +31,7 @@ from vision.options import DEFAULT, LEGACY, VisionOptions  # noqa: E402
 from vision.scoring import Score, score_intervals  # noqa: E402
 
 OUT = ROOT / "bench" / "out" / "ablation"
-AFTER_DETECTION = ("zone_model", "landing", "picture_thumbs")  # switches that need no detector pass of their own
+AFTER_DETECTION = ("zone_model", "landing", "still_picture", "picture_thumbs")  # switches that need no detector pass of their own
 
 
 def variants() -> dict[str, VisionOptions]:

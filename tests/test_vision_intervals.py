@@ -135,3 +135,28 @@ def test_a_landing_hand_read_larger_in_motion_rests_from_when_it_stops() -> None
     s = [Sighting(i, i / FPS, i in xs, "fist", 0.9, 0.5, xs.get(i, 0.0), 100.0, palms.get(i, 28.0)) for i in range(5, 40)]
     [run] = runs_from_sightings(s, 40, 40 / FPS)
     assert 12 <= run.on_frame <= 14  # within 2 frames of rest at frame 14 (by the 43-px palm: frame 10)
+
+
+def test_a_still_hand_whose_landmarks_flip_between_two_readings_rests_from_when_it_landed() -> None:
+    # A photo of a real fist, still from frame 12: MediaPipe alternates between a 41-px palm at x=337 and a
+    # 15-px palm at x=322 (30 px apart by y too), so no three sightings in a row agree on where the palm is.
+    # Before the readings' places were counted, the onset waited 18 frames for a stretch of one reading.
+    flips = [(337.0, 491.0, 41.0), (322.0, 465.0, 15.0), (322.5, 466.0, 17.0), (337.5, 490.0, 42.0),
+             (321.0, 464.0, 16.0), (338.0, 491.0, 41.0), (337.0, 490.5, 41.5)]
+    place = {10: (250.0, 560.0, 40.0), 11: (300.0, 520.0, 40.0)}  # swooping in
+    place.update({i: flips[(i * 3) % len(flips)] for i in range(12, 60)})
+    s = [Sighting(i, i / FPS, i in place, "fist", 0.9, 0.5, *place.get(i, (0.0, 0.0, 0.0))) for i in range(5, 65)]
+    [run] = runs_from_sightings(s, 65, 65 / FPS)
+    assert 12 <= run.on_frame <= 14  # within 2 frames of the landing
+
+
+def test_a_hand_leaving_the_way_it_came_does_not_make_its_arrival_a_rest() -> None:
+    # Swoops in over frames 10-13 and leaves over the same places from 40: each place is passed twice, but
+    # 30 frames apart, which is no rest.
+    path = {10: 0.0, 11: 15.0, 12: 30.0, 13: 45.0}
+    xs = dict(path)
+    xs.update({i: 60.0 for i in range(14, 40)})
+    xs.update({40: 45.0, 41: 30.0, 42: 15.0, 43: 0.0})
+    s = [Sighting(i, i / FPS, i in xs, "fist", 0.9, 0.5, xs.get(i, 0.0), 100.0, 40.0) for i in range(5, 50)]
+    [run] = runs_from_sightings(s, 50, 50 / FPS)
+    assert (run.on_frame, run.off_frame) == (14, 40)

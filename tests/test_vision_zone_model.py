@@ -91,3 +91,17 @@ def test_only_a_dark_crop_is_enhanced() -> None:
     dark = np.full((32, 32, 3), 20, np.uint8)
     bright = enhance_dark(dark, dark[:, :, 0])
     assert 50 <= float(bright.mean()) <= 70
+
+
+def test_an_onset_moves_back_over_frames_that_show_the_very_picture_of_the_onset() -> None:
+    # the hand landed at frame 6 and was refused as unreadable until frame 11: the zone shows the same picture
+    # from 6 on, so the hand rests from 6 (the earlier frames 3-5, swooping in, show another picture)
+    s = sightings("...xxxuuuuuxxxxxxxxxxxx....")
+    s = [Sighting(x.index, x.t, True, "fist", 0.9, 0.5, 10.0 * x.index, 100.0, 20.0) if x.present and x.index < 6
+         else x for x in s]  # moving 10 px a frame (half a palm): not yet at rest
+    z = zones("eeehhhhhhhhhhhhhhhhhhhheeee")
+    z[3:6] = [np.roll(c, 7 * (k + 1)) for k, c in enumerate(z[3:6])]  # the swoop: other cells covered each frame
+    [run] = decode_runs(s, z, noise_sigma(z), len(s), len(s) / FPS, landing=True)
+    assert run.on_frame == 6
+    [alone] = decode_runs(s, None, 0.0, len(s), len(s) / FPS, landing=True)
+    assert alone.on_frame == 11  # without the zone's pixels: the first sighting that stays put

@@ -8,9 +8,10 @@ A hand *rests* in the zone from the first frame it stops moving (spec §1: `on` 
 where the hand rests), so a hand swooping in is seen a few frames before it lands: the onset is
 moved to the first frame whose palm centre stays within REST_RADIUS palm lengths of where it is
 over the next REST_FRAMES sightings (a hand that pauses for a frame mid-swoop has not landed; a
-shaking camera's jitter of ~0.15 palm lengths a frame does not unsettle a resting one), and the
-offset to the first frame where it has started to leave, moving more than REST_SPEED palm lengths
-per frame.
+shaking camera's jitter of ~0.15 palm lengths a frame does not unsettle a resting one), or to whose
+place REST_FRAMES of the next REST_WINDOW sightings come back (MediaPipe flipping between two readings
+of a still hand), and the offset to the first frame where it has started to leave, moving more than
+REST_SPEED palm lengths per frame.
 
 A frame where the detector found a hand in the seat's zone that the plausibility check refused
 (`unread`: the landmarks were no readable hand) neither starts nor ends a run, but it is no gap
@@ -25,6 +26,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 # Chosen by measurement (bench/vision_accuracy.py sweep on the rendered clips, README): with misses on
 # an unchanged picture already held by the detector, any N >= 1 gives the same result, N = 4 keeps a
 # margin for short occlusions; M = 8 (0.32 s) cut phantoms from 10 (M = 2) to 1 at the same 98 % recall,
@@ -34,6 +37,7 @@ MIN_RUN_FRAMES = 8
 REST_SPEED = 0.1  # palm lengths per frame: slower than this, the hand is at rest (landmark jitter ~0.02)
 REST_FRAMES = 3  # sightings after the onset that must stay put too ...
 REST_RADIUS = 0.3  # ... within this many palm lengths of the onset's palm centre, or UNSEEN_SPEED palm lengths
+REST_WINDOW = 2 * REST_FRAMES  # ... or REST_FRAMES of the next REST_WINDOW sightings come back to its place
 UNSEEN_SPEED = 0.2  # per frame between the two sightings: landmarks re-found after a drop-out jump (on the sample
 # game a resting fist's palm centre moved 9 px, 0.6 palm lengths, across 6 unreadable frames)
 # Change gating and holding repeat a detector's answer on a still picture, so one or two detections of a
@@ -71,8 +75,27 @@ def _still(a: Sighting, b: Sighting) -> bool:
     return not math.isfinite(moved) or not math.isfinite(scale) or moved <= REST_SPEED * scale
 
 
+def _recurring(seen: Sequence[Sighting]) -> np.ndarray:
+    """Per sighting: how many of the next REST_WINDOW sightings of the run lie within REST_RADIUS of where it lies, in palm lengths of the hand at rest (the median palm over the
+    run, most of whose sightings rest). A hand swooping in passes each place once (and leaves along the way it
+    came, so only sightings close in time count); a resting hand's place recurs even where MediaPipe flips
+    between readings of it: on photos of real hands a still fist alternated between a 15 px and a 41 px palm,
+    30 px apart, frame by frame, so that no three sightings in a row agreed."""
+    xs = np.array([s.x for s in seen], float)
+    ys = np.array([s.y for s in seen], float)
+    palms = [s.palm for s in seen if math.isfinite(s.palm)]
+    radius = REST_RADIUS * (float(np.median(palms)) if palms else math.nan)
+    near = ~(np.hypot(xs[None, :] - xs[:, None], ys[None, :] - ys[:, None]) > radius)  # unknown counts as near
+    order = np.arange(len(seen))
+    ahead = order[None, :] - order[:, None]
+    return (near & (ahead > 0) & (ahead <= REST_WINDOW)).sum(axis=1)
+
+
 def settled_from(seen: Sequence[Sighting]) -> int | None:
-    """The first position in `seen` (present sightings of one run) from which the hand stays put, None: never."""
+    """The first position in `seen` (present sightings of one run) from which the hand stays put, or to whose
+    place REST_FRAMES later sightings come back (_recurring); None: never."""
+    later = _recurring(seen)
+
     def settled(i: int) -> bool:
         a, ahead = seen[i], seen[i + 1:i + 1 + REST_FRAMES]
         # the hand's size is the smallest palm among the sightings compared: MediaPipe's landmarks spread on a
@@ -80,7 +103,7 @@ def settled_from(seen: Sequence[Sighting]) -> int | None:
         # onset fall 4 frames early)
         palms = [p for p in (a.palm, *(b.palm for b in ahead)) if math.isfinite(p)]
         palm = min(palms) if palms else math.inf
-        return len(ahead) == REST_FRAMES and all(
+        return later[i] >= REST_FRAMES or len(ahead) == REST_FRAMES and all(
             not math.hypot(b.x - a.x, b.y - a.y) > palm * max(REST_RADIUS, UNSEEN_SPEED * (b.index - a.index - 1))
             for b in ahead)
 

@@ -24,7 +24,10 @@ class VisionOptions:
     enhance_dark: bool = True  # gain + denoise of a dark seat crop before detection (vision.detect.enhance_dark)
     zone_model: bool = True  # per-seat temporal model: detector evidence + the zone's own empty background,
     # Viterbi-decoded (vision.zone_model). False: plain hysteresis over the detector's sightings (vision.intervals)
-    landing: bool = True  # the onset moved to the first sighting from which the palm stays put (a swooping hand)
+    landing: bool = True  # the onset moved to the first sighting from which the palm stays put, or to whose place
+    # the next sightings keep coming back (MediaPipe flipping between two readings of a still real hand)
+    still_picture: bool = True  # and back over the frames just before it whose zone shows the very picture of the
+    # onset, not the empty background (a landed hand refused as unreadable for a few frames)
     tight_look: bool = True  # where a seat's picture came to rest on something new and no hand was found, a look at a
     # tighter crop of its zone (more pixels per hand): an open palm on the cluttered wood render and a fist from
     # straight above were found only so

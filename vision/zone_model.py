@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -50,7 +51,8 @@ FAR_FRAMES = 25  # the background is learned from frames this far (1 s) from any
 def noise_sigma(zones: Sequence[np.ndarray]) -> float:
     """Per-cell noise sigma of one seat's zone over consecutive frames: MAD of the frame-to-frame differences
     (moving hands touch few cells of few frames, so the median ignores them)."""
-    diffs = [np.abs(b.astype(np.float32) - a.astype(np.float32)) for a, b in zip(zones, zones[1:], strict=False) if a.size == b.size]
+    diffs = [np.abs(b.astype(np.float32) - a.astype(np.float32))
+             for a, b in zip(zones, zones[1:], strict=False) if a.size == b.size > 0]  # dark frames carry no cells
     if not diffs:
         return 0.0
     return float(np.median(np.concatenate(diffs))) / 0.6745 / math.sqrt(2)
@@ -69,13 +71,15 @@ def empty_frames(zones: Sequence[np.ndarray], sightings: Sequence[Sighting], sig
         free = [z for z, s in zip(zones, sightings, strict=True) if z.size == size and (not found or s.index < found[0])]
     if len(free) < MIN_BACKGROUND:
         return [None] * len(zones)  # no empty picture of the zone to compare with: no pixel evidence
-    stack = np.stack(free).astype(np.float32)
-    background = np.median(stack, axis=0)
-    limit = max(NOISE_K * sigma, MIN_DIFF)
-    shares = [float((np.abs(z.astype(np.float32) - background) > limit).mean()) if z.size == size else None
-              for z in zones]
+    background = np.median(np.stack(free).astype(np.float32), axis=0)
+    shares = [differs(z, background, sigma) if z.size == size else None for z in zones]
     return [None if share is None else True if share < EMPTY_SHARE else False if share >= CHANGED_SHARE else None
             for share in shares]
+
+
+def differs(zone: np.ndarray, other: np.ndarray, sigma: float) -> float:
+    """The share of a zone's cells that differ from another picture of it by more than the noise allows."""
+    return float((np.abs(zone.astype(np.float32) - other.astype(np.float32)) > max(NOISE_K * sigma, MIN_DIFF)).mean())
 
 
 def evidence(s: Sighting, empty: bool | None) -> float:
@@ -110,9 +114,10 @@ def viterbi(scores: Sequence[float]) -> list[bool]:
 
 
 def decode_runs(sightings: Sequence[Sighting], zones: Sequence[np.ndarray] | None, sigma: float,
-                end_frame: int, end_t: float, landing: bool = True) -> list[Run]:
+                end_frame: int, end_t: float, landing: bool = True, still_picture: bool = True) -> list[Run]:
     """One seat's hand runs in one window (sightings one per frame, in order; `zones` its zone's cells per frame,
-    None: no pixel evidence). `landing`: the onset is moved to where the palm stops moving (vision.intervals)."""
+    None: no pixel evidence). `landing`: the onset is moved to where the palm stops moving (vision.intervals);
+    `still_picture`: and back over the frames before it that show the very same picture (_from_still_picture)."""
     empty = empty_frames(zones, sightings, sigma) if zones is not None else [None] * len(sightings)
     scores = [evidence(s, e) for s, e in zip(sightings, empty, strict=True)]
     path = viterbi(scores)
@@ -132,10 +137,26 @@ def decode_runs(sightings: Sequence[Sighting], zones: Sequence[np.ndarray] | Non
         while b > a and scores[b - 1] <= 0:
             b -= 1
         run = _run(sightings, a, b, end_frame, end_t, landing) if a < b else None
+        if run is not None and zones is not None and still_picture:
+            run = _from_still_picture(run, sightings, zones, empty, a, sigma)
         if run is not None:
             runs.append(run)
         i = j
     return runs
+
+
+def _from_still_picture(run: Run, sightings: Sequence[Sighting], zones: Sequence[np.ndarray],
+                        empty: Sequence[bool | None], a: int, sigma: float) -> Run:
+    """The onset moved back over the frames just before it whose zone shows the very picture of the onset
+    (within the noise) and not the empty background: the hand lay there already, unread. On our renders a fist
+    came back refused for 5 frames once it had landed, which put the onset 5 frames late. Moving over frames
+    that merely resemble the onset's (a 32x32 thumbnail, as before) moved onsets over an empty wood table."""
+    k = run.on_frame - sightings[0].index
+    still = k
+    while (still - 1 >= a and empty[still - 1] is not True and zones[still - 1].size == zones[k].size > 0
+           and differs(zones[still - 1], zones[k], sigma) < EMPTY_SHARE):
+        still -= 1
+    return run if still == k else replace(run, on_frame=sightings[still].index, on=sightings[still].t)
 
 
 def _run(sightings: Sequence[Sighting], i: int, j: int, end_frame: int, end_t: float, landing: bool) -> Run | None:
