@@ -92,12 +92,9 @@ def vote_windows_of(stem: Path) -> list[tuple[float, float]] | None:
 
 def baseline_observe(stem: Path, windows: list[tuple[float, float]] | None) -> dict:
     """Plain HandLandmarker (IMAGE mode, default thresholds) on every seat crop of every frame."""
-    import cv2
-    import mediapipe as mp
+    from vision.backend import MediaPipeBackend
 
-    from vision.model import create_landmarker
-
-    landmarker = create_landmarker("full", num_hands=4, min_confidence=0.5, mode="image")
+    backend = MediaPipeBackend("full", min_confidence=0.5)
     hands: list[dict] = []
     with open_video(f"{stem}.mp4") as video:
         meta = video.meta
@@ -107,11 +104,9 @@ def baseline_observe(stem: Path, windows: list[tuple[float, float]] | None) -> d
             seen: dict[int, list[tuple[int, float, str | None]]] = {n: [] for n in crops}
             for frame in video.iter_window(a, b):
                 for n, crop in crops.items():
-                    pixels = cv2.cvtColor(crop.cut(frame.image), cv2.COLOR_BGR2RGB)
-                    result = landmarker.detect(mp.Image(image_format=mp.ImageFormat.SRGB, data=pixels))
                     pose = None
-                    for marks in result.hand_landmarks:
-                        points = crop.normalized_to_frame([[m.x, m.y, m.z] for m in marks])
+                    for hand in backend.look(crop.cut(frame.image)):
+                        points = crop.to_frame(hand.landmarks)
                         cx, cy = points[PALM_POINTS, :2].mean(axis=0)
                         if seat_map.seat_at(float(cx), float(cy)) == n:
                             pose = classify(points).pose
@@ -121,7 +116,7 @@ def baseline_observe(stem: Path, windows: list[tuple[float, float]] | None) -> d
             end = (span.stop, video.time_of(span.stop) if span.stop < meta.frame_count else meta.duration)
             for n, frames in seen.items():
                 hands += plain_runs(n, frames, end)
-    landmarker.close()
+    backend.close()
     return {"format": "stopframe-observations/1", "video": f"{stem}.mp4", "fps": meta.fps,
             "hands": sorted(hands, key=lambda h: (h["on"], h["seat"]))}
 
