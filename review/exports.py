@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from review.findings import finding_key
 from review.jsonio import write_atomic
-from review.store import Decision, finding_key
+from review.store import Decision
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 

@@ -8,19 +8,42 @@ Both serialise to exactly the spec's objects; fields the spec does not name are 
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from review.errors import UnreadableInput
+from review.profiles import CONSEQUENCE_TYPES as CONSEQUENCE_TYPES  # the one list: the profiles give them
 
 AUDIT_FORMAT = "stopframe-audit/1"
 
 DAY_KINDS = ("count_mismatch", "late_vote", "early_hand", "lifted_early", "no_vote", "double_vote", "wrong_form")
 NIGHT_KINDS = ("shot_mismatch", "check_mismatch", "night_hand")
 FINDING_KINDS = (*DAY_KINDS, *NIGHT_KINDS, "cannot_see")
-CONSEQUENCE_TYPES = ("foul", "fine", "warning", "removal", "not_counted", "counted_for_last", "none")
 
-Identity = tuple[Any, ...]
+Identity = tuple[str | int | None, ...]
+"""Spec §4: `(kind, day, round, candidate, seat)` for a day finding, `(kind, night, seat)` for a night one."""
+
+
+def identity(kind: str, *, day: int | None, night: int | None, round: int | None, candidate: int | None,
+             seat: int | None) -> Identity:
+    """The one rule for which finding this is: a finding with a night and no day is a night finding."""
+    if night is not None and day is None:
+        return (kind, night, seat)
+    return (kind, day, round, candidate, seat)
+
+
+def identity_of(data: Mapping[str, Any]) -> Identity:
+    """The identity of a finding given as JSON, or as a truth file's `expected_findings` entry (spec §3)."""
+    return identity(data["kind"], day=data.get("day"), night=data.get("night"), round=data.get("round"),
+                    candidate=data.get("candidate"), seat=data.get("seat"))
+
+
+def finding_key(finding: Finding | Mapping[str, Any]) -> str:
+    """The identity as the text key decisions are stored under (day and night keys differ in length)."""
+    ident = finding.identity if isinstance(finding, Finding) else identity_of(finding)
+    return json.dumps(list(ident), separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -76,10 +99,8 @@ class Finding:
 
     @property
     def identity(self) -> Identity:
-        """Spec §4: `(kind, day, round, candidate, seat)` for day findings, `(kind, night, seat)` at night."""
-        if self.night is not None and self.day is None:
-            return (self.kind, self.night, self.seat)
-        return (self.kind, self.day, self.round, self.candidate, self.seat)
+        return identity(self.kind, day=self.day, night=self.night, round=self.round, candidate=self.candidate,
+                        seat=self.seat)
 
     @property
     def text(self) -> str:
@@ -127,13 +148,6 @@ class Finding:
             evidence=Evidence.from_json(data.get("evidence") or {}),
             extra={k: v for k, v in data.items() if k.startswith("x_")},
         )
-
-
-def identity_of(data: dict[str, Any]) -> Identity:
-    """The identity of a finding given as JSON, or as a truth file's `expected_findings` entry (spec §3)."""
-    if data.get("night") is not None and data.get("day") is None:
-        return (data["kind"], data["night"], data.get("seat"))
-    return (data["kind"], data.get("day"), data.get("round"), data.get("candidate"), data.get("seat"))
 
 
 @dataclass(frozen=True)

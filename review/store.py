@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from review.errors import StopframeError, UnreadableInput
+from review.findings import Finding, finding_key
 
 STATUSES = ("confirmed", "rejected", "edited")
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: decisions are keyed by review.findings.finding_key (1 keyed a finding with a day and a night as a night one)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -85,19 +87,6 @@ def default_db_path() -> Path:
     return data_dir() / "stopframe.sqlite"
 
 
-def finding_identity(finding: Any) -> tuple:
-    """Spec §4 identity: (kind, day, round, candidate, seat) by day, (kind, night, seat) by night."""
-    f = _finding_json(finding)
-    if f.get("night") is not None:
-        return (f["kind"], f.get("night"), f.get("seat"))
-    return (f["kind"], f.get("day"), f.get("round"), f.get("candidate"), f.get("seat"))
-
-
-def finding_key(finding: Any) -> str:
-    """The identity as a stable text key (day and night identities cannot collide: different lengths)."""
-    return json.dumps(list(finding_identity(finding)), separators=(",", ":"))
-
-
 def game_id_for(protocol_data: Mapping[str, Any], protocol_path: str | os.PathLike[str] | None) -> str:
     """Which game decisions belong to: the protocol's own game id (with tournament and date) when it has
     one, so moving the files keeps the decisions; otherwise the protocol file's absolute path."""
@@ -110,13 +99,9 @@ def game_id_for(protocol_data: Mapping[str, Any], protocol_path: str | os.PathLi
     return "sha256:" + digest[:16]
 
 
-def _finding_json(finding: Any) -> dict[str, Any]:
-    if isinstance(finding, Mapping):
-        return dict(finding)
-    to_json = getattr(finding, "to_json", None)
-    if callable(to_json):
-        return dict(to_json())
-    raise TypeError(f"not a finding: {finding!r}")
+def _finding_json(finding: Finding | Mapping[str, Any]) -> dict[str, Any]:
+    """The finding as it is stored in its decision's row."""
+    return finding.to_json() if isinstance(finding, Finding) else dict(finding)
 
 
 @dataclass(frozen=True)
@@ -181,6 +166,8 @@ class Store:
                 raise UnreadableInput(f"{self.path}: not a Stopframe decisions database: {exc}.") from exc
         with self.transaction() as con:
             con.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            if con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == "1":
+                _rekey_decisions(con)
 
     # -- connections -------------------------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -334,6 +321,19 @@ class Store:
     def integrity_ok(self) -> bool:
         with self.reading() as con:
             return con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def _rekey_decisions(con: sqlite3.Connection) -> None:
+    """Schema 1 -> 2: key every stored decision by today's finding_key, computed from the finding kept in
+    its row, so no judge's decision is lost to the change of identity (the trail keeps the keys it had)."""
+    rows = con.execute("SELECT game_id, finding_key, finding FROM decisions").fetchall()
+    taken = {(game_id, key) for game_id, key, _ in rows}
+    for game_id, key, finding in rows:
+        new = finding_key(json.loads(finding))
+        if new != key and (game_id, new) not in taken:
+            con.execute("UPDATE decisions SET finding_key=? WHERE game_id=? AND finding_key=?", (new, game_id, key))
+            taken.add((game_id, new))
+    con.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
 
 
 def _decision(row: tuple) -> Decision:

@@ -17,9 +17,9 @@ from typing import Any
 
 from review.audit import Hand, Seen, audit
 from review.engine import replay
+from review.findings import finding_key
 from review.jsonio import read_json
 from review.profiles import get_profile
-from review.store import finding_key
 
 TRUTH_FORMAT = "stopframe-truth/1"
 # What a trainee can name in one candidate's vote: count_mismatch is "the announced count is wrong".

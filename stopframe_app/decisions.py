@@ -13,14 +13,14 @@ from typing import Any
 import streamlit as st
 
 from review.errors import StopframeError
-from review.store import ConflictError, Decision, finding_key
+from review.findings import CONSEQUENCE_TYPES, finding_key
+from review.store import ConflictError, Decision
 from review.tally import tally_for
 from stopframe_app import state, words
 from stopframe_app.game import Game
 
 FLASH = "flash"
 FRAMES_VIEW = "Timeline & frames"
-CONSEQUENCE_TYPES = ("foul", "fine", "warning", "removal", "not_counted", "counted_for_last", "none")
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")

@@ -6,12 +6,14 @@ import pytest
 
 from review.errors import UnreadableInput
 from review.findings import (
+    CONSEQUENCE_TYPES,
     AuditReport,
     Evidence,
     Finding,
     FindingConsequence,
     VoteOutcome,
     VoteReport,
+    finding_key,
     identity_of,
 )
 
@@ -75,3 +77,15 @@ def test_audit_report_refuses_unknown_major_version():
     assert AuditReport.from_json(report.to_json()).to_json() == report.to_json()
     with pytest.raises(UnreadableInput, match="stopframe-audit/1"):
         AuditReport.from_json({"format": "stopframe-audit/2", "votes": [], "findings": []})
+
+
+def test_one_identity_rule_for_findings_their_json_and_keys():
+    both = Finding("late_vote", None, FindingConsequence("none", ""), 1.0, seat=3, day=1, night=1, round=1, candidate=5)
+    assert both.identity == identity_of(both.to_json()) == ("late_vote", 1, 1, 5, 3)  # a day finding: it has a day
+    assert finding_key(both) == finding_key(both.to_json()) == '["late_vote",1,1,5,3]'
+
+
+def test_every_consequence_type_has_words():
+    from stopframe_app import words
+
+    assert tuple(words.CONSEQUENCES) == CONSEQUENCE_TYPES

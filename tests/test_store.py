@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -148,3 +149,20 @@ def test_killed_writer_loses_no_confirmed_decision(tmp_path: Path) -> None:
         assert key in stored and stored[key].status == "confirmed", f"decision {i} was lost"
     # A fresh write still works after the crash.
     store.decide("crash", LATE, "confirmed", reason="after the crash", who="Chief", expected_version=0)
+
+
+def test_a_decision_saved_under_the_old_identity_is_still_found(tmp_path: Path) -> None:
+    """Schema 1 keyed a finding with a day and a night as a night one; reopening the file re-keys it."""
+    db = tmp_path / "d.sqlite"
+    both = {**LATE, "seat": 3, "night": 1}
+    Store(db).decide("g1", LATE, "confirmed", reason="late", who="Anna", expected_version=0)
+    with sqlite3.connect(db) as con:  # what the old store wrote: its key, schema 1
+        con.execute("INSERT INTO decisions VALUES ('g1', '[\"late_vote\",1,3]', ?, 'confirmed', NULL, 'both', 'Boris', 1.0, 1)",
+                    (json.dumps(both),))
+        con.execute("UPDATE meta SET value='1' WHERE key='schema'")
+    s = Store(db)
+    old = s.decision("g1", both)
+    assert old is not None and old.who == "Boris" and old.finding_key == finding_key(both) == '["late_vote",1,1,5,3]'
+    assert s.decision("g1", LATE) is not None and set(s.decisions("g1")) == {finding_key(LATE), finding_key(both)}
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("2",)

@@ -26,8 +26,9 @@ from review.appeals import (
 )
 from review.errors import StopframeError
 from review.exports import KeyFrame
+from review.findings import finding_key
 from review.jsonio import write_atomic
-from review.store import data_dir, finding_key
+from review.store import data_dir
 from review.tally import tally
 from stopframe_app import state, words
 from stopframe_app.decisions import NO_NAME, evidence_frames, flash, md, plain_title, show_flash, title

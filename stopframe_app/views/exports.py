@@ -11,8 +11,9 @@ import streamlit as st
 
 from review.corrected import corrected_name, write_corrected_protocol
 from review.exports import KeyFrame, finding_rows, write_html_report
+from review.findings import finding_key
 from review.jsonio import write_atomic
-from review.store import data_dir, finding_key
+from review.store import data_dir
 from stopframe_app import report, state, words
 from stopframe_app.decisions import evidence_frames, plain_title, show_flash
 from stopframe_app.game import Game, stem_of

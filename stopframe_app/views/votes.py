@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from review.calibration import shipped
-from review.store import finding_key
+from review.findings import finding_key
 from review.tally import find_row, tally
 from stopframe_app import report, state, words
 from stopframe_app.decisions import finding_cards, md, show_flash
