@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from contract.errors import InvalidInput
+from contract.jsonio import write_json
 from review.appeals import Decision as AppealDecision
-from review.errors import InvalidInput
-from review.jsonio import write_json
+from review.findings import Finding, VoteReport
 from review.store import Decision
 
 # Consequences that add an event to the protocol, and the event type they add. A profile's
@@ -47,8 +48,8 @@ KIND_WORDS = {
 class CorrectionProblem:
     """A confirmed finding the corrected protocol cannot take, and why, as one sentence."""
 
-    finding_key: str | None  # None: the protocol itself is the problem
-    finding: dict[str, Any]
+    finding_key: str | None  # None (and no finding): the protocol itself is the problem
+    finding: Finding | None
     sentence: str
 
 
@@ -64,24 +65,21 @@ class CorrectionError(InvalidInput):
         super().__init__(first)
 
 
-def describe_finding(f: Mapping[str, Any]) -> str:
+def describe_finding(f: Finding) -> str:
     """A finding in a judge's words: "the late vote of seat 9 on day 1, the vote on candidate 8 (rfm 4.4.7)"."""
-    kind = f.get("kind")
-    words = KIND_WORDS.get(str(kind), str(kind or "finding").replace("_", " "))
-    seat = f.get("seat")
-    who = f" of seat {seat}" if seat is not None else ""
-    if f.get("night") is not None and f.get("day") is None:
-        when = f"night {f['night']}"
+    words = KIND_WORDS.get(f.kind, f.kind.replace("_", " "))
+    who = f" of seat {f.seat}" if f.seat is not None else ""
+    if f.night is not None and f.day is None:
+        when = f"night {f.night}"
     else:
-        when = f"day {f.get('day')}"
-        rnd, cand = f.get("round"), f.get("candidate")
-        if isinstance(rnd, int) and rnd > 1:
-            when += f", round {rnd}"
-        if cand is not None:
-            when += f", the vote on candidate {cand}"
-        elif f.get("x_candidates"):
-            when += ", the vote on lifting " + ", ".join(map(str, f["x_candidates"]))
-    clause = f" ({f['clause']})" if f.get("clause") else ""
+        when = f"day {f.day}"
+        if isinstance(f.round, int) and f.round > 1:
+            when += f", round {f.round}"
+        if f.candidate is not None:
+            when += f", the vote on candidate {f.candidate}"
+        elif f.extra.get("x_candidates"):
+            when += ", the vote on lifting " + ", ".join(map(str, f.extra["x_candidates"]))
+    clause = f" ({f.clause})" if f.clause else ""
     return f"the {words}{who} on {when}{clause}"
 
 
@@ -93,7 +91,7 @@ class _Op:
     """One confirmed decision as a change to the protocol."""
 
     decision: Decision
-    finding: dict[str, Any]
+    finding: Finding
     kind: str  # "insert" | "count" | "none"
     order: tuple[Any, ...]
     anchor: int = -1  # insert: after this original event index
@@ -111,25 +109,25 @@ class _Op:
         return {"finding": d.finding_key, "status": d.status, "who": d.who, "reason": d.reason}
 
 
-def _plan(events: list[dict[str, Any]], d: Decision, rows: list[Mapping[str, Any]]) -> _Op | CorrectionProblem:
+def _plan(events: list[dict[str, Any]], d: Decision, rows: list[VoteReport]) -> _Op | CorrectionProblem:
     f = d.effective_finding
-    cons = f.get("consequence") if isinstance(f.get("consequence"), Mapping) else {}
-    ctype = cons.get("type")
-    seat = f.get("seat")
-    t = f.get("t") if _is_time(f.get("t")) else None
-    base_order = (t if t is not None else math.inf, str(f.get("kind")), d.finding_key)
+    cons = f.consequence
+    ctype = cons.type
+    seat = f.seat
+    t = f.t if _is_time(f.t) else None
+    base_order = (t if t is not None else math.inf, f.kind, d.finding_key)
     name = describe_finding(f)
 
     def refuse(why: str) -> CorrectionProblem:
         return CorrectionProblem(d.finding_key, f, f"{_cap(name)} cannot be applied: {why}.")
 
-    if f.get("kind") == "count_mismatch":
+    if f.kind == "count_mismatch":
         target = _vote_index(events, f)
         if target is None:
             return refuse("the vote it is about is not in the protocol")
         count = (d.edited or {}).get("count")
         if count is None:
-            count = f.get("x_video_count", _video_count(rows, f))
+            count = f.extra.get("x_video_count", _video_count(rows, f))
         if count is None:
             return refuse("the audit gives no count to set; edit the finding with the count you saw")
         if isinstance(count, bool) or not isinstance(count, int | float) or count != int(count) or count < 0:
@@ -141,18 +139,18 @@ def _plan(events: list[dict[str, Any]], d: Decision, rows: list[Mapping[str, Any
             return refuse(f"a {ctype} needs the seat it is given to")
         event: dict[str, Any] = {"type": _PENALTY_EVENTS[ctype], "seat": seat}
         if ctype == "fine":
-            points = cons.get("points")
+            points = cons.points
             if isinstance(points, bool) or not isinstance(points, int | float) or not math.isfinite(points) or points >= 0:
                 return refuse(f"a fine needs its points as a negative number, not {_words(points)}")
             event["points"] = points
-        if f.get("clause"):
-            event["clause"] = f.get("clause")
-        event["reason"] = cons.get("text") or KIND_WORDS.get(str(f.get("kind")), str(f.get("kind")))
+        if f.clause:
+            event["clause"] = f.clause
+        event["reason"] = cons.text or KIND_WORDS.get(f.kind, f.kind)
         anchor = _anchor(events, f)
         if t is not None:
             event["t"] = t  # kept where it fits the game order, else moved to x_video_t (_build)
         op = _Op(d, f, "insert", (anchor, *base_order), anchor=anchor, event=event)
-        points = cons.get("points")
+        points = cons.points
         if ctype == "removal" and isinstance(points, int | float) and not isinstance(points, bool) and points < 0:
             # rfm 5.12: a disqualifying foul removes *and* costs points; the protocol's removal has no points
             op.fine = {**{k: v for k, v in event.items() if k != "type"}, "type": "fine", "points": points}
@@ -348,18 +346,18 @@ class _Rounds:
 
 
 def _resolve(data: Mapping[str, Any], decisions: Iterable[Decision],
-             votes: Iterable[Mapping[str, Any]]) -> tuple[list[_Op], list[CorrectionProblem]]:
+             votes: Iterable[VoteReport | Mapping[str, Any]]) -> tuple[list[_Op], list[CorrectionProblem]]:
     """The decisions that can be applied together (in game order) and a sentence for each that cannot."""
     from review.protocol import validate
 
     data = dict(data)
     base = validate(data)
     if base:
-        return [], [CorrectionProblem(None, {}, "The protocol itself does not validate "
+        return [], [CorrectionProblem(None, None, "The protocol itself does not validate "
                                       f"({_problem_words(base[0])}), so no correction can be signed on it; "
                                       "`stopframe validate` lists every problem.")]
     events = data.get("events") or []
-    rows = list(votes)
+    rows = [v if isinstance(v, VoteReport) else VoteReport.from_json(v) for v in votes]  # the CLI reads them from a file
     standing = [d for d in decisions if d.stands]
     plans = [_plan(events, d, rows) for d in standing]
     problems = [p for p in plans if isinstance(p, CorrectionProblem)]
@@ -388,13 +386,13 @@ def _resolve(data: Mapping[str, Any], decisions: Iterable[Decision],
 
 
 def correction_problems(data: Mapping[str, Any], decisions: Iterable[Decision], *,
-                        votes: Iterable[Mapping[str, Any]] = ()) -> list[CorrectionProblem]:
+                        votes: Iterable[VoteReport | Mapping[str, Any]] = ()) -> list[CorrectionProblem]:
     """Every standing decision the corrected protocol cannot take, each with its finding and one sentence."""
     return _resolve(data, decisions, votes)[1]
 
 
 def check_corrections(data: Mapping[str, Any], decisions: Iterable[Decision], *,
-                      votes: Iterable[Mapping[str, Any]] = ()) -> list[str]:
+                      votes: Iterable[VoteReport | Mapping[str, Any]] = ()) -> list[str]:
     """For the app, before an export: one sentence per confirmed (or edited) finding that the corrected
     protocol cannot take, naming the finding and why; an empty list when the export will validate.
     Same arguments as `corrected_protocol`."""
@@ -405,7 +403,7 @@ def corrected_protocol(
     data: Mapping[str, Any],
     decisions: Iterable[Decision],
     *,
-    votes: Iterable[Mapping[str, Any]] = (),
+    votes: Iterable[VoteReport | Mapping[str, Any]] = (),
     source: str | None = None,
     appeals: Iterable[tuple[str, AppealDecision]] = (),
     strict: bool = True,
@@ -449,7 +447,7 @@ def _explain(op: _Op, problem: Any, where: Sequence[int | None] = ()) -> str:
     """Why the validator refuses the corrected game after `op`, in a judge's words (event paths as in the
     judge's own protocol, or "the added event")."""
     words = _problem_words(problem, where)
-    seat = op.finding.get("seat")
+    seat = op.finding.seat
     if op.kind == "insert" and (op.event or {}).get("type") == "removal":
         if "already over" in problem.message or "the rules give" in problem.message:
             return f"removing seat {seat} there would end the game, yet the game as played goes on ({words})"
@@ -472,9 +470,9 @@ def _problem_words(problem: Any, mapping: Sequence[int | None] = ()) -> str:
 
 def _same_place(a: _Op, b: _Op) -> bool:
     fa, fb = a.finding, b.finding
-    if fa.get("night") is not None or fb.get("night") is not None:
-        return fa.get("night") == fb.get("night") and fa.get("seat") == fb.get("seat")
-    return (fa.get("day"), fa.get("round")) == (fb.get("day"), fb.get("round"))
+    if fa.night is not None or fb.night is not None:
+        return fa.night == fb.night and fa.seat == fb.seat
+    return (fa.day, fa.round) == (fb.day, fb.round)
 
 
 def _cap(text: str) -> str:
@@ -534,67 +532,63 @@ def corrected_name(original: str | os.PathLike[str] | None) -> str:
     return f"{stem}.corrected.protocol.json"
 
 
-def _vote_index(events: list[dict[str, Any]], f: Mapping[str, Any]) -> int | None:
+def _vote_index(events: list[dict[str, Any]], f: Finding) -> int | None:
     """The protocol event of the finding's vote (a lift vote where the finding names no candidate)."""
-    rnd = f.get("round") or 1
+    rnd = f.round or 1
     for i, e in enumerate(events):
-        if (e.get("type") == "vote" and e.get("day") == f.get("day") and e.get("round", 1) == rnd
-                and e.get("candidate") == f.get("candidate") and f.get("candidate") is not None):
+        if (e.get("type") == "vote" and e.get("day") == f.day and e.get("round", 1) == rnd
+                and e.get("candidate") == f.candidate and f.candidate is not None):
             return i
-    if f.get("candidate") is None and f.get("x_candidates"):
+    lifted = f.extra.get("x_candidates")
+    if f.candidate is None and lifted:
         for i, e in enumerate(events):
-            if (e.get("type") == "lift_vote" and e.get("day") == f.get("day")
-                    and sorted(e.get("candidates") or []) == sorted(f["x_candidates"])):
+            if (e.get("type") == "lift_vote" and e.get("day") == f.day
+                    and sorted(e.get("candidates") or []) == sorted(lifted)):
                 return i
     return None
 
 
-def _vote_event(events: list[dict[str, Any]], f: Mapping[str, Any]) -> dict[str, Any] | None:
-    index = _vote_index(events, f)
-    return None if index is None else events[index]
-
-
-def _row(rows: list[Mapping[str, Any]], f: Mapping[str, Any]) -> Mapping[str, Any] | None:
+def _row(rows: list[VoteReport], f: Finding) -> VoteReport | None:
     for r in rows:
-        if r.get("day") != f.get("day") or r.get("round") != f.get("round"):
+        if r.day != f.day or r.round != f.round:
             continue
-        if f.get("candidate") is not None and r.get("kind") == "vote" and r.get("candidate") == f.get("candidate"):
+        if f.candidate is not None and r.kind == "vote" and r.candidate == f.candidate:
             return r
-        if f.get("candidate") is None and r.get("kind") == "lift":
+        if f.candidate is None and r.kind == "lift":
             return r
     return None
 
 
-def _video_count(rows: list[Mapping[str, Any]], f: Mapping[str, Any]) -> int | None:
+def _video_count(rows: list[VoteReport], f: Finding) -> int | None:
     r = _row(rows, f)
-    return None if r is None else r.get("video_count")
+    return None if r is None else r.video_count
 
 
-def _video_voters(rows: list[Mapping[str, Any]], f: Mapping[str, Any], count: int) -> list[int] | None:
+def _video_voters(rows: list[VoteReport], f: Finding, count: int) -> list[int] | None:
     """The seats the audit counted for the vote, where they are as many as the count set."""
     r = _row(rows, f)
-    seats = (r or {}).get("x_counted_voters")
+    seats = r.extra.get("x_counted_voters") if r is not None else None
     if isinstance(seats, list) and len(set(seats)) == count and all(isinstance(s, int) for s in seats):
         return sorted(set(seats))
     return None
 
 
-def _anchor(events: list[dict[str, Any]], f: Mapping[str, Any]) -> int:
+def _anchor(events: list[dict[str, Any]], f: Finding) -> int:
     """Index of the event a new foul/fine belongs after: the last vote of the finding's round, else the last
     event of its day's voting or of its night, else the end of the game (fines may be given after it, rfm 5.10)."""
     last = len(events) - 1
-    if f.get("night") is not None and f.get("day") is None:
-        hits = [i for i, e in enumerate(events) if e.get("night") == f["night"] and e.get("type") in ("shooting", "check")]
-        return hits[-1] if hits else _end_of_phase(events, "night", f["night"], last)
-    rnd = f.get("round") or 1
-    same_round = [i for i, e in enumerate(events) if e.get("type") in ("vote", "lift_vote") and e.get("day") == f.get("day")
+    if f.night is not None and f.day is None:
+        hits = [i for i, e in enumerate(events) if e.get("night") == f.night and e.get("type") in ("shooting", "check")]
+        return hits[-1] if hits else _end_of_phase(events, "night", f.night, last)
+    rnd = f.round or 1
+    same_round = [i for i, e in enumerate(events) if e.get("type") in ("vote", "lift_vote") and e.get("day") == f.day
                   and e.get("round", 1) == rnd]
     if same_round:
         return same_round[-1]
-    day_votes = [i for i, e in enumerate(events) if e.get("type") in ("vote", "lift_vote") and e.get("day") == f.get("day")]
+    day_votes = [i for i, e in enumerate(events) if e.get("type") in ("vote", "lift_vote") and e.get("day") == f.day]
     if day_votes:
         return day_votes[-1]
-    return _end_of_phase(events, "voting", f.get("day"), _end_of_phase(events, "day", f.get("day"), last))
+    return _end_of_phase(events, "voting", f.day, _end_of_phase(events, "day", f.day, last))
 
 
 def _end_of_phase(events: list[dict[str, Any]], phase: str, number: Any, default: int) -> int:

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from review.findings import finding_key
-from review.jsonio import write_atomic
+from contract.jsonio import write_atomic
+from review.findings import Finding, finding_key
 from review.store import Decision
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -40,23 +40,20 @@ def nicknames(protocol: Mapping[str, Any] | None) -> dict[int, str]:
     return {p["seat"]: str(p.get("nickname") or "") for p in players if isinstance(p, Mapping) and "seat" in p}
 
 
-def finding_rows(findings: Iterable[Mapping[str, Any]], decisions: Mapping[str, Decision] | None = None,
+def finding_rows(findings: Iterable[Finding], decisions: Mapping[str, Decision] | None = None,
                  protocol: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """One row per finding with the judge's decision beside it (the finding as edited, if edited)."""
     names = nicknames(protocol)
     rows = []
-    for raw in findings:
-        d = (decisions or {}).get(finding_key(raw))
-        f = d.effective_finding if d and d.status == "edited" else dict(raw)
-        cons = f.get("consequence") or {}
-        seats = f.get("seats")
+    for found in findings:
+        d = (decisions or {}).get(finding_key(found))
+        f = d.effective_finding if d and d.status == "edited" else found
         rows.append({
-            "kind": f.get("kind"), "day": f.get("day"), "night": f.get("night"), "round": f.get("round"),
-            "candidate": f.get("candidate"), "seat": f.get("seat"),
-            "seats": " ".join(str(s) for s in seats) if seats else None,
-            "nickname": names.get(f.get("seat")) if f.get("seat") is not None else None,
-            "t": f.get("t"), "clause": f.get("clause"), "consequence": cons.get("type"), "points": cons.get("points"),
-            "text": f.get("x_text") or cons.get("text"), "confidence": f.get("confidence"),
+            "kind": f.kind, "day": f.day, "night": f.night, "round": f.round, "candidate": f.candidate, "seat": f.seat,
+            "seats": " ".join(str(s) for s in f.seats) if f.seats else None,
+            "nickname": names.get(f.seat) if f.seat is not None else None,
+            "t": f.t, "clause": f.clause, "consequence": f.consequence.type, "points": f.consequence.points,
+            "text": f.text, "confidence": f.confidence,
             "decision": d.status if d else "open",
             "edited": ", ".join(sorted(d.edited)) if d and d.edited else None,
             "reason": d.reason if d else None, "who": d.who if d else None,

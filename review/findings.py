@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from review.errors import UnreadableInput
+from contract.errors import UnreadableInput
 from review.profiles import CONSEQUENCE_TYPES as CONSEQUENCE_TYPES  # the one list: the profiles give them
 
 AUDIT_FORMAT = "stopframe-audit/1"
@@ -270,6 +270,11 @@ class AuditReport:
 
     def identities(self) -> set[Identity]:
         return {f.identity for f in self.findings}
+
+    def at_file_precision(self) -> AuditReport:
+        """The report as its file reads back (times to the millisecond, confidences to 3 places), so what the
+        app shows, stores and exports is exactly what `stopframe audit` writes for the same game."""
+        return AuditReport.from_json(self.to_json())
 
 
 def _round_time(t: float | None) -> float | None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from review.errors import StopframeError, UnreadableInput
+from contract.errors import StopframeError, UnreadableInput
 from review.findings import Finding, finding_key
 
 STATUSES = ("confirmed", "rejected", "edited")
@@ -106,11 +106,13 @@ def _finding_json(finding: Finding | Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Decision:
-    """The current decision on one finding of one game."""
+    """The current decision on one finding of one game.
+
+    `edited` is what the judge changed, as the JSON fields they changed (`count` for a miscount too)."""
 
     game_id: str
     finding_key: str
-    finding: dict[str, Any]
+    finding: Finding
     status: str
     edited: dict[str, Any] | None
     reason: str
@@ -118,16 +120,21 @@ class Decision:
     at: float
     version: int
 
+    def __post_init__(self) -> None:
+        """A finding handed as its JSON (an audit file read by the CLI) is typed here, once."""
+        if not isinstance(self.finding, Finding):
+            object.__setattr__(self, "finding", Finding.from_json(self.finding))
+
     @property
-    def effective_finding(self) -> dict[str, Any]:
+    def effective_finding(self) -> Finding:
         """The finding as the judge decided it: the audit's fields with the judge's edits applied."""
-        merged = dict(self.finding)
+        merged = self.finding.to_json()
         for key, value in (self.edited or {}).items():
             if key == "consequence" and isinstance(value, Mapping):
-                merged["consequence"] = {**(merged.get("consequence") or {}), **value}
+                merged["consequence"] = {**merged["consequence"], **value}
             else:
                 merged[key] = value
-        return merged
+        return Finding.from_json(merged)
 
     @property
     def stands(self) -> bool:
@@ -207,7 +214,7 @@ class Store:
     def decide(
         self,
         game_id: str,
-        finding: Any,
+        finding: Finding | Mapping[str, Any],
         status: str,
         *,
         reason: str,
@@ -227,7 +234,7 @@ class Store:
             raise StopframeError("Say who decides (the judge's name).", 1)
         if status == "edited" and not edited:
             raise StopframeError("An edited decision needs the fields the judge changed.", 1)
-        fjson = _finding_json(finding)
+        fjson = _finding_json(finding)  # the row keeps the JSON it was given, byte for byte
         key = finding_key(fjson)
         now = time.time()
         edited_text = json.dumps(dict(edited), ensure_ascii=False, sort_keys=True) if edited else None
@@ -251,9 +258,10 @@ class Store:
                 "VALUES (?, ?, 'decide', ?, ?, ?, ?, ?, ?)",
                 (game_id, key, status, edited_text, reason, who, now, version),
             )
-        return Decision(game_id, key, fjson, status, dict(edited) if edited else None, reason, who, now, version)
+        return Decision(game_id, key, Finding.from_json(fjson), status, dict(edited) if edited else None, reason, who,
+                        now, version)
 
-    def withdraw(self, game_id: str, finding: Any, *, reason: str, who: str, expected_version: int) -> None:
+    def withdraw(self, game_id: str, finding: Finding | Mapping[str, Any], *, reason: str, who: str, expected_version: int) -> None:
         """Take a decision back (the finding is open again); the trail keeps what it was."""
         key = finding_key(finding)
         with self.transaction() as con:
@@ -269,7 +277,7 @@ class Store:
                 (game_id, key, reason, who, time.time(), row[0] + 1),
             )
 
-    def decision(self, game_id: str, finding: Any) -> Decision | None:
+    def decision(self, game_id: str, finding: Finding | Mapping[str, Any]) -> Decision | None:
         with self.reading() as con:
             row = con.execute(
                 "SELECT * FROM decisions WHERE game_id=? AND finding_key=?", (game_id, finding_key(finding))
@@ -338,7 +346,8 @@ def _rekey_decisions(con: sqlite3.Connection) -> None:
 
 def _decision(row: tuple) -> Decision:
     game_id, key, finding, status, edited, reason, who, at, version = row
-    return Decision(game_id, key, json.loads(finding), status, json.loads(edited) if edited else None, reason, who, at, version)
+    return Decision(game_id, key, Finding.from_json(json.loads(finding)), status, json.loads(edited) if edited else None,
+                    reason, who, at, version)
 
 
 def _conflict_message(finding: Mapping[str, Any], row: tuple | None, expected: int) -> str:

@@ -15,11 +15,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from review.audit import Hand, Seen, audit
+from contract.jsonio import read_json
+from contract.observations import HandInterval as Hand
+from contract.observations import Observations as Seen
+from review.audit import audit
 from review.engine import replay
-from review.findings import finding_key
-from review.jsonio import read_json
+from review.findings import AuditReport, Finding, VoteReport, finding_key
 from review.profiles import get_profile
+from review.store import Decision
 
 TRUTH_FORMAT = "stopframe-truth/1"
 # What a trainee can name in one candidate's vote: count_mismatch is "the announced count is wrong".
@@ -88,73 +91,70 @@ def questions_from_truth(protocol_path: str | Path, truth_path: str | Path, *, v
                          visible_seats: Iterable[int] | None = None) -> list[Question]:
     """Every timed candidate vote of a sample clip, keyed by the audit of the truth's own hands."""
     data = read_json(protocol_path, "protocol")
-    report = audit(data, seen_from_truth(read_json(truth_path, "truth")), visible_seats=visible_seats).to_json()
-    return _questions(data, str(protocol_path), None if video is None else str(video), report, report["findings"],
+    report = audit(data, seen_from_truth(read_json(truth_path, "truth")), visible_seats=visible_seats)
+    return _questions(data, str(protocol_path), None if video is None else str(video), report, report.findings,
                       "truth")
 
 
-def questions_from_decisions(protocol_path: str | Path, data: Mapping[str, Any], report: Mapping[str, Any],
-                             decisions: Mapping[str, Any], video: str | None) -> list[Question]:
+def questions_from_decisions(protocol_path: str | Path, data: Mapping[str, Any], report: AuditReport,
+                             decisions: Mapping[str, Decision], video: str | None) -> list[Question]:
     """Votes a judge has reviewed: the findings they confirmed (or edited) are the key, rejected ones are
     not; only votes with at least one decided finding become questions."""
-    decided = [f for f in report.get("findings") or [] if finding_key(f) in decisions]
+    decided = [f for f in report.findings if finding_key(f) in decisions]
     standing = [decisions[finding_key(f)].effective_finding for f in decided if decisions[finding_key(f)].stands]
-    reviewed = {(f.get("day"), f.get("round"), f.get("candidate")) for f in decided}
+    reviewed = {(f.day, f.round, f.candidate) for f in decided}
     questions = _questions(dict(data), str(protocol_path), video, report, standing, "confirmed findings")
     return [q for q in questions if (q.day, q.round, q.candidate) in reviewed
             or (q.day, q.round, None) in reviewed and q.candidate == _last_candidate(report, q.day, q.round)]
 
 
-def _last_candidate(report: Mapping[str, Any], day: int, rnd: int) -> int | None:
-    cands = [v.get("candidate") for v in report.get("votes") or []
-             if v.get("kind") == "vote" and v.get("day") == day and v.get("round") == rnd]
+def _last_candidate(report: AuditReport, day: int, rnd: int) -> int | None:
+    cands = [v.candidate for v in report.votes if v.kind == "vote" and v.day == day and v.round == rnd]
     return cands[-1] if cands else None
 
 
-def _questions(data: dict[str, Any], protocol: str, video: str | None, report: Mapping[str, Any],
-               findings: Sequence[Mapping[str, Any]], source: str) -> list[Question]:
+def _questions(data: dict[str, Any], protocol: str, video: str | None, report: AuditReport,
+               findings: Sequence[Finding], source: str) -> list[Question]:
     game = replay(data, get_profile(data["rules"]))
-    profile = get_profile(report.get("rules") or data["rules"])
+    profile = get_profile(report.rules or data["rules"])
     out = []
-    for v in report.get("votes") or []:
-        times = v.get("x_times") or {}
-        if v.get("kind") != "vote" or v.get("video_voters") is None or None in (times.get(k) for k in times):
+    for v in report.votes:
+        times = v.extra.get("x_times") or {}
+        if v.kind != "vote" or v.video_voters is None or v.candidate is None or None in times.values():
             continue
-        last = v["candidate"] == _last_candidate(report, v["day"], v["round"])
-        mine = [f for f in findings if f.get("kind") in QUIZ_KINDS and f.get("day") == v["day"]
-                and f.get("round") == v["round"]
-                and (f.get("candidate") == v["candidate"] or (f.get("candidate") is None and last))]
-        violations = tuple(sorted({(str(f["kind"]), f.get("seat")) for f in mine}, key=violation_key))
-        supported = v.get("x_supported_count")
-        lo, hi = (supported, supported) if isinstance(supported, int) else tuple(supported or (v["video_count"],) * 2)
-        ctx = game.vote_contexts.get(int(v.get("x_event", -1)))
-        qid = hashlib.sha1(f"{source}|{protocol}|{v['day']}|{v['round']}|{v['candidate']}".encode()).hexdigest()[:12]
+        last = v.candidate == _last_candidate(report, v.day, v.round)
+        mine = [f for f in findings if f.kind in QUIZ_KINDS and f.day == v.day and f.round == v.round
+                and (f.candidate == v.candidate or (f.candidate is None and last))]
+        violations = tuple(sorted({(f.kind, f.seat) for f in mine}, key=violation_key))
+        supported = v.extra.get("x_supported_count")
+        lo, hi = (supported, supported) if isinstance(supported, int) else tuple(supported or (v.video_count,) * 2)
+        ctx = game.vote_contexts.get(int(v.extra.get("x_event", -1)))
+        qid = hashlib.sha1(f"{source}|{protocol}|{v.day}|{v.round}|{v.candidate}".encode()).hexdigest()[:12]
         out.append(Question(
-            qid=qid, source=source, protocol=protocol, video=video, rules=profile.id, day=v["day"], round=v["round"],
-            candidate=v["candidate"], t=times["t"], cutoff=times["cutoff"], announced=times["announced"],
-            announced_count=v.get("protocol_count"), living=tuple(ctx.living) if ctx else tuple(range(1, 11)),
-            count_range=(int(lo), int(hi)), voters=tuple(v["video_voters"]), violations=violations,
-            explanations={violation_key((str(f["kind"]), f.get("seat"))): _why(f) for f in mine},
+            qid=qid, source=source, protocol=protocol, video=video, rules=profile.id, day=v.day, round=v.round,
+            candidate=v.candidate, t=times["t"], cutoff=times["cutoff"], announced=times["announced"],
+            announced_count=v.protocol_count, living=tuple(ctx.living) if ctx else tuple(range(1, 11)),
+            count_range=(int(lo), int(hi)), voters=v.video_voters, violations=violations,
+            explanations={violation_key((f.kind, f.seat)): _why(f) for f in mine},
             count_explanation=_count_why(v, last, profile.id),
         ))
     return out
 
 
-def _why(f: Mapping[str, Any]) -> str:
-    cons = f.get("consequence") or {}
-    said = f.get("x_text") or KIND_TEXT.get(str(f.get("kind")), "")
-    return f"{said} — {f.get('clause') or 'no clause'}: {cons.get('text') or cons.get('type') or ''}".strip()
+def _why(f: Finding) -> str:
+    said = f.extra.get("x_text") or KIND_TEXT.get(f.kind, "")
+    return f"{said} — {f.clause or 'no clause'}: {f.consequence.text or f.consequence.type or ''}".strip()
 
 
-def _count_why(v: Mapping[str, Any], last: bool, rules: str) -> str:
-    counted, maybe = v.get("x_counted_voters") or v.get("video_voters") or [], v.get("x_uncertain_voters") or []
+def _count_why(v: VoteReport, last: bool, rules: str) -> str:
+    counted, maybe = v.extra.get("x_counted_voters") or v.video_voters or [], v.extra.get("x_uncertain_voters") or []
     parts = [f"hands placed in time: seats {_seats(counted) or 'none'}"]
     if maybe:
         parts.append(f"a judge may count seats {_seats(maybe)} or not")
-    if v.get("x_late_seats"):
-        parts.append(f"seats {_seats(v['x_late_seats'])} came after «Стоп» and do not count")
-    if last and v.get("silent_seats"):
-        parts.append(f"the silent seats {_seats(v['silent_seats'])} count for the last candidate under {rules} "
+    if v.extra.get("x_late_seats"):
+        parts.append(f"seats {_seats(v.extra['x_late_seats'])} came after «Стоп» and do not count")
+    if last and v.silent_seats:
+        parts.append(f"the silent seats {_seats(v.silent_seats)} count for the last candidate under {rules} "
                      "(rfm 4.4.10, mafclub 2.4.10, lvi2015 5.4)")
     return "; ".join(parts) + "."
 

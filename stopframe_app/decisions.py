@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
 
-from review.errors import StopframeError
-from review.findings import CONSEQUENCE_TYPES, finding_key
+from contract.errors import StopframeError
+from review.findings import CONSEQUENCE_TYPES, Finding, finding_key
 from review.store import ConflictError, Decision
-from review.tally import tally_for
+from review.tally import VoteTally, find_row, tally
 from stopframe_app import state, words
 from stopframe_app.game import Game
 
@@ -55,31 +56,31 @@ def show_flash(where: str = "page", into: Any = None) -> None:
             st.toast(message)
 
 
-def title(f: dict[str, Any], players: dict[int, str]) -> str:
-    name = players.get(f.get("seat")) if f.get("seat") is not None else None
-    return f"{words.kind(f.get('kind'))} — {words.who(f)}{f' ({md(name)})' if name else ''} — {words.where(f)}"
+def title(f: Finding, players: dict[int, str]) -> str:
+    name = players.get(f.seat) if f.seat is not None else None
+    return f"{words.kind(f.kind)} — {words.who(f)}{f' ({md(name)})' if name else ''} — {words.where(f)}"
 
 
-def plain_title(f: dict[str, Any]) -> str:
+def plain_title(f: Finding) -> str:
     """The finding in words without markdown escapes (for saved messages and evidence labels)."""
-    return f"{words.kind(f.get('kind'))} — {words.who(f)} — {words.where(f)}"
+    return f"{words.kind(f.kind)} — {words.who(f)} — {words.where(f)}"
 
 
-def evidence_frames(game: Game, f: dict[str, Any], most: int = 2) -> list[int]:
+def evidence_frames(game: Game, f: Finding, most: int = 2) -> list[int]:
     """The frames that show the finding (the audit's evidence, e.g. the «Стоп» frame and the landing hand),
     else the frame at the finding's time."""
-    frames = [int(x) for x in (f.get("evidence") or {}).get("frames") or []][:most]
-    if not frames and f.get("t") is not None and game.video_meta is not None:
+    frames = [int(x) for x in f.evidence.frames][:most]
+    if not frames and f.t is not None and game.video_meta is not None:
         with state.video(game) as source:
-            frames = [source.index_at(float(f["t"]))]
+            frames = [source.index_at(float(f.t))]
     return frames
 
 
-def evidence_frame(game: Game, f: dict[str, Any]) -> int | None:
+def evidence_frame(game: Game, f: Finding) -> int | None:
     """The frame to step to: the one at the finding's time (the hand that landed late), else the first evidence."""
-    if f.get("t") is not None and game.video_meta is not None:
+    if f.t is not None and game.video_meta is not None:
         with state.video(game) as source:
-            return source.index_at(float(f["t"]))
+            return source.index_at(float(f.t))
     frames = evidence_frames(game, f)
     return frames[-1] if frames else None
 
@@ -87,7 +88,7 @@ def evidence_frame(game: Game, f: dict[str, Any]) -> int | None:
 NO_NAME = "Enter your name first (in the sidebar, under «Your name»): every decision records who made it."
 
 
-def _decide(game_id: str, finding: dict[str, Any], status: str, version: int, reason_key: str,
+def _decide(game_id: str, finding: Finding, status: str, version: int, reason_key: str,
             edited: dict[str, Any] | None = None, where: str = "page", default_reason: str = "") -> None:
     """Button callback: store the decision, or say what is missing (a name, a reason) or who was first —
     beside the buttons of this finding's card (`where`)."""
@@ -113,7 +114,7 @@ def _decide(game_id: str, finding: dict[str, Any], status: str, version: int, re
         flash("success", f"Saved: {plain_title(finding)} — {words.status(status)} by {who}.", where)
 
 
-def _withdraw(game_id: str, finding: dict[str, Any], version: int, reason_key: str, where: str = "page") -> None:
+def _withdraw(game_id: str, finding: Finding, version: int, reason_key: str, where: str = "page") -> None:
     who = state.judge_name()
     if not who:
         flash("error", NO_NAME, where)
@@ -127,24 +128,24 @@ def _withdraw(game_id: str, finding: dict[str, Any], version: int, reason_key: s
         flash("success", f"Reopened: {plain_title(finding)}.", where)
 
 
-def _edit(game_id: str, finding: dict[str, Any], version: int, key: str, where: str = "page") -> None:
+def _edit(game_id: str, finding: Finding, version: int, key: str, where: str = "page") -> None:
     s = st.session_state
     edited: dict[str, Any] = {}
-    if finding.get("seat") is not None and s.get(f"{key}_seat") != finding.get("seat"):
+    if finding.seat is not None and s.get(f"{key}_seat") != finding.seat:
         edited["seat"] = int(s[f"{key}_seat"])
-    cons = finding.get("consequence") or {}
+    cons = finding.consequence
     ctype = s.get(f"{key}_ctype")
     points = s.get(f"{key}_points")
     change: dict[str, Any] = {}
-    if ctype != cons.get("type"):
+    if ctype != cons.type:
         change["type"] = ctype
-    if ctype == "fine" and points != cons.get("points"):
+    if ctype == "fine" and points != cons.points:
         change["points"] = float(points)
     if change:
         edited["consequence"] = change
-    if s.get(f"{key}_clause", "") != (finding.get("clause") or ""):
+    if s.get(f"{key}_clause", "") != (finding.clause or ""):
         edited["clause"] = s.get(f"{key}_clause")
-    if finding.get("kind") == "count_mismatch" and s.get(f"{key}_count") is not None:
+    if finding.kind == "count_mismatch" and s.get(f"{key}_count") is not None:
         edited["count"] = int(s[f"{key}_count"])
     if not edited:
         flash("error", "Nothing was changed: edit a field, or confirm the finding as it is.", where)
@@ -152,19 +153,24 @@ def _edit(game_id: str, finding: dict[str, Any], version: int, key: str, where: 
     _decide(game_id, finding, "edited", version, f"{key}_reason", edited, where)
 
 
-def card_key(finding: dict[str, Any]) -> str:
+def card_key(finding: Finding) -> str:
     """Widget keys of a finding's card, stable by the finding's identity (not its place in a list)."""
     return "f" + hashlib.sha1(finding_key(finding).encode()).hexdigest()[:12]
 
 
-def _video_count(game: Game, f: dict[str, Any]) -> int:
+def _tally(game: Game, f: Finding) -> VoteTally:
+    """The count of the finding's vote, as review.tally gives it on the round's table."""
+    return tally(find_row(game.vote_rows, f.day, f.round, f.candidate))
+
+
+def _video_count(game: Game, f: Finding) -> int:
     """The count a correction would write: the audit's estimate (the same number the table shows)."""
-    if f.get("x_video_count") is not None:
-        return int(f["x_video_count"])
-    return int(tally_for(game.votes, f).estimate or 0)
+    if f.extra.get("x_video_count") is not None:
+        return int(f.extra["x_video_count"])
+    return int(_tally(game, f).estimate or 0)
 
 
-def finding_cards(game: Game, findings: list[dict[str, Any]], decisions: dict[str, Decision]) -> None:
+def finding_cards(game: Game, findings: Sequence[Finding], decisions: dict[str, Decision]) -> None:
     seen: dict[str, int] = {}
     for f in findings:
         key = card_key(f)
@@ -172,7 +178,7 @@ def finding_cards(game: Game, findings: list[dict[str, Any]], decisions: dict[st
         finding_card(game, f, decisions, key if seen[key] == 1 else f"{key}_{seen[key]}")
 
 
-def finding_card(game: Game, f: dict[str, Any], decisions: dict[str, Decision], key: str) -> None:
+def finding_card(game: Game, f: Finding, decisions: dict[str, Decision], key: str) -> None:
     """One finding with its evidence frame and the decision buttons (`key` prefixes its widgets' keys);
     what the buttons answer is shown right under them."""
     from stopframe_app.viewer import render_frame
@@ -180,7 +186,7 @@ def finding_card(game: Game, f: dict[str, Any], decisions: dict[str, Decision], 
     fkey = finding_key(f)
     d = decisions.get(fkey)
     version = d.version if d else 0
-    cons = f.get("consequence") or {}
+    cons = f.consequence
     with st.container(border=True):
         status = f"**{words.status(d.status)}** by {md(d.who)} — {md(d.reason)}" if d else "open"
         st.markdown(f"**{title(f, game.players)}**  \n{status}")
@@ -196,18 +202,18 @@ def finding_card(game: Game, f: dict[str, Any], decisions: dict[str, Decision], 
                     st.image(jpeg, caption=caption, width="stretch")
         else:
             left.info(game.notes.get("video") or "No frame to show: the game has no readable video.")
-        lines = [f"- clause: `{f.get('clause') or '—'}`",
-                 f"- consequence: {words.consequence_text(cons)}" + (f" — {md(cons['text'])}" if cons.get("text") else ""),
-                 f"- confidence: {float(f.get('confidence') or 0):.2f}"]
-        if f.get("candidate") is not None and f.get("day") is not None:
-            t = tally_for(game.votes, f)
+        lines = [f"- clause: `{f.clause or '—'}`",
+                 f"- consequence: {words.consequence_text(cons)}" + (f" — {md(cons.text)}" if cons.text else ""),
+                 f"- confidence: {f.confidence:.2f}"]
+        if f.candidate is not None and f.day is not None:
+            t = _tally(game, f)
             if t.known:
-                lines.append(f"- count for candidate {f['candidate']}: protocol {t.protocol if t.protocol is not None else '—'}, "
+                lines.append(f"- count for candidate {f.candidate}: protocol {t.protocol if t.protocol is not None else '—'}, "
                              f"video {t.count_text} ({md(t.breakdown())})")
-        if f.get("assumed_times"):
-            lines.append(f"- assumed times: {md(words.assumed(f['assumed_times']))}")
-        if f.get("x_text"):
-            lines.append(f"- {md(words.humanise(f['x_text']))}")
+        if f.assumed_times:
+            lines.append(f"- assumed times: {md(words.assumed(f.assumed_times))}")
+        if f.extra.get("x_text"):
+            lines.append(f"- {md(words.humanise(f.extra['x_text']))}")
         right.markdown("\n".join(lines))
         if frame is not None:
             right.button("Step through it in the frame viewer", key=f"{key}_go", on_click=state.go_to_frame,
@@ -224,13 +230,13 @@ def finding_card(game: Game, f: dict[str, Any], decisions: dict[str, Decision], 
             b3.button("Reopen", key=f"{key}_reopen", on_click=_withdraw, args=(game.game_id, f, version, reason_key, key))
         show_flash(key, into=right)
         with right.expander("Edit"):
-            if f.get("seat") is not None:
-                st.number_input("seat", 1, 10, value=int(f["seat"]), key=f"{key}_seat")
+            if f.seat is not None:
+                st.number_input("seat", 1, 10, value=int(f.seat), key=f"{key}_seat")
             types = list(CONSEQUENCE_TYPES)
-            st.selectbox("consequence", types, index=types.index(cons.get("type")) if cons.get("type") in types else 0,
+            st.selectbox("consequence", types, index=types.index(cons.type) if cons.type in types else 0,
                          key=f"{key}_ctype", format_func=words.consequence)
-            st.number_input("points (fines)", -2.0, 0.0, value=float(cons.get("points") or 0.0), step=0.1, key=f"{key}_points")
-            st.text_input("clause", value=f.get("clause") or "", key=f"{key}_clause")
-            if f.get("kind") == "count_mismatch":
+            st.number_input("points (fines)", -2.0, 0.0, value=float(cons.points or 0.0), step=0.1, key=f"{key}_points")
+            st.text_input("clause", value=f.clause or "", key=f"{key}_clause")
+            if f.kind == "count_mismatch":
                 st.number_input("correct count", 0, 10, value=_video_count(game, f), key=f"{key}_count")
             st.button("Save edit", key=f"{key}_edit", on_click=_edit, args=(game.game_id, f, version, key, key))

@@ -16,9 +16,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from review.errors import StopframeError, UnreadableInput
+from contract.errors import StopframeError, UnreadableInput
+from contract.jsonio import read_json, write_json
+from review.findings import AuditReport, Finding, VoteReport
 from review.inputs import video_fingerprint
-from review.jsonio import read_json, write_json
 from review.store import data_dir, game_id_for
 
 REPO = Path(__file__).resolve().parents[1]
@@ -139,7 +140,7 @@ class Game:
     seat_map: Any | None = None
     video_meta: Any | None = None
     observations: dict[str, Any] | None = None
-    audit: dict[str, Any] | None = None  # stopframe-audit/1 JSON
+    audit: AuditReport | None = None
     notes: dict[str, str] = field(default_factory=dict)  # what is missing, as a hint
     errors: dict[str, str] = field(default_factory=dict)  # a file that could not be used, one sentence each
 
@@ -152,12 +153,17 @@ class Game:
         return {p.get("seat"): str(p.get("nickname") or "") for p in self.protocol.players if isinstance(p, dict)}
 
     @property
-    def findings(self) -> list[dict[str, Any]]:
-        return list((self.audit or {}).get("findings") or [])
+    def findings(self) -> tuple[Finding, ...]:
+        return self.audit.findings if self.audit is not None else ()
 
     @property
-    def votes(self) -> list[dict[str, Any]]:
-        return list((self.audit or {}).get("votes") or [])
+    def votes(self) -> tuple[VoteReport, ...]:
+        return self.audit.votes if self.audit is not None else ()
+
+    @property
+    def vote_rows(self) -> list[dict[str, Any]]:
+        """The votes as the report file's rows, for review.tally, which reads those rows (spec §4 and `x_`)."""
+        return [v.to_json() for v in self.votes]
 
     @property
     def hands(self) -> list[dict[str, Any]]:
@@ -332,8 +338,8 @@ def _progress_adapter(report: Callable[[float, str], None]) -> Callable[..., Non
     return callback
 
 
-def run_audit(game: Game) -> dict[str, Any] | None:
-    """The audit report (stopframe-audit/1 JSON) for the game, or None with a note saying why not."""
+def run_audit(game: Game) -> AuditReport | None:
+    """The audit report for the game, or None with a note saying why not."""
     audit_mod = optional_module("review.audit")
     if audit_mod is None:
         game.notes["audit"] = "The vote audit is not available yet (review/audit.py or the rules engine it needs is not built): no findings to review."
@@ -349,10 +355,10 @@ def run_audit(game: Game) -> dict[str, Any] | None:
                              visible_seats=visible, marks=game.marks,
                              video=Path(game.spec.video).name if game.spec.video else None)
     if any(k in game.observations for k in ("x_raised", "x_shown_numbers")):  # vision looked at the nights too
-        from review.cli_audit import night_fields, with_nights
+        from pipeline.audit import night_fields, with_nights
 
         def quiet(_message: str) -> None:
             """The CLI's progress lines; the page shows the rows instead."""
 
         report = with_nights(report, game.data, profile, game.observations, night_fields(game.observations, quiet), quiet)
-    return report.to_json()
+    return report.at_file_precision()

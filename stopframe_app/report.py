@@ -18,6 +18,8 @@ from typing import Any
 
 from review import corrected as corrected_mod
 from review.exports import KeyFrame, figure, neutralise, nicknames, page_end, page_head
+from review.findings import VoteReport
+from review.store import Decision
 from review.tally import tally
 from stopframe_app import words
 
@@ -26,12 +28,12 @@ CSV_HEADER = ("finding", "day", "night", "round", "candidate", "seat", "nickname
               "reason", "decided by", "decided at")
 
 
-def corrected(data: Mapping[str, Any], decisions: Iterable[Any], **kw: Any) -> dict[str, Any]:
+def corrected(data: Mapping[str, Any], decisions: Iterable[Decision], **kw: Any) -> dict[str, Any]:
     """The corrected protocol; decisions it cannot take are left out (and listed in it), never a crash."""
     return corrected_mod.corrected_protocol(data, list(decisions), strict=False, **kw)
 
 
-def correction_warnings(data: Mapping[str, Any], decisions: Iterable[Any], votes: Sequence[Mapping[str, Any]]) -> list[str]:
+def correction_warnings(data: Mapping[str, Any], decisions: Iterable[Decision], votes: Sequence[VoteReport]) -> list[str]:
     """One sentence per confirmed finding the corrected protocol cannot take, to show before the export."""
     return [words.humanise(s) for s in corrected_mod.check_corrections(data, list(decisions), votes=votes)]
 

@@ -18,8 +18,9 @@ from typing import Any
 
 import streamlit as st
 
+from contract.errors import StopframeError
 from review.appeal_store import AppealStore
-from review.errors import StopframeError
+from review.findings import AuditReport
 from review.store import Store, default_db_path
 from review.training_store import TrainingStore
 from stopframe_app.game import Game, GameSpec, complete_spec, load_game, mtime, run_audit, sample_spec
@@ -96,8 +97,8 @@ def _game(signature: tuple, spec: GameSpec) -> Game:
 
 
 @st.cache_data(show_spinner="Auditing the votes…", max_entries=16)
-def _audit(signature: tuple, _game: Game) -> tuple[dict[str, Any] | None, dict[str, str], dict[str, str]]:
-    """The audit report as JSON, cached on the files' paths, dates and the profile (the signature).
+def _audit(signature: tuple, _game: Game) -> tuple[AuditReport | None, dict[str, str], dict[str, str]]:
+    """The audit report, cached on the files' paths, dates and the profile (the signature; the cache pickles it).
     An audit that fails is a message on the page; the rest of the game stays usable."""
     try:
         report = run_audit(_game)

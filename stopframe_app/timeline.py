@@ -12,6 +12,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
+from review.findings import Finding
 from stopframe_app import words
 
 PHASES = "phases"
@@ -25,7 +26,7 @@ def _row(seat: Any) -> str:
 
 
 def timeline_rows(data: Mapping[str, Any], windows: Iterable[Any] = (), hands: Iterable[Mapping[str, Any]] = (),
-                  findings: Iterable[Mapping[str, Any]] = (), duration: float | None = None) -> pd.DataFrame:
+                  findings: Iterable[Finding] = (), duration: float | None = None) -> pd.DataFrame:
     """One row per mark: row, kind, label, start, end (None for points), jump (seconds)."""
     offset = float((data.get("video") or {}).get("offset_s") or 0.0)
     out: list[dict[str, Any]] = []
@@ -71,14 +72,11 @@ def timeline_rows(data: Mapping[str, Any], windows: Iterable[Any] = (), hands: I
         add(_row(h.get("seat")), "hand", f"hand seat {h.get('seat')}: {words.pose(h.get('pose'))}", float(h["on"]),
             float(h["off"]), float(h["on"]))
     for f in findings:
-        t = f.get("t")
-        if t is None:
-            times = (f.get("evidence") or {}).get("times") or []
-            t = times[0] if times else None
+        t = f.t if f.t is not None else next(iter(f.evidence.times), None)
         if t is None:
             continue
-        clause = f" ({f['clause']})" if f.get("clause") else ""
-        add(_row(f.get("seat")), "finding", f"{words.kind(f.get('kind'))}, {words.who(f)}{clause}", float(t))
+        clause = f" ({f.clause})" if f.clause else ""
+        add(_row(f.seat), "finding", f"{words.kind(f.kind)}, {words.who(f)}{clause}", float(t))
     return pd.DataFrame(out, columns=["row", "kind", "label", "start", "end", "jump"])
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import streamlit as st
 import streamlit.components.v1 as components
 
+from review.findings import Finding
 from review.store import data_dir
 from stopframe_app import state
 from stopframe_app.game import Game
@@ -43,15 +44,15 @@ def hands_at(hands: Iterable[dict[str, Any]], t: float) -> list[Any]:
             for h in hands if float(h["on"]) <= t < float(h["off"])]
 
 
-def flagged_seats(findings: Iterable[dict[str, Any]], window: Any | None) -> set[int]:
+def flagged_seats(findings: Iterable[Finding], window: Any | None) -> set[int]:
     if window is None:
         return set()
     seats: set[int] = set()
     for f in findings:
-        if f.get("day") == window.day and f.get("round") == window.round and f.get("candidate") in (window.candidate, None):
-            if f.get("seat") is not None:
-                seats.add(int(f["seat"]))
-            seats.update(int(s) for s in f.get("seats") or ())
+        if f.day == window.day and f.round == window.round and f.candidate in (window.candidate, None):
+            if f.seat is not None:
+                seats.add(int(f.seat))
+            seats.update(int(s) for s in f.seats or ())
     return seats
 
 

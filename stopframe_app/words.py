@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from review.findings import Finding, FindingConsequence
+
 KINDS = {
     "late_vote": "late vote", "early_hand": "early hand", "lifted_early": "lifted early", "no_vote": "no vote",
     "double_vote": "double vote", "wrong_form": "wrong form", "gesture": "gesture", "night_hand": "night hand",
@@ -87,38 +89,47 @@ def seat_list(numbers: Iterable[Any] | None) -> str:
     return ", ".join(ns) if ns else "—"
 
 
-def who(f: Mapping[str, Any]) -> str:
-    """Whom a finding is about: `seat 9`, `seats 1, 9`, or `the count` (a miscount names no one seat)."""
-    if f.get("seat") is not None:
-        return f"seat {f['seat']}"
-    seats = list(f.get("seats") or [])
+def who(f: Finding | Mapping[str, Any]) -> str:
+    """Whom a finding (or an exported row, or an appeal's evidence) is about: `seat 9`, `seats 1, 9`, or
+    `the count` (a miscount names no one seat)."""
+    seat, seats = (f.seat, f.seats) if isinstance(f, Finding) else (f.get("seat"), f.get("seats"))
+    if seat is not None:
+        return f"seat {seat}"
     if seats:
         return ("seat " if len(seats) == 1 else "seats ") + ", ".join(map(str, seats))
     return "the count"
 
 
-def where(f: Mapping[str, Any]) -> str:
-    """`day 1, round 1, candidate 8` / `night 2`, leaving out what the finding does not have."""
-    if f.get("night") is not None and f.get("day") is None:
-        return f"night {f['night']}"
+def where(f: Finding | Mapping[str, Any]) -> str:
+    """`day 1, round 1, candidate 8` / `night 2`, leaving out what the finding (or row) does not have."""
+    if isinstance(f, Finding):
+        day, night, rnd, candidate, candidates = f.day, f.night, f.round, f.candidate, None
+    else:
+        day, night, rnd = f.get("day"), f.get("night"), f.get("round")
+        candidate, candidates = f.get("candidate"), f.get("candidates")
+    if night is not None and day is None:
+        return f"night {night}"
     parts = []
-    if f.get("day") is not None:
-        parts.append(f"day {f['day']}")
-    if f.get("round") is not None:
-        parts.append(f"round {f['round']}")
-    if f.get("candidate") is not None:
-        parts.append(f"candidate {f['candidate']}")
-    elif f.get("candidates"):
-        parts.append("lift vote for " + ", ".join(map(str, f["candidates"])))
+    if day is not None:
+        parts.append(f"day {day}")
+    if rnd is not None:
+        parts.append(f"round {rnd}")
+    if candidate is not None:
+        parts.append(f"candidate {candidate}")
+    elif candidates:
+        parts.append("lift vote for " + ", ".join(map(str, candidates)))
     return ", ".join(parts) or "the game"
 
 
-def consequence_text(cons: Mapping[str, Any] | None) -> str:
+def consequence_text(cons: FindingConsequence | Mapping[str, Any] | None) -> str:
     """`fine −0.5`, `foul`, `no penalty`."""
-    cons = cons or {}
-    text = consequence(cons.get("type"))
-    if cons.get("points") is not None:
-        text += f" {number(cons['points'])}"
+    if isinstance(cons, FindingConsequence):
+        ctype, points = cons.type, cons.points
+    else:
+        ctype, points = (cons or {}).get("type"), (cons or {}).get("points")
+    text = consequence(ctype)
+    if points is not None:
+        text += f" {number(points)}"
     return text
 
 

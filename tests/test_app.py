@@ -284,12 +284,13 @@ def test_switching_the_rule_profile_audits_again(data: Path, game_folder: Path) 
 
 
 def test_timeline_places_votes_hands_and_findings_on_seat_rows() -> None:
+    from review.findings import Finding
     from stopframe_app.timeline import timeline_chart, timeline_rows
 
     data = json.loads((REPO / "tests" / "fixtures" / "app" / "app_game.protocol.json").read_text())
     windows = optional_module("review.timeline").vote_windows(data)
     rows = timeline_rows(data, windows, [{"seat": 9, "on": 11.5, "off": 12.8, "pose": "fist"}],
-                         [{"kind": "late_vote", "seat": 9, "t": 11.5, "clause": "rfm 4.4.7"}])
+                         [Finding.from_json({"kind": "late_vote", "seat": 9, "t": 11.5, "clause": "rfm 4.4.7"})])
     vote5 = rows[(rows["kind"] == "vote") & (rows["row"] == "seat 5")].iloc[0]
     assert (vote5["start"], vote5["end"], vote5["jump"]) == (14.0, 16.5, 14.0)
     assert set(rows[rows["row"] == "seat 9"]["kind"]) == {"hand", "finding"}
@@ -340,7 +341,7 @@ def test_edit_records_only_the_changed_fields(data: Path, game_folder: Path) -> 
 
 
 def test_a_night_frame_is_not_labelled_relative_to_an_earlier_vote() -> None:
-    from review.jsonio import read_json
+    from contract.jsonio import read_json
     from review.timeline import vote_windows
     from stopframe_app.viewer import window_at
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from test_app import SAMPLE_OBSERVATIONS, _sample_fixture_is_current, app, goto, ok
 
+from contract.jsonio import read_json
 from review.appeal_report import chromium
 from review.appeal_store import AppealStore
-from review.jsonio import read_json
 from review.store import Store, game_id_for
 from review.training import Response, mark, questions_from_truth
 from review.training_store import TrainingStore
@@ -139,8 +139,8 @@ def test_trainer_builds_a_set_from_confirmed_findings_and_sees_the_group(data: P
     at = app(SPEC, judge="Trainer")
     report_finding = {"kind": "late_vote", "seat": 9, "day": 1, "round": 1, "candidate": 8, "night": None}
     store = Store(data / "stopframe.sqlite")
-    finding = next(f for f in run_audit(load_game(SPEC))["findings"]
-                   if all(f.get(k) == v for k, v in report_finding.items()))
+    finding = next(f for f in run_audit(load_game(SPEC)).findings
+                   if all(getattr(f, k) == v for k, v in report_finding.items()))
     store.decide(GAME_ID, finding, "confirmed", reason="seen at frame 460", who="Side judge", expected_version=0)
     book = TrainingStore(store)
     q = next(iter(questions_from_truth(SAMPLE_PROTOCOL, SAMPLE_PROTOCOL.with_name("sample_game.truth.json"))))

@@ -108,9 +108,9 @@ def _late_vote_row(args: list[str]) -> int | None:
         return None
     spec = GameSpec(args[1], observations=args[3] if len(args) > 3 else None)
     game = load_game(complete_spec(spec))
-    findings = run_audit(game) or {}
-    day1 = [f for f in findings.get("findings", []) if f.get("day") == 1 and f.get("round") == 1]
-    return next((i for i, f in enumerate(day1) if f["kind"] == "late_vote"), None)
+    report = run_audit(game)
+    day1 = [f for f in (report.findings if report is not None else ()) if f.day == 1 and f.round == 1]
+    return next((i for i, f in enumerate(day1) if f.kind == "late_vote"), None)
 
 
 def _wait_rendered(page: object, header: str) -> str:

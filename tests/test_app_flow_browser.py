@@ -18,6 +18,7 @@ import pytest
 from test_app_browser import CHROMIUM, ERROR_MARKERS, FLAGS, _wait_rendered, app_url, shots  # noqa: F401 - fixtures
 
 from review.calibration import shipped
+from review.findings import Finding
 from stopframe_app.game import GameSpec, complete_spec, load_game, run_audit
 from stopframe_app.views.votes import ranked
 
@@ -25,13 +26,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="
                                                      "is not installed")]
 
 
-def _rows(args: list[str]) -> list[dict[str, Any]]:
+def _rows(args: list[str]) -> list[Finding]:
     """Day 1 round 1's findings, in the order the findings table lists them (most confident first)."""
     spec = GameSpec(args[1], observations=args[3] if len(args) > 3 else None)
     game = load_game(complete_spec(spec))
-    report = run_audit(game) or {}
-    shown = ranked(report.get("findings", []), shipped().default_threshold)
-    return [f for f in shown if f.get("day") == 1 and f.get("round") == 1]
+    report = run_audit(game)
+    shown = ranked(report.findings if report is not None else (), shipped().default_threshold)
+    return [f for f in shown if f.day == 1 and f.round == 1]
 
 
 def _click_row(page: Any, row: int) -> None:
@@ -73,8 +74,8 @@ def test_a_judge_reviews_the_sample_game_in_chromium(app_url: tuple[str, list[st
     url, args = app_url
     assert args, "the sample game's observations do not match its video: regenerate the fixture"
     day1 = _rows(args)
-    late = next(i for i, f in enumerate(day1) if f["kind"] == "late_vote")
-    miscount = next(i for i, f in enumerate(day1) if f["kind"] == "count_mismatch" and f.get("candidate") == 8)
+    late = next(i for i, f in enumerate(day1) if f.kind == "late_vote")
+    miscount = next(i for i, f in enumerate(day1) if f.kind == "count_mismatch" and f.candidate == 8)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:], headless=True)
         try:
@@ -146,7 +147,7 @@ def test_a_judge_reviews_the_sample_game_in_chromium(app_url: tuple[str, list[st
             corrected = tmp_path / got.value.suggested_filename
             got.value.save_as(corrected)
             assert corrected.name == "sample_game.corrected.protocol.json"
-            run = subprocess.run([sys.executable, "-c", "from review.cli import main; main()", "validate", str(corrected)],
+            run = subprocess.run([sys.executable, "-c", "from stopframe_cli.main import main; main()", "validate", str(corrected)],
                                  capture_output=True, text=True, timeout=120)
             assert run.returncode == 0, run.stdout + run.stderr
             history = page.get_by_text("Decision history (audit trail)").first

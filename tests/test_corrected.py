@@ -13,6 +13,7 @@ from review.corrected import (
     corrected_protocol,
     describe_finding,
 )
+from review.findings import Finding
 from review.protocol import validate
 
 
@@ -121,7 +122,8 @@ def test_rfm_5_12_10_removal_of_a_player_who_played_on_is_refused_naming_him() -
     protocol, findings, votes = _rfm()
     f = _find(findings, "night_hand", 5)
     [sentence] = check_corrections(protocol, [decision(f)], votes=votes)
-    assert sentence.startswith(f"{describe_finding(f)[0].upper()}{describe_finding(f)[1:]} cannot be applied")
+    said = describe_finding(Finding.from_json(f))
+    assert sentence.startswith(f"{said[0].upper()}{said[1:]} cannot be applied")
     assert "night 2" in sentence and "the game as played goes on with seat 5" in sentence
     assert "events[34]" in sentence  # the place in the judge's own protocol, not in the corrected copy
 

@@ -46,7 +46,7 @@ def _check(protocol: dict, decisions: list, votes: list) -> None:
     for p in problems:  # one sentence a judge reads, naming the finding
         assert p.sentence.endswith(".") and p.sentence[0].isupper() and p.finding_key
         assert "None" not in p.sentence and "{" not in p.sentence and "Errno" not in p.sentence
-        assert f"seat {p.finding['seat']}" in p.sentence if p.finding.get("seat") is not None else True
+        assert f"seat {p.finding.seat}" in p.sentence if p.finding is not None and p.finding.seat is not None else True
     assert check_corrections(protocol, decisions, votes=votes) == [p.sentence for p in problems]
 
     out = corrected_protocol(protocol, decisions, votes=votes, strict=False)
@@ -61,13 +61,13 @@ def _check(protocol: dict, decisions: list, votes: list) -> None:
     for d in decisions:
         f, key = d.effective_finding, d.finding_key
         added = [e for e in out["events"] if (e.get("x_review") or {}).get("finding") == key]
-        ctype = (f.get("consequence") or {}).get("type")
+        ctype = f.consequence.type
         if not d.stands or key in refused:
             assert not added  # rejected or refused: nothing of it in the protocol
-        elif ctype in PENALTIES and f.get("kind") != "count_mismatch":
-            assert added[0]["seat"] == f["seat"]  # the fine / foul / removal is in place
+        elif ctype in PENALTIES and f.kind != "count_mismatch":
+            assert added[0]["seat"] == f.seat  # the fine / foul / removal is in place
             assert added[0]["type"] == {"warning": "foul"}.get(ctype, ctype)
-            points = (f.get("consequence") or {}).get("points")
+            points = f.consequence.points
             if ctype in ("fine", "removal") and isinstance(points, float | int) and points < 0:
                 assert added[-1]["type"] == "fine" and added[-1]["points"] == points  # rfm 5.12: −1.2 with it
             assert len(added) == (2 if ctype == "removal" and added[-1]["type"] == "fine" else 1)

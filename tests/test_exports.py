@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from contract.errors import InvalidInput
 from review.corrected import (
     CorrectionError,
     check_corrections,
@@ -16,8 +17,8 @@ from review.corrected import (
     corrected_protocol,
     write_corrected_protocol,
 )
-from review.errors import InvalidInput
 from review.exports import KeyFrame, finding_rows, neutralise
+from review.findings import Finding, VoteReport
 from review.protocol import validate
 from review.store import Store
 from stopframe_app.report import findings_csv, html_report
@@ -92,7 +93,8 @@ def test_edited_count_mismatch_sets_the_count_and_the_last_gets_the_silent_votes
 
 def test_count_mismatch_on_the_last_candidate_against_rfm_4_4_10_is_refused(store: Store) -> None:
     store.decide("G1", COUNT, "confirmed", reason="video", who="Chief", expected_version=0)
-    rows = [{"kind": "vote", "day": 1, "round": 1, "candidate": 7, "video_count": 7}]
+    rows = [VoteReport.from_json({"kind": "vote", "day": 1, "round": 1, "candidate": 7,
+                                  "video_voters": [1, 2, 3, 4, 5, 6, 7]})]  # the video counts 7
     sentences = check_corrections(PROTOCOL, store.decisions("G1").values(), votes=rows)
     assert sentences == ["The miscount on day 1, the vote on candidate 7 (rfm 7.1.2.3) cannot be applied: the last "
                          "candidate's count is everyone at the table minus the votes for the others (rfm 4.4.10): "
@@ -118,7 +120,7 @@ def test_neutralise_follows_spec_5() -> None:
 
 def test_csv_neutralises_player_names_and_keeps_numbers(store: Store, tmp_path: Path) -> None:
     store.decide("G1", LATE, "confirmed", reason="-late, see frame 316", who="@chief", expected_version=0)
-    rows = finding_rows([LATE, NOVOTE], store.decisions("G1"), PROTOCOL)
+    rows = finding_rows([Finding.from_json(LATE), Finding.from_json(NOVOTE)], store.decisions("G1"), PROTOCOL)
     text = findings_csv(rows).removeprefix("\ufeff")
     assert "\n=" not in text and ",=" not in text and ',"=' not in text
     table = list(csv.DictReader(io.StringIO(text)))
@@ -130,7 +132,7 @@ def test_csv_neutralises_player_names_and_keeps_numbers(store: Store, tmp_path: 
 
 
 def test_html_report_escapes_everything_and_embeds_frames() -> None:
-    rows = finding_rows([LATE, NOVOTE], {}, PROTOCOL)
+    rows = finding_rows([Finding.from_json(LATE), Finding.from_json(NOVOTE)], {}, PROTOCOL)
     rows[0]["reason"] = '"><img src=x onerror=alert(1)>'
     page = html_report(title="Game <G1>", protocol=PROTOCOL, rows=rows,
                        votes=[{"kind": "vote", "day": 1, "round": 1, "candidate": 5, "protocol_count": 4,

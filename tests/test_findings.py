@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from review.errors import UnreadableInput
+from contract.errors import UnreadableInput
 from review.findings import (
     CONSEQUENCE_TYPES,
     AuditReport,
@@ -89,3 +89,15 @@ def test_every_consequence_type_has_words():
     from stopframe_app import words
 
     assert tuple(words.CONSEQUENCES) == CONSEQUENCE_TYPES
+
+
+@pytest.mark.parametrize("profile", ["rfm", "mafclub", "lvi2015", "showtime"])
+def test_the_sample_games_report_round_trips_through_its_file(profile: str):
+    """What the app holds is what the report file gives back: typed, and equal through to_json/from_json."""
+    from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec, complete_spec, load_game, run_audit
+
+    report = run_audit(load_game(complete_spec(GameSpec(str(SAMPLE_PROTOCOL), profile=profile))))
+    assert report is not None and report.findings and report.votes and report.rules == profile
+    again = AuditReport.from_json(report.to_json())
+    assert again == report and again.to_json() == report.to_json()  # the x_ fields too (not in ==)
+    assert {f.identity for f in again.findings} == report.identities()

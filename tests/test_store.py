@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from review.errors import UnreadableInput
+from contract.errors import UnreadableInput
 from review.store import ConflictError, Store, data_dir, finding_key, game_id_for
 
 LATE = {
@@ -59,7 +59,7 @@ def test_edit_keeps_the_fields_the_judge_changed(tmp_path: Path) -> None:
                  edited={"seat": 8, "consequence": {"type": "foul"}})
     assert d.stands
     eff = s.decision("g1", {**LATE, "seat": 9}).effective_finding  # identity is the audit's, seat 9
-    assert eff["seat"] == 8 and eff["consequence"]["type"] == "foul" and eff["consequence"]["text"] == "the vote is not counted"
+    assert eff.seat == 8 and eff.consequence.type == "foul" and eff.consequence.text == "the vote is not counted"
 
 
 def test_withdraw_reopens_and_trail_is_append_only(tmp_path: Path) -> None:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from contract.jsonio import read_json
 from review.appeal_report import appeal_html, chromium, write_pdf
 from review.appeals import AppealCase, Decision, EvidenceItem
 from review.findings import NIGHT_KINDS
-from review.jsonio import read_json
 from review.store import Store, game_id_for
 from review.training import (
     Question,
@@ -83,11 +83,11 @@ def test_questions_from_decisions_use_what_the_judge_confirmed(tmp_path: Path) -
     from review.training import seen_from_truth
 
     data = read_json(GAME)
-    report = audit(data, seen_from_truth(read_json(TRUTH))).to_json()
+    report = audit(data, seen_from_truth(read_json(TRUTH)))
     store = Store(tmp_path / "db.sqlite")
     gid = game_id_for(data, GAME)
-    late = next(f for f in report["findings"] if f["kind"] == "late_vote")
-    palm = next(f for f in report["findings"] if f["kind"] == "wrong_form")
+    late = next(f for f in report.findings if f.kind == "late_vote")
+    palm = next(f for f in report.findings if f.kind == "wrong_form")
     store.decide(gid, late, "confirmed", reason="seen", who="J", expected_version=0)
     store.decide(gid, palm, "rejected", reason="a fist, filmed badly", who="J", expected_version=0)
     qs = questions_from_decisions(GAME, data, report, store.decisions(gid), None)

@@ -11,6 +11,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from contract.errors import StopframeError
+from contract.jsonio import write_atomic
 from review.appeal_report import appeal_html, chromium, write_pdf
 from review.appeals import (
     OUTCOME_TEXT,
@@ -24,10 +26,8 @@ from review.appeals import (
     grounds_for,
     suggested_ground,
 )
-from review.errors import StopframeError
 from review.exports import KeyFrame
-from review.findings import finding_key
-from review.jsonio import write_atomic
+from review.findings import Finding, VoteReport, finding_key
 from review.store import data_dir
 from review.tally import tally
 from stopframe_app import state, words
@@ -75,36 +75,36 @@ def event_words(ev: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def vote_row(game: Game, day: Any, rnd: Any, candidate: Any = None) -> dict[str, Any] | None:
+def vote_row(game: Game, day: int | None, rnd: int | None, candidate: int | None = None) -> VoteReport | None:
     """The audit's row for a vote (with the recomputed outcome), for the case's evidence."""
-    return next((v for v in game.votes if v.get("day") == day and v.get("round") == rnd
-                 and (candidate is None or v.get("candidate") == candidate)), None)
+    return next((v for v in game.votes if v.day == day and v.round == rnd
+                 and (candidate is None or v.candidate == candidate)), None)
 
 
 def evidence_for(game: Game, source: dict[str, Any]) -> tuple[EvidenceItem, ...]:
     """The evidence a case starts with: the finding and its frames, or the event, plus the vote it concerns."""
     items: list[EvidenceItem] = []
     if source["kind"] == "finding":
-        f = source["finding"]
+        f: Finding = source["finding"]
         frames = evidence_frames(game, f) if game.video_meta is not None else []
-        items.append(EvidenceItem("finding", plain_title(f), frames[0] if frames else None, f))
-        items += [EvidenceItem("frame", f"frame {i} ({words.kind(f.get('kind'))})", i) for i in frames[1:]]
-        day, rnd, cand = f.get("day"), f.get("round"), f.get("candidate")
+        items.append(EvidenceItem("finding", plain_title(f), frames[0] if frames else None, f.to_json()))
+        items += [EvidenceItem("frame", f"frame {i} ({words.kind(f.kind)})", i) for i in frames[1:]]
+        day, rnd, cand = f.day, f.round, f.candidate
     else:
         ev = source["event"]
         items.append(EvidenceItem("event", f"protocol event {source['index'] + 1}: {event_words(ev)}", None, ev))
         day, rnd, cand = ev.get("day"), ev.get("round"), ev.get("candidate")
     row = vote_row(game, day, rnd, cand) if day is not None and rnd is not None else None
     if row is not None:
-        items.append(EvidenceItem("vote", vote_label(row), None, row))
+        items.append(EvidenceItem("vote", vote_label(row), None, row.to_json()))
     return tuple(items)
 
 
-def vote_label(row: dict[str, Any]) -> str:
+def vote_label(row: VoteReport) -> str:
     """`day 1, round 1, candidate 8: protocol 4, video 3` — the counts as the Vote audit page gives them."""
-    what = f"candidate {row.get('candidate')}" if row.get("kind") == "vote" else "lift vote"
-    t = tally(row)
-    return (f"day {row.get('day')}, round {row.get('round')}, {what}: protocol "
+    what = f"candidate {row.candidate}" if row.kind == "vote" else "lift vote"
+    t = tally(row.to_json())  # review.tally reads the report file's rows
+    return (f"day {row.day}, round {row.round}, {what}: protocol "
             f"{t.protocol if t.protocol is not None else '—'}, video {t.count_text}")
 
 
@@ -153,9 +153,9 @@ def _new_case(game: Game) -> None:
     options = list(found)
     default = next((i for i, o in enumerate(options) if "count mismatch" in o), 0)
     picked = st.selectbox("Opened from (a finding or an event)", options, index=default, key="appeal_from")
-    f = found[picked].get("finding")
+    f: Finding | None = found[picked].get("finding")
     grounds = [f"{g.clause} — {g.text}" for g in grounds_for(game.profile_id)]
-    suggested = suggested_ground(game.profile_id, f)
+    suggested = suggested_ground(game.profile_id, f.to_json() if f is not None else None)  # review.appeals reads JSON
     st.selectbox("Grounds", grounds, index=next((i for i, g in enumerate(grounds) if g.startswith(suggested + " ")), 0),
                  key=f"appeal_ground_{picked}")
     st.session_state["appeal_ground"] = st.session_state[f"appeal_ground_{picked}"]
@@ -163,7 +163,7 @@ def _new_case(game: Game) -> None:
     left.text_input("Who appeals", key="appeal_who", placeholder="seat 4, or the player's name")
     right.selectbox("Appellant's seat", [None, *range(1, 11)], key="appeal_seat",
                     format_func=lambda s: "—" if s is None else f"{s} {game.players.get(s, '')}")
-    st.text_area("What the appeal claims", value=(f or {}).get("x_text") or "", key=f"appeal_claim_{picked}")
+    st.text_area("What the appeal claims", value=f.extra.get("x_text") or "" if f is not None else "", key=f"appeal_claim_{picked}")
     st.session_state["appeal_claim"] = st.session_state[f"appeal_claim_{picked}"]
     now = time.strftime(TIME_FORMAT)
     left.text_input("Game ended at", value=now, key="appeal_ended")
@@ -217,10 +217,11 @@ def attachable(game: Game) -> dict[str, EvidenceItem]:
         out[f"clip around frame {frame} (±2 s)"] = EvidenceItem("clip", f"clip around frame {frame}", frame)
     for f in game.findings:
         frames = evidence_frames(game, f) if game.video_meta is not None else []
-        out["finding: " + plain_title(f)] = EvidenceItem("finding", plain_title(f), frames[0] if frames else None, f)
+        out["finding: " + plain_title(f)] = EvidenceItem("finding", plain_title(f), frames[0] if frames else None,
+                                                         f.to_json())
     for v in game.votes:
         label = "vote: " + vote_label(v)
-        out[label] = EvidenceItem("vote", label, None, v)
+        out[label] = EvidenceItem("vote", label, None, v.to_json())
     return out
 
 

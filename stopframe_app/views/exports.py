@@ -9,10 +9,10 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from contract.jsonio import write_atomic
 from review.corrected import corrected_name, write_corrected_protocol
 from review.exports import KeyFrame, finding_rows, write_html_report
 from review.findings import finding_key
-from review.jsonio import write_atomic
 from review.store import data_dir
 from stopframe_app import report, state, words
 from stopframe_app.decisions import evidence_frames, plain_title, show_flash
@@ -43,7 +43,7 @@ def build_exports(game: Game, with_frames: bool = True) -> dict[str, tuple[str, 
                 key_frames[i].append(KeyFrame(caption, jpeg))
     notes = [f"{len(decisions)} decision(s) and {len(appeals)} appeal decision(s) recorded; corrected protocol: "
              f"{corrected_name(game.spec.protocol)}."]
-    page = report.html_report(title=f"Stopframe review — {game.title}", protocol=game.data, rows=rows, votes=game.votes,
+    page = report.html_report(title=f"Stopframe review — {game.title}", protocol=game.data, rows=rows, votes=game.vote_rows,
                               key_frames=key_frames, notes=notes)
     stem = stem_of(Path(game.spec.protocol))
     return {

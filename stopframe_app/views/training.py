@@ -11,7 +11,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from review.errors import StopframeError
+from contract.errors import StopframeError
 from review.training import (
     QUIZ_KINDS,
     Question,
@@ -207,8 +207,8 @@ def _save_set(candidates: dict[str, Question]) -> None:
 def _trainer(game: Game, sets: dict[str, QuizSet]) -> None:
     st.subheader("Assemble a quiz set")
     decisions = state.store().decisions(game.game_id)
-    confirmed = (questions_from_decisions(game.spec.protocol, game.data, game.audit or {}, decisions, game.spec.video)
-                 if game.audit else [])
+    confirmed = (questions_from_decisions(game.spec.protocol, game.data, game.audit, decisions, game.spec.video)
+                 if game.audit is not None else [])
     candidates = {f"{words.humanise(q.title)} — from this game's decided findings": q for q in confirmed}
     for qs in sets.values():
         candidates.update({f"{words.humanise(q.title)} — {qs.title}": q for q in qs.questions})

@@ -3,13 +3,15 @@ with their evidence frames and decisions, and the outcome recomputed from the ju
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from review.calibration import shipped
-from review.findings import finding_key
+from review.findings import Finding, finding_key
+from review.store import Decision
 from review.tally import find_row, tally
 from stopframe_app import report, state, words
 from stopframe_app.decisions import finding_cards, md, show_flash
@@ -24,8 +26,8 @@ def rounds_of(game: Game) -> list[Any]:
     return timeline.vote_rounds(game.windows) if timeline and game.windows else []
 
 
-def _round_label(rnd: Any, findings: list[dict[str, Any]]) -> str:
-    n = sum(1 for f in findings if f.get("day") == rnd.day and f.get("round") == rnd.round)
+def _round_label(rnd: Any, findings: Sequence[Finding]) -> str:
+    n = sum(1 for f in findings if f.day == rnd.day and f.round == rnd.round)
     what = ("candidates " + ", ".join(str(w.candidate) for w in rnd.windows) if rnd.kind == "vote"
             else "lift " + ", ".join(map(str, rnd.windows[0].candidates)))
     return f"Day {rnd.day} · round {rnd.round} · {what}" + (f" · {n} finding{'s' * (n != 1)}" if n else "")
@@ -50,17 +52,17 @@ def render(game: Game) -> None:
     findings = shown_findings(game.findings)
     labels = [_round_label(r, findings) for r in rounds]
     if ROUND not in st.session_state or st.session_state[ROUND] not in labels:
-        with_findings = [i for i, r in enumerate(rounds) if any(f.get("day") == r.day and f.get("round") == r.round for f in findings)]
+        with_findings = [i for i, r in enumerate(rounds) if any(f.day == r.day and f.round == r.round for f in findings)]
         st.session_state[ROUND] = labels[with_findings[0] if with_findings else 0]
     label = st.selectbox("Vote", labels, key=ROUND)
     rnd = rounds[labels.index(label)]
     _round_tables(game, rnd)
     decisions = state.store().decisions(game.game_id)
-    here = [f for f in findings if f.get("day") == rnd.day and f.get("round") == rnd.round]
+    here = [f for f in findings if f.day == rnd.day and f.round == rnd.round]
     alone = False
     st.subheader(f"Findings ({len(here)})")
     if not here:
-        st.write("The video shows nothing against this round." if game.audit else "No audit yet.")
+        st.write("The video shows nothing against this round." if game.audit is not None else "No audit yet.")
     else:
         st.caption("Select a row to see only that finding below.")
         picked = st.dataframe(pd.DataFrame([overview_row(f, decisions) for f in here]), hide_index=True, width="stretch",
@@ -74,7 +76,7 @@ def render(game: Game) -> None:
         _other_findings(game, {(r.day, r.round) for r in rounds}, decisions, findings)
 
 
-def shown_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def shown_findings(findings: Sequence[Finding]) -> list[Finding]:
     """The suggestions most confident first; the less sure ones (under the calibrated default) only when asked for."""
     least = shipped().default_threshold
     if least > 0 and st.toggle(f"Show the less sure suggestions too (confidence under {least:.2f})", key=LESS_SURE):
@@ -85,18 +87,17 @@ def shown_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return kept
 
 
-def ranked(findings: list[dict[str, Any]], least: float) -> list[dict[str, Any]]:
+def ranked(findings: Sequence[Finding], least: float) -> list[Finding]:
     """The findings of at least `least` confidence, most confident first (ties in report order)."""
-    kept = [f for f in findings if float(f.get("confidence") or 0.0) >= least]
-    return sorted(kept, key=lambda f: -float(f.get("confidence") or 0.0))
+    return sorted((f for f in findings if f.confidence >= least), key=lambda f: -f.confidence)
 
 
-def overview_row(f: dict[str, Any], decisions: dict[str, Any]) -> dict[str, Any]:
+def overview_row(f: Finding, decisions: dict[str, Decision]) -> dict[str, Any]:
     d = decisions.get(finding_key(f))
-    return {"finding": words.kind(f.get("kind")), "seat": words.who(f).removeprefix("seats ").removeprefix("seat "),
-            "candidate": "" if f.get("candidate") is None else str(f["candidate"]), "t (s)": words.number(f.get("t")),
-            "clause": f.get("clause") or "—", "consequence": words.consequence_text(f.get("consequence")),
-            "confidence": words.number(f.get("confidence")),
+    return {"finding": words.kind(f.kind), "seat": words.who(f).removeprefix("seats ").removeprefix("seat "),
+            "candidate": "" if f.candidate is None else str(f.candidate), "t (s)": words.number(f.t),
+            "clause": f.clause or "—", "consequence": words.consequence_text(f.consequence),
+            "confidence": words.number(f.confidence),
             "decision": f"{words.status(d.status)} ({d.who})" if d else "open"}
 
 
@@ -115,7 +116,7 @@ def round_rows(game: Game, rnd: Any) -> list[dict[str, Any]]:
     rows = []
     for w in rnd.windows:
         ev = game.data["events"][w.event_index]
-        row = find_row(game.votes, w.day, w.round, w.candidate if w.kind == "vote" else None, w.kind)
+        row = find_row(game.vote_rows, w.day, w.round, w.candidate if w.kind == "vote" else None, w.kind)
         t = tally(row)
         rows.append({
             "candidate": str(w.candidate) if w.kind == "vote" else "lift " + " ".join(map(str, w.candidates)),
@@ -169,15 +170,14 @@ def seat_rows(game: Game, rnd: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _recomputed(game: Game, rnd: Any, decisions: dict[str, Any]) -> None:
+def _recomputed(game: Game, rnd: Any, decisions: dict[str, Decision]) -> None:
     """The round's outcome by the protocol, by the video, and after the judge's decisions."""
-    out = next((v.get("outcome") for v in game.votes if v.get("day") == rnd.day and v.get("round") == rnd.round
-                and v.get("outcome")), None)
+    out = next((v.outcome for v in game.votes if v.day == rnd.day and v.round == rnd.round), None)
     st.subheader("Outcome")
     lines = []
     if out:
-        lines.append(f"- protocol: **{md(words.vote_outcome_text(out.get('protocol')))}**")
-        lines.append(f"- video: **{md(words.vote_outcome_text(out.get('video')))}**" + (" — differs" if out.get("changed") else ""))
+        lines.append(f"- protocol: **{md(words.vote_outcome_text(out.protocol))}**")
+        lines.append(f"- video: **{md(words.vote_outcome_text(out.video))}**" + (" — differs" if out.changed else ""))
     engine = optional_module("review.engine")
     if engine is not None and game.replay is not None and rnd.kind == "vote":
         corrected = report.corrected(game.data, decisions.values(), votes=game.votes)
@@ -197,7 +197,8 @@ def _recomputed(game: Game, rnd: Any, decisions: dict[str, Any]) -> None:
 def night_rows(game: Game) -> list[dict[str, Any]]:
     """One row per shooting and check the audit looked at: what the protocol records and what the video shows."""
     rows = []
-    for r in (game.audit or {}).get("x_nights") or []:
+    nights = game.audit.extra.get("x_nights") if game.audit is not None else None  # the night audit's own rows
+    for r in nights or []:
         if r.get("kind") == "shooting":
             what = "shooting"
             protocol = "miss" if r.get("protocol_target") is None else f"seat {r['protocol_target']} killed"
@@ -214,9 +215,9 @@ def night_rows(game: Game) -> list[dict[str, Any]]:
     return rows
 
 
-def _other_findings(game: Game, shown: set[tuple[int, int]], decisions: dict[str, Any] | None = None,
-                    findings: list[dict[str, Any]] | None = None) -> None:
-    rest = [f for f in (game.findings if findings is None else findings) if (f.get("day"), f.get("round")) not in shown]
+def _other_findings(game: Game, shown: set[tuple[int, int]], decisions: dict[str, Decision] | None = None,
+                    findings: Sequence[Finding] | None = None) -> None:
+    rest = [f for f in (game.findings if findings is None else findings) if (f.day, f.round) not in shown]
     nights = night_rows(game)
     if nights:
         st.subheader("Nights: the shootings and checks")
