@@ -79,7 +79,7 @@ def main() -> int:
         paper_path.write_text(json.dumps(paper, ensure_ascii=False), encoding="utf-8")
         out = folder / "aligned.protocol.json"
         run = subprocess.run(
-            [sys.executable, "-m", "review.cli", "align", str(video), "--protocol", str(paper_path), "--out", str(out)],
+            [sys.executable, "-m", "stopframe_cli", "align", str(video), "--protocol", str(paper_path), "--out", str(out)],
             cwd=ROOT, capture_output=True, text=True,
         )
         print(run.stderr.strip())
@@ -110,7 +110,7 @@ def audit_compare(video: Path, truth_path: Path, aligned: Path) -> None:
     seats = video.with_name(video.stem + ".seats.json")
     obs = aligned.with_name("observations.json")
     run = subprocess.run(
-        [sys.executable, "-m", "review.cli", "observe", str(video), "--seats", str(seats), "--out", str(obs)],
+        [sys.executable, "-m", "stopframe_cli", "observe", str(video), "--seats", str(seats), "--out", str(obs)],
         cwd=ROOT, capture_output=True, text=True,
     )
     if run.returncode:
@@ -119,7 +119,7 @@ def audit_compare(video: Path, truth_path: Path, aligned: Path) -> None:
     results = []
     for proto in (truth_path, aligned):
         run = subprocess.run(
-            [sys.executable, "-m", "review.cli", "audit", str(video), "--protocol", str(proto), "--seats", str(seats),
+            [sys.executable, "-m", "stopframe_cli", "audit", str(video), "--protocol", str(proto), "--seats", str(seats),
              "--observations", str(obs), "--json"],
             cwd=ROOT, capture_output=True, text=True,
         )

@@ -31,10 +31,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from review.audit import Seen, audit, observations_from_json, place  # noqa: E402
-from review.errors import StopframeError  # noqa: E402
+from contract.errors import StopframeError  # noqa: E402
+from contract.jsonio import read_json, write_json  # noqa: E402
+from contract.observations import Observations as Seen  # noqa: E402
+from contract.observations import observations_from_json  # noqa: E402
+from review.audit import audit, place  # noqa: E402
 from review.findings import NIGHT_KINDS, identity_of  # noqa: E402
-from review.jsonio import read_json, write_json  # noqa: E402
 from review.profiles import get_profile  # noqa: E402
 from review.timeline import analysis_windows, vote_rounds, vote_windows  # noqa: E402
 from review.training import seen_from_truth  # noqa: E402
@@ -162,7 +164,7 @@ def main() -> int:
             continue
         if args.refresh_fixture and stem.name == "sample_game" and args.model == "full":
             # the nights too (shootings, checks): the app and the night tests read them from the same file
-            from review.cli_audit import observe_nights
+            from pipeline.audit import observe_nights
             from stopframe_app.game import video_fingerprint  # the app ignores observations of another video
             from vision.seats import load_seat_map
 

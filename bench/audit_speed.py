@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from review.jsonio import read_json, write_json  # noqa: E402
+from contract.jsonio import read_json, write_json  # noqa: E402
 from review.timeline import analysis_windows, vote_rounds, vote_windows  # noqa: E402
 
 OUT = ROOT / "bench" / "out" / "long"
@@ -67,7 +67,7 @@ def half_timed(protocol: dict, path: Path) -> int:
 def timed_audit(video: Path, protocol: Path, seats: Path, model: str, out: Path) -> tuple[float, float, float]:
     """Wall seconds, CPU seconds (user + system: on a shared machine the steadier figure) and the
     peak RSS in MB of the audit process (the largest of the audit processes run so far)."""
-    cmd = [sys.executable, "-m", "review.cli", "audit", str(video), "--protocol", str(protocol),
+    cmd = [sys.executable, "-m", "stopframe_cli", "audit", str(video), "--protocol", str(protocol),
            "--seats", str(seats), "--model", model, "--out", str(out)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()

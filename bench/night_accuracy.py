@@ -33,8 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from contract.night import NightSeen  # noqa: E402
 from review.findings import NIGHT_KINDS, identity_of  # noqa: E402
-from review.night import NightSeen, audit_nights, night_windows, observe_spans, shooting_counts  # noqa: E402
+from review.night import audit_nights, night_windows, observe_spans, shooting_counts  # noqa: E402
 from review.profiles import get_profile  # noqa: E402
 from vision.night import observe_night  # noqa: E402
 from vision.seats import load_seat_map  # noqa: E402
@@ -169,7 +170,7 @@ def revoiced(video: Path, pace: float, out_dir: Path) -> Path:
     fires with the new times as `x_count_times`), so a reading on the right count finds no
     `shot_mismatch` and one on the wrong count does. Files: OUT_DIR/NAME_paceNNN.{mp4,protocol,seats,truth}.json (NNN: hundredths of a second).
     """
-    from review.night import Raised
+    from contract.night import Raised
     from sample_videos import voice
     from sample_videos.build import join
     from vision.video import open_video

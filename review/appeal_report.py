@@ -17,11 +17,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from contract.errors import StopframeError
+from contract.jsonio import write_atomic
 from review.appeal_store import Amendment
 from review.appeals import AppealCase, Check, Decision, grounds_for
-from review.errors import StopframeError
 from review.exports import KeyFrame, figure, page_end, page_head
-from review.jsonio import write_atomic
 
 
 def _when(t: float | None) -> str:

@@ -16,8 +16,8 @@ import time
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from contract.errors import StopframeError
 from review.appeals import AppealCase, Decision, checks, decision_from_json, require
-from review.errors import StopframeError
 from review.store import ConflictError, Store, append_only
 
 _SCHEMA = """

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from review.errors import StopframeError
+from contract.errors import StopframeError
 from review.profiles import OUTCOMES, Ground, Profile, get_profile
 
 OUTCOME_TEXT = {

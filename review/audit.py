@@ -29,22 +29,21 @@ moved to the nearest supported value (engine.vote_outcome / lift_outcome).
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from contract.errors import StopframeError
+from contract.observations import HandInterval, Observations, Unseen
 from review.calibration import calibrated
 from review.engine import lift_outcome, replay, vote_outcome
-from review.errors import StopframeError
 from review.findings import AuditReport, Evidence, Finding, FindingConsequence, VoteOutcome, VoteReport
 from review.profiles import Consequence, Profile, get_profile
 from review.timeline import Mark, VoteRound, VoteWindow, vote_rounds, vote_windows
 
-OBSERVATIONS_FORMAT = "stopframe-observations/1"
 EPS = 1e-6  # float noise on times: a hand *exactly* at the cutoff is late
 MERGE_GAP_FRAMES = 2  # a hand that vanishes for ≤ 2 frames (a detector blink) was never lifted
 LATE_TAIL_S = 1.0  # after the last count is announced a landing hand is no longer a vote attempt
-WINDOW_SLACK_S = 0.05  # observed stretches are cut at frame times; a vote needs them from t to the count
 UNSEEN_CONFIDENCE = 0.9  # vision's "no usable view" (dark, covered) may be a passing shadow
 NO_HAND_CONFIDENCE = 0.8  # "no hand" can only be as sure as the detector's recall on visible seats
 COUNT_CONFIDENCE = 0.9  # a count is at best as sure as "no other hand was there"
@@ -58,85 +57,6 @@ WRONG_FORM_SHARE = 0.8
 FORM_NAMES = {"open_palm": "an open palm", "finger": "a pointing finger", "fist": "a plain fist (no thumb up seen)"}
 
 
-# ---------------------------------------------------------------- observations (vision-free)
-
-
-@dataclass(frozen=True)
-class Hand:
-    """One hand interval `[on, off)` of a seat, as vision reports it."""
-
-    seat: int
-    on: float
-    off: float
-    pose: str = "other"
-    confidence: float = 1.0
-    on_frame: int | None = None
-    off_frame: int | None = None
-    pose_share: float = 1.0  # how steadily vision's frames agreed on `pose` (x_pose_share)
-
-
-@dataclass(frozen=True)
-class Unseen:
-    """A stretch where vision had no usable view of a seat (occluded, out of frame)."""
-
-    seat: int
-    start: float
-    end: float
-    why: str = "no usable view"
-
-
-@dataclass(frozen=True)
-class Seen:
-    """Everything the audit needs from vision: hands, blind stretches and the frame rate."""
-
-    hands: tuple[Hand, ...]
-    fps: float
-    unseen: tuple[Unseen, ...] = ()
-    video: str | None = None
-    windows: tuple[tuple[float, float], ...] | None = None
-    """The stretches vision looked at (None: unknown, taken as everything); a vote outside them is not audited."""
-
-    def covers(self, start: float, end: float) -> bool:
-        if self.windows is None:
-            return True
-        return any(a <= start + WINDOW_SLACK_S and end - WINDOW_SLACK_S <= b for a, b in self.windows)
-
-    @classmethod
-    def of(cls, observations: Any) -> Seen:
-        """Adapt vision's `Observations` (or anything with the same attributes) without importing vision."""
-        if isinstance(observations, Seen):
-            return observations
-        if isinstance(observations, dict):
-            return observations_from_json(observations)
-        hands = tuple(
-            Hand(h.seat, float(h.on), float(h.off), h.pose, float(h.confidence), h.on_frame, h.off_frame,
-                 float(getattr(h, "pose_share", 1.0)))
-            for h in observations.hands
-        )
-        unseen = tuple(_unseen(u) for u in getattr(observations, "unseen", None) or ())
-        looked = getattr(observations, "windows", None)
-        return cls(hands, float(observations.fps), unseen, getattr(observations, "video", None),
-                   tuple((float(a), float(b)) for a, b in looked) if looked else None)
-
-
-MAX_FPS = 1000.0  # no camera films faster; a larger figure is a corrupt file
-
-
-def observations_from_json(data: Any, where: str = "observations") -> Seen:
-    """Read a `stopframe-observations/1` document (spec §6) into `Seen`, checked in full (review.inputs):
-    UnreadableInput when it is no observations document, InvalidInput naming the JSON path of anything
-    that does not fit (fps, a hand's seat or times, off before on, frames of another frame rate, …)."""
-    from review.inputs import check_observations
-
-    seen: Seen = check_observations(data, where)
-    return seen
-
-
-def _unseen(u: Any) -> Unseen:
-    get = u.get if isinstance(u, dict) else (lambda k, d=None: getattr(u, k, d))
-    return Unseen(int(get("seat")), float(get("start")), float(get("end")), str(get("why") or "no usable view"))
-
-
 # ---------------------------------------------------------------- reading hands against a round
 
 
@@ -144,20 +64,20 @@ def _unseen(u: Any) -> Unseen:
 class Placement:
     """A seat's hand on the table, read against one window of the round."""
 
-    hand: Hand
+    hand: HandInterval
     window: int  # index in the round's windows
     status: str  # "in_time" | "early" | "late"
 
 
-def merge_blinks(hands: Iterable[Hand], fps: float) -> list[Hand]:
+def merge_blinks(hands: Iterable[HandInterval], fps: float) -> list[HandInterval]:
     """Join a seat's intervals separated by ≤ MERGE_GAP_FRAMES (a detector blink is not a lift)."""
     gap = MERGE_GAP_FRAMES / fps + EPS
-    merged: list[Hand] = []
+    merged: list[HandInterval] = []
     for h in sorted(hands, key=lambda h: (h.seat, h.on)):
         last = merged[-1] if merged else None
         if last is not None and last.seat == h.seat and h.on - last.off <= gap:
             longer = h if (h.off - h.on) > (last.off - last.on) else last
-            merged[-1] = Hand(
+            merged[-1] = HandInterval(
                 h.seat, last.on, max(last.off, h.off), longer.pose, min(last.confidence, h.confidence),
                 last.on_frame, h.off_frame if h.off >= last.off else last.off_frame, longer.pose_share,
             )
@@ -166,7 +86,7 @@ def merge_blinks(hands: Iterable[Hand], fps: float) -> list[Hand]:
     return merged
 
 
-def place(hand: Hand, windows: Sequence[VoteWindow]) -> Placement | None:
+def place(hand: HandInterval, windows: Sequence[VoteWindow]) -> Placement | None:
     """Which window of the round a hand belongs to, and whether it landed early, in time or late."""
     first = windows[0]
     if hand.on < first.t - EPS:
@@ -188,15 +108,15 @@ def place(hand: Hand, windows: Sequence[VoteWindow]) -> Placement | None:
 class _Context:
     profile: Profile
     fps: float
-    hands_by_seat: dict[int, list[Hand]]
-    unseen: tuple[Unseen, ...]
+    hands_by_seat: dict[int, list[HandInterval]]
+    unseen: Sequence[Unseen]
     visible: Collection[int] | None
     findings: list[Finding] = field(default_factory=list)
 
 
 def audit(
     data: dict[str, Any],
-    observations: Any,
+    observations: Observations | Mapping[str, Any],
     *,
     profile: Profile | None = None,
     visible_seats: Collection[int] | None = None,
@@ -205,14 +125,14 @@ def audit(
 ) -> AuditReport:
     """Audit every vote of a protocol against the hands the video shows.
 
-    `data` is the protocol dict (format already sound), `observations` vision's Observations, a
-    `Seen`, or the observations JSON; `visible_seats` the seats the seat map has zones for (None: all);
+    `data` is the protocol dict (format already sound), `observations` the contract's Observations (what vision
+    reports) or their JSON document; `visible_seats` the seats the seat map has zones for (None: all);
     `profile` overrides the protocol's rules.
     """
     profile = profile or get_profile(data.get("rules", ""))
-    seen = Seen.of(observations)
+    seen = Observations.of(observations)
     game = replay(data, profile)
-    hands_by_seat: dict[int, list[Hand]] = {}
+    hands_by_seat: dict[int, list[HandInterval]] = {}
     for h in merge_blinks(seen.hands, seen.fps):
         hands_by_seat.setdefault(h.seat, []).append(h)
     ctx = _Context(profile, seen.fps, hands_by_seat, seen.unseen, None if visible_seats is None else set(visible_seats))
@@ -248,7 +168,7 @@ def audit(
     return AuditReport(video or seen.video or (data.get("video") or {}).get("path"), profile.id, tuple(votes), tuple(findings), extra)
 
 
-def _any_hand(hands: Sequence[Hand], rnd: VoteRound) -> bool:
+def _any_hand(hands: Sequence[HandInterval], rnd: VoteRound) -> bool:
     """Whether any hand interval lies in the round's span (observations that say nothing of where they
     looked are taken to have watched a round only where they saw something in it)."""
     return any(h.off > rnd.start and h.on < rnd.end for h in hands)
@@ -376,7 +296,7 @@ def _blind_seats(ctx: _Context, windows: Sequence[VoteWindow], living: Sequence[
             if ctx.visible is not None and seat not in ctx.visible:
                 out[seat] = ("the seat map has no zone for this seat", 1.0)
                 continue
-            why = next((u.why for u in ctx.unseen if u.seat == seat and u.start < w.announced and u.end > w.t - EPS), None)
+            why = next((u["why"] for u in ctx.unseen if u["seat"] == seat and u["start"] < w.announced and u["end"] > w.t - EPS), None)
             if why is not None:
                 out[seat] = (why, UNSEEN_CONFIDENCE)
         for seat, (why, confidence) in sorted(out.items()):

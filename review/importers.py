@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from review.errors import InvalidInput, UnreadableInput
-from review.jsonio import read_json
+from contract.errors import InvalidInput, UnreadableInput
+from contract.jsonio import read_json
 from review.protocol import FORMAT, RULE_PROFILES
 
 SOURCES = ("polemica", "mafiaratings")

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from review.errors import InvalidInput
+from contract.errors import InvalidInput
 
 OFFENCE_KINDS = (
     "late_vote",

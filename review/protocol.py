@@ -18,8 +18,8 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from types import ModuleType
 from typing import Any
 
-from review.errors import InvalidInput, UnreadableInput
-from review.jsonio import read_json, write_json
+from contract.errors import InvalidInput, UnreadableInput
+from contract.jsonio import read_json, write_json
 from review.problems import Problem
 from review.profiles import PROFILES
 

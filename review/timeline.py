@@ -27,8 +27,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from review.errors import UnreadableInput
-from review.jsonio import read_json
+from contract.errors import UnreadableInput
+from contract.jsonio import read_json
 
 MARKS_FORMAT = "stopframe-marks/1"
 TIME_NAMES = ("t", "cutoff", "announced")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from review.errors import StopframeError
+from contract.errors import StopframeError
 from review.store import Store, append_only
 from review.training import Marked, Question, Response, kind_accuracy
 

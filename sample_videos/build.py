@@ -21,8 +21,8 @@ from .game import Window, protocol, sample_game, truth
 from .scenarios import Conditions, Stage, render_window, seats_json
 from .writer import FPS, GOP, ClipWriter, audio_stream, write_audio
 
-try:  # review.jsonio is the project's one JSON writer; fall back where only sample_videos is installed
-    from review.jsonio import write_json
+try:  # contract.jsonio is the project's one JSON writer; fall back where only sample_videos is installed
+    from contract.jsonio import write_json
 except ImportError:  # pragma: no cover
     import json
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from review.errors import StopframeError
+from contract.errors import StopframeError
 from stopframe_app import state
 from stopframe_app.decisions import md
 from stopframe_app.game import Game, profile_ids

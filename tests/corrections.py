@@ -27,7 +27,7 @@ def read(path: Path) -> Any:
 def source(name: str, rules: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """(protocol played under `rules`, the audit's findings as JSON, its votes rows) for one game or clip."""
     if name == "sample_game":
-        from review.cli_audit import audit_game
+        from pipeline.audit import audit_game
 
         report = audit_game(protocol=GAME.with_suffix(".protocol.json"), seats=GAME.with_suffix(".seats.json"),
                             observations=GAME.with_suffix(".observations.json"), rules=rules, nights=True).to_json()

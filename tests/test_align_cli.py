@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from test_audio_synth import needs_espeak, protocol_for, synth_game, write_mp4
 
-from review.cli import main
 from review.protocol import format_problems
+from stopframe_cli.main import main
 
 pytestmark = needs_espeak
 FRAME_S = 0.040

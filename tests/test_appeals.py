@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from contract.errors import StopframeError
 from review.appeal_store import AppealStore
 from review.appeals import (
     Adjustment,
@@ -20,7 +21,6 @@ from review.appeals import (
     protest_accepted,
     suggested_ground,
 )
-from review.errors import StopframeError
 from review.store import ConflictError, Store
 
 END = 1_700_000_000.0
@@ -183,9 +183,9 @@ def test_two_judges_saving_the_same_case_get_a_conflict_not_a_lost_edit(db: Path
 
 
 def test_a_decided_appeal_reaches_the_corrected_protocol_and_it_stays_valid() -> None:
+    from contract.jsonio import read_json
     from review.corrected import corrected_protocol
     from review.engine import replay
-    from review.jsonio import read_json
     from review.protocol import format_problems
 
     sample = Path(__file__).resolve().parents[1] / "sample_videos" / "game" / "sample_game.protocol.json"

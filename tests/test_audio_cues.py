@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from test_audio_synth import RATE, needs_espeak, speak, synth_game, tone_music, write_mp4
 
-from review.errors import EXIT_UNREADABLE
+from contract.errors import EXIT_UNREADABLE
 from vision.audio import AudioError, AudioTrack, read_audio
 from vision.cues import features, find_count, find_night_music, find_vote_cues, find_word, listen
 

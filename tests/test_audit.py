@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from review.audit import Hand, audit, observations_from_json, place
+from contract.observations import HandInterval as Hand
+from contract.observations import observations_from_json
+from review.audit import audit, place
 from review.findings import AUDIT_FORMAT
 from review.timeline import vote_windows
 
@@ -301,7 +303,7 @@ def test_report_is_stopframe_audit_1_with_spec_fields(protocol, obs):
 
 def test_observations_json_is_checked(obs):
     """Spec §6: no observations file at all is unreadable (exit 2); one that does not fit is invalid (exit 1)."""
-    from review.errors import InvalidInput, UnreadableInput
+    from contract.errors import InvalidInput, UnreadableInput
 
     with pytest.raises(InvalidInput, match="fps"):
         observations_from_json(dict(obs, fps=0))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from review.cli import main
+from stopframe_cli.main import main
 
 FIX = Path(__file__).parent / "fixtures" / "audit"
 

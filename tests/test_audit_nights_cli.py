@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from review.cli import main
 from review.findings import NIGHT_KINDS, identity_of
 from review.profiles import get_profile
+from stopframe_cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 FIX = ROOT / "tests" / "fixtures" / "audit"

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from review.audit import Hand, Seen, audit
+from contract.observations import HandInterval as Hand
+from contract.observations import Observations as Seen
+from review.audit import audit
 from review.findings import DAY_KINDS, identity_of
 from review.profiles import get_profile
 

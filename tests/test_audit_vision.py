@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from review.cli import main
 from review.findings import DAY_KINDS, identity_of
+from stopframe_cli.main import main
 
 CLIP = Path(__file__).resolve().parents[1] / "sample_videos" / "clips" / "day1_vote_findings"
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from badinput import make_corpus as corpus
 
-from review.cli import main
-from review.errors import InvalidInput
+from contract.errors import InvalidInput
 from review.protocol import MAX_EVENTS, load_protocol, resolve_video_path
+from stopframe_cli.main import main
 from vision.video import VideoError, open_video
 
 REPO = Path(__file__).resolve().parents[1]
@@ -431,7 +431,7 @@ def test_times_beyond_any_video_are_format_problems_not_overflows(capsys, tmp_pa
     ["observe", "tests/badinput/video/corrupt_header.mp4", "--seats", "tests/fixtures/audit/day_vote.seats.json"],
 ])
 def test_console_command_prints_no_traceback(argv: list[str]) -> None:
-    done = subprocess.run([sys.executable, "-c", "import sys; from review.cli import main; sys.exit(main())", *argv],
+    done = subprocess.run([sys.executable, "-c", "import sys; from stopframe_cli.main import main; sys.exit(main())", *argv],
                           cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode in (INVALID, UNREADABLE)
     assert "Traceback" not in done.stderr + done.stdout
@@ -446,8 +446,8 @@ def test_console_command_prints_no_traceback(argv: list[str]) -> None:
     ("p.json: events[7].voters[2]: seat 5's hand", "p.json: events[7].voters[2]: seat 5's hand."),
 ])
 def test_cli_errors_are_peoples_words_not_pythons(raw: str, said: str) -> None:
-    """Issue 21: no `[Errno 1094995529]`, no dict or list repr, one full stop (review.cli.plain_words)."""
-    from review.cli import plain_words
+    """Issue 21: no `[Errno 1094995529]`, no dict or list repr, one full stop (stopframe_cli.main.plain_words)."""
+    from stopframe_cli.main import plain_words
 
     assert plain_words(raw) == said
 

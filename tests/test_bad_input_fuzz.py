@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonwalk import locations
 
-from review.errors import StopframeError
+from contract.errors import StopframeError
 from review.importers import _SourceError, convert, import_file
 from review.protocol import format_problems, validate
 

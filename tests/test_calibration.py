@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from review import calibration
 from review.calibration import IDENTITY, Calibration, calibrated, platt
-from review.cli import main
 from review.findings import Finding, FindingConsequence
+from stopframe_cli.main import main
 
 
 def test_the_fit_never_ranks_a_lower_score_above_a_higher_one():

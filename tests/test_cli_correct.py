@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from corrections import GAME, read
 
-from review.cli import main
-from review.cli_audit import audit_game
+from pipeline.audit import audit_game
+from stopframe_cli.main import main
 
 PROTOCOL = GAME.with_suffix(".protocol.json")
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from review.cli import main
-from review.errors import UnreadableInput
+from contract.errors import UnreadableInput
 from review.problems import Problem
 from review.protocol import engine_module, format_problems
+from stopframe_cli.main import main
 
 HERE = Path(__file__).parent / "fixtures"
 COMPLETE = HERE / "protocols" / "complete_rfm.protocol.json"
@@ -110,7 +110,7 @@ def test_debug_shows_the_underlying_error(tmp_path):
 def test_no_traceback_from_the_console_command(tmp_path):
     path = tmp_path / "deep.protocol.json"
     path.write_text("[" * 50_000, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "review.cli", "validate", str(path)],
+    done = subprocess.run([sys.executable, "-m", "stopframe_cli", "validate", str(path)],
                           capture_output=True, text=True, timeout=60, cwd=Path(__file__).parent.parent)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "nested too deeply" in done.stderr

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from gamegen import ballot, lift, nom, phase, protocol
 
+from contract.errors import InvalidInput
 from review.engine import initial_state, replay, step
-from review.errors import InvalidInput
 from review.profiles import JUDGE_ERROR_KINDS, OFFENCE_KINDS, PROFILES, Cited, get_profile
 from review.voting import VoteContext, vote_outcome, with_silent
 

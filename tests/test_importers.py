@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from review.errors import InvalidInput, UnreadableInput
+from contract.errors import InvalidInput, UnreadableInput
 from review.importers import convert, detect_source, import_file
 from review.protocol import format_problems
 

@@ -9,12 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from contract.night import NightSeen, Raised, ShownNumber
 from review.findings import NIGHT_KINDS, identity_of
 from review.night import (
     DEFAULT_CADENCE_S,
-    NightSeen,
-    Raised,
-    ShownNumber,
     audit_nights,
     called_seats,
     count_calls,

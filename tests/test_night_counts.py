@@ -14,7 +14,8 @@ import pytest
 from test_audio_synth import RATE, needs_espeak, speak, tone_music, write_mp4
 from test_night import ROLES, game
 
-from review.night import DEFAULT_CADENCE_S, NightSeen, Raised, audit_nights, count_calls, fit_count
+from contract.night import NightSeen, Raised, fit_count
+from review.night import DEFAULT_CADENCE_S, audit_nights, count_calls
 
 NUMBERS = ["один", "два", "три", "четыре", "пять", "шесть", "семь", "восемь", "девять", "десять"]
 T0 = 4.2  # the shooting's `t` in tests/test_night.game: the first number's onset

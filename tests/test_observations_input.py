@@ -13,8 +13,8 @@ import pytest
 from corrections import GAME, read
 
 from review.audit import audit
-from review.cli import main
 from review.inputs import polygons_overlap, video_fingerprint
+from stopframe_cli.main import main
 
 PROTOCOL, SEATS, OBS = (GAME.with_suffix(s) for s in (".protocol.json", ".seats.json", ".observations.json"))
 FORMAT = "stopframe-observations/1"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from contract.errors import InvalidInput
 from review.appeals import (
     _PROCEDURES,
     AppealCase,
@@ -18,7 +19,6 @@ from review.appeals import (
     grounds_for,
     suggested_ground,
 )
-from review.errors import InvalidInput
 from review.findings import CONSEQUENCE_TYPES, FINDING_KINDS
 from review.night import audit_nights, night_windows
 from review.profiles import (

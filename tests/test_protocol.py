@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from review.errors import InvalidInput, UnreadableInput
-from review.jsonio import dumps
+from contract.errors import InvalidInput, UnreadableInput
+from contract.jsonio import dumps
 from review.problems import Problem
 from review.protocol import (
     Protocol,

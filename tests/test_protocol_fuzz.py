@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonwalk import locations
 
-from review.errors import StopframeError, UnreadableInput
-from review.jsonio import dumps
+from contract.errors import StopframeError, UnreadableInput
+from contract.jsonio import dumps
 from review.problems import Problem
 from review.protocol import EVENT_FIELDS, EVENT_TYPES, Protocol, load_protocol, save_protocol, validate
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from review.errors import UnreadableInput
+from contract.errors import UnreadableInput
 from review.timeline import (
     analysis_windows,
     load_marks,

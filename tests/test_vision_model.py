@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from review.errors import UnreadableInput
+from contract.errors import UnreadableInput
 from vision import model as vision_model
 from vision.backend import MediaPipeBackend
 

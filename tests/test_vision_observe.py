@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 from fixtures.vision.composite import Placement, assets_present, table_seat_map, write_composite
 
-from review.cli import main as stopframe
-from review.errors import UnreadableInput
-from vision.observe import Observations, load_observations, observe
+from contract.errors import InvalidInput, UnreadableInput
+from contract.observations import Observations, load_observations
+from stopframe_cli.main import main as stopframe
+from vision.observe import observe
 from vision.options import VisionOptions
 from vision.seats import Seat, SeatMap, save_seat_map
 
@@ -138,11 +139,11 @@ def test_observations_round_trip_through_json(tmp_path: Path) -> None:
     path = tmp_path / "o.json"
     path.write_text(json.dumps(data))
     assert load_observations(path).to_json() == data
-    with pytest.raises(UnreadableInput, match="version"):
+    with pytest.raises(UnreadableInput, match="not supported"):
         Observations.from_json({**data, "format": "stopframe-observations/2"})
-    with pytest.raises(UnreadableInput, match="finite"):
+    with pytest.raises(InvalidInput, match="fps"):
         Observations.from_json({**data, "fps": 1e308})
-    with pytest.raises(UnreadableInput, match="finite"):
+    with pytest.raises(InvalidInput, match=r"hands\[0\]\.on"):
         Observations.from_json({**data, "hands": [{**data["hands"][0], "on": float("nan")}]})
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.pose import POSES, classify, plausible_hand, pose_of_gesture
+from contract.observations import POSES
+from vision.pose import classify, plausible_hand, pose_of_gesture
 
 INDEX = Path(__file__).resolve().parents[2] / "shared" / "assets" / "hands" / "index.json"
 needs_assets = pytest.mark.skipif(not INDEX.is_file(), reason="../shared/assets/hands is absent (real hand cut-outs)")

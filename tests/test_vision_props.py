@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from review.jsonio import read_json
+from contract.jsonio import read_json
 from review.timeline import analysis_windows, vote_rounds, vote_windows
 from vision.backend import DetectedHand, hands_from_result
 from vision.crops import crop_for_zone

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from review.errors import InvalidInput, UnreadableInput
+from contract.errors import InvalidInput, UnreadableInput
 from vision.crops import CROP_SIZE, crop_for_zone, zone_visible_share
 from vision.seats import Seat, SeatMap, default_seat_map, load_seat_map, save_seat_map
 

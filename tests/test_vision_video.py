@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from fixtures.vision.make_clips import read_barcode, write_clip
 
-from review.errors import UnreadableInput
+from contract.errors import UnreadableInput
 from vision.video import VideoError, open_video
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from review.errors import UnreadableInput
+from contract.errors import UnreadableInput
 
 RATE = 16_000  # Hz: enough for speech (formants, the «С» of «Стоп» up to 8 kHz) and cheap to analyse
 

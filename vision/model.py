@@ -13,7 +13,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from review.errors import UnreadableInput
+from contract.errors import UnreadableInput
 
 MODEL_FILES = {"full": "hand_landmarker.task", "lite": "hand_landmarker_lite.task"}
 

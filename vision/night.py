@@ -20,7 +20,16 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from review.night import HINT_S, PACE_S, SHOOT_LEAD_S, SHOOT_TAIL_S, NightSeen, Raised, ShownNumber, fit_count
+from contract.night import (
+    HINT_S,
+    PACE_S,
+    SHOOT_LEAD_S,
+    SHOOT_TAIL_S,
+    NightSeen,
+    Raised,
+    ShownNumber,
+    fit_count,
+)
 from vision.audio import AudioError, read_audio
 from vision.backend import HandBackend
 from vision.cues import count_words, features

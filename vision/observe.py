@@ -7,16 +7,14 @@ never spans two windows.
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import numpy as np
 
-from review.errors import UnreadableInput
-from review.jsonio import read_json
+from contract.observations import HandInterval, Observations, Unseen
 from vision.detect import Hand, SeatDetector, unusable_seats
 from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, MIN_SUPPORT, Run, Sighting, runs_from_sightings
 from vision.options import DEFAULT, VisionOptions
@@ -26,77 +24,8 @@ from vision.video import VideoSource, open_video
 from vision.workers import default_jobs, frame_done, run_parallel, split
 from vision.zone_model import decode_runs, noise_sigma
 
-FORMAT = "stopframe-observations/1"
 DARK_MIN_RUN = 3  # frames: darkness does not flicker like a detector, a short black-out still counts
 ProgressFn = Callable[[int, int], None]  # (frames done, frames to do)
-
-
-@dataclass(frozen=True)
-class HandInterval:
-    seat: int
-    on: float
-    off: float  # [on, off): off is the time of the first frame without the hand
-    pose: str  # fist | thumb_up_fist | open_palm | finger | other
-    confidence: float
-    on_frame: int
-    off_frame: int
-    pose_share: float = 1.0  # how steadily the frames agree on `pose` (0-1): the pose is a hint, this says how firm
-
-    def to_json(self) -> dict:
-        return {
-            "seat": self.seat, "on": round(self.on, 4), "off": round(self.off, 4), "pose": self.pose,
-            "confidence": round(self.confidence, 3), "on_frame": self.on_frame, "off_frame": self.off_frame,
-            "x_pose_share": round(self.pose_share, 3),
-        }
-
-
-@dataclass
-class Observations:
-    video: str
-    fps: float
-    hands: list[HandInterval]
-    unseen: list[dict]  # {"seat", "start", "end", "why"}: windows where a seat could not be watched
-    windows: list[tuple[float, float]] = field(default_factory=list)  # what was looked at
-    stats: dict = field(default_factory=dict)  # detector runs, gating savings, timings (not serialised)
-
-    def to_json(self) -> dict:
-        data: dict = {
-            "format": FORMAT,
-            "video": self.video,
-            "fps": self.fps,
-            "hands": [h.to_json() for h in self.hands],
-            "x_unseen": self.unseen,
-        }
-        if self.windows:
-            data["x_windows"] = [[round(a, 4), round(b, 4)] for a, b in self.windows]
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict, source: str = "<observations>") -> Observations:
-        fmt = data.get("format") if isinstance(data, dict) else None
-        if not isinstance(fmt, str) or not fmt.startswith("stopframe-observations/"):
-            raise UnreadableInput(f"{source}: not an observations file (format {FORMAT}).")
-        if fmt.split("/", 1)[1].split(".")[0] != "1":
-            raise UnreadableInput(f"{source}: observations format {fmt!r} is a version this program cannot read.")
-        try:
-            hands = [
-                HandInterval(int(h["seat"]), float(h["on"]), float(h["off"]), str(h.get("pose", "other")),
-                             float(h.get("confidence", 1.0)), int(h["on_frame"]), int(h["off_frame"]),
-                             float(h.get("x_pose_share", 1.0)))
-                for h in data.get("hands", [])
-            ]
-            windows = [(float(a), float(b)) for a, b in data.get("x_windows", [])]
-            fps = float(data["fps"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise UnreadableInput(f"{source}: a hand interval is malformed ({exc}).") from exc
-        numbers = [fps] + [v for h in hands for v in (h.on, h.off, h.confidence)] + [v for w in windows for v in w]
-        if not all(math.isfinite(v) for v in numbers) or not 0 < fps <= 1000:
-            raise UnreadableInput(f"{source}: fps and times must be finite numbers (fps between 0 and 1000).")
-        return cls(str(data.get("video", "")), fps, hands, list(data.get("x_unseen", [])), windows)
-
-
-def load_observations(path: str | os.PathLike[str]) -> Observations:
-    return Observations.from_json(read_json(path, "observations file"), str(path))
 
 
 def merge_windows(windows: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -137,7 +66,7 @@ def observe(
         spans = [(a, min(b, meta.duration)) for a, b in spans if a < meta.duration]
         sizes = [len(video.frames_in(a, b)) for a, b in spans]
     blocked = unusable_seats(seat_map)
-    unseen = [{"seat": n, "start": round(a, 4), "end": round(b, 4), "why": why}
+    unseen = [Unseen(seat=n, start=round(a, 4), end=round(b, 4), why=why)
               for a, b in spans for n, why in sorted(blocked.items())]
     counter = _Progress(progress, sum(sizes))
     groups = split(spans, sizes, jobs or default_jobs()) if spans else []
@@ -148,21 +77,21 @@ def observe(
         parts = [watch_spans(group, *args, step=counter.step) for group in groups]
     hands = [h for part_hands, _, _ in parts for h in part_hands]
     unseen += [u for _, part_unseen, _ in parts for u in part_unseen]
-    stats: dict = {}
+    stats: dict[str, float] = {}
     for _, _, part_stats in parts:
         for k, v in part_stats.items():
             stats[k] = stats.get(k, 0) + v
     hands.sort(key=lambda h: (h.on, h.seat))
     unseen.sort(key=lambda u: (u["start"], u["seat"]))
-    return Observations(str(video_path), meta.fps, hands, unseen, spans, stats)
+    return Observations(hands, meta.fps, unseen, str(video_path), spans or None, stats)
 
 
 def watch_spans(spans: list[tuple[float, float]], video_path: str, seat_map: SeatMap, model: str, gating: bool,
                 gap_frames: int, min_run_frames: int, options: VisionOptions = DEFAULT,
-                step: Callable[[], None] = frame_done) -> tuple[list[HandInterval], list[dict], dict]:
+                step: Callable[[], None] = frame_done) -> tuple[list[HandInterval], list[Unseen], dict]:
     """Hand intervals, dark stretches and detector statistics of some windows, each watched afresh."""
     hands: list[HandInterval] = []
-    unseen: list[dict] = []
+    unseen: list[Unseen] = []
     stats: dict = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
     with open_video(video_path) as video, SeatDetector(seat_map, model=model, gating=gating, resting=True,
                                                        options=options) as detector:
@@ -176,8 +105,8 @@ def watch_spans(spans: list[tuple[float, float]], video_path: str, seat_map: Sea
                                        run.pose_share) for run in runs]
             for n in detector.streams:
                 for run in runs_from_sightings(dark[n], *end, gap_frames, DARK_MIN_RUN):
-                    unseen.append({"seat": n, "start": round(run.on, 4), "end": round(run.off, 4),
-                                   "why": "the seat's view is dark or covered"})
+                    unseen.append(Unseen(seat=n, start=round(run.on, 4), end=round(run.off, 4),
+                                         why="the seat's view is dark or covered"))
         stats.update({f"{k}_s": v for k, v in detector.seconds.items()})
         if detector.pose_check is not None:
             stats.update(second_looks=detector.pose_check.looks, second_look_s=detector.pose_check.seconds)

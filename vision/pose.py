@@ -17,8 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-POSES = ("fist", "thumb_up_fist", "open_palm", "finger", "other")
-
 WRIST = 0
 FINGERS = ((5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15, 16), (17, 18, 19, 20))  # mcp, pip, dip, tip
 THUMB_TIP = 4
@@ -29,7 +27,7 @@ MIN_HAND_PX = 10.0  # landmark extent (crop pixels) below which nothing can be r
 
 @dataclass(frozen=True)
 class Pose:
-    pose: str  # one of POSES
+    pose: str  # one of contract.observations.POSES
     fingers: int  # extended fingers including the thumb, 0-5 (what a raised hand shows)
     margin: float  # 0-1: how far the deciding measures are from their thresholds
 

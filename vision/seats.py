@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from review.errors import InvalidInput, UnreadableInput
-from review.jsonio import read_json, write_json
+from contract.errors import InvalidInput, UnreadableInput
+from contract.jsonio import read_json, write_json
 
 FORMAT = "stopframe-seats/1"
 SEATS = range(1, 11)

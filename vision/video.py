@@ -21,7 +21,7 @@ from typing import Any
 import av
 import numpy as np
 
-from review.errors import UnreadableInput
+from contract.errors import UnreadableInput
 
 CACHE_BYTES = 192 * 1024 * 1024  # recent frames kept for stepping back and forth in a review
 SEQUENTIAL_GAP = 48  # decoding this many frames forward beats a seek + decode from a keyframe

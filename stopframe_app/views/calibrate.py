@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from review.errors import StopframeError
+from contract.errors import StopframeError
 from review.store import data_dir
 from stopframe_app import state
 from stopframe_app.game import Game, GameSpec, optional_module, stem_of

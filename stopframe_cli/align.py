@@ -2,8 +2,8 @@
 
     stopframe align VIDEO --protocol P [--json] [--out FILE] [--stop-at SECONDS]
 
-The audio is read and analysed by `vision` (imported inside the handler, so the review package
-never loads an audio or video library); the matching of cues to the protocol is `review.align`.
+The audio is read and analysed by `vision` (imported inside the handler, so `stopframe validate` never
+loads an audio or video library); the matching of cues to the protocol is `review.align`.
 The original protocol is never written: `--out` naming it is refused.
 """
 
@@ -13,12 +13,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from review.errors import EXIT_OK, InvalidInput, UnreadableInput
+from contract.errors import EXIT_OK, InvalidInput, UnreadableInput
+from stopframe_cli.output import add_output_options, emit, progress
 
 
 def register(subparsers: Any) -> None:
-    from review.cli import add_output_options
-
     p = subparsers.add_parser(
         "align",
         help="propose the missing vote times (t, cutoff, announced) from the judge's voice",
@@ -37,7 +36,6 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from review.align import VOTE_TYPES, VoteCue, align_protocol
-    from review.cli import emit, progress
     from review.protocol import format_problems, load_protocol, resolve_video_path
 
     protocol = load_protocol(args.protocol)

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from review.errors import UnreadableInput
+from contract.errors import UnreadableInput
 
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
@@ -58,13 +58,19 @@ def read_document(path: str | os.PathLike[str], what: str, expected: str) -> dic
     data = read_json(path, what)
     if not isinstance(data, dict):
         raise UnreadableInput(f"{path}: not an {what}: it holds no JSON object.")
-    fmt = data.get("format")
-    name = expected.split("/", 1)[0]
-    if not isinstance(fmt, str) or not fmt.startswith(name + "/"):
-        raise UnreadableInput(f'{path}: not an {what}: "format" should be "{expected}".')
-    if fmt.split("/", 1)[1].split(".")[0] != expected.split("/", 1)[1]:
-        raise UnreadableInput(f'{path}: {what} format "{fmt[:40]}" is not supported: this Stopframe reads "{expected}".')
+    check_format(data.get("format"), path, what, expected)
     return data
+
+
+def check_format(fmt: Any, where: str | os.PathLike[str], what: str, expected: str, *, named: str | None = None) -> None:
+    """The one format-version check of a versioned document: `fmt` must be `expected`'s name with its major
+    version (any minor: "stopframe-x/1.2" reads as "stopframe-x/1"); UnreadableInput (exit 2) otherwise.
+    `named`: how the version sentence names the document, where it differs from `what`."""
+    name, major = expected.split("/", 1)
+    if not isinstance(fmt, str) or not fmt.startswith(name + "/"):
+        raise UnreadableInput(f'{where}: not an {what}: "format" should be "{expected}".')
+    if fmt.split("/", 1)[1].split(".")[0] != major:
+        raise UnreadableInput(f'{where}: {named or what} format "{fmt[:40]}" is not supported: this Stopframe reads "{expected}".')
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -10,19 +10,19 @@ import argparse
 import importlib
 import re
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from review.errors import EXIT_UNREADABLE, StopframeError
-from review.jsonio import dumps, write_atomic
+from contract.errors import EXIT_UNREADABLE, StopframeError
+from review.inputs import check_seat_geometry
+from vision.seats import load_seat_map
 
 # Modules that add commands. Vision commands import cv2/mediapipe only when they run.
 COMMAND_MODULES = (
-    "review.cli_game",  # validate, replay, import
-    "vision.cli_observe",  # observe
-    "review.cli_audit",  # audit
-    "review.cli_align",  # align
-    "review.cli_correct",  # correct
+    "stopframe_cli.game",  # validate, replay, import
+    "stopframe_cli.observe",  # observe
+    "stopframe_cli.audit",  # audit, audit --batch
+    "stopframe_cli.align",  # align
+    "stopframe_cli.correct",  # correct
 )
 
 
@@ -46,27 +46,6 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         module.register(sub)
     return parser
-
-
-def add_output_options(parser: argparse.ArgumentParser) -> None:
-    """The --json / --out pair every reporting command shares (spec §6)."""
-    parser.add_argument("--json", action="store_true", help="print JSON to stdout")
-    parser.add_argument("--out", metavar="FILE", help="write the JSON result to FILE (atomically)")
-
-
-def emit(args: argparse.Namespace, data: Any, table: Callable[[], str]) -> None:
-    """Print JSON (--json), write it atomically (--out), or print the readable table."""
-    if getattr(args, "out", None):
-        write_atomic(args.out, dumps(data))
-    if getattr(args, "json", False):
-        sys.stdout.write(dumps(data))
-    elif not getattr(args, "out", None):
-        sys.stdout.write(table().rstrip("\n") + "\n")
-
-
-def progress(message: str) -> None:
-    """Progress for long jobs goes to stderr so stdout stays clean JSON."""
-    print(message, file=sys.stderr, flush=True)
 
 
 _ERRNO = re.compile(r"\[Errno -?\d+\]\s*")
@@ -93,9 +72,6 @@ def plain_words(message: str) -> str:
 
 def _check_seats(path: str) -> None:
     """The seat map's zones must fit the picture and keep to their seats (review.inputs)."""
-    from review.inputs import check_seat_geometry
-    from vision.seats import load_seat_map
-
     check_seat_geometry(load_seat_map(path), path)
 
 

@@ -7,8 +7,8 @@
 `--nights` adds the night audit (review.night): the shootings and checks the video shows against the
 protocol's, as night findings plus one `x_nights` row per shooting and check.
 
-Vision (cv2, MediaPipe) is imported only when a video really has to be looked at, so the review
-package and an audit from saved observations (`--observations`) never load it.
+The audit itself is the pipeline's (pipeline.audit.audit_game); here are the arguments, the readable
+tables and the batch runner.
 """
 
 from __future__ import annotations
@@ -22,22 +22,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from review.audit import audit
-from review.calibration import calibrated, shipped
-from review.errors import (
+from contract.errors import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_UNREADABLE,
-    InvalidInput,
     StopframeError,
     UnreadableInput,
 )
+from contract.jsonio import dumps, write_atomic
+from pipeline.audit import audit_game
+from review.calibration import shipped
 from review.findings import FINDING_KINDS, AuditReport
-from review.inputs import check_observations, check_observations_fit, check_seat_geometry, read_observations
-from review.jsonio import dumps, write_atomic
-from review.profiles import PROFILES, get_profile
-from review.protocol import format_problems, load_protocol, resolve_video_path
-from review.timeline import analysis_windows, load_marks, marks_path_for, vote_rounds, vote_windows
+from review.profiles import PROFILES
+from stopframe_cli.output import add_output_options, emit, progress
 
 MAX_TABLE_TEXT = 90  # kept for callers; the table no longer cuts a finding's sentence
 ASSUMED_WORDS = {"t": "the candidate's call", "cutoff": "the «Стоп»", "announced": "the count",
@@ -45,8 +42,6 @@ ASSUMED_WORDS = {"t": "the candidate's call", "cutoff": "the «Стоп»", "ann
 
 
 def register(subparsers: Any) -> None:
-    from review.cli import add_output_options
-
     p = subparsers.add_parser(
         "audit",
         help="audit every vote of a game: the video's hands against the protocol, under its rules",
@@ -79,8 +74,6 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from review.cli import emit, progress
-
     if args.batch:
         if args.video or args.protocol or args.seats or args.observations:
             raise UnreadableInput("audit --batch takes a folder only, not VIDEO, --protocol, --seats or --observations.")
@@ -96,123 +89,6 @@ def run(args: argparse.Namespace) -> int:
     least = shipped().default_threshold if args.min_confidence is None else args.min_confidence
     emit(args, report.to_json(), lambda: report_table(report, least))
     return EXIT_INVALID if args.fail_on_findings and report.findings else EXIT_OK
-
-
-def audit_game(
-    *, protocol: str | os.PathLike[str], seats: str | os.PathLike[str], video: str | os.PathLike[str] | None = None,
-    rules: str | None = None, observations: str | os.PathLike[str] | None = None,
-    marks: str | os.PathLike[str] | None = None, model: str = "full", progress: Any = None, nights: bool = False,
-) -> AuditReport:
-    """Everything `stopframe audit` does for one game, returning the report (used by the app too).
-
-    `nights`: audit the shootings and checks too (review.night), from the observations' night fields or,
-    without `observations`, by looking at the night stretches of the video (vision.night).
-    """
-    from vision.seats import load_seat_map  # numpy only; the detector (cv2, MediaPipe) comes with observe
-
-    say = progress or (lambda _msg: None)
-    proto = load_protocol(protocol)
-    problems = format_problems(proto.data)
-    if problems:
-        raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
-    profile = get_profile(rules or proto.rules)
-    seat_map = load_seat_map(seats)
-    check_seat_geometry(seat_map, seats)
-    marks_file = Path(marks) if marks else marks_path_for(protocol)
-    mark_list = load_marks(marks_file) if (marks or marks_file.exists()) else []
-    obs_json: dict[str, Any] | None = None
-    if observations is not None:
-        obs_json = read_observations(observations)
-        seen: Any = check_observations(obs_json, observations)
-        own_video = _protocol_video(proto)
-        check_observations_fit(
-            seen, obs_json, observations, proto.data, rounds=vote_rounds(vote_windows(proto.data, mark_list)),
-            video_name=Path(video).name if video else (own_video.name if own_video else None),
-            video_file=video if video else own_video, probe_video=bool(video),
-        )
-        video_name = Path(video).name if video else seen.video
-    else:
-        video_path = Path(video) if video else resolve_video_path(proto)
-        rounds = vote_rounds(vote_windows(proto.data, mark_list))
-        windows = analysis_windows(rounds)
-        span = sum(b - a for a, b in windows)
-        say(f"audit: {len(rounds)} voting rounds, {len(windows)} stretches ({span:.1f} s of video) to look at in {video_path.name}")
-        from vision.observe import observe
-
-        seen = observe(video_path, seat_map, windows, model=model, progress=_frames_progress(say))
-        video_name = video_path.name
-    report = audit(proto.data, seen, profile=profile, visible_seats=set(seat_map.seats), marks=mark_list, video=video_name)
-    say(f"audit: {len(report.votes)} votes, {len(report.findings)} findings under {profile.id}")
-    if nights:
-        if obs_json is not None:
-            report = with_nights(report, proto.data, profile, obs_json, night_fields(obs_json, say), say)
-        else:
-            base = {"format": "stopframe-observations/1", "fps": seen.fps, "hands": []}
-            report = with_nights(report, proto.data, profile, base,
-                                 observe_nights(proto.data, profile, video_path, seat_map, model, say), say)
-    return report
-
-
-def _protocol_video(proto: Any) -> Path | None:
-    """The protocol's own video file (video.path inside its folder), or None where it names none."""
-    try:
-        return resolve_video_path(proto)
-    except StopframeError:
-        return None
-
-
-NIGHT_FIELDS = ("x_raised", "x_shown_numbers", "x_night_windows", "x_night_blind", "x_night_words")
-
-
-def night_fields(obs_json: dict[str, Any], say: Any) -> dict[str, Any]:
-    """The night fields of saved observations; none at all means vision never looked at the nights."""
-    fields = {k: obs_json[k] for k in NIGHT_FIELDS if k in obs_json}
-    if "x_raised" not in fields and "x_shown_numbers" not in fields:
-        say("audit: the observations carry no night fields (x_raised / x_shown_numbers): nights not audited")
-        return {"x_raised": [], "x_shown_numbers": [], "x_night_windows": [], "hands": []}  # covers nothing: every row says so
-    return fields
-
-
-def observe_nights(data: dict[str, Any], profile: Any, video_path: Path, seat_map: Any, model: str,
-                    say: Any) -> dict[str, Any]:
-    """Look at the video's shootings and checks (vision, imported here) and return the night fields
-    (also what bench/audit_accuracy.py --refresh-fixture puts into the sample game's shared observations)."""
-    from review.night import night_windows, observe_spans
-
-    shootings, checks = observe_spans(night_windows(data, profile))
-    if not shootings and not checks:
-        say("audit: the protocol has no timed shooting or check: nights not audited")
-        return {"x_raised": [], "x_shown_numbers": [], "x_night_windows": []}
-    say(f"audit: {len(shootings)} shootings, {len(checks)} checks to look at in {video_path.name}")
-    from vision.night import observe_night
-
-    fields: dict[str, Any] = observe_night(video_path, seat_map, shootings, checks, model=model).to_json_fields()
-    return fields
-
-
-def with_nights(report: AuditReport, data: dict[str, Any], profile: Any, obs_json: dict[str, Any],
-                fields: dict[str, Any], say: Any) -> AuditReport:
-    """The report with the night findings after the day's and the nights' rows as `x_nights` (CLI and app alike)."""
-    from review.night import audit_nights
-
-    cues = obs_json.get("x_cues") or ()
-    na = audit_nights(data, {**obs_json, **fields}, profile=profile, cues=cues if isinstance(cues, list) else ())
-    say(f"audit: {len(na.rows)} shootings and checks, {len(na.findings)} night findings under {profile.id}")
-    return AuditReport(report.video, report.rules, report.votes, report.findings + calibrated(na.findings),
-                       {**report.extra, "x_nights": na.rows})
-
-
-def _frames_progress(say: Any) -> Any:
-    """vision reports (frames done, frames to do); tell the judge every tenth of the way."""
-    last = [-1]
-
-    def report(done: int, total: int) -> None:
-        step = int(10 * done / total) if total else 10
-        if step != last[0]:
-            last[0] = step
-            say(f"audit: looked at {done}/{total} frames")
-
-    return report
 
 
 # ---------------------------------------------------------------- readable tables
@@ -359,8 +235,6 @@ def _audit_one(game: dict[str, Any], out_dir: str) -> GameResult:
 
 
 def run_batch(args: argparse.Namespace) -> int:
-    from review.cli import progress
-
     folder = Path(args.batch)
     if not folder.is_dir():
         raise UnreadableInput(f"{folder}: not a folder of games.")

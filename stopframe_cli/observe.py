@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 
-from review.cli import add_output_options, emit, progress
-from review.errors import InvalidInput
+from contract.errors import InvalidInput
+from stopframe_cli.output import add_output_options, emit, progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -6,11 +6,11 @@ import argparse
 import sys
 from typing import Any
 
-from review.cli import add_output_options, emit
-from review.errors import EXIT_INVALID, EXIT_OK, StopframeError
+from contract.errors import EXIT_INVALID, EXIT_OK, StopframeError
 from review.importers import SOURCES, import_file
 from review.problems import Problem
 from review.protocol import RULE_PROFILES, engine_module, format_problems, load_protocol, validate
+from stopframe_cli.output import add_output_options, emit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from review.errors import EXIT_OK, InvalidInput, UnreadableInput
+from contract.errors import EXIT_OK, InvalidInput, UnreadableInput
+from contract.jsonio import read_document
 from review.findings import AUDIT_FORMAT, FINDING_KINDS
-from review.jsonio import read_document
 from review.protocol import format_problems, load_protocol, validate
 
 DEFAULT_REASON = "confirmed with stopframe correct"

@@ -1,0 +1,265 @@
+"""The observation contract (spec §6, `stopframe-observations/1`): what vision reports of the day and what
+the audit reads, one type for each and one parser of the saved file.
+
+Vision builds `Observations` from the video; review audits them; a saved file is read back through
+`observations_from_json`, which checks it in full before a single finding is made from it: exit 2 where
+the file is no observations file at all, exit 1 (naming the JSON path) where it is one but does not fit.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypedDict
+
+from contract.errors import InvalidInput
+from contract.jsonio import check_format, read_document, read_json
+
+OBSERVATIONS_FORMAT = "stopframe-observations/1"
+MAX_FPS = 1000.0  # no camera films faster; a larger figure is a corrupt file
+MAX_SECONDS = 1_000_000.0  # 11 days of video (as review.protocol)
+POSES = ("fist", "thumb_up_fist", "open_palm", "finger", "other")  # what vision tells a hand's form by
+FRAME_DRIFT_S, FRAME_DRIFT_SHARE = 0.5, 0.05  # how far a frame's time may stray from its interval's time
+WINDOW_SLACK_S = 0.05  # observed stretches are cut at frame times; a vote needs them from t to the count
+
+
+# ---------------------------------------------------------------- the types
+
+
+@dataclass(frozen=True)
+class HandInterval:
+    """One hand resting in a seat's zone, `[on, off)`: off is the time of the first frame without it."""
+
+    seat: int
+    on: float
+    off: float
+    pose: str = "other"  # one of POSES
+    confidence: float = 1.0
+    on_frame: int | None = None
+    off_frame: int | None = None
+    pose_share: float = 1.0  # how steadily the frames agree on `pose` (0-1): the pose is a hint, this says how firm
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "on": round(self.on, 4), "off": round(self.off, 4), "pose": self.pose,
+            "confidence": round(self.confidence, 3), "on_frame": self.on_frame, "off_frame": self.off_frame,
+            "x_pose_share": round(self.pose_share, 3),
+        }
+
+
+class Unseen(TypedDict):
+    """A stretch where vision had no usable view of a seat (dark, covered, no zone): kept as the JSON has it."""
+
+    seat: int
+    start: float
+    end: float
+    why: str
+
+
+@dataclass(frozen=True)
+class Observations:
+    """Everything the audit needs from vision: hands, blind stretches, the frame rate and what was looked at."""
+
+    hands: Sequence[HandInterval]
+    fps: float
+    unseen: Sequence[Unseen] = ()
+    video: str | None = None
+    windows: Sequence[tuple[float, float]] | None = None
+    """The stretches vision looked at (None: unknown, taken as everything); a vote outside them is not audited."""
+    stats: dict[str, float] = field(default_factory=dict, compare=False)  # detector runs, timings (not saved)
+
+    def covers(self, start: float, end: float) -> bool:
+        if not self.windows:
+            return True
+        return any(a <= start + WINDOW_SLACK_S and end - WINDOW_SLACK_S <= b for a, b in self.windows)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": OBSERVATIONS_FORMAT,
+            "video": self.video,
+            "fps": self.fps,
+            "hands": [h.to_json() for h in self.hands],
+            "x_unseen": list(self.unseen),
+        }
+        if self.windows:
+            data["x_windows"] = [[round(a, 4), round(b, 4)] for a, b in self.windows]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any, where: str | os.PathLike[str] = "observations") -> Observations:
+        """A `stopframe-observations/1` document, checked in full (observations_from_json)."""
+        return observations_from_json(data, where)
+
+    @classmethod
+    def of(cls, observations: Observations | Mapping[str, Any]) -> Observations:
+        """The observations themselves, or read from their JSON document."""
+        if isinstance(observations, Observations):
+            return observations
+        if isinstance(observations, Mapping):
+            return observations_from_json(observations)
+        raise TypeError(f"not observations: {type(observations).__name__}")
+
+
+def load_observations(path: str | os.PathLike[str]) -> Observations:
+    """A saved observations file, read and checked in full."""
+    return observations_from_json(read_json(path, "observations file"), path)
+
+
+# ---------------------------------------------------------------- words
+
+
+def show(value: Any) -> str:
+    """A JSON value in a sentence, never Python's repr: the text "soon", 2.5, null, a list, an object."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return f"{value:g}" if math.isfinite(value) else "a number that is not finite"
+    if isinstance(value, str):
+        text = value if len(value) <= 30 else value[:29] + "…"
+        return f'the text "{text}"'
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "a value of another kind"
+
+
+def is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def secs(v: float) -> str:
+    return f"{round(v, 3):g} s"
+
+
+# ---------------------------------------------------------------- observations
+
+
+def read_observations(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A saved observations file as JSON; UnreadableInput (exit 2) when it is not one this program reads."""
+    data = read_document(path, "observations file", OBSERVATIONS_FORMAT)
+    return data
+
+
+def refuse(where: str, place: str, why: str) -> InvalidInput:
+    return InvalidInput(f"{where}: {place}: {why}.")
+
+
+def _time(where: str, place: str, v: Any) -> float:
+    if not is_number(v):
+        raise refuse(where, place, f"must be a time in seconds, not {show(v)}")
+    if v < 0:
+        raise refuse(where, place, f"{secs(v)} is before the video starts (times count from 0 s)")
+    if v > MAX_SECONDS:
+        raise refuse(where, place, f"{v:g} s is beyond any video")
+    return float(v)
+
+
+def _seat(where: str, place: str, v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise refuse(where, place, f"must be a seat number 1–10, not {show(v)}")
+    if not 1 <= v <= 10:
+        raise refuse(where, place, f"seat {v} does not exist (seats are 1–10)")
+    return v
+
+
+def observations_from_json(data: Any, where: str | os.PathLike[str] = "observations") -> Observations:
+    """`stopframe-observations/1` JSON checked in full and read into `Observations`: the one parser of the file.
+
+    UnreadableInput (exit 2) when it is not an observations document; InvalidInput (exit 1) naming the JSON
+    path of the first thing that does not fit: fps, a hand interval (seat, times, off before on, frames
+    counted at another frame rate), an unseen stretch or a looked-at window."""
+    where = str(where)
+    check_format(str(data.get("format", "")) if isinstance(data, Mapping) else None, where, "observations file",
+                 OBSERVATIONS_FORMAT, named="observations")
+    fps = data.get("fps")
+    if not is_number(fps) or not 0 < fps <= MAX_FPS:
+        raise refuse(where, "fps", f"must be the video's frame rate, a number above 0 and at most {MAX_FPS:g}, "
+                                    f"not {show(fps) if 'fps' in data else 'missing'}")
+    fps = float(fps)
+    if "hands" not in data:
+        stray = [k for k in data if not k.startswith("x_") and k not in ("format", "video", "fps", "hands", "unseen")]
+        hint = (f' (the file has "{stray[0][:30]}" instead, which {OBSERVATIONS_FORMAT} does not know)' if stray else "")
+        raise refuse(where, "hands", f"missing: the list of hand intervals{hint}")
+    raw = data["hands"]
+    if not isinstance(raw, list):
+        raise refuse(where, "hands", f"must be a list of hand intervals, not {show(raw)}")
+    hands = []
+    for i, h in enumerate(raw):
+        at = f"hands[{i}]"
+        if not isinstance(h, dict):
+            raise refuse(where, at, f"must be an object with seat, on and off, not {show(h)}")
+        for name in ("seat", "on", "off"):
+            if name not in h:
+                raise refuse(where, f"{at}.{name}", "missing (a hand interval needs seat, on and off)")
+        seat = _seat(where, f"{at}.seat", h["seat"])
+        on = _time(where, f"{at}.on", h["on"])
+        off = _time(where, f"{at}.off", h["off"])
+        if off <= on:
+            raise refuse(where, f"{at}.off", f"{secs(off)} is not after on {secs(on)} (an interval is [on, off))")
+        pose = h.get("pose", "other")
+        if pose is None:
+            pose = "other"
+        if pose not in POSES:
+            raise refuse(where, f"{at}.pose", f"{show(pose)} is no pose (known: {', '.join(POSES)})")
+        confidence = h.get("confidence", 1.0)
+        if not is_number(confidence) or not 0 <= confidence <= 1:
+            raise refuse(where, f"{at}.confidence", f"must be a number from 0 to 1, not {show(confidence)}")
+        share = h.get("x_pose_share", 1.0)
+        if not is_number(share) or not 0 <= share <= 1:
+            raise refuse(where, f"{at}.x_pose_share", f"must be a number from 0 to 1, not {show(share)}")
+        frames = []
+        for name, t in (("on_frame", on), ("off_frame", off)):
+            n = h.get(name)
+            if n is None:
+                frames.append(None)
+                continue
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise refuse(where, f"{at}.{name}", f"must be a frame number (0 or more), not {show(n)}")
+            if abs(n / fps - t) > FRAME_DRIFT_S + FRAME_DRIFT_SHARE * t:
+                raise refuse(where, f"{at}.{name}", f"frame {n} is at {secs(n / fps)} at {fps:g} fps, but the "
+                                                     f"interval says {secs(t)}: the frames were counted at another "
+                                                     "frame rate than the file's fps")
+            frames.append(n)
+        hands.append(HandInterval(seat, on, off, str(pose), float(confidence), frames[0], frames[1], float(share)))
+    unseen_key = "x_unseen" if "x_unseen" in data else "unseen"
+    raw_unseen = data.get(unseen_key) or []
+    if not isinstance(raw_unseen, list):
+        raise refuse(where, unseen_key, f"must be a list of stretches, not {show(raw_unseen)}")
+    unseen = []
+    for i, u in enumerate(raw_unseen):
+        at = f"{unseen_key}[{i}]"
+        if not isinstance(u, dict):
+            raise refuse(where, at, f"must be an object with seat, start and end, not {show(u)}")
+        for name in ("seat", "start", "end"):
+            if name not in u:
+                raise refuse(where, f"{at}.{name}", "missing (an unseen stretch needs seat, start and end)")
+        seat = _seat(where, f"{at}.seat", u["seat"])
+        start = _time(where, f"{at}.start", u["start"])
+        end = _time(where, f"{at}.end", u["end"])
+        if end < start:
+            raise refuse(where, f"{at}.end", f"{secs(end)} comes before start {secs(start)}")
+        why = u.get("why")
+        unseen.append(Unseen(seat=seat, start=start, end=end, why=why if isinstance(why, str) and why else "no usable view"))
+    looked = data.get("x_windows")
+    windows = None
+    if looked is not None:
+        if not isinstance(looked, list):
+            raise refuse(where, "x_windows", f"must be a list of [start, end] pairs, not {show(looked)}")
+        pairs = []
+        for i, pair in enumerate(looked):
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise refuse(where, f"x_windows[{i}]", f"must be a [start, end] pair, not {show(pair)}")
+            a = _time(where, f"x_windows[{i}][0]", pair[0])
+            b = _time(where, f"x_windows[{i}][1]", pair[1])
+            if b < a:
+                raise refuse(where, f"x_windows[{i}][1]", f"{secs(b)} comes before the start {secs(a)}")
+            pairs.append((a, b))
+        windows = tuple(pairs) or None
+    video = data.get("video")
+    return Observations(tuple(hands), fps, tuple(unseen), video if isinstance(video, str) else None, windows)
+

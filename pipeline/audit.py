@@ -1,0 +1,181 @@
+"""One game's audit from its files: protocol → vote windows → observe → audit → nights → report.
+
+    audit_game(protocol=…, seats=…, video=…, observations=…, nights=…, observer=…) -> AuditReport
+
+The one place the flow is put together (the CLI, the app and `stopframe audit --batch` all call it).
+Whatever looks at the video is an `Observer`: vision in the product (imported only when a video really
+has to be looked at, so an audit from saved observations never loads cv2 or MediaPipe), a fake in tests.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from contract.errors import InvalidInput, StopframeError
+from contract.observations import OBSERVATIONS_FORMAT, Observations, observations_from_json, read_observations
+from review.audit import audit
+from review.calibration import calibrated
+from review.findings import AuditReport
+from review.inputs import check_observations_fit, check_seat_geometry
+from review.night import audit_nights, night_windows, observe_spans
+from review.profiles import Profile, get_profile
+from review.protocol import Protocol as GameProtocol
+from review.protocol import format_problems, load_protocol, resolve_video_path
+from review.timeline import analysis_windows, load_marks, marks_path_for, vote_rounds, vote_windows
+from vision.seats import SeatMap, load_seat_map
+
+Say = Callable[[str], None]
+Spans = Sequence[tuple[float, float]]
+
+
+class Observer(Protocol):
+    """What looks at a game video: the day's hands in some windows, the nights' raised hands and shown
+    numbers, and the video's own frame rate (to tell saved observations of another encoding)."""
+
+    def day(self, video: Path, seat_map: SeatMap, windows: Spans, *, model: str,
+            progress: Callable[[int, int], None]) -> Observations: ...
+
+    def nights(self, video: Path, seat_map: SeatMap, shootings: Spans, checks: Spans, *,
+               model: str) -> dict[str, Any]: ...
+
+    def video_fps(self, video: Path) -> float | None: ...
+
+
+class VisionObserver:
+    """The product's observer: vision's detector (cv2 and MediaPipe load on the first look, not before)."""
+
+    def day(self, video: Path, seat_map: SeatMap, windows: Spans, *, model: str,
+            progress: Callable[[int, int], None]) -> Observations:
+        from vision.observe import observe
+
+        return observe(video, seat_map, list(windows), model=model, progress=progress)
+
+    def nights(self, video: Path, seat_map: SeatMap, shootings: Spans, checks: Spans, *,
+               model: str) -> dict[str, Any]:
+        from vision.night import observe_night
+
+        fields: dict[str, Any] = observe_night(video, seat_map, shootings, checks, model=model).to_json_fields()
+        return fields
+
+    def video_fps(self, video: Path) -> float | None:
+        """The video's frame rate, or None where it cannot be read here (then the check is skipped)."""
+        try:
+            from vision.video import open_video
+
+            with open_video(video) as src:
+                return float(src.meta.fps)
+        except (ImportError, StopframeError, AttributeError, OSError):
+            return None
+
+
+VISION = VisionObserver()
+
+
+def audit_game(
+    *, protocol: str | os.PathLike[str], seats: str | os.PathLike[str], video: str | os.PathLike[str] | None = None,
+    rules: str | None = None, observations: str | os.PathLike[str] | None = None,
+    marks: str | os.PathLike[str] | None = None, model: str = "full", progress: Say | None = None, nights: bool = False,
+    observer: Observer = VISION,
+) -> AuditReport:
+    """Everything `stopframe audit` does for one game, returning the report (the app and --batch alike).
+
+    `nights`: audit the shootings and checks too (review.night), from the observations' night fields or,
+    without `observations`, by looking at the night stretches of the video (the observer's `nights`).
+    """
+    say = progress or (lambda _msg: None)
+    proto = load_protocol(protocol)
+    problems = format_problems(proto.data)
+    if problems:
+        raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
+    profile = get_profile(rules or proto.rules)
+    seat_map = load_seat_map(seats)
+    check_seat_geometry(seat_map, seats)
+    marks_file = Path(marks) if marks else marks_path_for(protocol)
+    mark_list = load_marks(marks_file) if (marks or marks_file.exists()) else []
+    obs_json: dict[str, Any] | None = None
+    if observations is not None:
+        obs_json = read_observations(observations)
+        seen = observations_from_json(obs_json, observations)
+        own_video = _protocol_video(proto)
+        check_observations_fit(
+            seen, obs_json, observations, proto.data, rounds=vote_rounds(vote_windows(proto.data, mark_list)),
+            video_name=Path(video).name if video else (own_video.name if own_video else None),
+            video_file=video if video else own_video, probe_video=observer.video_fps if video else None,
+        )
+        video_name = Path(video).name if video else seen.video
+    else:
+        video_path = Path(video) if video else resolve_video_path(proto)
+        rounds = vote_rounds(vote_windows(proto.data, mark_list))
+        windows = analysis_windows(rounds)
+        span = sum(b - a for a, b in windows)
+        say(f"audit: {len(rounds)} voting rounds, {len(windows)} stretches ({span:.1f} s of video) to look at in {video_path.name}")
+        seen = observer.day(video_path, seat_map, windows, model=model, progress=_frames_progress(say))
+        video_name = video_path.name
+    report = audit(proto.data, seen, profile=profile, visible_seats=set(seat_map.seats), marks=mark_list, video=video_name)
+    say(f"audit: {len(report.votes)} votes, {len(report.findings)} findings under {profile.id}")
+    if nights:
+        if obs_json is not None:
+            report = with_nights(report, proto.data, profile, obs_json, night_fields(obs_json, say), say)
+        else:
+            base = {"format": OBSERVATIONS_FORMAT, "fps": seen.fps, "hands": []}
+            report = with_nights(report, proto.data, profile, base,
+                                 observe_nights(proto.data, profile, video_path, seat_map, model, say, observer), say)
+    return report
+
+
+def _protocol_video(proto: GameProtocol) -> Path | None:
+    """The protocol's own video file (video.path inside its folder), or None where it names none."""
+    try:
+        return resolve_video_path(proto)
+    except StopframeError:
+        return None
+
+
+NIGHT_FIELDS = ("x_raised", "x_shown_numbers", "x_night_windows", "x_night_blind", "x_night_words")
+
+
+def night_fields(obs_json: dict[str, Any], say: Say) -> dict[str, Any]:
+    """The night fields of saved observations; none at all means vision never looked at the nights."""
+    fields = {k: obs_json[k] for k in NIGHT_FIELDS if k in obs_json}
+    if "x_raised" not in fields and "x_shown_numbers" not in fields:
+        say("audit: the observations carry no night fields (x_raised / x_shown_numbers): nights not audited")
+        return {"x_raised": [], "x_shown_numbers": [], "x_night_windows": [], "hands": []}  # covers nothing: every row says so
+    return fields
+
+
+def observe_nights(data: dict[str, Any], profile: Profile, video_path: Path, seat_map: SeatMap, model: str,
+                   say: Say, observer: Observer = VISION) -> dict[str, Any]:
+    """Look at the video's shootings and checks and return the night fields (also what
+    bench/audit_accuracy.py --refresh-fixture puts into the sample game's shared observations)."""
+    shootings, checks = observe_spans(night_windows(data, profile))
+    if not shootings and not checks:
+        say("audit: the protocol has no timed shooting or check: nights not audited")
+        return {"x_raised": [], "x_shown_numbers": [], "x_night_windows": []}
+    say(f"audit: {len(shootings)} shootings, {len(checks)} checks to look at in {video_path.name}")
+    return observer.nights(video_path, seat_map, shootings, checks, model=model)
+
+
+def with_nights(report: AuditReport, data: dict[str, Any], profile: Profile, obs_json: dict[str, Any],
+                fields: dict[str, Any], say: Say) -> AuditReport:
+    """The report with the night findings after the day's and the nights' rows as `x_nights` (CLI and app alike)."""
+    cues = obs_json.get("x_cues") or ()
+    na = audit_nights(data, {**obs_json, **fields}, profile=profile, cues=cues if isinstance(cues, list) else ())
+    say(f"audit: {len(na.rows)} shootings and checks, {len(na.findings)} night findings under {profile.id}")
+    return AuditReport(report.video, report.rules, report.votes, report.findings + calibrated(na.findings),
+                       {**report.extra, "x_nights": na.rows})
+
+
+def _frames_progress(say: Say) -> Callable[[int, int], None]:
+    """vision reports (frames done, frames to do); tell the judge every tenth of the way."""
+    last = [-1]
+
+    def report(done: int, total: int) -> None:
+        step = int(10 * done / total) if total else 10
+        if step != last[0]:
+            last[0] = step
+            say(f"audit: looked at {done}/{total} frames")
+
+    return report
