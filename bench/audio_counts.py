@@ -2,7 +2,7 @@
 
 Each night: «Наступает ночь. Мафия выходит на охоту.», the count 1..10 at a pace (±8 % jitter per
 number), «Мафия, спасибо.», over tone music and/or white noise, in one of several espeak-ng voices.
-The count is found as the product does it (vision.cues.count_words on the stretch, review.night.fit_count
+The count is found as the product does it (vision.cues.count_words on the stretch, contract.night.fit_count
 from the shooting's `t` = the first number), and measured: numbers heard, onset error (ms) of the
 heard ones, and whether a bend 0.25 s after each number goes to that number (the one-a-second
 assumption alongside). Audio only, seconds per night:

@@ -818,7 +818,7 @@ def count_words(feats: Features, start: float, end: float) -> list[Cue]:
     steady music, was a third: under music with hiss it adds chance sounds, bench/audio_counts.py
     93 % of bends on the right number with it, 96.5 % without.) Onsets of both are refined to the first sound of the word; onsets closer than
     COUNT_JOIN_S are one word. Which of these words are the numbers, in which order, is for
-    review.night.fit_count (the count is a run of short words at a steady pace). A sound that starts
+    contract.night.fit_count (the count is a run of short words at a steady pace). A sound that starts
     inside an earlier word is a part of it (a vowel after a soft first consonant), not a word of its own.
     """
     local = _window_features(feats, start, end)
