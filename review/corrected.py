@@ -28,8 +28,12 @@ from typing import Any
 from contract.errors import InvalidInput
 from contract.jsonio import write_json
 from review.appeals import Decision as AppealDecision
+from review.engine import replay
 from review.findings import Finding, VoteReport
+from review.problems import Problem
+from review.profiles import Profile, get_profile
 from review.store import Decision
+from review.voting import Outcome, VoteContext, lift_outcome, vote_outcome
 
 # Consequences that add an event to the protocol, and the event type they add. A profile's
 # "warning" (mafclub замечание, lvi2015 предупреждение) is written as the protocol's `foul` event.
@@ -267,20 +271,16 @@ class _Rounds:
     """The original game's voting rounds (from the engine's replay): which events make a round, who could
     vote, and what the round decided; `settle` re-adds a changed round the profile's way."""
 
-    profile: Any
-    engine: Any
-    contexts: dict[int, Any]
-    outcomes: dict[int, Any]
+    profile: Profile
+    contexts: dict[int, VoteContext]
+    outcomes: dict[int, Outcome]
     members: dict[tuple[Any, ...], list[int]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> _Rounds:
-        from review import engine
-        from review.profiles import get_profile
-
         profile = get_profile(data.get("rules", ""))
-        game = engine.replay(dict(data), profile)
-        rounds = cls(profile, engine, dict(game.vote_contexts), dict(game.outcomes))
+        game = replay(dict(data), profile)
+        rounds = cls(profile, dict(game.vote_contexts), dict(game.outcomes))
         for index, ctx in sorted(rounds.contexts.items()):
             rounds.members.setdefault((ctx.day, ctx.round, ctx.kind), []).append(index)
         return rounds
@@ -303,7 +303,7 @@ class _Rounds:
                 return None
             if yes > len(ctx.living):
                 return f"{yes} hands for lifting are more than the {len(ctx.living)} players at the table"
-            new = self.engine.lift_outcome(p, ctx, yes)
+            new = lift_outcome(p, ctx, yes)
         else:
             counts = {events[i]["candidate"]: events[i].get("count") for i in members}
             if not all(isinstance(c, int) for c in counts.values()) or len(members) != len(ctx.candidates):
@@ -332,7 +332,7 @@ class _Rounds:
             elif sum(counts.values()) > len(ctx.living):
                 return (f"the counts would add up to {sum(counts.values())} votes, more than the {len(ctx.living)} "
                         f"players at the table ({p.offence('count_mismatch').clause})")
-            new = self.engine.vote_outcome(p, ctx, counts)
+            new = vote_outcome(p, ctx, counts)
         old = self.outcomes.get(members[-1])
         if old is not None and (old.next, tuple(old.leaving), tuple(old.tied)) != (new.next, tuple(new.leaving), tuple(new.tied)):
             when = f"day {ctx.day}" + (f", round {ctx.round}" if ctx.round > 1 else "")
@@ -443,7 +443,7 @@ def corrected_protocol(
     return out
 
 
-def _explain(op: _Op, problem: Any, where: Sequence[int | None] = ()) -> str:
+def _explain(op: _Op, problem: Problem, where: Sequence[int | None] = ()) -> str:
     """Why the validator refuses the corrected game after `op`, in a judge's words (event paths as in the
     judge's own protocol, or "the added event")."""
     words = _problem_words(problem, where)
@@ -457,7 +457,7 @@ def _explain(op: _Op, problem: Any, where: Sequence[int | None] = ()) -> str:
     return f"the corrected game would break its rules ({words})"
 
 
-def _problem_words(problem: Any, mapping: Sequence[int | None] = ()) -> str:
+def _problem_words(problem: Problem, mapping: Sequence[int | None] = ()) -> str:
     message = str(problem.message).rstrip(".")
     path = str(problem.path or "")
     m = re.match(r"events\[(\d+)\]", path)

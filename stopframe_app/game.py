@@ -14,13 +14,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from contract.errors import StopframeError, UnreadableInput
 from contract.jsonio import read_json, write_json
 from review.findings import AuditReport, Finding, VoteReport
 from review.inputs import video_fingerprint
 from review.store import data_dir, game_id_for
+
+if TYPE_CHECKING:  # the types only: their modules are loaded where the game is read
+    from review.engine import Replay
+    from review.problems import Problem
+    from review.profiles import Profile
+    from review.protocol import Protocol
+    from review.timeline import Mark, VoteWindow
+    from vision.seats import SeatMap
+    from vision.video import VideoMeta
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_PROTOCOL = REPO / "sample_videos" / "game" / "sample_game.protocol.json"
@@ -94,7 +103,7 @@ def complete_spec(spec: GameSpec) -> GameSpec:
     return GameSpec(spec.protocol, video, seats, obs, spec.profile)
 
 
-def _why_no_video(protocol: Any) -> str:
+def _why_no_video(protocol: Protocol) -> str:
     protocol_mod = optional_module("review.protocol")
     try:
         path = protocol_mod.resolve_video_path(protocol) if protocol_mod else None
@@ -131,14 +140,14 @@ class Game:
     spec: GameSpec
     game_id: str
     title: str
-    protocol: Any  # review.protocol.Protocol
+    protocol: Protocol
     profile_id: str
-    problems: list[Any] = field(default_factory=list)
-    replay: Any | None = None
-    windows: list[Any] = field(default_factory=list)  # review.timeline.VoteWindow
-    marks: list[Any] = field(default_factory=list)  # review.timeline.Mark from the judge's marks sidecar
-    seat_map: Any | None = None
-    video_meta: Any | None = None
+    problems: list[Problem] = field(default_factory=list)
+    replay: Replay | None = None
+    windows: list[VoteWindow] = field(default_factory=list)
+    marks: list[Mark] = field(default_factory=list)  # from the judge's marks sidecar
+    seat_map: SeatMap | None = None
+    video_meta: VideoMeta | None = None
     observations: dict[str, Any] | None = None
     audit: AuditReport | None = None
     notes: dict[str, str] = field(default_factory=dict)  # what is missing, as a hint
@@ -197,7 +206,7 @@ def load_game(spec: GameSpec) -> Game:
     return game
 
 
-def _title(protocol: Any) -> str:
+def _title(protocol: Protocol) -> str:
     g = protocol.data.get("game") if isinstance(protocol.data.get("game"), dict) else {}
     parts = [str(g[k]) for k in ("tournament", "id", "date") if g.get(k)]
     return " · ".join(parts) or (protocol.path.name if protocol.path else "game")
@@ -210,7 +219,7 @@ def profile_ids() -> list[str]:
     return list(profiles.PROFILES)
 
 
-def get_profile(profile_id: str) -> Any | None:
+def get_profile(profile_id: str) -> Profile | None:
     profiles = optional_module("review.profiles")
     return profiles.get_profile(profile_id) if profiles is not None else None
 

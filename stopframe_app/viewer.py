@@ -10,7 +10,7 @@ import base64
 import hashlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 import streamlit.components.v1 as components
@@ -20,6 +20,9 @@ from review.store import data_dir
 from stopframe_app import state
 from stopframe_app.game import Game
 
+if TYPE_CHECKING:
+    from review.timeline import VoteWindow
+
 _strip_component = components.declare_component("stopframe_strip", path=str(Path(__file__).with_name("strip")))
 
 STRIP_RADIUS = 12  # frames prefetched either side for stepping in the browser (±0.5 s at 25 fps)
@@ -28,7 +31,7 @@ STEPS: Sequence[tuple[str, str, float]] = (
 )
 
 
-def window_at(windows: Iterable[Any], t: float, margin: float = 3.0) -> Any | None:
+def window_at(windows: Iterable[VoteWindow], t: float, margin: float = 3.0) -> VoteWindow | None:
     """The vote window the time belongs to: the one around t (with a margin); None far from every vote (a
     night, a speech), so a frame there is never labelled relative to an earlier vote."""
     around = [w for w in windows if w.t is not None
@@ -44,7 +47,7 @@ def hands_at(hands: Iterable[dict[str, Any]], t: float) -> list[Any]:
             for h in hands if float(h["on"]) <= t < float(h["off"])]
 
 
-def flagged_seats(findings: Iterable[Finding], window: Any | None) -> set[int]:
+def flagged_seats(findings: Iterable[Finding], window: VoteWindow | None) -> set[int]:
     if window is None:
         return set()
     seats: set[int] = set()

@@ -4,7 +4,7 @@ with their evidence frames and decisions, and the outcome recomputed from the ju
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
@@ -17,16 +17,19 @@ from stopframe_app import report, state, words
 from stopframe_app.decisions import finding_cards, md, show_flash
 from stopframe_app.game import Game, get_profile, optional_module
 
+if TYPE_CHECKING:
+    from review.timeline import VoteRound
+
 ROUND = "vote_round"
 LESS_SURE = "show_less_sure"
 
 
-def rounds_of(game: Game) -> list[Any]:
+def rounds_of(game: Game) -> list[VoteRound]:
     timeline = optional_module("review.timeline")
     return timeline.vote_rounds(game.windows) if timeline and game.windows else []
 
 
-def _round_label(rnd: Any, findings: Sequence[Finding]) -> str:
+def _round_label(rnd: VoteRound, findings: Sequence[Finding]) -> str:
     n = sum(1 for f in findings if f.day == rnd.day and f.round == rnd.round)
     what = ("candidates " + ", ".join(str(w.candidate) for w in rnd.windows) if rnd.kind == "vote"
             else "lift " + ", ".join(map(str, rnd.windows[0].candidates)))
@@ -111,7 +114,7 @@ def _problems(game: Game) -> None:
                                + (f" ({p.clause})" if p.clause else "") for p in game.problems[:50]))
 
 
-def round_rows(game: Game, rnd: Any) -> list[dict[str, Any]]:
+def round_rows(game: Game, rnd: VoteRound) -> list[dict[str, Any]]:
     """The round's candidates: the protocol's count beside the audit's count (review.tally), in words."""
     rows = []
     for w in rnd.windows:
@@ -133,7 +136,7 @@ def round_rows(game: Game, rnd: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _round_tables(game: Game, rnd: Any) -> None:
+def _round_tables(game: Game, rnd: VoteRound) -> None:
     rows = round_rows(game, rnd)
     st.dataframe(pd.DataFrame([{k: v for k, v in r.items() if k != "_how"} for r in rows]), hide_index=True,
                  width="stretch")
@@ -144,7 +147,7 @@ def _round_tables(game: Game, rnd: Any) -> None:
         st.dataframe(pd.DataFrame(seat_rows(game, rnd)), hide_index=True)
 
 
-def seat_rows(game: Game, rnd: Any) -> list[dict[str, Any]]:
+def seat_rows(game: Game, rnd: VoteRound) -> list[dict[str, Any]]:
     """Per seat: the hands seen during the round and the candidate window each fell into."""
     windows = [w for w in rnd.windows if w.t is not None]
     start = min((w.t for w in windows), default=0.0) - 1.5
@@ -170,7 +173,7 @@ def seat_rows(game: Game, rnd: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _recomputed(game: Game, rnd: Any, decisions: dict[str, Decision]) -> None:
+def _recomputed(game: Game, rnd: VoteRound, decisions: dict[str, Decision]) -> None:
     """The round's outcome by the protocol, by the video, and after the judge's decisions."""
     out = next((v.outcome for v in game.votes if v.day == rnd.day and v.round == rnd.round), None)
     st.subheader("Outcome")
