@@ -57,20 +57,35 @@ def read_document(path: str | os.PathLike[str], what: str, expected: str) -> dic
     """A JSON object whose "format" is `expected` (same name, version 1); UnreadableInput (exit 2) otherwise."""
     data = read_json(path, what)
     if not isinstance(data, dict):
-        raise UnreadableInput(f"{path}: not an {what}: it holds no JSON object.")
+        raise UnreadableInput(f"{path}: not {_a(what)}: it holds no JSON object.")
     check_format(data.get("format"), path, what, expected)
     return data
 
 
 def check_format(fmt: Any, where: str | os.PathLike[str], what: str, expected: str, *, named: str | None = None) -> None:
-    """The one format-version check of a versioned document: `fmt` must be `expected`'s name with its major
-    version (any minor: "stopframe-x/1.2" reads as "stopframe-x/1"); UnreadableInput (exit 2) otherwise.
-    `named`: how the version sentence names the document, where it differs from `what`."""
+    """The one format-version check of a versioned document (format_problem); UnreadableInput (exit 2) naming
+    `where` when it fails."""
+    problem = format_problem(fmt, what, expected, named=named)
+    if problem is not None:
+        raise UnreadableInput(f"{where}: {problem}")
+
+
+def format_problem(fmt: Any, what: str, expected: str, *, named: str | None = None) -> str | None:
+    """Why `fmt` is not `expected`'s name with its major version (any minor: "stopframe-x/1.2" reads as
+    "stopframe-x/1"), as a sentence, or None. `named`: how the version sentence names the document, where it
+    differs from `what`. A sentence, not an exception, so that a validator can list it with the other problems."""
     name, major = expected.split("/", 1)
     if not isinstance(fmt, str) or not fmt.startswith(name + "/"):
-        raise UnreadableInput(f'{where}: not an {what}: "format" should be "{expected}".')
+        return f'not {_a(what)}: "format" should be "{expected}".'
     if fmt.split("/", 1)[1].split(".")[0] != major:
-        raise UnreadableInput(f'{where}: {named or what} format "{fmt[:40]}" is not supported: this Stopframe reads "{expected}".')
+        return (f'{named or what} format "{fmt[:40]}" is not supported: '
+                f'this Stopframe reads version {major} ("{expected}").')
+    return None
+
+
+def _a(what: str) -> str:
+    """`what` with its article: "an audit report", "a seat map"."""
+    return f"{'an' if what[:1] in 'aeiou' else 'a'} {what}"
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -9,11 +9,12 @@ Both serialise to exactly the spec's objects; fields the spec does not name are 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from contract.errors import UnreadableInput
+from contract.jsonio import check_format
 from review.profiles import CONSEQUENCE_TYPES as CONSEQUENCE_TYPES  # the one list: the profiles give them
 
 AUDIT_FORMAT = "stopframe-audit/1"
@@ -256,10 +257,9 @@ class AuditReport:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> AuditReport:
-        fmt = str(data.get("format", ""))
-        if not fmt.startswith("stopframe-audit/") or fmt.split("/", 1)[1].split(".")[0] != "1":
-            raise UnreadableInput(f'not a {AUDIT_FORMAT} report (its format is "{fmt[:40]}").')
+    def from_json(cls, data: dict[str, Any], where: str | os.PathLike[str] = "audit report") -> AuditReport:
+        """A `stopframe-audit/1` report; UnreadableInput (exit 2) naming `where` when it is of another format."""
+        check_format(data.get("format"), where, "audit report", AUDIT_FORMAT)
         return cls(
             video=data.get("video"),
             rules=data.get("rules", ""),

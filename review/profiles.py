@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from contract.errors import InvalidInput
+from contract.observations import POSES
 
 OFFENCE_KINDS = (
     "late_vote",
@@ -49,7 +50,6 @@ OUTCOMES = ("result_stands", "result_changed", "replay", "points_adjusted")
 """What an appeal's decision can be (review.appeals)."""
 
 CONSEQUENCE_TYPES = ("foul", "fine", "warning", "removal", "not_counted", "counted_for_last", "none")
-POSES = frozenset({"fist", "thumb_up_fist", "open_palm", "finger", "other"})
 
 
 @dataclass(frozen=True, eq=False)

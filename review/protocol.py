@@ -7,7 +7,6 @@ file's shape; whether the game itself is legal under its rules is the engine's b
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import os
@@ -15,16 +14,16 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from types import ModuleType
 from typing import Any
 
 from contract.errors import InvalidInput, UnreadableInput
-from contract.jsonio import read_json, write_json
+from contract.jsonio import format_problem, read_json, write_json
+from review import engine
 from review.problems import Problem
 from review.profiles import PROFILES
 
 FORMAT = "stopframe-protocol/1"
-FORMAT_NAME, MAJOR_VERSION = "stopframe-protocol", 1
+FORMAT_NAME = "stopframe-protocol"
 RULE_PROFILES = tuple(PROFILES)  # spec §1: the ids of the profiles in review.profiles, in their order
 ROLES = ("civilian", "sheriff", "mafia", "don")
 SEATS = range(1, 11)
@@ -102,9 +101,7 @@ def _header_problem(data: Any) -> str | None:
         return f'not a Stopframe protocol: "format" is {_show(fmt)}, expected "{FORMAT}".'
     if m.group(1) != FORMAT_NAME:
         return f'this is a "{fmt}" file, not a protocol ("{FORMAT}").'
-    if int(m.group(2)) != MAJOR_VERSION:
-        return f'protocol format "{fmt}" is not supported: this Stopframe reads version {MAJOR_VERSION} ("{FORMAT}").'
-    return None
+    return format_problem(fmt, "protocol", FORMAT)
 
 
 # ------------------------------------------------------------------------------------------- field checks
@@ -421,24 +418,11 @@ def _check_events(data: dict[str, Any], add: Callable[[str, str], None]) -> None
 # ------------------------------------------------------------------------------------------ validate / video
 
 
-def engine_module() -> ModuleType | None:
-    """The rules engine, or None while it is not installed (then validation is format-only)."""
-    try:
-        return importlib.import_module("review.engine")
-    except ModuleNotFoundError as exc:
-        if exc.name == "review.engine":
-            return None
-        raise
-
-
 def validate(protocol: Protocol | dict[str, Any]) -> list[Problem]:
     """Format problems; when the format is sound, also every place the game disagrees with its rules."""
     data = protocol.data if isinstance(protocol, Protocol) else protocol
     problems = format_problems(data)
     if problems:
-        return problems
-    engine = engine_module()
-    if engine is None:
         return problems
     return list(engine.replay(data).problems)
 

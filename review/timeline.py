@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import UnreadableInput
-from contract.jsonio import read_json
+from contract.jsonio import read_document
 
 MARKS_FORMAT = "stopframe-marks/1"
 TIME_NAMES = ("t", "cutoff", "announced")
@@ -102,12 +102,8 @@ class Mark:
 
 def load_marks(path: str | os.PathLike[str]) -> list[Mark]:
     """Read a `stopframe-marks/1` sidecar; UnreadableInput naming the file and place on any problem."""
-    data = read_json(path, "marks file")
     where = Path(path)
-    if not isinstance(data, dict) or not str(data.get("format", "")).startswith("stopframe-marks/"):
-        raise UnreadableInput(f"{where}: not a {MARKS_FORMAT} file (no \"format\": \"{MARKS_FORMAT}\").")
-    if str(data["format"]).split("/", 1)[1].split(".")[0] != "1":
-        raise UnreadableInput(f"{where}: unknown marks format version {data['format']!r} (this program reads {MARKS_FORMAT}).")
+    data = read_document(where, "marks file", MARKS_FORMAT)
     items = data.get("marks", [])
     if not isinstance(items, list):
         raise UnreadableInput(f"{where}: marks must be a list.")

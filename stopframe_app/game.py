@@ -1,31 +1,35 @@
 """A game as the app holds it: which files, what could be read from them, and what is still missing.
 
 No streamlit here: this module gathers what `review/` and `vision/` return for one game, so pages only
-arrange it and tests can build it directly. Each part that cannot be had (a file missing, a module
-another engineer has not landed yet) becomes a one-sentence note instead of an exception.
+arrange it and tests can build it directly. Each part that cannot be had (a file missing or unreadable)
+becomes a one-sentence note instead of an exception.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from contract.errors import StopframeError, UnreadableInput
-from contract.jsonio import read_json, write_json
+from contract.errors import StopframeError
+from contract.jsonio import write_json
+from contract.observations import observations_from_json, read_observations
+from review import engine, timeline
+from review.audit import audit
 from review.findings import AuditReport, Finding, VoteReport
 from review.inputs import video_fingerprint
+from review.profiles import get_profile
+from review.protocol import RULE_PROFILES, format_problems, load_protocol, resolve_video_path
 from review.store import data_dir, game_id_for
+from vision import observe
+from vision.seats import load_seat_map
 
-if TYPE_CHECKING:  # the types only: their modules are loaded where the game is read
+if TYPE_CHECKING:  # the types only
     from review.engine import Replay
     from review.problems import Problem
-    from review.profiles import Profile
     from review.protocol import Protocol
     from review.timeline import Mark, VoteWindow
     from vision.seats import SeatMap
@@ -33,18 +37,6 @@ if TYPE_CHECKING:  # the types only: their modules are loaded where the game is 
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_PROTOCOL = REPO / "sample_videos" / "game" / "sample_game.protocol.json"
-OBSERVATIONS_FORMAT = "stopframe-observations/1"
-
-
-def optional_module(name: str) -> ModuleType | None:
-    """A module of the project that may not be built yet, or that needs one not built yet (None then);
-    a missing third-party package still raises."""
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name or str(exc.name).split(".")[0] in ("review", "vision", "sample_videos"):
-            return None
-        raise
 
 
 def stem_of(path: Path) -> str:
@@ -104,9 +96,8 @@ def complete_spec(spec: GameSpec) -> GameSpec:
 
 
 def _why_no_video(protocol: Protocol) -> str:
-    protocol_mod = optional_module("review.protocol")
     try:
-        path = protocol_mod.resolve_video_path(protocol) if protocol_mod else None
+        path = resolve_video_path(protocol)
     except StopframeError as exc:
         return str(exc)
     if path is None:
@@ -115,11 +106,8 @@ def _why_no_video(protocol: Protocol) -> str:
 
 
 def _video_from_protocol(protocol_path: Path) -> str | None:
-    protocol_mod = optional_module("review.protocol")
-    if protocol_mod is None:
-        return None
     try:
-        video = protocol_mod.resolve_video_path(protocol_mod.load_protocol(protocol_path))
+        video = resolve_video_path(load_protocol(protocol_path))
     except StopframeError:
         return None
     return str(video) if video.is_file() else None
@@ -181,14 +169,11 @@ class Game:
 
 def load_game(spec: GameSpec) -> Game:
     """Read the protocol (fatal if unreadable), then every other part it can get, noting what is missing."""
-    protocol_mod = optional_module("review.protocol")
-    if protocol_mod is None:
-        raise StopframeError("The protocol reader (review/protocol.py) is not built yet; no game can be opened.")
-    protocol = protocol_mod.load_protocol(spec.protocol)
+    protocol = load_protocol(spec.protocol)
     profile_id = spec.profile or protocol.rules or "rfm"
     game = Game(spec=spec, game_id=game_id_for(protocol.data, spec.protocol), title=_title(protocol),
                 protocol=protocol, profile_id=profile_id)
-    game.problems = list(protocol_mod.format_problems(protocol.data))
+    game.problems = list(format_problems(protocol.data))
     if game.problems:
         game.notes["protocol"] = f"The protocol has {len(game.problems)} format problem(s); the audit needs a sound protocol."
     else:
@@ -213,22 +198,11 @@ def _title(protocol: Protocol) -> str:
 
 
 def profile_ids() -> list[str]:
-    profiles = optional_module("review.profiles")
-    if profiles is None:
-        return ["rfm", "mafclub", "lvi2015", "showtime"]
-    return list(profiles.PROFILES)
-
-
-def get_profile(profile_id: str) -> Profile | None:
-    profiles = optional_module("review.profiles")
-    return profiles.get_profile(profile_id) if profiles is not None else None
+    """The rule profiles the sidebar offers, in review.profiles' order."""
+    return list(RULE_PROFILES)
 
 
 def _replay(game: Game) -> None:
-    engine = optional_module("review.engine")
-    if engine is None:
-        game.notes["engine"] = "The rules engine (review/engine.py) is not built yet: no replay or recomputed outcomes."
-        return
     try:
         game.replay = engine.replay(game.data, get_profile(game.profile_id))
         game.problems = list(game.replay.problems)
@@ -237,9 +211,6 @@ def _replay(game: Game) -> None:
 
 
 def _windows(game: Game) -> None:
-    timeline = optional_module("review.timeline")
-    if timeline is None:
-        return
     marks_path = timeline.marks_path_for(game.spec.protocol)
     if marks_path.is_file():
         try:
@@ -254,12 +225,8 @@ def _seat_map(game: Game) -> None:
     if not game.spec.seats:
         game.notes["seats"] = "No seat map: open one, or place the zones under Seat calibration."
         return
-    seats = optional_module("vision.seats")
-    if seats is None:
-        game.notes["seats"] = "Seat maps cannot be read yet (vision/seats.py is not built)."
-        return
     try:
-        game.seat_map = seats.load_seat_map(game.spec.seats)
+        game.seat_map = load_seat_map(game.spec.seats)
     except StopframeError as exc:
         game.errors["seats"] = str(exc)
 
@@ -287,6 +254,7 @@ def _observations(game: Game) -> None:
         return
     try:
         data = read_observations(game.spec.observations)
+        observations_from_json(data, game.spec.observations)  # checked in full before anything is drawn from it
     except StopframeError as exc:
         game.errors["observations"] = str(exc)
         return
@@ -298,37 +266,17 @@ def _observations(game: Game) -> None:
     game.observations = data
 
 
-def read_observations(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """A `stopframe-observations/1` file as JSON (spec §6), checked just enough to draw and audit it."""
-    data = read_json(path, "observations file")
-    if not isinstance(data, dict) or not str(data.get("format", "")).startswith("stopframe-observations/"):
-        raise UnreadableInput(f"{path}: not a {OBSERVATIONS_FORMAT} file.")
-    if str(data["format"]).split("/", 1)[1].split(".")[0] != "1":
-        raise UnreadableInput(f"{path}: unknown observations format {data['format']!r}.")
-    hands = data.get("hands")
-    if not isinstance(hands, list) or not all(
-        isinstance(h, dict) and isinstance(h.get("seat"), int) and isinstance(h.get("on"), int | float)
-        and isinstance(h.get("off"), int | float) for h in hands
-    ):
-        raise UnreadableInput(f"{path}: \"hands\" must be a list of {{seat, on, off, pose}} intervals.")
-    return data
-
-
 def analyse(game: Game, progress: Callable[[float, str], None] | None = None) -> Path:
     """Run the hand observation over the game's vote windows and keep the result in the analysis cache."""
-    observe_mod = optional_module("vision.observe")
-    if observe_mod is None:
-        raise StopframeError("The hand detector (vision/observe.py) is not built yet; the video cannot be analysed.")
     if game.seat_map is None or not game.spec.video:
         raise StopframeError("The analysis needs the video and a seat map.")
-    timeline = optional_module("review.timeline")
-    windows = timeline.analysis_windows(timeline.vote_rounds(game.windows)) if timeline and game.windows else None
+    windows = timeline.analysis_windows(timeline.vote_rounds(game.windows)) if game.windows else None
 
     def report(done: float, message: str = "") -> None:
         if progress is not None:
             progress(min(max(float(done), 0.0), 1.0), message)
 
-    obs = observe_mod.observe(game.spec.video, game.seat_map, windows or None, progress=_progress_adapter(report))
+    obs = observe.observe(game.spec.video, game.seat_map, windows or None, progress=_progress_adapter(report))
     out = observations_cache_path(game.spec.video, game.spec.seats)
     assert out is not None
     write_json(out, {**obs.to_json(), "x_video_fingerprint": video_fingerprint(game.spec.video)})
@@ -349,10 +297,6 @@ def _progress_adapter(report: Callable[[float, str], None]) -> Callable[..., Non
 
 def run_audit(game: Game) -> AuditReport | None:
     """The audit report for the game, or None with a note saying why not."""
-    audit_mod = optional_module("review.audit")
-    if audit_mod is None:
-        game.notes["audit"] = "The vote audit is not available yet (review/audit.py or the rules engine it needs is not built): no findings to review."
-        return None
     if game.observations is None:
         return None
     if game.problems:
@@ -360,7 +304,7 @@ def run_audit(game: Game) -> AuditReport | None:
         return None
     visible = sorted(game.seat_map.seats) if game.seat_map is not None else None
     profile = get_profile(game.profile_id)
-    report = audit_mod.audit(game.data, game.observations, profile=profile,
+    report = audit(game.data, game.observations, profile=profile,
                              visible_seats=visible, marks=game.marks,
                              video=Path(game.spec.video).name if game.spec.video else None)
     if any(k in game.observations for k in ("x_raised", "x_shown_numbers")):  # vision looked at the nights too

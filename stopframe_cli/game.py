@@ -6,10 +6,11 @@ import argparse
 import sys
 from typing import Any
 
-from contract.errors import EXIT_INVALID, EXIT_OK, StopframeError
+from contract.errors import EXIT_INVALID, EXIT_OK
+from review import engine
 from review.importers import SOURCES, import_file
 from review.problems import Problem
-from review.protocol import RULE_PROFILES, engine_module, format_problems, load_protocol, validate
+from review.protocol import RULE_PROFILES, format_problems, load_protocol, validate
 from stopframe_cli.output import add_output_options, emit
 
 
@@ -43,10 +44,9 @@ def _problem_lines(problems: list[Problem]) -> list[str]:
 
 def _notes(data: dict[str, Any]) -> list[Problem]:
     """The replay's remarks that are no problem (a concession accepted, mafclub 2.7.1), for a sound protocol."""
-    engine = engine_module()
-    if engine is None or format_problems(data):
+    if format_problems(data):
         return []
-    return list(getattr(engine.replay(data), "notes", []))
+    return list(engine.replay(data).notes)
 
 
 def _note_lines(notes: list[Problem]) -> list[str]:
@@ -79,10 +79,6 @@ def run_replay(args: argparse.Namespace) -> int:
         data: dict[str, Any] = {"rules": protocol.rules, "eliminations": [], "result": None, "result_clause": None,
                                 "result_reason": None, "problems": [p.to_json() for p in problems], "notes": []}
     else:
-        engine = engine_module()
-        if engine is None:
-            raise StopframeError(f"{args.protocol}: cannot replay: the rules engine (review/engine.py) is not "
-                                 "installed in this build.")
         replay = engine.replay(protocol.data)
         problems = list(replay.problems)
         data = {"rules": protocol.rules, "eliminations": list(replay.eliminations), "result": replay.result,

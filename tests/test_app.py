@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from contract.observations import Observations
+from review.inputs import video_fingerprint
 from review.store import Store, finding_key
+from review.timeline import vote_windows
 from stopframe_app.decisions import card_key
-from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec, optional_module
+from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec
 
 REPO = Path(__file__).resolve().parents[1]
 APP = str(REPO / "app.py")
@@ -21,8 +24,6 @@ make_game_mod = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(make_game_mod)  # type: ignore[union-attr]
 
 LATE_CARD = card_key({"kind": "late_vote", "day": 1, "round": 1, "candidate": 3, "seat": 9, "night": None})
-needs_audit = pytest.mark.skipif(optional_module("review.audit") is None,
-                                 reason="the audit (review/audit.py and the rules engine) is not built yet")
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +59,6 @@ def spec_of(folder: Path) -> GameSpec:
     return GameSpec(str(folder / "app_game.protocol.json"))
 
 
-@pytest.mark.skipif(not SAMPLE_PROTOCOL.is_file(), reason="the bundled sample game is not built yet")
 def test_opens_on_the_sample_game_with_no_setup(data: Path) -> None:
     at = app(None)
     ok(at)
@@ -69,19 +69,27 @@ def test_opens_on_the_sample_game_with_no_setup(data: Path) -> None:
 SAMPLE_OBSERVATIONS = REPO / "sample_videos" / "game" / "sample_game.observations.json"
 
 
-def _sample_fixture_is_current() -> bool:
-    from stopframe_app.game import video_fingerprint
-
-    if not SAMPLE_PROTOCOL.is_file():
-        return False
-    made_from = json.loads(SAMPLE_OBSERVATIONS.read_text()).get("x_video_fingerprint")
-    return made_from == video_fingerprint(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))
+REFRESH_SAMPLE = "python3 bench/audit_accuracy.py sample_videos/game --fresh --refresh-fixture"
 
 
-@needs_audit
-@pytest.mark.skipif(not _sample_fixture_is_current(), reason="the sample game was re-rendered: regenerate its "
-                    "observations with python3 bench/audit_accuracy.py sample_videos/game --fresh --refresh-fixture")
-def test_sample_game_late_vote_is_found_confirmed_and_exported(data: Path) -> None:
+def require_current_sample_fixture(*, nights: bool = False) -> None:
+    """Fail (never skip) when the committed observations of the sample game were not made from its video as
+    it is now: a stale fixture would test nothing, so it must be refreshed."""
+    obs = json.loads(SAMPLE_OBSERVATIONS.read_text(encoding="utf-8"))
+    if obs.get("x_video_fingerprint") != video_fingerprint(SAMPLE_PROTOCOL.with_name("sample_game.mp4")):
+        pytest.fail(f"{SAMPLE_OBSERVATIONS} was made from another rendering of the sample game's video: "
+                    f"refresh it with `{REFRESH_SAMPLE}`.")
+    if nights and "x_raised" not in obs:
+        pytest.fail(f"{SAMPLE_OBSERVATIONS} holds no night observations (x_raised): refresh it with `{REFRESH_SAMPLE}`.")
+
+
+@pytest.fixture
+def current_sample() -> None:
+    """The sample game's observations fixture, checked current (require_current_sample_fixture)."""
+    require_current_sample_fixture()
+
+
+def test_sample_game_late_vote_is_found_confirmed_and_exported(data: Path, current_sample: None) -> None:
     """The issue's walk-through on the bundled game: opening shows day 1's vote with the late hand of seat 9
     for candidate 8 and its frame; one click confirms it; the export holds the corrected count."""
     at = app(GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS)))
@@ -165,7 +173,6 @@ def test_a_short_clip_is_written_for_playback(data: Path, game_folder: Path) -> 
     assert len(at.get("video")) == 2
 
 
-@needs_audit
 def test_confirm_a_late_vote_then_export_the_corrected_protocol(data: Path, game_folder: Path) -> None:
     at = app(spec_of(game_folder))
     ok(at)
@@ -202,7 +209,6 @@ def test_confirm_a_late_vote_then_export_the_corrected_protocol(data: Path, game
     assert "data:image/jpeg;base64," in html and "<script" not in html
 
 
-@needs_audit
 def test_second_judge_gets_a_clear_conflict_message(data: Path, game_folder: Path) -> None:
     first, second = app(spec_of(game_folder), "Anna"), app(spec_of(game_folder), "Boris")
     next(b for b in first.button if b.key and b.key.endswith("_confirm")).click().run()
@@ -219,8 +225,7 @@ def test_second_judge_gets_a_clear_conflict_message(data: Path, game_folder: Pat
 def test_a_decision_needs_the_judges_name(data: Path, game_folder: Path) -> None:
     at = app(spec_of(game_folder), judge="")
     buttons = [b for b in at.button if b.key and b.key.endswith("_confirm")]
-    if not buttons:
-        pytest.skip("no findings to decide (the audit is not built yet)")
+    assert buttons, "the app game's fixture gave no finding to decide: tests/fixtures/app/make_game.py plants a late vote"
     buttons[0].click().run()
     assert any("Enter your name" in e.value for e in at.error)
 
@@ -272,7 +277,6 @@ def test_finding_keys_match_between_app_and_store() -> None:
     assert finding_key(f) == '["late_vote",1,1,5,9]'
 
 
-@needs_audit
 def test_switching_the_rule_profile_audits_again(data: Path, game_folder: Path) -> None:
     at = app(spec_of(game_folder))
     assert any("rfm" in m.value for m in at.markdown if m.value.startswith("- clause"))
@@ -288,7 +292,7 @@ def test_timeline_places_votes_hands_and_findings_on_seat_rows() -> None:
     from stopframe_app.timeline import timeline_chart, timeline_rows
 
     data = json.loads((REPO / "tests" / "fixtures" / "app" / "app_game.protocol.json").read_text())
-    windows = optional_module("review.timeline").vote_windows(data)
+    windows = vote_windows(data)
     rows = timeline_rows(data, windows, [{"seat": 9, "on": 11.5, "off": 12.8, "pose": "fist"}],
                          [Finding.from_json({"kind": "late_vote", "seat": 9, "t": 11.5, "clause": "rfm 4.4.7"})])
     vote5 = rows[(rows["kind"] == "vote") & (rows["row"] == "seat 5")].iloc[0]
@@ -310,7 +314,7 @@ def test_analysis_shows_progress_and_is_kept_for_the_next_run(data: Path, tmp_pa
         calls.append(windows[0])
         for done in range(0, 11, 5):
             progress(done, 10)
-        return vision.observe.Observations.from_json(fixture)
+        return Observations.from_json(fixture)
 
     monkeypatch.setattr(vision.observe, "observe", fake_observe)
     at = app(spec_of(folder))
@@ -326,7 +330,6 @@ def test_analysis_shows_progress_and_is_kept_for_the_next_run(data: Path, tmp_pa
     assert any(m.value.startswith("**late vote") for m in again.markdown) and len(calls) == 1
 
 
-@needs_audit
 def test_edit_records_only_the_changed_fields(data: Path, game_folder: Path) -> None:
     at = app(spec_of(game_folder))
     key = LATE_CARD

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_app import SAMPLE_OBSERVATIONS, _sample_fixture_is_current, app, goto, ok
+from test_app import SAMPLE_OBSERVATIONS, app, goto, ok, require_current_sample_fixture
 
 from contract.jsonio import read_json
 from review.appeal_report import chromium
@@ -17,10 +17,14 @@ from review.training import Response, mark, questions_from_truth
 from review.training_store import TrainingStore
 from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec, load_game, run_audit
 
-pytestmark = pytest.mark.skipif(not _sample_fixture_is_current(), reason="the sample game was re-rendered: "
-                                "regenerate its observations (bench/audit_accuracy.py --refresh-fixture)")
 SPEC = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
 GAME_ID = game_id_for(read_json(SAMPLE_PROTOCOL), SAMPLE_PROTOCOL)
+
+
+@pytest.fixture(autouse=True)
+def _current_sample() -> None:
+    """A stale sample-game fixture fails every test here with how to refresh it."""
+    require_current_sample_fixture()
 
 
 @pytest.fixture

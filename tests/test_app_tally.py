@@ -8,15 +8,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_app import SAMPLE_OBSERVATIONS, _sample_fixture_is_current
+from test_app import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 
 from review.tally import VoteTally, seats, tally, tally_for
 from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec, complete_spec, load_game, run_audit
 
 
-@pytest.mark.skipif(not _sample_fixture_is_current(), reason="regenerate the sample game's observations")
 @pytest.mark.parametrize("profile", ["rfm", "mafclub", "lvi2015", "showtime"])
 def test_the_table_and_the_findings_agree_on_every_vote(profile: str) -> None:
+    require_current_sample_fixture()
     game = load_game(complete_spec(GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS),
                                             profile=profile)))
     report = run_audit(game).to_json()  # the rows review.tally reads

@@ -14,16 +14,21 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from test_app import SAMPLE_OBSERVATIONS, _sample_fixture_is_current, app, goto, ok
+from test_app import SAMPLE_OBSERVATIONS, app, goto, ok, require_current_sample_fixture
 
 from stopframe_app.decisions import card_key
 from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec
 
-pytestmark = pytest.mark.skipif(not _sample_fixture_is_current(), reason="the sample game was re-rendered: "
-                                "regenerate its observations (bench/audit_accuracy.py --refresh-fixture)")
 SPEC = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
 LATE8 = card_key({"kind": "late_vote", "day": 1, "round": 1, "candidate": 8, "seat": 9, "night": None})
 MISCOUNT8 = card_key({"kind": "count_mismatch", "day": 1, "round": 1, "candidate": 8, "seat": None, "night": None})
+
+
+@pytest.fixture(autouse=True)
+def _current_sample() -> None:
+    """A stale sample-game fixture fails every test here with how to refresh it."""
+    require_current_sample_fixture()
+
 
 RAW = {
     "None": re.compile(r"\bNone\b"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
+from test_app import require_current_sample_fixture
 
 from review.findings import NIGHT_KINDS, identity_of
 from review.profiles import get_profile
@@ -68,20 +68,11 @@ def test_observations_without_night_fields_leave_the_nights_unaudited(capsys, tm
 GAME = ROOT / "sample_videos" / "game" / "sample_game"
 
 
-def _game_fixture_has_nights() -> bool:
-    """The shared observations carry the nights of the video as it is now (else they must be made again)."""
-    from stopframe_app.game import video_fingerprint
-
-    obs = json.loads(GAME.with_suffix(".observations.json").read_text(encoding="utf-8"))
-    return "x_raised" in obs and obs.get("x_video_fingerprint") == video_fingerprint(GAME.with_suffix(".mp4"))
-
-
-@pytest.mark.skipif(not _game_fixture_has_nights(), reason="regenerate the sample game's observations: "
-                    "python3 bench/audit_accuracy.py sample_videos/game --fresh --refresh-fixture")
 def test_sample_game_nights_from_vision_flag_the_planted_night_hands_and_agree_on_shots_and_checks(capsys):
     """On what vision saw at the sample game's three nights: the red seat 5 faking a shot on night 2
     (rfm 5.12.10) and seat 1's hand up during the Don's check on night 3 (rfm 4.5.12) are flagged,
     and every shooting and check reads as the protocol records it — no shot or check mismatch."""
+    require_current_sample_fixture(nights=True)
     assert main(["audit", "--protocol", str(GAME.with_suffix(".protocol.json")), "--seats", str(GAME.with_suffix(".seats.json")),
                  "--observations", str(GAME.with_suffix(".observations.json")), "--nights", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

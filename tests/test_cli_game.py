@@ -11,19 +11,15 @@ from pathlib import Path
 import pytest
 
 from contract.errors import UnreadableInput
+from review import engine
 from review.problems import Problem
-from review.protocol import engine_module, format_problems
+from review.protocol import format_problems
 from stopframe_cli.main import main
 
 HERE = Path(__file__).parent / "fixtures"
 COMPLETE = HERE / "protocols" / "complete_rfm.protocol.json"
 POLEMICA = HERE / "import" / "polemica_game.json"
 MAFIARATINGS = HERE / "import" / "mafiaratings_game.json"
-
-
-@pytest.fixture
-def no_engine(monkeypatch):
-    monkeypatch.setitem(sys.modules, "review.engine", None)
 
 
 @pytest.fixture
@@ -45,7 +41,7 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:
 # ------------------------------------------------------------------------------------------------ validate
 
 
-def test_validate_format_of_a_valid_protocol_exits_0(capsys, no_engine):
+def test_validate_of_a_valid_protocol_exits_0(capsys):
     code, out, _ = _run(capsys, "validate", str(COMPLETE), "--json")
     assert (code, json.loads(out)) == (0, {"valid": True, "problems": []})
     code, out, _ = _run(capsys, "validate", str(COMPLETE))
@@ -119,12 +115,6 @@ def test_no_traceback_from_the_console_command(tmp_path):
 # -------------------------------------------------------------------------------------------------- replay
 
 
-def test_replay_without_the_engine_exits_2_with_a_sentence(capsys, no_engine):
-    code, out, err = _run(capsys, "replay", str(COMPLETE), "--json")
-    assert code == 2 and out == ""
-    assert "cannot replay: the rules engine" in err
-
-
 def test_replay_of_an_unsound_protocol_reports_its_format_problems(capsys, broken):
     code, out, _ = _run(capsys, "replay", str(broken), "--json")
     result = json.loads(out)
@@ -134,12 +124,10 @@ def test_replay_of_an_unsound_protocol_reports_its_format_problems(capsys, broke
 
 
 def test_replay_prints_what_the_engine_derives(capsys, monkeypatch):
-    engine = types.ModuleType("review.engine")
     eliminations = [{"seat": 5, "cause": "vote", "day": 1}, {"seat": 8, "cause": "shot", "night": 1}]
     problem = Problem("events[13]", "seat 5 leaves, but the rules give a revote", "rfm 4.4.13")
-    engine.replay = lambda data, profile=None: types.SimpleNamespace(  # type: ignore[attr-defined]
-        eliminations=eliminations, result="red", problems=[problem])
-    monkeypatch.setitem(sys.modules, "review.engine", engine)
+    monkeypatch.setattr(engine, "replay", lambda data, profile=None: types.SimpleNamespace(
+        eliminations=eliminations, result="red", problems=[problem], notes=[]))
     code, out, _ = _run(capsys, "replay", str(COMPLETE), "--json")
     result = json.loads(out)
     assert code == 1
@@ -150,7 +138,6 @@ def test_replay_prints_what_the_engine_derives(capsys, monkeypatch):
     assert "Result: red" in out and "events[13]: seat 5 leaves, but the rules give a revote (rfm 4.4.13)" in out
 
 
-@pytest.mark.skipif(engine_module() is None, reason="the rules engine (review/engine.py) is not built yet")
 def test_replay_of_the_complete_game_gives_its_eliminations_in_order_and_its_result(capsys):
     code, out, _ = _run(capsys, "replay", str(COMPLETE), "--json")
     result = json.loads(out)

@@ -10,25 +10,21 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from test_app import require_current_sample_fixture
 
 from review.store import Store, default_db_path, finding_key, game_id_for
 from stopframe_app.decisions import card_key
-from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec, video_fingerprint
+from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec
 
 REPO = Path(__file__).resolve().parents[1]
 OBSERVATIONS = SAMPLE_PROTOCOL.with_name("sample_game.observations.json")
 FAKED_SHOT = {"kind": "night_hand", "night": 2, "seat": 5, "day": None}
 
 
-def _fixture_has_nights() -> bool:
-    if not SAMPLE_PROTOCOL.is_file():
-        return False
-    obs = json.loads(OBSERVATIONS.read_text(encoding="utf-8"))
-    return "x_raised" in obs and obs.get("x_video_fingerprint") == video_fingerprint(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))
-
-
-pytestmark = pytest.mark.skipif(not _fixture_has_nights(), reason="regenerate the sample game's observations: "
-                                "python3 bench/audit_accuracy.py sample_videos/game --fresh --refresh-fixture")
+@pytest.fixture(autouse=True)
+def _current_sample() -> None:
+    """A stale sample-game fixture, or one without the nights, fails every test here with how to refresh it."""
+    require_current_sample_fixture(nights=True)
 
 
 def test_night_findings_are_on_the_vote_audit_page_with_clause_frames_and_a_confirm(tmp_path: Path,

@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 from gamegen import ballot, nom, phase, protocol, vote
 
+from contract.observations import POSES
 from review.engine import replay
-from review.profiles import JUDGE_ERROR_KINDS, OFFENCE_KINDS, POSES, PROFILES
+from review.profiles import JUDGE_ERROR_KINDS, OFFENCE_KINDS, PROFILES
 
 RFM, MAFCLUB, LVI, SHOWTIME = (PROFILES[k] for k in ("rfm", "mafclub", "lvi2015", "showtime"))
 TEN = range(1, 11)
@@ -40,7 +41,7 @@ def test_mafclub_2_4_6_only_a_fist_with_the_thumb_up_counts():
 
 
 def test_lvi2015_5_3_any_hand_touching_the_table_counts():
-    assert LVI.accepted_forms == POSES
+    assert LVI.accepted_forms == frozenset(POSES)
     assert LVI.offence("wrong_form").type == "none"
 
 

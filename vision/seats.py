@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from contract.errors import InvalidInput, UnreadableInput
-from contract.jsonio import read_json, write_json
+from contract.jsonio import check_format, read_json, write_json
 
 FORMAT = "stopframe-seats/1"
 SEATS = range(1, 11)
@@ -100,13 +100,9 @@ def _polygon(value: object, where: str, path: Path) -> np.ndarray:
 def seat_map_from_json(data: object, path: str | os.PathLike[str] = "<seats>") -> SeatMap:
     """Build a SeatMap from parsed JSON, naming the place of any problem."""
     p = Path(path)
-    if not isinstance(data, dict) or not isinstance(data.get("format"), str):
-        raise UnreadableInput(f"{p}: not a seat map (no \"format\": \"{FORMAT}\").")
-    fmt = data["format"]
-    if not fmt.startswith("stopframe-seats/"):
-        raise UnreadableInput(f"{p}: format is {fmt!r}, not a seat map ({FORMAT}).")
-    if fmt.split("/", 1)[1].split(".")[0] != "1":
-        raise UnreadableInput(f"{p}: seat map format {fmt!r} is a version this program cannot read (it reads {FORMAT}).")
+    if not isinstance(data, dict):
+        raise UnreadableInput(f"{p}: not a seat map: it holds no JSON object.")
+    check_format(data.get("format"), p, "seat map", FORMAT)
     size = data.get("frame_size")
     if not (isinstance(size, list) and len(size) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)):

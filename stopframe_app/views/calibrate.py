@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 from pathlib import Path
-from typing import Any
 
 import altair as alt
 import numpy as np
@@ -15,7 +14,8 @@ import streamlit as st
 from contract.errors import StopframeError
 from review.store import data_dir
 from stopframe_app import state
-from stopframe_app.game import Game, GameSpec, optional_module, stem_of
+from stopframe_app.game import Game, GameSpec, stem_of
+from vision.seats import Seat, SeatMap, default_seat_map, save_seat_map
 
 CLICK = "calib_click"
 PARAMS = ("calib_cx", "calib_cy", "calib_ax", "calib_ay", "calib_angle", "calib_s1x", "calib_s1y")
@@ -28,17 +28,17 @@ def _defaults(w: int, h: int) -> dict[str, float]:
             "calib_s1x": w / 2, "calib_s1y": h * 0.58 + h * 0.26}
 
 
-def build_map(seats_mod: Any, size: tuple[int, int], p: dict[str, float], clockwise: bool,
-              moves: dict[int, tuple[float, float]], base: Any | None = None) -> Any:
+def build_map(size: tuple[int, int], p: dict[str, float], clockwise: bool,
+              moves: dict[int, tuple[float, float]], base: SeatMap | None = None) -> SeatMap:
     """The ellipse layout (or `base`, the game's own map) with single zones moved by the judge's clicks."""
     if base is None:
-        base = seats_mod.default_seat_map(size, (p["calib_cx"], p["calib_cy"]), (p["calib_ax"], p["calib_ay"]),
-                                          p["calib_angle"], seat1=(p["calib_s1x"], p["calib_s1y"]), clockwise=clockwise)
+        base = default_seat_map(size, (p["calib_cx"], p["calib_cy"]), (p["calib_ax"], p["calib_ay"]),
+                                p["calib_angle"], seat1=(p["calib_s1x"], p["calib_s1y"]), clockwise=clockwise)
     seats = {}
     for n, seat in base.seats.items():
         shift = np.array(moves.get(n, (0.0, 0.0)))
-        seats[n] = seats_mod.Seat(seat.zone + shift, None if seat.raise_ is None else seat.raise_ + shift)
-    return seats_mod.SeatMap(base.frame_size, seats)
+        seats[n] = Seat(seat.zone + shift, None if seat.raise_ is None else seat.raise_ + shift)
+    return SeatMap(base.frame_size, seats)
 
 
 def click_chart(jpeg: bytes, size: tuple[int, int], display_width: int = 800) -> alt.LayerChart:
@@ -78,10 +78,6 @@ def _apply_click(target: str, size: tuple[int, int]) -> None:
 
 def render(game: Game) -> None:
     st.header("Seat calibration")
-    seats_mod = optional_module("vision.seats")
-    if seats_mod is None:
-        st.warning("Seat maps cannot be made yet (vision/seats.py is not built).")
-        return
     if game.video_meta is None:
         st.info(game.notes.get("video", "Open a game with a video to place its seats."))
         return
@@ -111,7 +107,7 @@ def render(game: Game) -> None:
     if cols[3].button("Reset zone moves", key="calib_reset"):
         st.session_state[MOVES] = {}
     params = {k: float(st.session_state[k]) for k in PARAMS}
-    seat_map = build_map(seats_mod, (w, h), params, bool(st.session_state.get("calib_clockwise", True)),
+    seat_map = build_map((w, h), params, bool(st.session_state.get("calib_clockwise", True)),
                          st.session_state.get(MOVES, {}), base=game.seat_map if own else None)
     st.session_state["_calib_centres"] = {n: tuple(s.zone.mean(axis=0)) for n, s in seat_map.seats.items()}
     preview = draw_overlay(image, seat_map=seat_map, caption=f"frame {frame}")
@@ -136,7 +132,7 @@ def render(game: Game) -> None:
                      "or give another file name.")
             return
         try:
-            saved = seats_mod.save_seat_map(seat_map, str(target_file))
+            saved = save_seat_map(seat_map, str(target_file))
         except (OSError, StopframeError) as exc:
             st.error(f"Could not save the seat map to {path}: {exc}")
             return

@@ -9,13 +9,15 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
+from review import engine, timeline
 from review.calibration import shipped
 from review.findings import Finding, finding_key
+from review.profiles import get_profile
 from review.store import Decision
 from review.tally import find_row, tally
 from stopframe_app import report, state, words
 from stopframe_app.decisions import finding_cards, md, show_flash
-from stopframe_app.game import Game, get_profile, optional_module
+from stopframe_app.game import Game
 
 if TYPE_CHECKING:
     from review.timeline import VoteRound
@@ -25,8 +27,7 @@ LESS_SURE = "show_less_sure"
 
 
 def rounds_of(game: Game) -> list[VoteRound]:
-    timeline = optional_module("review.timeline")
-    return timeline.vote_rounds(game.windows) if timeline and game.windows else []
+    return timeline.vote_rounds(game.windows) if game.windows else []
 
 
 def _round_label(rnd: VoteRound, findings: Sequence[Finding]) -> str:
@@ -181,8 +182,7 @@ def _recomputed(game: Game, rnd: VoteRound, decisions: dict[str, Decision]) -> N
     if out:
         lines.append(f"- protocol: **{md(words.vote_outcome_text(out.protocol))}**")
         lines.append(f"- video: **{md(words.vote_outcome_text(out.video))}**" + (" — differs" if out.changed else ""))
-    engine = optional_module("review.engine")
-    if engine is not None and game.replay is not None and rnd.kind == "vote":
+    if game.replay is not None and rnd.kind == "vote":
         corrected = report.corrected(game.data, decisions.values(), votes=game.votes)
         counts = {}
         for w in rnd.windows:
