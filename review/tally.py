@@ -5,14 +5,16 @@ the exports must agree. The audit (`review.audit`) already decides, per candidat
 count the video supports under the profile (`x_supported_count`), which hands count (`x_counted_voters`),
 which a judge may rightly count or not (`x_uncertain_voters`) and which living seats placed no hand at
 all (`silent_seats`, given to the last candidate where the profile says so, rfm 4.4.10). This module only
-reads those fields of an audit `votes[]` row back into one value, so nobody recounts the hands seen.
+reads those fields of an audit vote (`VoteReport`) back into one value, so nobody recounts the hands seen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from review.findings import Finding, VoteReport
 
 
 @dataclass(frozen=True)
@@ -85,53 +87,54 @@ def _ints(value: Any) -> tuple[int, ...]:
     return tuple(int(x) for x in value) if isinstance(value, list | tuple) else ()
 
 
-def tally(row: Mapping[str, Any] | None) -> VoteTally:
-    """The tally of one audit `votes[]` row (stopframe-audit/1 JSON); an empty one for None."""
-    row = row or {}
-    pcount = row.get("protocol_count")
-    supported = row.get("x_supported_count")
+def tally(row: VoteReport | None) -> VoteTally:
+    """The tally of one audit vote (a `votes[]` row of stopframe-audit/1); an empty one for None."""
+    if row is None:
+        return VoteTally(None, None, None, (), (), (), (), (), ())
+    x = row.extra
+    supported = x.get("x_supported_count")
     if isinstance(supported, list | tuple) and len(supported) == 2:
         low, high = int(supported[0]), int(supported[1])
     elif isinstance(supported, int) and not isinstance(supported, bool):
         low = high = supported
-    elif isinstance(row.get("video_count"), int):  # a report without the supported range: the hands seen
-        low = high = int(row["video_count"]) + (len(row.get("silent_seats") or []))
+    elif row.video_count is not None:  # a report without the supported range: the hands seen
+        low = high = row.video_count + len(row.silent_seats)
     else:
         low = high = None
+    pcount = row.protocol_count
     return VoteTally(
         protocol=pcount if isinstance(pcount, int) and not isinstance(pcount, bool) else None,
         low=low, high=high,
-        hands_seen=_ints(row.get("video_voters")),
-        counted=_ints(row.get("x_counted_voters")),
-        uncertain=_ints(row.get("x_uncertain_voters")),
-        silent=_ints(row.get("silent_seats")) if low is not None and row.get("kind", "vote") == "vote"
-        and _silent_counted(row) else (),
-        cannot_see=_ints(row.get("x_cannot_see")),
-        late=_ints(row.get("x_late_seats")),
+        hands_seen=_ints(row.video_voters),
+        counted=_ints(x.get("x_counted_voters")),
+        uncertain=_ints(x.get("x_uncertain_voters")),
+        silent=_ints(row.silent_seats) if low is not None and row.kind == "vote" and _silent_counted(row) else (),
+        cannot_see=_ints(x.get("x_cannot_see")),
+        late=_ints(x.get("x_late_seats")),
     )
 
 
-def _silent_counted(row: Mapping[str, Any]) -> bool:
+def _silent_counted(row: VoteReport) -> bool:
     """Whether the row's silent seats are part of its supported count: the audit lists them on the last
     candidate, and counts them there only where the profile gives silent votes to him (rfm 4.4.10)."""
-    supported = row.get("x_supported_count")
+    supported = row.extra.get("x_supported_count")
     low = supported[0] if isinstance(supported, list | tuple) and supported else supported
-    return isinstance(low, int) and low >= len(row.get("x_counted_voters") or []) + len(row.get("silent_seats") or [])
+    return isinstance(low, int) and low >= len(row.extra.get("x_counted_voters") or []) + len(row.silent_seats)
 
 
-def find_row(votes: Sequence[Mapping[str, Any]], day: Any, rnd: Any, candidate: Any = None,
-             kind: str | None = None) -> Mapping[str, Any] | None:
+def find_row(votes: Sequence[VoteReport], day: int | None, rnd: int | None, candidate: int | None = None,
+             kind: str | None = None) -> VoteReport | None:
     """The audit's row for a candidate's vote (or the round's lift vote when candidate is None)."""
     for v in votes:
-        if v.get("day") != day or v.get("round") != rnd:
+        if v.day != day or v.round != rnd:
             continue
-        if kind is not None and v.get("kind") != kind:
+        if kind is not None and v.kind != kind:
             continue
-        if candidate is None or v.get("candidate") == candidate:
+        if candidate is None or v.candidate == candidate:
             return v
     return None
 
 
-def tally_for(votes: Sequence[Mapping[str, Any]], finding: Mapping[str, Any]) -> VoteTally:
+def tally_for(votes: Sequence[VoteReport], finding: Finding) -> VoteTally:
     """The tally of the vote a finding is about."""
-    return tally(find_row(votes, finding.get("day"), finding.get("round"), finding.get("candidate")))
+    return tally(find_row(votes, finding.day, finding.round, finding.candidate))

@@ -160,7 +160,7 @@ def card_key(finding: Finding) -> str:
 
 def _tally(game: Game, f: Finding) -> VoteTally:
     """The count of the finding's vote, as review.tally gives it on the round's table."""
-    return tally(find_row(game.vote_rows, f.day, f.round, f.candidate))
+    return tally(find_row(game.votes, f.day, f.round, f.candidate))
 
 
 def _video_count(game: Game, f: Finding) -> int:

@@ -158,11 +158,6 @@ class Game:
         return self.audit.votes if self.audit is not None else ()
 
     @property
-    def vote_rows(self) -> list[dict[str, Any]]:
-        """The votes as the report file's rows, for review.tally, which reads those rows (spec §4 and `x_`)."""
-        return [v.to_json() for v in self.votes]
-
-    @property
     def hands(self) -> list[dict[str, Any]]:
         return list((self.observations or {}).get("hands") or [])
 

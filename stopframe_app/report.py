@@ -52,11 +52,11 @@ def evidence_in_words(data: Mapping[str, Any] | None, kind: str) -> dict[str, An
         return None
     where = {k: data[k] for k in ("day", "night", "round", "candidate", "seat") if data.get(k) is not None}
     if kind == "vote":
-        t = tally(data)
-        out = data.get("outcome") or {}
+        vote = VoteReport.from_json(dict(data))  # the case file keeps the audit's row as its JSON
+        t = tally(vote)
         text = (f"protocol count {t.protocol if t.protocol is not None else '—'}, video count {t.count_text} "
                 f"({t.breakdown()}); hands seen in time: {words.seat_list(t.hands_seen)}; outcome by the protocol: "
-                f"{words.vote_outcome_text(out.get('protocol'))}, by the video: {words.vote_outcome_text(out.get('video'))}")
+                f"{words.vote_outcome_text(vote.outcome.protocol)}, by the video: {words.vote_outcome_text(vote.outcome.video)}")
         return {**where, "x_text": text}
     if kind == "finding":
         cons = data.get("consequence") or {}
@@ -103,21 +103,20 @@ def findings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     return buf.getvalue()
 
 
-def vote_lines(votes: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+def vote_lines(votes: Sequence[VoteReport]) -> list[list[str]]:
     """The votes table as the Vote audit page shows it: day, round, candidate, protocol, video, how, outcome."""
     out = []
     for v in votes:
         t = tally(v)
-        cand = str(v.get("candidate")) if v.get("kind") != "lift" else "lift " + ", ".join(map(str, v.get("candidates") or []))
-        o = v.get("outcome") or {}
-        out.append([str(v.get("day")), str(v.get("round")), cand, words.number(v.get("protocol_count")) or "—",
-                    t.count_text, t.breakdown(), f"{words.vote_outcome_text(o.get('protocol'))} / "
-                    f"{words.vote_outcome_text(o.get('video'))}"])
+        cand = str(v.candidate) if v.kind != "lift" else "lift " + ", ".join(map(str, v.candidates or ()))
+        out.append([str(v.day), str(v.round), cand, words.number(v.protocol_count) or "—",
+                    t.count_text, t.breakdown(), f"{words.vote_outcome_text(v.outcome.protocol)} / "
+                    f"{words.vote_outcome_text(v.outcome.video)}"])
     return out
 
 
 def html_report(*, title: str, protocol: Mapping[str, Any] | None, rows: Sequence[Mapping[str, Any]],
-                votes: Sequence[Mapping[str, Any]] = (), key_frames: Mapping[int, Sequence[KeyFrame]] | None = None,
+                votes: Sequence[VoteReport] = (), key_frames: Mapping[int, Sequence[KeyFrame]] | None = None,
                 notes: Sequence[str] = ()) -> str:
     """One self-contained HTML page: the game, the votes (with the audit's counts), every finding with the
     judge's decision and its key frames. Every value is escaped."""

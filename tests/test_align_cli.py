@@ -90,8 +90,8 @@ def test_unreadable_video_and_protocol_exit_2_invalid_protocol_exits_1(game_dir,
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_videos" / "game" / "sample_game"
 
 
-@pytest.mark.skipif(not SAMPLE.with_suffix(".mp4").exists(), reason="the sample game is not rendered (python3 -m sample_videos)")
 def test_sample_game_paper_protocol_aligns_within_a_frame(tmp_path: Path) -> None:
+    assert SAMPLE.with_suffix(".mp4").exists(), f"{SAMPLE}.mp4 is missing: render it with `python3 -m sample_videos`."
     truth = json.loads(SAMPLE.with_suffix(".protocol.json").read_text(encoding="utf-8"))
     paper = json.loads(json.dumps(truth))
     for e in paper["events"]:

@@ -135,8 +135,9 @@ def test_html_report_escapes_everything_and_embeds_frames() -> None:
     rows = finding_rows([Finding.from_json(LATE), Finding.from_json(NOVOTE)], {}, PROTOCOL)
     rows[0]["reason"] = '"><img src=x onerror=alert(1)>'
     page = html_report(title="Game <G1>", protocol=PROTOCOL, rows=rows,
-                       votes=[{"kind": "vote", "day": 1, "round": 1, "candidate": 5, "protocol_count": 4,
-                               "video_count": 3, "video_voters": [2, 3, 10], "outcome": {"protocol": "a", "video": "b"}}],
+                       votes=[VoteReport.from_json({"kind": "vote", "day": 1, "round": 1, "candidate": 5, "protocol_count": 4,
+                                                    "video_count": 3, "video_voters": [2, 3, 10],
+                                                    "outcome": {"protocol": "a", "video": "b"}})],
                        key_frames={0: [KeyFrame("frame 316 <late>", b"\xff\xd8jpegbytes")]})
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<b>Judge</b>" not in page and "<img src=x" not in page and "Game &lt;G1&gt;" in page

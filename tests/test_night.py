@@ -270,9 +270,9 @@ def test_findings_serialise_as_spec_night_findings() -> None:
 GAME = Path(__file__).resolve().parents[1] / "sample_videos" / "game" / "sample_game"
 
 
-@pytest.mark.skipif(not GAME.with_suffix(".truth.json").exists(), reason="the sample game is not rendered")
 def test_sample_game_nights_from_their_truth_give_exactly_the_planted_night_findings() -> None:
     """The sample game's protocol against its truth's hands at night: the shootings and checks as announced."""
+    assert GAME.with_suffix(".truth.json").exists(), f"{GAME}.truth.json is missing: render it with `python3 -m sample_videos`."
     protocol = json.loads(GAME.with_suffix(".protocol.json").read_text(encoding="utf-8"))
     truth = json.loads(GAME.with_suffix(".truth.json").read_text(encoding="utf-8"))
     obs = {"format": "stopframe-observations/1", "fps": truth["fps"], "hands": [],

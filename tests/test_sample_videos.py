@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
+from review.protocol import load_protocol, validate
 from sample_videos.build import pad_to_gops, windows_of
 from sample_videos.game import CALL_LEAD, Window, protocol, sample_game, truth, vote_window
 from sample_videos.scenarios import Conditions, Stage, render_window, seats_json
@@ -166,7 +167,7 @@ def committed_sets() -> list[Path]:
 @pytest.mark.parametrize("truth_path", committed_sets(), ids=lambda p: p.name)
 def test_committed_clip_decodes_as_h264_at_its_stated_size_fps_and_duration(truth_path: Path):
     if not truth_path.exists():
-        pytest.skip("no committed clips: run `python3 -m sample_videos`")
+        pytest.fail("sample_videos/ holds no committed clips: render them with `python3 -m sample_videos`.")
     name = truth_path.name[: -len(".truth.json")]
     folder = truth_path.parent
     tr = json.loads(truth_path.read_text(encoding="utf-8"))
@@ -192,7 +193,7 @@ def test_committed_json_is_what_the_script_generates_now():
     """Regenerating from the seeds gives the committed protocols and truths byte for byte (as JSON)."""
     path = ROOT / "game" / "sample_game.protocol.json"
     if not path.exists():
-        pytest.skip("no committed game: run `python3 -m sample_videos`")
+        pytest.fail(f"{path} is missing: render the sample game with `python3 -m sample_videos`.")
     items = sample_game()
     windows = [pad_to_gops(w) for w in windows_of(items)]
     offsets, clock = {}, 0.0
@@ -206,13 +207,10 @@ def test_committed_json_is_what_the_script_generates_now():
 
 
 def test_sample_game_protocols_are_valid_rfm_games():
-    validate = pytest.importorskip("review.protocol").validate
-    load = pytest.importorskip("review.protocol").load_protocol
     paths = sorted(ROOT.glob("*/*.protocol.json"))
-    if not paths:
-        pytest.skip("no committed protocols: run `python3 -m sample_videos`")
+    assert paths, "sample_videos/ holds no committed protocols: render them with `python3 -m sample_videos`."
     for path in paths:
-        problems = validate(load(path))
+        problems = validate(load_protocol(path))
         assert problems == [], (path.name, problems)
 
 

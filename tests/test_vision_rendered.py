@@ -31,7 +31,7 @@ def clean_clips() -> list[str]:
 @pytest.mark.parametrize("name", clean_clips())
 def test_observe_reproduces_the_clips_truth(name: str) -> None:
     if name == "(none rendered)":
-        pytest.skip("sample_videos/clips has no clean vote clip yet (python3 -m sample_videos renders them)")
+        pytest.fail("sample_videos/clips has none of the clean vote clips: render them with `python3 -m sample_videos`.")
     truth = json.loads((CLIPS / f"{name}.truth.json").read_text())
     hands = truth["hands"]
     assert hands, f"{name} has no hands in its truth"
@@ -50,7 +50,7 @@ def test_observe_finds_every_resting_fist_from_straight_above() -> None:
     # little); a fresh look wherever something came to rest in a seat's crop finds them
     name = "top_view_clean_vote"
     if not (CLIPS / f"{name}.mp4").exists():
-        pytest.skip("sample_videos/clips has no top-view clip yet (python3 -m sample_videos renders it)")
+        pytest.fail(f"sample_videos/clips/{name}.mp4 is missing: render it with `python3 -m sample_videos`.")
     hands = json.loads((CLIPS / f"{name}.truth.json").read_text())["hands"]
     windows = [(max(0.0, h["on"] - 0.4), h["off"] + 0.4) for h in hands]
     seen = observe(CLIPS / f"{name}.mp4", load_seat_map(CLIPS / f"{name}.seats.json"), windows)
@@ -96,7 +96,7 @@ def _table_ellipse(image: np.ndarray) -> tuple[tuple[float, float], tuple[float,
 def test_default_seat_map_from_the_table_ellipse_puts_each_zone_at_its_number_card() -> None:
     name = "top_view_clean_vote"
     if not (CLIPS / f"{name}.mp4").exists():
-        pytest.skip("sample_videos/clips/top_view_clean_vote.mp4 is not rendered yet")
+        pytest.fail(f"sample_videos/clips/{name}.mp4 is missing: render it with `python3 -m sample_videos`.")
     with open_video(CLIPS / f"{name}.mp4") as video:
         frame = video.frame_at(0)
         size = (video.meta.width, video.meta.height)

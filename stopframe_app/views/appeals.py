@@ -103,7 +103,7 @@ def evidence_for(game: Game, source: dict[str, Any]) -> tuple[EvidenceItem, ...]
 def vote_label(row: VoteReport) -> str:
     """`day 1, round 1, candidate 8: protocol 4, video 3` — the counts as the Vote audit page gives them."""
     what = f"candidate {row.candidate}" if row.kind == "vote" else "lift vote"
-    t = tally(row.to_json())  # review.tally reads the report file's rows
+    t = tally(row)
     return (f"day {row.day}, round {row.round}, {what}: protocol "
             f"{t.protocol if t.protocol is not None else '—'}, video {t.count_text}")
 
@@ -369,11 +369,11 @@ def _evidence(game: Game, case: AppealCase, editable: bool) -> None:
                 st.caption(md(f"{clause}{cons.get('text') or words.consequence_text(cons)}. "
                               f"{words.humanise(item.data.get('x_text') or '')}"))
             if item.data and item.kind == "vote":
-                out = item.data.get("outcome") or {}
-                t = tally(item.data)
+                vote = VoteReport.from_json(item.data)  # the case file keeps the audit's row as its JSON
+                t = tally(vote)
                 st.caption(md(f"hands seen in time: {words.seat_list(t.hands_seen)}; the video counts {t.count_text} "
-                              f"({t.breakdown()}); outcome by the protocol: {words.vote_outcome_text(out.get('protocol'))}, "
-                              f"by the video: {words.vote_outcome_text(out.get('video'))}"))
+                              f"({t.breakdown()}); outcome by the protocol: {words.vote_outcome_text(vote.outcome.protocol)}, "
+                              f"by the video: {words.vote_outcome_text(vote.outcome.video)}"))
             if item.frame is not None and game.video_meta is not None:
                 if item.kind == "clip" and st.toggle("play the clip", key=f"{case.case_id}_clip_{i}"):
                     normal, slow = make_clips(game, item.frame)

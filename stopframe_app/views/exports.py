@@ -43,7 +43,7 @@ def build_exports(game: Game, with_frames: bool = True) -> dict[str, tuple[str, 
                 key_frames[i].append(KeyFrame(caption, jpeg))
     notes = [f"{len(decisions)} decision(s) and {len(appeals)} appeal decision(s) recorded; corrected protocol: "
              f"{corrected_name(game.spec.protocol)}."]
-    page = report.html_report(title=f"Stopframe review — {game.title}", protocol=game.data, rows=rows, votes=game.vote_rows,
+    page = report.html_report(title=f"Stopframe review — {game.title}", protocol=game.data, rows=rows, votes=game.votes,
                               key_frames=key_frames, notes=notes)
     stem = stem_of(Path(game.spec.protocol))
     return {

@@ -120,7 +120,7 @@ def round_rows(game: Game, rnd: VoteRound) -> list[dict[str, Any]]:
     rows = []
     for w in rnd.windows:
         ev = game.data["events"][w.event_index]
-        row = find_row(game.vote_rows, w.day, w.round, w.candidate if w.kind == "vote" else None, w.kind)
+        row = find_row(game.votes, w.day, w.round, w.candidate if w.kind == "vote" else None, w.kind)
         t = tally(row)
         rows.append({
             "candidate": str(w.candidate) if w.kind == "vote" else "lift " + " ".join(map(str, w.candidates)),
