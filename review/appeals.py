@@ -42,9 +42,9 @@ def ground(profile_id: str, clause: str) -> Ground:
     raise StopframeError(f"{clause!r} is not a ground for an appeal under {profile_id} (known: {known}).", 1)
 
 
-def suggested_ground(profile_id: str, finding: Mapping[str, Any] | None) -> str:
-    """The ground a finding most likely supports, so the chief judge starts from the right clause."""
-    kind = None if finding is None else str(finding.get("kind"))
+def suggested_ground(profile_id: str, kind: str | None) -> str:
+    """The ground a finding of this kind most likely supports (None: no finding), so the chief judge starts
+    from the right clause."""
     return get_profile(profile_id).appeal_ground_for(kind).clause
 
 

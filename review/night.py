@@ -43,7 +43,7 @@ from contract.night import SHOOT_LEAD_S, SHOOT_TAIL_S, NightSeen, Raised, fit_co
 from contract.observations import Observations
 from review.engine import initial_state, step
 from review.findings import Evidence, Finding, FindingConsequence
-from review.profiles import Profile, get_profile
+from review.profiles import CONSEQUENCE_TYPES, Profile, get_profile
 
 DEFAULT_CADENCE_S = 1.0  # the judge's count: about one number a second (the sample game's judge, typical clubs)
 FIRE_EARLY_S = 0.12  # a firing this much before a number's onset still goes to that number (3 frames at 25 fps)
@@ -547,10 +547,12 @@ def _night_spans(plans: Sequence[_Plan]) -> dict[int, tuple[float, float]]:
 
 def _rank(f: Finding) -> tuple[bool, int, float, float]:
     """A faked shot outranks a broken pose; then the graver consequence, the surer reading, the earlier time."""
-    return (f.extra.get("x_what") == "red_hand", _SEVERITY.get(f.consequence.type, 0), f.confidence, -(f.t or 0.0))
+    return (f.extra.get("x_what") == "red_hand", _SEVERITY[f.consequence.type], f.confidence, -(f.t or 0.0))
 
 
 _SEVERITY = {"removal": 5, "fine": 4, "foul": 3, "not_counted": 2, "warning": 2, "counted_for_last": 1, "none": 0}
+if set(_SEVERITY) != set(CONSEQUENCE_TYPES):  # a new consequence type needs its rank here, before a night is judged
+    raise ImportError(f"review.night ranks {sorted(_SEVERITY)} but review.profiles.CONSEQUENCE_TYPES is {CONSEQUENCE_TYPES}")
 
 
 def _dedupe(findings: Sequence[Finding]) -> list[Finding]:

@@ -90,21 +90,21 @@ def test_rfm_7_1_1_4_allows_points_not_a_result_change() -> None:
 
 
 def test_suggested_grounds_follow_the_finding_rfm_7_1_2() -> None:
-    assert suggested_ground("rfm", {"kind": "count_mismatch"}) == "rfm 7.1.2.3"
-    assert suggested_ground("rfm", {"kind": "shot_mismatch"}) == "rfm 7.1.2.4"
-    assert suggested_ground("rfm", {"kind": "check_mismatch"}) == "rfm 7.1.2.1"
+    assert suggested_ground("rfm", "count_mismatch") == "rfm 7.1.2.3"
+    assert suggested_ground("rfm", "shot_mismatch") == "rfm 7.1.2.4"
+    assert suggested_ground("rfm", "check_mismatch") == "rfm 7.1.2.1"
     assert suggested_ground("showtime", None) == "showtime ¶42"
 
 
 def test_a_missed_night_hand_suggests_a_missed_disqualifying_foul_rfm_7_1_1_6_not_a_miscount() -> None:
     """rfm 5.12.7/5.12.10 make a night hand a disqualifying foul; 7.1.2.3 is about counting votes."""
-    assert suggested_ground("rfm", {"kind": "night_hand"}) == "rfm 7.1.1.6"
-    assert suggested_ground("rfm", {"kind": "wrong_form"}) == "rfm 7.1.1.6"
+    assert suggested_ground("rfm", "night_hand") == "rfm 7.1.1.6"
+    assert suggested_ground("rfm", "wrong_form") == "rfm 7.1.1.6"
 
 
 def test_a_video_finding_under_mafclub_suggests_the_judges_error_not_an_automatic_replay_3_13() -> None:
     """mafclub 3.13 replays a game for an oath, bribery or threats; what the video shows is a judge's error."""
-    assert suggested_ground("mafclub", {"kind": "count_mismatch"}) == "other"
+    assert suggested_ground("mafclub", "count_mismatch") == "other"
     assert suggested_ground("mafclub", None) == "mafclub 3.13"
 
 

@@ -79,7 +79,7 @@ def test_every_night_rule_has_a_consequence_and_a_clause_of_its_own_rulebook(pro
 def test_every_finding_kind_suggests_exactly_one_of_the_profiles_own_grounds(profile: Profile) -> None:
     for kind in OFFENCE_KINDS + JUDGE_ERROR_KINDS:
         (ground,) = [g for g in profile.appeal_grounds if kind in g.findings]
-        assert suggested_ground(profile.id, {"kind": kind}) == ground.clause
+        assert suggested_ground(profile.id, kind) == ground.clause
     assert suggested_ground(profile.id, None) == profile.appeal_grounds[0].clause
 
 
@@ -162,7 +162,7 @@ def test_an_unknown_profile_is_an_error_naming_it_never_another_profiles_rules()
     attempts = [
         lambda: get_profile("rfm2"),
         lambda: grounds_for("rfm2"),
-        lambda: suggested_ground("rfm2", {"kind": "count_mismatch"}),
+        lambda: suggested_ground("rfm2", "count_mismatch"),
         lambda: case.deadline,
         lambda: checks(case, Decision("result_stands", "why", "Chief")),
         lambda: night_windows(data),

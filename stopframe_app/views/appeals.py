@@ -155,7 +155,7 @@ def _new_case(game: Game) -> None:
     picked = st.selectbox("Opened from (a finding or an event)", options, index=default, key="appeal_from")
     f: Finding | None = found[picked].get("finding")
     grounds = [f"{g.clause} — {g.text}" for g in grounds_for(game.profile_id)]
-    suggested = suggested_ground(game.profile_id, f.to_json() if f is not None else None)  # review.appeals reads JSON
+    suggested = suggested_ground(game.profile_id, f.kind if f is not None else None)
     st.selectbox("Grounds", grounds, index=next((i for i, g in enumerate(grounds) if g.startswith(suggested + " ")), 0),
                  key=f"appeal_ground_{picked}")
     st.session_state["appeal_ground"] = st.session_state[f"appeal_ground_{picked}"]
