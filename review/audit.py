@@ -33,6 +33,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from contract.clock import Clock
 from contract.errors import StopframeError
 from contract.observations import HandInterval, Observations, Unseen
 from review.calibration import calibrated
@@ -69,9 +70,9 @@ class Placement:
     status: str  # "in_time" | "early" | "late"
 
 
-def merge_blinks(hands: Iterable[HandInterval], fps: float) -> list[HandInterval]:
+def merge_blinks(hands: Iterable[HandInterval], clock: Clock) -> list[HandInterval]:
     """Join a seat's intervals separated by ≤ MERGE_GAP_FRAMES (a detector blink is not a lift)."""
-    gap = MERGE_GAP_FRAMES / fps + EPS
+    gap = clock.seconds_of(MERGE_GAP_FRAMES) + EPS
     merged: list[HandInterval] = []
     for h in sorted(hands, key=lambda h: (h.seat, h.on)):
         last = merged[-1] if merged else None
@@ -107,7 +108,7 @@ def place(hand: HandInterval, windows: Sequence[VoteWindow]) -> Placement | None
 @dataclass
 class _Context:
     profile: Profile
-    fps: float
+    clock: Clock  # the observations' stated frame rate: evidence frames of window times
     hands_by_seat: dict[int, list[HandInterval]]
     unseen: Sequence[Unseen]
     visible: Collection[int] | None
@@ -132,10 +133,11 @@ def audit(
     profile = profile or get_profile(data.get("rules", ""))
     seen = Observations.of(observations)
     game = replay(data, profile)
+    clock = Clock.constant(seen.fps)
     hands_by_seat: dict[int, list[HandInterval]] = {}
-    for h in merge_blinks(seen.hands, seen.fps):
+    for h in merge_blinks(seen.hands, clock):
         hands_by_seat.setdefault(h.seat, []).append(h)
-    ctx = _Context(profile, seen.fps, hands_by_seat, seen.unseen, None if visible_seats is None else set(visible_seats))
+    ctx = _Context(profile, clock, hands_by_seat, seen.unseen, None if visible_seats is None else set(visible_seats))
     votes: list[VoteReport] = []
     untimed: list[str] = []
     skipped: list[str] = []
@@ -403,13 +405,9 @@ def _outcome(
 # ---------------------------------------------------------------- the individual checks
 
 
-def _frame(t: float, fps: float) -> int:
-    return max(0, math.floor(t * fps + 1e-3))
-
-
-def _timing(margin: float, fps: float) -> float:
+def _timing(margin: float, clock: Clock) -> float:
     """How sure a before/after call is: 0.5 at the boundary itself, certain a frame or more away."""
-    return min(1.0, 0.5 + 0.5 * max(0.0, margin) * fps)
+    return min(1.0, 0.5 + 0.5 * clock.frames_in(max(0.0, margin)))
 
 
 def _assumed(w: VoteWindow, names: Iterable[str]) -> tuple[str, ...]:
@@ -426,7 +424,7 @@ def _add(
         consequence = ctx.profile.offence(kind)
     if assumed:
         confidence *= ASSUMED_FACTOR
-    points = sorted({(f if f is not None else _frame(x, ctx.fps), x) for x, f in frames})
+    points = sorted({(f if f is not None else ctx.clock.at(max(x, 0.0)).frame, x) for x, f in frames})
     more: dict[str, Any] = {"x_text": text, **(extra or {})}
     if consequence.also:
         more["x_also_clause"] = consequence.also
@@ -450,7 +448,7 @@ YES, NO, MAYBE = "counts", "not counted", "a judge may count it or not"
 def _late(ctx: _Context, w: VoteWindow, p: Placement, prior: int) -> None:
     h = p.hand
     _add(ctx, "late_vote", w, seat=h.seat, t=h.on,
-         confidence=h.confidence * _timing(h.on - w.cutoff, ctx.fps),
+         confidence=h.confidence * _timing(h.on - w.cutoff, ctx.clock),
          frames=[(w.cutoff, None), (h.on, h.on_frame)], assumed=_assumed(w, ["cutoff"]),
          text=f"Seat {h.seat}'s hand landed {_after(h.on - w.cutoff)} the vote for {_whom(w)} closed.",
          consequence=ctx.profile.offence("late_vote", prior_fouls=prior))
@@ -467,7 +465,7 @@ def _early(ctx: _Context, w: VoteWindow, p: Placement, prior: int, held_from: Vo
         text = f"Seat {h.seat}'s hand, placed for {_whom(held_from)}, was still on the table when {_whom(w)} was named."
         margin = h.off - w.t
     _add(ctx, "early_hand", w, seat=h.seat, t=h.on if held_from is None else w.t,
-         confidence=h.confidence * _timing(margin, ctx.fps),
+         confidence=h.confidence * _timing(margin, ctx.clock),
          frames=[(h.on, h.on_frame), (w.t, None)], assumed=_assumed(w, ["t"]), text=text, consequence=consequence)
     return NO if consequence.type == "not_counted" else YES
 
@@ -483,7 +481,7 @@ def _lift(ctx: _Context, w: VoteWindow, p: Placement, prior: int) -> str:
     consequence = ctx.profile.offence("lifted_early", prior_fouls=prior, after_cutoff=after_cutoff)
     when = "the count was announced" if name == "announced" else "the vote closed"
     _add(ctx, "lifted_early", w, seat=h.seat, t=h.off,
-         confidence=h.confidence * _timing(deadline - h.off, ctx.fps),
+         confidence=h.confidence * _timing(deadline - h.off, ctx.clock),
          frames=[(h.off, h.off_frame), (deadline, None)], assumed=_assumed(w, [name]),
          text=f"Seat {h.seat} lifted the hand {deadline - h.off:.2f} s before {when} for {_whom(w)}"
               + (" (after the vote closed)." if after_cutoff else "."),
@@ -582,7 +580,7 @@ def _vote_confidence(ctx: _Context, w: VoteWindow, seats: dict[int, list[Placeme
                 continue
             h = p.hand
             boundary = min(abs(h.on - w.cutoff), abs(h.on - w.t) if p.status != "early" else math.inf)
-            conf = min(conf, h.confidence * _timing(boundary, ctx.fps))
+            conf = min(conf, h.confidence * _timing(boundary, ctx.clock))
     if w.assumed:
         conf *= ASSUMED_FACTOR
     if blind:

@@ -38,6 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from contract.clock import Clock
 from contract.errors import UnreadableInput
 from contract.night import SHOOT_LEAD_S, SHOOT_TAIL_S, NightSeen, Raised, fit_count
 from contract.observations import Observations
@@ -136,18 +137,19 @@ def count_calls(event: Mapping[str, Any], seats: Sequence[int], *, offset: float
     None when the shooting has neither `x_count_times` nor `t`.
     """
     seats = tuple(seats)
+    video_time = Clock(None, offset_s=offset).video_time  # `offset`: the protocol's video.offset_s
     given = event.get("x_count_times")
     if isinstance(given, Mapping):
-        pairs = sorted((float(t) + offset, int(s)) for s, t in given.items() if _num(t))
+        pairs = sorted((video_time(t), int(s)) for s, t in given.items() if _num(t))
         if pairs:
             return CountCalls(tuple(s for _, s in pairs), tuple(t for t, _ in pairs), "protocol")
     elif isinstance(given, list) and given and all(_num(t) for t in given):
         n = min(len(given), len(seats))
-        return CountCalls(seats[:n], tuple(float(t) + offset for t in given[:n]), "protocol")
+        return CountCalls(seats[:n], tuple(video_time(t) for t in given[:n]), "protocol")
     t0 = event.get("t")
     if not _num(t0):
         return None  # an untimed shooting: which heard count is this night's cannot be told
-    start = float(t0) + offset
+    start = video_time(t0)
     fit = fit_count(_count_onsets(cues), len(seats), start)
     if fit is not None:
         times, heard = fit
@@ -220,7 +222,7 @@ class _Plan:
 
 def _plans(data: Mapping[str, Any], profile: Profile, cues: Sequence[Any]) -> list[_Plan]:
     """Every timed shooting and check, with the table as it stood then (the rules engine's replay)."""
-    offset = float((data.get("video") or {}).get("offset_s") or 0.0)
+    clock = Clock.of_protocol(data)
     state = initial_state(dict(data))
     plans: list[_Plan] = []
     events = data.get("events") or []
@@ -229,17 +231,17 @@ def _plans(data: Mapping[str, Any], profile: Profile, cues: Sequence[Any]) -> li
             living = tuple(sorted(state.at_table))
             night = int(ev["night"])
             if ev["type"] == "shooting":
-                calls = count_calls(ev, called_seats(profile, living), offset=offset, cues=cues)
+                calls = count_calls(ev, called_seats(profile, living), offset=clock.offset_s, cues=cues)
                 if calls is not None:
                     a, b = calls.span
                     w = NightWindow("shooting", night, max(0.0, a - SHOOT_LEAD_S), b + SHOOT_TAIL_S, index,
                                     assumed=("count_times",) if calls.assumed else ())
                     plans.append(_Plan(w, ev, living, dict(state.roles), calls))
             elif _num(ev.get("t")):
-                t = float(ev["t"]) + offset
+                t = clock.video_time(ev["t"])
                 end = t + CHECK_SPAN_S
-                nxt = next((float(e["t"]) + offset for e in events[index + 1:]
-                            if isinstance(e, Mapping) and _num(e.get("t")) and float(e["t"]) + offset > t), None)
+                nxt = next((clock.video_time(e["t"]) for e in events[index + 1:]
+                            if isinstance(e, Mapping) and _num(e.get("t")) and clock.video_time(e["t"]) > t), None)
                 if nxt is not None:
                     end = min(end, nxt)
                 checker = _seat_of_role(state.roles, "don" if ev.get("by") == "don" else "sheriff")
@@ -284,7 +286,7 @@ def audit_nights(
     if not _count_onsets(cues) and seen.words:
         cues = [{"kind": "count_word", "t": t} for t in seen.words]  # the count vision heard on the audio
     table = _table_hands(observations)
-    fps = fps or _fps(observations) or 25.0
+    clock = Clock.constant(fps or _fps(observations) or 25.0)
     if visible_seats is not None:
         visible: set[int] | None = set(visible_seats)
     else:
@@ -304,10 +306,10 @@ def audit_nights(
             out.rows.append(_row(plan, note="the observations do not cover this stretch: not audited"))
             continue
         if plan.calls is not None:
-            _shooting(out, profile, plan, seen, visible, fps)
+            _shooting(out, profile, plan, seen, visible, clock)
         else:
-            _check(out, profile, plan, seen, visible, fps)
-    _pose(out, profile, plans, seen, table, allowed, fps)
+            _check(out, profile, plan, seen, visible, clock)
+    _pose(out, profile, plans, seen, table, allowed, clock)
     out.findings = _dedupe(out.findings)
     return out
 
@@ -342,10 +344,6 @@ def _row(plan: _Plan, **extra: Any) -> dict[str, Any]:
     return row
 
 
-def _frame(t: float, fps: float) -> int:
-    return int(math.floor(t * fps + 1e-3 * fps))
-
-
 @dataclass(frozen=True)
 class _Shot:
     seat: int
@@ -371,7 +369,7 @@ def _shots_of(seat: int, raised: Sequence[Raised], calls: CountCalls, a: float, 
     return _Shot(seat, tuple(targets), tuple(times), min(conf))
 
 
-def _shooting(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, visible: set[int] | None, fps: float) -> None:
+def _shooting(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, visible: set[int] | None, clock: Clock) -> None:
     w, calls = plan.window, plan.calls
     assert calls is not None
     known = _roles_known(plan)
@@ -411,14 +409,14 @@ def _shooting(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, v
             confidence=confidence * (0.6 if assumed else 1.0), seat=None,
             seats=tuple(sorted(s for s in (protocol_target, video_target) if isinstance(s, int))),
             night=w.night, t=min(fired) if fired else calls.times[0], assumed_times=("count_times",) if assumed else (),
-            evidence=Evidence(tuple(_frame(t, fps) for t in fired), tuple(fired)),
+            evidence=Evidence(tuple(clock.at(t).frame for t in fired), tuple(fired)),
             extra={"x_text": f"Night {w.night}: the video shows {video_says}; the protocol records {protocol_says}.",
                    "x_video_shots": video_shots, "x_protocol_shots": dict(recorded) or None,
                    "x_calls": list(calls.seats), "x_count_source": calls.source,
                    "x_count_heard": f"{calls.heard_count}/{len(calls.times)}"},
         ))
     if known:
-        _red_hands(out, profile, plan, seen, visible, fps)
+        _red_hands(out, profile, plan, seen, visible, clock)
 
 
 def _outcome(blacks: Sequence[int], shots: Mapping[int, _Shot | None], blind: Sequence[int]) -> tuple[int | None, str, float]:
@@ -446,7 +444,7 @@ def _outcome(blacks: Sequence[int], shots: Mapping[int, _Shot | None], blind: Se
     return targets.pop(), "kill", confidence
 
 
-def _red_hands(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, visible: set[int] | None, fps: float) -> None:
+def _red_hands(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, visible: set[int] | None, clock: Clock) -> None:
     w = plan.window
     cons = profile.night_rule("red_hand")
     for r in seen.raised:
@@ -460,13 +458,13 @@ def _red_hands(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, 
         out.findings.append(Finding(
             kind="night_hand", clause=cons.clause, consequence=FindingConsequence(cons.type, cons.text, cons.points),
             confidence=r.confidence * (0.8 if w.assumed else 1.0), seat=r.seat, night=w.night, t=r.up,
-            assumed_times=w.assumed, evidence=Evidence((_frame(r.up, fps),), (r.up,)),
+            assumed_times=w.assumed, evidence=Evidence((clock.at(r.up).frame,), (r.up,)),
             extra={"x_text": f"Night {w.night}: seat {r.seat} (red) raises a hand during the shooting "
                              f"({r.up:.2f}–{r.down:.2f} s{fired}).", "x_what": "red_hand"},
         ))
 
 
-def _check(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, visible: set[int] | None, fps: float) -> None:
+def _check(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, visible: set[int] | None, clock: Clock) -> None:
     w, ev = plan.window, plan.event
     seat = w.seat
     if seat is None:
@@ -489,7 +487,7 @@ def _check(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, visi
         return
     cons = profile.offence("check_mismatch")
     by = "Don" if ev.get("by") == "don" else "Sheriff"
-    frame = best.frame if best.frame is not None else _frame(best.t, fps)
+    frame = best.frame if best.frame is not None else clock.at(best.t).frame
     out.findings.append(Finding(
         kind="check_mismatch", clause=cons.clause, consequence=FindingConsequence(cons.type, cons.text, cons.points),
         confidence=best.confidence, seat=seat, night=w.night, t=best.t, evidence=Evidence((frame,), (best.t,)),
@@ -500,7 +498,7 @@ def _check(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, visi
 
 
 def _pose(out: NightAudit, profile: Profile, plans: Sequence[_Plan], seen: NightSeen, table: Any,
-          allowed: Sequence[tuple[int, float, float]], fps: float) -> None:
+          allowed: Sequence[tuple[int, float, float]], clock: Clock) -> None:
     """Hands out of the night pose outside the seat's own moment (rfm 4.5.12): low-severity suggestions."""
     if not plans:
         return
@@ -531,7 +529,7 @@ def _pose(out: NightAudit, profile: Profile, plans: Sequence[_Plan], seen: Night
         out.findings.append(Finding(
             kind="night_hand", clause=cons.clause, consequence=FindingConsequence(cons.type, cons.text, cons.points),
             confidence=POSE_CONFIDENCE[sustained], seat=seat, night=n, t=a,
-            evidence=Evidence((_frame(a, fps), _frame(b, fps)), (a, b)),
+            evidence=Evidence((clock.at(a).frame, clock.at(b).frame), (a, b)),
             extra={"x_text": f"Night {n}: seat {seat} leaves the night pose — {what} ({a:.2f}–{b:.2f} s).",
                    "x_what": "pose"},
         ))

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from contract.clock import Clock
 from contract.errors import UnreadableInput
 from contract.jsonio import read_document
 
@@ -141,7 +142,7 @@ def marks_path_for(protocol_path: str | os.PathLike[str]) -> Path:
 
 def vote_windows(data: dict[str, Any], marks: Sequence[Mark] = ()) -> list[VoteWindow]:
     """Every vote and lift vote of the protocol, in order, with times on the video's clock."""
-    offset = float((data.get("video") or {}).get("offset_s") or 0.0)
+    clock = Clock.of_protocol(data)
     by_event = {m.event: m for m in marks if m.event is not None}
     by_key = {m.key: m for m in marks if m.key is not None}
     last_round: dict[int, int] = {}
@@ -163,7 +164,7 @@ def vote_windows(data: dict[str, Any], marks: Sequence[Mark] = ()) -> list[VoteW
         for name in TIME_NAMES:
             value = ev.get(name)
             if isinstance(value, int | float) and not isinstance(value, bool):
-                times[name], sources[name] = float(value) + offset, "protocol"
+                times[name], sources[name] = clock.video_time(value), "protocol"
             elif mark is not None and name in mark.times:
                 times[name], sources[name] = mark.times[name], "marks"
             else:

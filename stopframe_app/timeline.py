@@ -12,6 +12,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
+from contract.clock import Clock
 from review.findings import Finding
 from stopframe_app import words
 
@@ -28,7 +29,7 @@ def _row(seat: Any) -> str:
 def timeline_rows(data: Mapping[str, Any], windows: Iterable[Any] = (), hands: Iterable[Mapping[str, Any]] = (),
                   findings: Iterable[Finding] = (), duration: float | None = None) -> pd.DataFrame:
     """One row per mark: row, kind, label, start, end (None for points), jump (seconds)."""
-    offset = float((data.get("video") or {}).get("offset_s") or 0.0)
+    clock = Clock.of_protocol(data)
     out: list[dict[str, Any]] = []
 
     def add(row: str, kind: str, label: str, start: float, end: float | None = None, jump: float | None = None) -> None:
@@ -36,7 +37,7 @@ def timeline_rows(data: Mapping[str, Any], windows: Iterable[Any] = (), hands: I
                     "jump": start if jump is None else jump})
 
     events = [e for e in data.get("events", []) if isinstance(e, dict)]
-    phase_starts = [(float(e["t"]) + offset, e) for e in events
+    phase_starts = [(clock.video_time(e["t"]), e) for e in events
                     if e.get("type") == "phase" and isinstance(e.get("t"), int | float)]
     for i, (t, e) in enumerate(phase_starts):
         end = phase_starts[i + 1][0] if i + 1 < len(phase_starts) else (duration or t + 1.0)
@@ -45,10 +46,10 @@ def timeline_rows(data: Mapping[str, Any], windows: Iterable[Any] = (), hands: I
         t = e.get("t")
         if not isinstance(t, int | float) or isinstance(t, bool):
             continue
-        t = float(t) + offset
+        t = clock.video_time(t)
         kind = e.get("type")
         if kind == "speech":
-            end = float(e["end"]) + offset if isinstance(e.get("end"), int | float) else t + 1.0
+            end = clock.video_time(e["end"]) if isinstance(e.get("end"), int | float) else t + 1.0
             add(_row(e.get("seat")), "speech", f"{str(e.get('kind') or 'day').replace('_', ' ')} speech, seat {e.get('seat')}", t, end)
         elif kind in ("nomination", "withdrawal"):
             add(_row(e.get("by")), kind, f"seat {e.get('by')} {kind} of {e.get('target')}", t)

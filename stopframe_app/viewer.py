@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import streamlit as st
 import streamlit.components.v1 as components
 
+from contract.clock import Clock
 from review.findings import Finding
 from review.store import data_dir
 from stopframe_app import state
@@ -59,9 +60,11 @@ def flagged_seats(findings: Iterable[Finding], window: VoteWindow | None) -> set
     return seats
 
 
-def _step(kind: str, amount: float, fps: float, last: int) -> None:
-    frames = round(amount * fps) if kind == "s" else int(amount)
-    st.session_state[state.FRAME] = min(max(0, state.frame() + frames), last)
+def _step(kind: str, amount: float, clock: Clock, last: int) -> None:
+    """Step by frames, or by seconds on the video's own clock (variable frame rates step by time, not by a mean rate)."""
+    now = min(state.frame(), last)
+    to = clock.step(now, amount).frame if kind == "s" else now + int(amount)
+    st.session_state[state.FRAME] = min(max(0, to), last)
 
 
 def _typed_frame() -> None:
@@ -119,9 +122,11 @@ def _viewer_fragment(game: Game, key: str) -> None:
         st.session_state[f"{strip_key}_seen"] = moved.get("seq")
         st.session_state[state.FRAME] = min(max(0, int(moved.get("frame") or 0)), last)
     st.session_state[state.FRAME_BOX] = st.session_state[state.FRAME]
+    with state.video(game) as source:
+        clock = source.clock
     cols = st.columns(len(STEPS) + 2)
     for col, (label, kind, amount) in zip(cols, STEPS, strict=False):
-        col.button(label, key=f"{key}_step_{label}", on_click=_step, args=(kind, amount, meta.fps, last),
+        col.button(label, key=f"{key}_step_{label}", on_click=_step, args=(kind, amount, clock, last),
                    width="stretch")
     cols[-2].number_input("frame", min_value=0, max_value=last, step=1, key=state.FRAME_BOX,
                           label_visibility="collapsed", on_change=_typed_frame)

@@ -10,7 +10,6 @@ however long the file is.
 from __future__ import annotations
 
 import bisect
-import math
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,11 +20,11 @@ from typing import Any
 import av
 import numpy as np
 
+from contract.clock import TIME_EPS, Clock
 from contract.errors import UnreadableInput
 
 CACHE_BYTES = 192 * 1024 * 1024  # recent frames kept for stepping back and forth in a review
 SEQUENTIAL_GAP = 48  # decoding this many frames forward beats a seek + decode from a keyframe
-TIME_EPS = 1e-3  # 1 ms: absorbs float error in times typed by people or computed from fps
 
 
 class VideoError(UnreadableInput):
@@ -106,30 +105,29 @@ class VideoSource:
             self._pts0 = self._pts_table[0]
         fps_guess = float(self._stream.average_rate or self._stream.guessed_rate or 0) or 25.0
         if self._pts_table is not None:
-            n = len(self._pts_table)
-            span = (self._pts_table[-1] - self._pts0) * self._tb if n > 1 else 0
-            fps = (n - 1) / float(span) if span else fps_guess
-            frame_dur = float(span) / (n - 1) if n > 1 else 1 / fps
-            duration = float(span) + frame_dur
+            self.clock = Clock.variable([(p - self._pts0) * self._tb for p in self._pts_table], fps_guess)
         else:  # constant frame rate: index arithmetic is exact
-            fps = fps_guess
-            n = self._stream.frames or int(round(float(self._duration_s()) * fps))
-            duration = n / fps
-        if n <= 0:
-            raise _fail(self.path, "contains no video frames")
-        self._step = 1 / fps
+            n = self._stream.frames or self._stream_frames(fps_guess)
+            if n <= 0:
+                raise _fail(self.path, "contains no video frames")
+            self.clock = Clock.constant(fps_guess, n)
         h, w = first.height, first.width
         if self._rotation in (90, 270):
             w, h = h, w
+        clock = self.clock
+        assert clock.frame_count is not None and clock.duration is not None
         self.meta = VideoMeta(
-            path=self.path, fps=fps, frame_count=n, duration=duration, width=w, height=h,
+            path=self.path, fps=clock.fps, frame_count=clock.frame_count, duration=clock.duration, width=w, height=h,
             rotation=self._rotation, has_audio=bool(self._container.streams.audio),
         )
 
-    def _duration_s(self) -> float:
+    def _stream_frames(self, fps: float) -> int:
+        """The frame count where the container does not state it: the stream's duration on a constant clock."""
         if self._stream.duration:
-            return float(self._stream.duration * self._tb)
-        return (self._container.duration or 0) / 1e6
+            seconds = float(self._stream.duration * self._tb)
+        else:
+            seconds = (self._container.duration or 0) / 1e6
+        return Clock.constant(fps).nearest(seconds)
 
     def _read_pts_table(self) -> list[int] | None:
         """Presentation timestamps of every frame for variable-frame-rate files; None for constant rate.
@@ -171,18 +169,12 @@ class VideoSource:
     def time_of(self, index: int) -> float:
         """Seconds of frame `index` on the video's clock (container pts, first frame = 0)."""
         self._check_index(index)
-        if self._pts_table is not None:
-            return float((self._pts_table[index] - self._pts0) * self._tb)
-        return index * self._step
+        return self.clock.frame(index).seconds
 
     def index_at(self, t: float) -> int:
-        """The frame on screen at time t (the last frame starting at or before t)."""
-        if self._pts_table is not None:
-            target = self._pts0 + (t + TIME_EPS) / float(self._tb)
-            i = bisect.bisect_right(self._pts_table, target) - 1
-        else:
-            i = math.floor((t + TIME_EPS) / self._step)
-        return min(max(i, 0), self.meta.frame_count - 1)
+        """The frame on screen at time t (the last frame starting at or before t), times outside the video
+        held to its first and last frames (a window may reach past either end)."""
+        return self.clock.at(min(max(t, 0.0), self.meta.duration)).frame
 
     def _first_index_from(self, t: float) -> int:
         """The first frame starting at or after t (window starts are inclusive)."""
@@ -197,12 +189,12 @@ class VideoSource:
             if i < len(self._pts_table) and self._pts_table[i] == pts:
                 return i
             return max(0, i - 1)
-        return int(round(float((pts - self._pts0) * self._tb) / self._step))
+        return self.clock.nearest(float((pts - self._pts0) * self._tb))
 
     def _pts_of(self, index: int) -> int:
         if self._pts_table is not None:
             return self._pts_table[index]
-        return self._pts0 + int(round(index * self._step / float(self._tb)))
+        return self._pts0 + int(round(self.clock.frame(index).seconds / float(self._tb)))
 
     def _check_index(self, index: int) -> None:
         if not 0 <= index < self.meta.frame_count:

@@ -1,0 +1,138 @@
+"""The one clock: seconds ↔ frames on a video's own clock, and the protocol-to-video offset.
+
+A `Clock` is made from the decoded video's frame timestamps (`Clock.variable`, phone videos with a
+variable frame rate) or from a stated frame rate (`Clock.constant`: a constant-rate video, or the
+`fps` of a JSON file). `Clock.protocol` adds the protocol's `video.offset_s`: the only place where a
+protocol time becomes a video time. Every other module asks the clock, so a frame number means the
+same frame everywhere (the audit's evidence, the viewer, the reports) and variable frame rates are
+right wherever a timestamped clock is at hand.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from contract.errors import InvalidInput
+
+TIME_EPS = 1e-3  # 1 ms: absorbs float error in times typed by people or computed from a frame rate
+
+
+class TimeOutsideVideo(InvalidInput):
+    """A time before the video's first frame or after its end, or a frame it does not have."""
+
+
+@dataclass(frozen=True, order=True)
+class FrameTime:
+    """A frame and the time it starts on the video's clock: only a `Clock` makes one, so both agree."""
+
+    frame: int
+    seconds: float
+
+    def __str__(self) -> str:
+        minutes, sec = divmod(self.seconds, 60)
+        return f"{int(minutes):02d}:{sec:06.3f} (frame {self.frame})"
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A video's frame clock (constant or timestamped) and the protocol-to-video offset."""
+
+    fps: float | None  # the stated rate, the mean rate of a timestamped clock, or None: a protocol's times alone
+    frame_count: int | None = None  # None where a JSON file states a rate but not the length
+    starts: tuple[float, ...] | None = None  # each frame's start (first = 0); None at a constant rate
+    offset_s: float = 0.0  # video time = protocol time + offset_s
+
+    @classmethod
+    def constant(cls, fps: float, frame_count: int | None = None) -> Clock:
+        """A constant frame rate: a frame starts every 1/fps seconds."""
+        if not fps > 0:
+            raise InvalidInput(f"a frame rate must be above 0, not {fps:g}")
+        return cls(float(fps), frame_count)
+
+    @classmethod
+    def variable(cls, starts: Sequence[float | Fraction], fps: float) -> Clock:
+        """The decoded video's own frame starts (seconds, increasing; exact fractions keep the mean rate exact).
+
+        `fps` is the rate the container states, kept where the frames span no time (a single frame)."""
+        if not starts:
+            raise InvalidInput("a timestamped clock needs at least one frame")
+        n, span = len(starts), starts[-1] - starts[0]
+        return cls((n - 1) / float(span) if span else fps, n, tuple(float(s - starts[0]) for s in starts))
+
+    @classmethod
+    def of_protocol(cls, data: Mapping[str, Any], frames: Clock | None = None) -> Clock:
+        """The protocol's `video.offset_s` (0 where it states none) on the video's frame clock `frames`;
+        without one, a clock that turns protocol times into video seconds but knows no frames."""
+        offset = float((data.get("video") or {}).get("offset_s") or 0.0)
+        return replace(frames, offset_s=offset) if frames is not None else cls(None, offset_s=offset)
+
+    def _rate(self) -> float:
+        if self.fps is None:
+            raise InvalidInput("this clock knows a protocol's times only, not the video's frames")
+        return self.fps
+
+    @property
+    def duration(self) -> float | None:
+        """Seconds from the first frame's start to the last frame's end (None where the length is unknown)."""
+        if self.frame_count is None or self.fps is None:
+            return None
+        if self.starts is None:
+            return self.frame_count / self.fps
+        n = len(self.starts)
+        return self.starts[-1] + (self.starts[-1] / (n - 1) if n > 1 else 1 / self.fps)
+
+    def video_time(self, protocol_t: float) -> float:
+        """A protocol time on the video's clock: the one place the offset is added."""
+        return float(protocol_t) + self.offset_s
+
+    def frame(self, index: int) -> FrameTime:
+        """Frame `index` and the time it starts."""
+        if index < 0 or (self.frame_count is not None and index >= self.frame_count):
+            last = "" if self.frame_count is None else f"..{self.frame_count - 1}"
+            raise TimeOutsideVideo(f"frame {index} is outside the video's frames 0{last}")
+        return FrameTime(index, index / self._rate() if self.starts is None else self.starts[index])
+
+    def at(self, seconds: float) -> FrameTime:
+        """The frame on screen at `seconds` of video time: the last one starting at or before it (1 ms tolerance)."""
+        end = self.duration
+        if seconds < -TIME_EPS or (end is not None and seconds > end + TIME_EPS):
+            where = "before the video starts" if seconds < 0 else f"after the video ends ({end:.3f} s)"
+            raise TimeOutsideVideo(f"{seconds:.3f} s is {where}")
+        if self.starts is None:
+            index = math.floor((seconds + TIME_EPS) * self._rate())
+        else:
+            index = bisect.bisect_right(self.starts, seconds + TIME_EPS) - 1
+        if self.frame_count is not None:
+            index = min(index, self.frame_count - 1)
+        return self.frame(max(index, 0))
+
+    def nearest(self, seconds: float) -> int:
+        """The frame starting nearest to `seconds`, unchecked: a decoded frame's timestamp (which may stray by
+        under half a frame from its slot) back to its index."""
+        if self.starts is None:
+            return int(round(seconds * self._rate()))
+        i = bisect.bisect_left(self.starts, seconds)
+        return min((j for j in (i - 1, i) if 0 <= j < len(self.starts)), key=lambda j: abs(self.starts[j] - seconds))
+
+    def frames_in(self, seconds: float) -> float:
+        """How many frames (fractional) a span of `seconds` holds at the clock's (mean) rate: a margin in frames."""
+        return seconds * self._rate()
+
+    def seconds_of(self, frames: float) -> float:
+        """How long a span of `frames` frames lasts at the clock's (mean) rate: a gap counted in frames."""
+        return frames / self._rate()
+
+    def at_protocol(self, protocol_t: float) -> FrameTime:
+        """The frame on screen at a protocol time."""
+        return self.at(self.video_time(protocol_t))
+
+    def step(self, index: int, seconds: float) -> FrameTime:
+        """The frame `seconds` after (or before) frame `index`, held to the video's first and last frames."""
+        t = self.frame(index).seconds + seconds
+        end = self.duration
+        return self.at(min(max(t, 0.0), end if end is not None else t))
