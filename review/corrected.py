@@ -346,7 +346,7 @@ class _Rounds:
 
 
 def _resolve(data: Mapping[str, Any], decisions: Iterable[Decision],
-             votes: Iterable[VoteReport | Mapping[str, Any]]) -> tuple[list[_Op], list[CorrectionProblem]]:
+             votes: Iterable[VoteReport]) -> tuple[list[_Op], list[CorrectionProblem]]:
     """The decisions that can be applied together (in game order) and a sentence for each that cannot."""
     from review.protocol import validate
 
@@ -357,7 +357,7 @@ def _resolve(data: Mapping[str, Any], decisions: Iterable[Decision],
                                       f"({_problem_words(base[0])}), so no correction can be signed on it; "
                                       "`stopframe validate` lists every problem.")]
     events = data.get("events") or []
-    rows = [v if isinstance(v, VoteReport) else VoteReport.from_json(v) for v in votes]  # the CLI reads them from a file
+    rows = list(votes)
     standing = [d for d in decisions if d.stands]
     plans = [_plan(events, d, rows) for d in standing]
     problems = [p for p in plans if isinstance(p, CorrectionProblem)]
@@ -386,13 +386,13 @@ def _resolve(data: Mapping[str, Any], decisions: Iterable[Decision],
 
 
 def correction_problems(data: Mapping[str, Any], decisions: Iterable[Decision], *,
-                        votes: Iterable[VoteReport | Mapping[str, Any]] = ()) -> list[CorrectionProblem]:
+                        votes: Iterable[VoteReport] = ()) -> list[CorrectionProblem]:
     """Every standing decision the corrected protocol cannot take, each with its finding and one sentence."""
     return _resolve(data, decisions, votes)[1]
 
 
 def check_corrections(data: Mapping[str, Any], decisions: Iterable[Decision], *,
-                      votes: Iterable[VoteReport | Mapping[str, Any]] = ()) -> list[str]:
+                      votes: Iterable[VoteReport] = ()) -> list[str]:
     """For the app, before an export: one sentence per confirmed (or edited) finding that the corrected
     protocol cannot take, naming the finding and why; an empty list when the export will validate.
     Same arguments as `corrected_protocol`."""
@@ -403,7 +403,7 @@ def corrected_protocol(
     data: Mapping[str, Any],
     decisions: Iterable[Decision],
     *,
-    votes: Iterable[VoteReport | Mapping[str, Any]] = (),
+    votes: Iterable[VoteReport] = (),
     source: str | None = None,
     appeals: Iterable[tuple[str, AppealDecision]] = (),
     strict: bool = True,

@@ -41,10 +41,9 @@ def identity_of(data: Mapping[str, Any]) -> Identity:
                     candidate=data.get("candidate"), seat=data.get("seat"))
 
 
-def finding_key(finding: Finding | Mapping[str, Any]) -> str:
+def finding_key(finding: Finding) -> str:
     """The identity as the text key decisions are stored under (day and night keys differ in length)."""
-    ident = finding.identity if isinstance(finding, Finding) else identity_of(finding)
-    return json.dumps(list(ident), separators=(",", ":"))
+    return json.dumps(list(finding.identity), separators=(",", ":"))
 
 
 @dataclass(frozen=True)

@@ -99,11 +99,6 @@ def game_id_for(protocol_data: Mapping[str, Any], protocol_path: str | os.PathLi
     return "sha256:" + digest[:16]
 
 
-def _finding_json(finding: Finding | Mapping[str, Any]) -> dict[str, Any]:
-    """The finding as it is stored in its decision's row."""
-    return finding.to_json() if isinstance(finding, Finding) else dict(finding)
-
-
 @dataclass(frozen=True)
 class Decision:
     """The current decision on one finding of one game.
@@ -119,11 +114,6 @@ class Decision:
     who: str
     at: float
     version: int
-
-    def __post_init__(self) -> None:
-        """A finding handed as its JSON (an audit file read by the CLI) is typed here, once."""
-        if not isinstance(self.finding, Finding):
-            object.__setattr__(self, "finding", Finding.from_json(self.finding))
 
     @property
     def effective_finding(self) -> Finding:
@@ -214,7 +204,7 @@ class Store:
     def decide(
         self,
         game_id: str,
-        finding: Finding | Mapping[str, Any],
+        finding: Finding,
         status: str,
         *,
         reason: str,
@@ -234,8 +224,7 @@ class Store:
             raise StopframeError("Say who decides (the judge's name).", 1)
         if status == "edited" and not edited:
             raise StopframeError("An edited decision needs the fields the judge changed.", 1)
-        fjson = _finding_json(finding)  # the row keeps the JSON it was given, byte for byte
-        key = finding_key(fjson)
+        key = finding_key(finding)
         now = time.time()
         edited_text = json.dumps(dict(edited), ensure_ascii=False, sort_keys=True) if edited else None
         with self.transaction() as con:
@@ -244,24 +233,24 @@ class Store:
             ).fetchone()
             current = row[0] if row else 0
             if current != expected_version:
-                raise ConflictError(_conflict_message(fjson, row, expected_version))
+                raise ConflictError(_conflict_message(finding, row, expected_version))
             version = current + 1
             con.execute(
                 "INSERT INTO decisions (game_id, finding_key, finding, status, edited, reason, who, at, version) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game_id, finding_key) DO UPDATE SET "
                 "finding=excluded.finding, status=excluded.status, edited=excluded.edited, reason=excluded.reason, "
                 "who=excluded.who, at=excluded.at, version=excluded.version",
-                (game_id, key, json.dumps(fjson, ensure_ascii=False), status, edited_text, reason, who, now, version),
+                (game_id, key, json.dumps(finding.to_json(), ensure_ascii=False), status, edited_text, reason, who, now, version),
             )
             con.execute(
                 "INSERT INTO trail (game_id, finding_key, action, status, edited, reason, who, at, version) "
                 "VALUES (?, ?, 'decide', ?, ?, ?, ?, ?, ?)",
                 (game_id, key, status, edited_text, reason, who, now, version),
             )
-        return Decision(game_id, key, Finding.from_json(fjson), status, dict(edited) if edited else None, reason, who,
+        return Decision(game_id, key, finding, status, dict(edited) if edited else None, reason, who,
                         now, version)
 
-    def withdraw(self, game_id: str, finding: Finding | Mapping[str, Any], *, reason: str, who: str, expected_version: int) -> None:
+    def withdraw(self, game_id: str, finding: Finding, *, reason: str, who: str, expected_version: int) -> None:
         """Take a decision back (the finding is open again); the trail keeps what it was."""
         key = finding_key(finding)
         with self.transaction() as con:
@@ -269,7 +258,7 @@ class Store:
                 "SELECT version, status, who, at FROM decisions WHERE game_id=? AND finding_key=?", (game_id, key)
             ).fetchone()
             if row is None or row[0] != expected_version:
-                raise ConflictError(_conflict_message(_finding_json(finding), row, expected_version))
+                raise ConflictError(_conflict_message(finding, row, expected_version))
             con.execute("DELETE FROM decisions WHERE game_id=? AND finding_key=?", (game_id, key))
             con.execute(
                 "INSERT INTO trail (game_id, finding_key, action, status, edited, reason, who, at, version) "
@@ -277,7 +266,7 @@ class Store:
                 (game_id, key, reason, who, time.time(), row[0] + 1),
             )
 
-    def decision(self, game_id: str, finding: Finding | Mapping[str, Any]) -> Decision | None:
+    def decision(self, game_id: str, finding: Finding) -> Decision | None:
         with self.reading() as con:
             row = con.execute(
                 "SELECT * FROM decisions WHERE game_id=? AND finding_key=?", (game_id, finding_key(finding))
@@ -337,7 +326,7 @@ def _rekey_decisions(con: sqlite3.Connection) -> None:
     rows = con.execute("SELECT game_id, finding_key, finding FROM decisions").fetchall()
     taken = {(game_id, key) for game_id, key, _ in rows}
     for game_id, key, finding in rows:
-        new = finding_key(json.loads(finding))
+        new = finding_key(Finding.from_json(json.loads(finding)))
         if new != key and (game_id, new) not in taken:
             con.execute("UPDATE decisions SET finding_key=? WHERE game_id=? AND finding_key=?", (new, game_id, key))
             taken.add((game_id, new))
@@ -350,8 +339,8 @@ def _decision(row: tuple) -> Decision:
                     reason, who, at, version)
 
 
-def _conflict_message(finding: Mapping[str, Any], row: tuple | None, expected: int) -> str:
-    what = f"{finding.get('kind', 'finding')} (seat {finding.get('seat')})"
+def _conflict_message(finding: Finding, row: tuple | None, expected: int) -> str:
+    what = f"{finding.kind} (seat {finding.seat})"
     if row is None:
         return (f"The decision on {what} was withdrawn by another judge after you loaded it; "
                 "nothing was saved — reload and decide again.")

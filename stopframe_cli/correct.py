@@ -18,7 +18,7 @@ from typing import Any
 
 from contract.errors import EXIT_OK, InvalidInput, UnreadableInput
 from contract.jsonio import read_document
-from review.findings import AUDIT_FORMAT, FINDING_KINDS
+from review.findings import AUDIT_FORMAT, FINDING_KINDS, AuditReport
 from review.protocol import format_problems, load_protocol, validate
 
 DEFAULT_REASON = "confirmed with stopframe correct"
@@ -41,8 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def load_audit(path: str | Path) -> dict[str, Any]:
-    """An audit report's JSON, refused (exit 2) when it is not one this program reads."""
+def load_audit(path: str | Path) -> AuditReport:
+    """An audit report, refused (exit 2) when it is not one this program reads."""
     data = read_document(path, "audit report", AUDIT_FORMAT)
     findings = data.get("findings")
     if not isinstance(findings, list):
@@ -56,7 +56,10 @@ def load_audit(path: str | Path) -> dict[str, Any]:
     votes = data.get("votes", [])
     if not isinstance(votes, list) or not all(isinstance(v, dict) for v in votes):
         raise UnreadableInput(f"{path}: votes: must be a list of vote rows.")
-    return data
+    for i, v in enumerate(votes):
+        if not all(k in v for k in ("kind", "day", "round")):
+            raise UnreadableInput(f"{path}: votes[{i}]: not a vote row (each needs its \"kind\", \"day\" and \"round\").")
+    return AuditReport.from_json(data, path)
 
 
 def parse_indexes(raw: list[str], count: int, audit: str) -> list[int]:
@@ -84,13 +87,13 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         raise InvalidInput(f"{args.protocol}: {problems[0]} — run `stopframe validate` for every problem.")
     report = load_audit(args.audit)
-    findings: list[dict[str, Any]] = report["findings"]
+    findings = report.findings
     chosen = list(range(len(findings))) if args.confirm_all else parse_indexes(args.confirm, len(findings), args.audit)
-    rules = report.get("rules")
+    rules = report.rules
     if rules != protocol.rules:
         raise InvalidInput(f"{args.audit}: rules: the audit was made under {_text(rules)} but the game is played under "
                            f"{protocol.rules}; audit it under {protocol.rules} (--rules {protocol.rules}) before correcting.")
-    video, own = report.get("video"), (protocol.data.get("video") or {}).get("path")
+    video, own = report.video, (protocol.data.get("video") or {}).get("path")
     if isinstance(video, str) and isinstance(own, str) and Path(video).name != Path(own).name:
         raise InvalidInput(f"{args.audit}: video: the audit is of {Path(video).name[:80]}, "
                            f"but the protocol's video is {Path(own).name[:80]}.")
@@ -99,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
                  for i in chosen]
     index_of = {id(d.finding): i for d, i in zip(decisions, chosen, strict=True)}
     try:
-        corrected = corrected_protocol(protocol.data, decisions, votes=report.get("votes") or [],
+        corrected = corrected_protocol(protocol.data, decisions, votes=report.votes,
                                        source=Path(args.protocol).name)
     except CorrectionError as exc:
         first = exc.problems[0]

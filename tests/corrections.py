@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from review.audit import audit
+from review.findings import AuditReport, Finding, VoteReport
 from review.night import audit_nights
 from review.store import Decision, finding_key
 
@@ -24,8 +25,9 @@ def read(path: Path) -> Any:
 
 
 @cache
-def source(name: str, rules: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
-    """(protocol played under `rules`, the audit's findings as JSON, its votes rows) for one game or clip."""
+def source(name: str, rules: str) -> tuple[dict[str, Any], tuple[Finding, ...], tuple[VoteReport, ...]]:
+    """(protocol played under `rules`, the audit's findings, its votes) for one game or clip, as the audit
+    file has them (read back from its JSON)."""
     if name == "sample_game":
         from pipeline.audit import audit_game
 
@@ -46,13 +48,14 @@ def source(name: str, rules: str) -> tuple[dict[str, Any], list[dict[str, Any]],
         day = audit(played, obs, visible_seats=visible).to_json()
         night = audit_nights(played, obs, cues=truth.get("x_cues") or ())
         report = {**day, "findings": day["findings"] + [f.to_json() for f in night.findings]}
-    return dict(protocol, rules=rules), report["findings"], report["votes"]
+    read_back = AuditReport.from_json(report)
+    return dict(protocol, rules=rules), read_back.findings, read_back.votes
 
 
 def names() -> list[str]:
     return ["sample_game", *sorted(p.name[: -len(".protocol.json")] for p in CLIPS.glob("*.protocol.json"))]
 
 
-def decision(f: dict[str, Any], status: str = "confirmed", edited: dict[str, Any] | None = None,
+def decision(f: Finding, status: str = "confirmed", edited: dict[str, Any] | None = None,
              reason: str = "seen on the video", at: float = 1.0) -> Decision:
     return Decision("test", finding_key(f), f, status, edited, reason, "Chief judge", at, 1)

@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from contract.observations import Observations
+from review.findings import Finding
 from review.inputs import video_fingerprint
 from review.store import Store, finding_key
 from review.timeline import vote_windows
@@ -23,7 +24,7 @@ _spec = importlib.util.spec_from_file_location("make_game", REPO / "tests" / "fi
 make_game_mod = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(make_game_mod)  # type: ignore[union-attr]
 
-LATE_CARD = card_key({"kind": "late_vote", "day": 1, "round": 1, "candidate": 3, "seat": 9, "night": None})
+LATE_CARD = card_key(Finding.from_json({"kind": "late_vote", "day": 1, "round": 1, "candidate": 3, "seat": 9, "night": None}))
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +96,7 @@ def test_sample_game_late_vote_is_found_confirmed_and_exported(data: Path, curre
     at = app(GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS)))
     ok(at)
     assert at.selectbox(key="vote_round").value.startswith("Day 1 · round 1")
-    card = card_key({"kind": "late_vote", "day": 1, "round": 1, "candidate": 8, "seat": 9, "night": None})
+    card = card_key(Finding.from_json({"kind": "late_vote", "day": 1, "round": 1, "candidate": 8, "seat": 9, "night": None}))
     assert any(m.value.startswith("**late vote — seat 9") for m in at.markdown)
     captions = [c for img in at.get("image") for c in img.captions]
     assert any("candidate 8" in c for c in captions), captions
@@ -273,7 +274,7 @@ def test_upload_is_kept_in_the_data_folder(data: Path) -> None:
 
 
 def test_finding_keys_match_between_app_and_store() -> None:
-    f = {"kind": "late_vote", "day": 1, "round": 1, "candidate": 5, "seat": 9, "night": None}
+    f = Finding.from_json({"kind": "late_vote", "day": 1, "round": 1, "candidate": 5, "seat": 9, "night": None})
     assert finding_key(f) == '["late_vote",1,1,5,9]'
 
 
@@ -288,7 +289,6 @@ def test_switching_the_rule_profile_audits_again(data: Path, game_folder: Path) 
 
 
 def test_timeline_places_votes_hands_and_findings_on_seat_rows() -> None:
-    from review.findings import Finding
     from stopframe_app.timeline import timeline_chart, timeline_rows
 
     data = json.loads((REPO / "tests" / "fixtures" / "app" / "app_game.protocol.json").read_text())

@@ -16,12 +16,13 @@ import pandas as pd
 import pytest
 from test_app import SAMPLE_OBSERVATIONS, app, goto, ok, require_current_sample_fixture
 
+from review.findings import Finding
 from stopframe_app.decisions import card_key
 from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec
 
 SPEC = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
-LATE8 = card_key({"kind": "late_vote", "day": 1, "round": 1, "candidate": 8, "seat": 9, "night": None})
-MISCOUNT8 = card_key({"kind": "count_mismatch", "day": 1, "round": 1, "candidate": 8, "seat": None, "night": None})
+LATE8 = card_key(Finding.from_json({"kind": "late_vote", "day": 1, "round": 1, "candidate": 8, "seat": 9, "night": None}))
+MISCOUNT8 = card_key(Finding.from_json({"kind": "count_mismatch", "day": 1, "round": 1, "candidate": 8, "seat": None, "night": None}))
 
 
 @pytest.fixture(autouse=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 
 import pytest
 from corrections import decision, source
@@ -13,17 +14,17 @@ from review.corrected import (
     corrected_protocol,
     describe_finding,
 )
-from review.findings import Finding
+from review.findings import Finding, VoteReport
 from review.protocol import validate
 
 
-def _rfm() -> tuple[dict, list[dict], list[dict]]:
+def _rfm() -> tuple[dict, tuple[Finding, ...], tuple[VoteReport, ...]]:
     return source("sample_game", "rfm")
 
 
-def _find(findings: list[dict], kind: str, seat: int | None = None, **where: object) -> dict:
-    return next(f for f in findings if f["kind"] == kind and (seat is None or f["seat"] == seat)
-                and all(f.get(k) == v for k, v in where.items()))
+def _find(findings: Sequence[Finding], kind: str, seat: int | None = None, **where: object) -> Finding:
+    return next(f for f in findings if f.kind == kind and (seat is None or f.seat == seat)
+                and all(getattr(f, k) == v for k, v in where.items()))
 
 
 def _vote(data: dict, day: int, candidate: int, rnd: int = 1) -> dict:
@@ -83,9 +84,10 @@ PLAIN = {
         {"type": "phase", "phase": "night", "number": 1},
     ],
 }
-LATE5 = {"kind": "late_vote", "seat": 9, "seats": None, "day": 1, "night": None, "round": 1, "candidate": 5,
-         "t": None, "clause": "rfm 4.4.7", "confidence": 0.9, "assumed_times": [],
-         "consequence": {"type": "not_counted", "points": None, "text": "the vote is not counted"}}
+LATE5_JSON = {"kind": "late_vote", "seat": 9, "seats": None, "day": 1, "night": None, "round": 1, "candidate": 5,
+              "t": None, "clause": "rfm 4.4.7", "confidence": 0.9, "assumed_times": [],
+              "consequence": {"type": "not_counted", "points": None, "text": "the vote is not counted"}}
+LATE5 = Finding.from_json(LATE5_JSON)
 
 
 @pytest.mark.parametrize("rules", ["rfm", "mafclub", "lvi2015"])
@@ -122,7 +124,7 @@ def test_rfm_5_12_10_removal_of_a_player_who_played_on_is_refused_naming_him() -
     protocol, findings, votes = _rfm()
     f = _find(findings, "night_hand", 5)
     [sentence] = check_corrections(protocol, [decision(f)], votes=votes)
-    said = describe_finding(Finding.from_json(f))
+    said = describe_finding(f)
     assert sentence.startswith(f"{said[0].upper()}{said[1:]} cannot be applied")
     assert "night 2" in sentence and "the game as played goes on with seat 5" in sentence
     assert "events[34]" in sentence  # the place in the judge's own protocol, not in the corrected copy
@@ -139,8 +141,8 @@ def test_rfm_5_12_13_removal_with_points_keeps_the_fine_beside_it() -> None:
 def test_rfm_5_6_a_fourth_foul_nobody_was_removed_for_is_refused() -> None:
     data = copy.deepcopy(PLAIN)
     data["events"][1:1] = [{"type": "foul", "seat": 4, "reason": "talk"} for _ in range(3)]
-    lifted = {**LATE5, "kind": "lifted_early", "seat": 4, "candidate": 7, "clause": "rfm 4.4.8",
-              "consequence": {"type": "foul", "points": None, "text": "foul; the vote counts"}}
+    lifted = Finding.from_json({**LATE5_JSON, "kind": "lifted_early", "seat": 4, "candidate": 7, "clause": "rfm 4.4.8",
+                                "consequence": {"type": "foul", "points": None, "text": "foul; the vote counts"}})
     [sentence] = check_corrections(data, [decision(lifted)])
     assert "seat 4" in sentence and "removes him" in sentence and "rfm 5.6" in sentence
 

@@ -31,7 +31,7 @@ def judged(draw: st.DrawFn, rules: str) -> tuple[dict, list, list]:
         how = draw(st.sampled_from(("confirmed", "confirmed", "rejected", "edited")))
         edited = None
         if how == "edited":
-            if f["kind"] == "count_mismatch":
+            if f.kind == "count_mismatch":
                 edited = {"count": draw(st.integers(0, 10))}
             else:
                 kind = draw(st.sampled_from(("foul", "warning", "fine", "removal", "not_counted", "none")))

@@ -60,9 +60,9 @@ def store(tmp_path: Path) -> Store:
 
 
 def test_corrected_protocol_applies_confirmed_decisions_only(store: Store) -> None:
-    store.decide("G1", LATE, "confirmed", reason="after Stop", who="Chief", expected_version=0)
-    store.decide("G1", NOVOTE, "confirmed", reason="no hand all round", who="Chief", expected_version=0)
-    store.decide("G1", LIFT, "rejected", reason="hand stayed", who="Chief", expected_version=0)
+    store.decide("G1", Finding.from_json(LATE), "confirmed", reason="after Stop", who="Chief", expected_version=0)
+    store.decide("G1", Finding.from_json(NOVOTE), "confirmed", reason="no hand all round", who="Chief", expected_version=0)
+    store.decide("G1", Finding.from_json(LIFT), "rejected", reason="hand stayed", who="Chief", expected_version=0)
     out = corrected_protocol(PROTOCOL, store.decisions("G1").values(), source="g.protocol.json")
     vote5 = next(e for e in out["events"] if e.get("type") == "vote" and e["candidate"] == 5)
     assert vote5["count"] == 3 and vote5["voters"] == [2, 3, 10] and vote5["x_original_count"] == 4
@@ -80,7 +80,7 @@ def test_corrected_protocol_applies_confirmed_decisions_only(store: Store) -> No
 def test_edited_count_mismatch_sets_the_count_and_the_last_gets_the_silent_votes(store: Store) -> None:
     """rfm 4.4.10: the last candidate's count is everyone at the table minus the votes for the others."""
     first = {**COUNT, "candidate": 5, "seats": [9]}
-    store.decide("G1", first, "edited", reason="counted 3 hands frame by frame", who="Chief", expected_version=0,
+    store.decide("G1", Finding.from_json(first), "edited", reason="counted 3 hands frame by frame", who="Chief", expected_version=0,
                  edited={"count": 3})
     out = corrected_protocol(PROTOCOL, store.decisions("G1").values())
     vote5 = next(e for e in out["events"] if e.get("type") == "vote" and e["candidate"] == 5)
@@ -92,7 +92,7 @@ def test_edited_count_mismatch_sets_the_count_and_the_last_gets_the_silent_votes
 
 
 def test_count_mismatch_on_the_last_candidate_against_rfm_4_4_10_is_refused(store: Store) -> None:
-    store.decide("G1", COUNT, "confirmed", reason="video", who="Chief", expected_version=0)
+    store.decide("G1", Finding.from_json(COUNT), "confirmed", reason="video", who="Chief", expected_version=0)
     rows = [VoteReport.from_json({"kind": "vote", "day": 1, "round": 1, "candidate": 7,
                                   "video_voters": [1, 2, 3, 4, 5, 6, 7]})]  # the video counts 7
     sentences = check_corrections(PROTOCOL, store.decisions("G1").values(), votes=rows)
@@ -119,7 +119,7 @@ def test_neutralise_follows_spec_5() -> None:
 
 
 def test_csv_neutralises_player_names_and_keeps_numbers(store: Store, tmp_path: Path) -> None:
-    store.decide("G1", LATE, "confirmed", reason="-late, see frame 316", who="@chief", expected_version=0)
+    store.decide("G1", Finding.from_json(LATE), "confirmed", reason="-late, see frame 316", who="@chief", expected_version=0)
     rows = finding_rows([Finding.from_json(LATE), Finding.from_json(NOVOTE)], store.decisions("G1"), PROTOCOL)
     text = findings_csv(rows).removeprefix("\ufeff")
     assert "\n=" not in text and ",=" not in text and ',"=' not in text

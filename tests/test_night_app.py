@@ -12,13 +12,14 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from test_app import require_current_sample_fixture
 
+from review.findings import Finding
 from review.store import Store, default_db_path, finding_key, game_id_for
 from stopframe_app.decisions import card_key
 from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec
 
 REPO = Path(__file__).resolve().parents[1]
 OBSERVATIONS = SAMPLE_PROTOCOL.with_name("sample_game.observations.json")
-FAKED_SHOT = {"kind": "night_hand", "night": 2, "seat": 5, "day": None}
+FAKED_SHOT = Finding.from_json({"kind": "night_hand", "night": 2, "seat": 5, "day": None})
 
 
 @pytest.fixture(autouse=True)

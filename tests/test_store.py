@@ -10,22 +10,24 @@ import subprocess
 import sys
 import textwrap
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from contract.errors import UnreadableInput
+from review.findings import Finding
 from review.store import ConflictError, Store, data_dir, finding_key, game_id_for
 
-LATE = {
+LATE = Finding.from_json({
     "kind": "late_vote", "seat": 9, "seats": None, "day": 1, "night": None, "round": 1, "candidate": 5,
     "t": 2.64, "clause": "rfm 4.4.7",
     "consequence": {"type": "not_counted", "points": None, "text": "the vote is not counted"},
     "confidence": 0.9, "assumed_times": [], "evidence": {"frames": [66, 67], "times": [2.64, 2.68]},
-}
-SHOT = {"kind": "shot_mismatch", "seat": 4, "seats": None, "day": None, "night": 1, "round": None,
-        "candidate": None, "t": 40.0, "clause": "rfm 7.1.2.4",
-        "consequence": {"type": "none", "points": None, "text": "the result may be changed"}}
+})
+SHOT = Finding.from_json({"kind": "shot_mismatch", "seat": 4, "seats": None, "day": None, "night": 1, "round": None,
+                          "candidate": None, "t": 40.0, "clause": "rfm 7.1.2.4",
+                          "consequence": {"type": "none", "points": None, "text": "the result may be changed"}})
 
 
 def test_decision_survives_a_restart(tmp_path: Path) -> None:
@@ -58,7 +60,7 @@ def test_edit_keeps_the_fields_the_judge_changed(tmp_path: Path) -> None:
     d = s.decide("g1", LATE, "edited", reason="it was seat 8", who="Chief", expected_version=0,
                  edited={"seat": 8, "consequence": {"type": "foul"}})
     assert d.stands
-    eff = s.decision("g1", {**LATE, "seat": 9}).effective_finding  # identity is the audit's, seat 9
+    eff = s.decision("g1", replace(LATE, seat=9)).effective_finding  # identity is the audit's, seat 9
     assert eff.seat == 8 and eff.consequence.type == "foul" and eff.consequence.text == "the vote is not counted"
 
 
@@ -77,7 +79,7 @@ def test_day_and_night_identities_follow_the_spec() -> None:
     assert finding_key(LATE) == '["late_vote",1,1,5,9]'
     assert finding_key(SHOT) == '["shot_mismatch",1,4]'
     # Fields outside the identity (time, confidence) do not make a different finding.
-    assert finding_key({**LATE, "t": 2.7, "confidence": 0.5}) == finding_key(LATE)
+    assert finding_key(replace(LATE, t=2.7, confidence=0.5)) == finding_key(LATE)
 
 
 def test_game_id_prefers_the_protocols_own_id(tmp_path: Path) -> None:
@@ -112,13 +114,14 @@ def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
 WRITER = textwrap.dedent(
     """
     import sys
+    from review.findings import Finding
     from review.store import Store
     s = Store(sys.argv[1])
     i = 0
     while True:
         f = {"kind": "late_vote", "seat": i % 10 + 1, "day": i, "night": None, "round": 1, "candidate": 5,
              "clause": "rfm 4.4.7", "consequence": {"type": "not_counted"}, "evidence": {"frames": list(range(200))}}
-        s.decide("crash", f, "confirmed", reason="x" * 500, who="writer", expected_version=0)
+        s.decide("crash", Finding.from_json(f), "confirmed", reason="x" * 500, who="writer", expected_version=0)
         print(i, flush=True)  # only after the commit returned
         i += 1
     """
@@ -145,7 +148,7 @@ def test_killed_writer_loses_no_confirmed_decision(tmp_path: Path) -> None:
     assert store.integrity_ok()
     stored = store.decisions("crash")
     for i in acknowledged:
-        key = finding_key({"kind": "late_vote", "day": i, "night": None, "round": 1, "candidate": 5, "seat": i % 10 + 1})
+        key = finding_key(replace(LATE, day=i, seat=i % 10 + 1))
         assert key in stored and stored[key].status == "confirmed", f"decision {i} was lost"
     # A fresh write still works after the crash.
     store.decide("crash", LATE, "confirmed", reason="after the crash", who="Chief", expected_version=0)
@@ -154,11 +157,11 @@ def test_killed_writer_loses_no_confirmed_decision(tmp_path: Path) -> None:
 def test_a_decision_saved_under_the_old_identity_is_still_found(tmp_path: Path) -> None:
     """Schema 1 keyed a finding with a day and a night as a night one; reopening the file re-keys it."""
     db = tmp_path / "d.sqlite"
-    both = {**LATE, "seat": 3, "night": 1}
+    both = replace(LATE, seat=3, night=1)
     Store(db).decide("g1", LATE, "confirmed", reason="late", who="Anna", expected_version=0)
     with sqlite3.connect(db) as con:  # what the old store wrote: its key, schema 1
         con.execute("INSERT INTO decisions VALUES ('g1', '[\"late_vote\",1,3]', ?, 'confirmed', NULL, 'both', 'Boris', 1.0, 1)",
-                    (json.dumps(both),))
+                    (json.dumps(both.to_json()),))
         con.execute("UPDATE meta SET value='1' WHERE key='schema'")
     s = Store(db)
     old = s.decision("g1", both)
