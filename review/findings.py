@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from contract.jsonio import check_format
-from review.profiles import CONSEQUENCE_TYPES as CONSEQUENCE_TYPES  # the one list: the profiles give them
 
 AUDIT_FORMAT = "stopframe-audit/1"
 
@@ -48,7 +47,7 @@ def finding_key(finding: Finding) -> str:
 
 @dataclass(frozen=True)
 class FindingConsequence:
-    """What follows under the profile: `type` from CONSEQUENCE_TYPES, `points` only for fines."""
+    """What follows under the profile: `type` from review.profiles.CONSEQUENCE_TYPES, `points` only for fines."""
 
     type: str
     text: str

@@ -14,7 +14,8 @@ from typing import Any
 import streamlit as st
 
 from contract.errors import StopframeError
-from review.findings import CONSEQUENCE_TYPES, Finding, finding_key
+from review.findings import Finding, finding_key
+from review.profiles import CONSEQUENCE_TYPES
 from review.store import ConflictError, Decision
 from review.tally import VoteTally, find_row, tally
 from stopframe_app import state, words

@@ -6,7 +6,6 @@ import pytest
 
 from contract.errors import UnreadableInput
 from review.findings import (
-    CONSEQUENCE_TYPES,
     AuditReport,
     Evidence,
     Finding,
@@ -16,6 +15,7 @@ from review.findings import (
     finding_key,
     identity_of,
 )
+from review.profiles import CONSEQUENCE_TYPES
 
 SPEC_FINDING = {
     "kind": "late_vote", "seat": 9, "seats": None, "day": 1, "night": None, "round": 1, "candidate": 5,

@@ -19,10 +19,11 @@ from review.appeals import (
     grounds_for,
     suggested_ground,
 )
-from review.findings import CONSEQUENCE_TYPES, FINDING_KINDS
+from review.findings import FINDING_KINDS
 from review.night import audit_nights, night_windows
 from review.profiles import (
     APPEAL_PROCEDURES,
+    CONSEQUENCE_TYPES,
     JUDGE_ERROR_KINDS,
     NIGHT_RULE_KINDS,
     OFFENCE_KINDS,
