@@ -2,10 +2,10 @@
 
 A `Clock` is made from the decoded video's frame timestamps (`Clock.variable`, phone videos with a
 variable frame rate) or from a stated frame rate (`Clock.constant`: a constant-rate video, or the
-`fps` of a JSON file). `Clock.protocol` adds the protocol's `video.offset_s`: the only place where a
-protocol time becomes a video time. Every other module asks the clock, so a frame number means the
-same frame everywhere (the audit's evidence, the viewer, the reports) and variable frame rates are
-right wherever a timestamped clock is at hand.
+`fps` of a JSON file). `Clock.of_protocol` carries the protocol's `video.offset_s`, and `video_time` is
+the only place where a protocol time becomes a video time. Every other module asks the clock, so a
+frame number means the same frame everywhere (the audit's evidence, the viewer, the reports) and
+variable frame rates are right wherever a timestamped clock is at hand.
 """
 
 from __future__ import annotations
@@ -55,14 +55,15 @@ class Clock:
         return cls(float(fps), frame_count)
 
     @classmethod
-    def variable(cls, starts: Sequence[float | Fraction], fps: float) -> Clock:
-        """The decoded video's own frame starts (seconds, increasing; exact fractions keep the mean rate exact).
-
-        `fps` is the rate the container states, kept where the frames span no time (a single frame)."""
-        if not starts:
+    def variable(cls, stamps: Sequence[int], time_base: Fraction, fps: float) -> Clock:
+        """The decoded video's own presentation timestamps (increasing, in `time_base` units), each frame's start
+        exact to the last bit; `fps` is the rate the container states, kept where the frames span no time."""
+        if not stamps:
             raise InvalidInput("a timestamped clock needs at least one frame")
-        n, span = len(starts), starts[-1] - starts[0]
-        return cls((n - 1) / float(span) if span else fps, n, tuple(float(s - starts[0]) for s in starts))
+        first, num, den = stamps[0], time_base.numerator, time_base.denominator
+        span = (stamps[-1] - first) * time_base
+        starts = tuple((p - first) * num / den for p in stamps)  # int / int: rounded once, as float(Fraction)
+        return cls((len(stamps) - 1) / float(span) if span else fps, len(stamps), starts)
 
     @classmethod
     def of_protocol(cls, data: Mapping[str, Any], frames: Clock | None = None) -> Clock:
@@ -126,10 +127,6 @@ class Clock:
     def seconds_of(self, frames: float) -> float:
         """How long a span of `frames` frames lasts at the clock's (mean) rate: a gap counted in frames."""
         return frames / self._rate()
-
-    def at_protocol(self, protocol_t: float) -> FrameTime:
-        """The frame on screen at a protocol time."""
-        return self.at(self.video_time(protocol_t))
 
     def step(self, index: int, seconds: float) -> FrameTime:
         """The frame `seconds` after (or before) frame `index`, held to the video's first and last frames."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,11 @@ from contract.errors import InvalidInput
 from vision.video import open_video
 
 VFR_TIMES = [i * 0.04 + (0.5 if i >= 30 else 0.0) + (0.013 if i % 3 == 1 else 0.0) for i in range(60)]
+MS = Fraction(1, 1000)
+
+
+def vfr_clock() -> Clock:
+    return Clock.variable([round(t * 1000) for t in VFR_TIMES], MS, 25)
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +26,7 @@ def vfr_clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("clock", [Clock.constant(25, 300), Clock.constant(30000 / 1001, 300),
-                                   Clock.variable(VFR_TIMES, 25)], ids=["25fps", "29.97fps", "vfr"])
+                                   vfr_clock()], ids=["25fps", "29.97fps", "vfr"])
 def test_seconds_to_frame_to_seconds_round_trips(clock: Clock) -> None:
     n = clock.frame_count
     assert n is not None
@@ -34,7 +40,7 @@ def test_a_time_between_frames_is_the_frame_that_shows_it() -> None:
     cfr = Clock.constant(25, 100)
     assert cfr.at(0.0785).frame == 1  # frame 1 shows from 0.04 s to 0.08 s
     assert cfr.at(0.0795).frame == 2  # within 1 ms of frame 2's start: typed times carry no finer truth
-    vfr = Clock.variable(VFR_TIMES, 25)
+    vfr = vfr_clock()
     assert vfr.at(1.5).frame == 29  # inside the half-second gap frame 29 is still on screen
     assert vfr.at(VFR_TIMES[30] - 0.01).frame == 29 and vfr.at(VFR_TIMES[30]).frame == 30
     assert vfr.at(1.5) == FrameTime(29, pytest.approx(VFR_TIMES[29]))
@@ -45,7 +51,7 @@ def test_the_protocol_offset_is_added_once() -> None:
     clock = Clock.of_protocol({"video": {"offset_s": 2.5}}, Clock.constant(25, 1000))
     assert clock.offset_s == 2.5 and clock.fps == 25
     assert clock.video_time(10.0) == 12.5
-    assert clock.at_protocol(10.0) == clock.at(12.5) == FrameTime(312, 12.48)
+    assert clock.at(clock.video_time(10.0)) == FrameTime(312, 12.48)
     assert clock.frame(312).seconds == 12.48  # frames are on the video's clock: no offset there
     assert Clock.of_protocol({}).video_time(3.0) == 3.0
     with pytest.raises(InvalidInput, match="not the video's frames"):
@@ -71,7 +77,7 @@ def test_bad_rates_are_refused() -> None:
     with pytest.raises(InvalidInput, match="above 0"):
         Clock.constant(0)
     with pytest.raises(InvalidInput, match="at least one frame"):
-        Clock.variable([], 25)
+        Clock.variable([], MS, 25)
 
 
 def test_the_video_builds_its_clock_from_its_own_timestamps(vfr_clip: Path) -> None:

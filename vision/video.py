@@ -105,7 +105,7 @@ class VideoSource:
             self._pts0 = self._pts_table[0]
         fps_guess = float(self._stream.average_rate or self._stream.guessed_rate or 0) or 25.0
         if self._pts_table is not None:
-            self.clock = Clock.variable([(p - self._pts0) * self._tb for p in self._pts_table], fps_guess)
+            self.clock = Clock.variable(self._pts_table, self._tb, fps_guess)
         else:  # constant frame rate: index arithmetic is exact
             n = self._stream.frames or self._stream_frames(fps_guess)
             if n <= 0:
