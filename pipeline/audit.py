@@ -112,7 +112,7 @@ def audit_game(
         windows = analysis_windows(rounds)
         span = sum(b - a for a, b in windows)
         say(f"audit: {len(rounds)} voting rounds, {len(windows)} stretches ({span:.1f} s of video) to look at in {video_path.name}")
-        seen = observer.day(video_path, seat_map, windows, model=model, progress=_frames_progress(say))
+        seen = observer.day(video_path, seat_map, windows, model=model, progress=every_tenth(say, "audit: looked at"))
         video_name = video_path.name
     report = audit(proto.data, seen, profile=profile, visible_seats=set(seat_map.seats), marks=mark_list, video=video_name)
     say(f"audit: {len(report.votes)} votes, {len(report.findings)} findings under {profile.id}")
@@ -168,14 +168,14 @@ def with_nights(report: AuditReport, data: dict[str, Any], profile: Profile, obs
                        {**report.extra, "x_nights": na.rows})
 
 
-def _frames_progress(say: Say) -> Callable[[int, int], None]:
-    """vision reports (frames done, frames to do); tell the judge every tenth of the way."""
+def every_tenth(say: Say, words: str) -> Callable[[int, int], None]:
+    """vision reports (frames done, frames to do); tell the judge every tenth of the way, after `words`."""
     last = [-1]
 
     def report(done: int, total: int) -> None:
         step = int(10 * done / total) if total else 10
         if step != last[0]:
             last[0] = step
-            say(f"audit: looked at {done}/{total} frames")
+            say(f"{words} {done}/{total} frames")
 
     return report

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from contract.errors import InvalidInput
+from pipeline.audit import every_tenth
 from stopframe_cli.output import add_output_options, emit, progress
 
 
@@ -23,18 +24,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _progress_every_tenth() -> object:
-    last = [-1]
-
-    def report(done: int, total: int) -> None:
-        step = int(10 * done / total) if total else 10
-        if step != last[0]:
-            last[0] = step
-            progress(f"observe: {done}/{total} frames")
-
-    return report
-
-
 def run(args: argparse.Namespace) -> int:
     from vision.observe import observe
     from vision.seats import load_seat_map
@@ -46,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     if args.start is not None or args.end is not None:
         windows = [(args.start or 0.0, args.end if args.end is not None else float("inf"))]
     result = observe(args.video, seat_map, windows, model=args.model, gating=not args.no_gating,
-                     progress=_progress_every_tenth())
+                     progress=every_tenth(progress, "observe:"))
     data = result.to_json()
     emit(args, data, lambda: _table(data))
     return 0
