@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
+from contract.clock import Clock
 from contract.errors import InvalidInput
 from contract.jsonio import check_format, read_document, read_json
 
@@ -181,6 +182,7 @@ def observations_from_json(data: Any, where: str | os.PathLike[str] = "observati
         raise refuse(where, "fps", f"must be the video's frame rate, a number above 0 and at most {MAX_FPS:g}, "
                                     f"not {show(fps) if 'fps' in data else 'missing'}")
     fps = float(fps)
+    clock = Clock.constant(fps)
     if "hands" not in data:
         stray = [k for k in data if not k.startswith("x_") and k not in ("format", "video", "fps", "hands", "unseen")]
         hint = (f' (the file has "{stray[0][:30]}" instead, which {OBSERVATIONS_FORMAT} does not know)' if stray else "")
@@ -220,8 +222,9 @@ def observations_from_json(data: Any, where: str | os.PathLike[str] = "observati
                 continue
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise refuse(where, f"{at}.{name}", f"must be a frame number (0 or more), not {show(n)}")
-            if abs(n / fps - t) > FRAME_DRIFT_S + FRAME_DRIFT_SHARE * t:
-                raise refuse(where, f"{at}.{name}", f"frame {n} is at {secs(n / fps)} at {fps:g} fps, but the "
+            starts = clock.frame(n).seconds
+            if abs(starts - t) > FRAME_DRIFT_S + FRAME_DRIFT_SHARE * t:
+                raise refuse(where, f"{at}.{name}", f"frame {n} is at {secs(starts)} at {fps:g} fps, but the "
                                                      f"interval says {secs(t)}: the frames were counted at another "
                                                      "frame rate than the file's fps")
             frames.append(n)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from contract.clock import Clock
 from contract.errors import InvalidInput, StopframeError
 from contract.observations import OBSERVATIONS_FORMAT, Observations, observations_from_json, read_observations
 from review.audit import audit
@@ -33,7 +34,8 @@ Spans = Sequence[tuple[float, float]]
 
 class Observer(Protocol):
     """What looks at a game video: the day's hands in some windows, the nights' raised hands and shown
-    numbers, and the video's own frame rate (to tell saved observations of another encoding)."""
+    numbers, and the video's own clock (to tell saved observations of another encoding, and to put the
+    audit's evidence on the video's frames at a variable frame rate)."""
 
     def day(self, video: Path, seat_map: SeatMap, windows: Spans, *, model: str,
             progress: Callable[[int, int], None]) -> Observations: ...
@@ -41,7 +43,7 @@ class Observer(Protocol):
     def nights(self, video: Path, seat_map: SeatMap, shootings: Spans, checks: Spans, *,
                model: str) -> dict[str, Any]: ...
 
-    def video_fps(self, video: Path) -> float | None: ...
+    def video_clock(self, video: Path) -> Clock | None: ...
 
 
 class VisionObserver:
@@ -60,13 +62,14 @@ class VisionObserver:
         fields: dict[str, Any] = observe_night(video, seat_map, shootings, checks, model=model).to_json_fields()
         return fields
 
-    def video_fps(self, video: Path) -> float | None:
-        """The video's frame rate, or None where it cannot be read here (then the check is skipped)."""
+    def video_clock(self, video: Path) -> Clock | None:
+        """The opened video's clock, or None where it cannot be read here (then the frame rate check is
+        skipped and the evidence frames follow the observations' stated rate)."""
         try:
             from vision.video import open_video
 
             with open_video(video) as src:
-                return float(src.meta.fps)
+                return src.clock
         except (ImportError, StopframeError, AttributeError, OSError):
             return None
 
@@ -100,10 +103,11 @@ def audit_game(
         obs_json = read_observations(observations)
         seen = observations_from_json(obs_json, observations)
         own_video = _protocol_video(proto)
+        frames = observer.video_clock(Path(video)) if video else None
         check_observations_fit(
             seen, obs_json, observations, proto.data, rounds=vote_rounds(vote_windows(proto.data, mark_list)),
             video_name=Path(video).name if video else (own_video.name if own_video else None),
-            video_file=video if video else own_video, probe_video=observer.video_fps if video else None,
+            video_file=video if video else own_video, video_clock=frames,
         )
         video_name = Path(video).name if video else seen.video
     else:
@@ -113,8 +117,10 @@ def audit_game(
         span = sum(b - a for a, b in windows)
         say(f"audit: {len(rounds)} voting rounds, {len(windows)} stretches ({span:.1f} s of video) to look at in {video_path.name}")
         seen = observer.day(video_path, seat_map, windows, model=model, progress=every_tenth(say, "audit: looked at"))
+        frames = observer.video_clock(video_path)
         video_name = video_path.name
-    report = audit(proto.data, seen, profile=profile, visible_seats=set(seat_map.seats), marks=mark_list, video=video_name)
+    report = audit(proto.data, seen, profile=profile, visible_seats=set(seat_map.seats), marks=mark_list,
+                   video=video_name, frames=frames)
     say(f"audit: {len(report.votes)} votes, {len(report.findings)} findings under {profile.id}")
     if nights:
         if obs_json is not None:

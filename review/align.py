@@ -45,8 +45,9 @@ class VoteCue:
 
 
 @dataclass(frozen=True)
-class Clock:
-    """video_time = offset + rate · protocol_time."""
+class ClockFit:
+    """The audio fit of the protocol's clock to the video's, drift included: video_time = offset + rate ·
+    protocol_time (a video's frames are `contract.clock.Clock`'s)."""
 
     offset: float = 0.0
     rate: float = 1.0
@@ -63,7 +64,7 @@ class Alignment:
     """The re-timed protocol and how it was obtained."""
 
     data: dict[str, Any]
-    clock: Clock
+    clock: ClockFit
     anchors: int = 0  # protocol times that agreed with a cue
     outliers: list[str] = field(default_factory=list)  # "events[4].cutoff": protocol times that did not
     proposed: dict[int, dict[str, float]] = field(default_factory=dict)  # event index -> field -> video time
@@ -88,8 +89,8 @@ def _anchor_pairs(events: list[dict[str, Any]], votes: list[int], cues: Sequence
 
 
 def fit_clock(
-    pairs: Sequence[tuple[str, float, Sequence[float]]], prior: Clock = Clock(), tol: float = ANCHOR_TOLERANCE_S
-) -> tuple[Clock, list[str], list[str]]:
+    pairs: Sequence[tuple[str, float, Sequence[float]]], prior: ClockFit = ClockFit(), tol: float = ANCHOR_TOLERANCE_S
+) -> tuple[ClockFit, list[str], list[str]]:
     """The clock that puts most protocol times on a heard cue; returns (clock, inliers, outliers).
 
     Consensus first: every (protocol time, cue) pairing proposes an offset, and the offset that
@@ -100,7 +101,7 @@ def fit_clock(
     if not pairs:
         return prior, [], []
 
-    def inliers(clock: Clock) -> list[tuple[str, float, float]]:
+    def inliers(clock: ClockFit) -> list[tuple[str, float, float]]:
         found = []
         for where, p, heard in pairs:
             v = clock.to_video(p)
@@ -109,7 +110,7 @@ def fit_clock(
                 found.append((where, p, nearest))
         return found
 
-    def quality(clock: Clock) -> tuple[int, float]:
+    def quality(clock: ClockFit) -> tuple[int, float]:
         found = inliers(clock)
         err = sum((clock.to_video(p) - h) ** 2 for _, p, h in found)
         return len(found), -err
@@ -118,7 +119,7 @@ def fit_clock(
     best, best_q = prior, (prior_q[0], -math.inf)
     for _, p, heard in pairs:
         for h in heard:
-            c = Clock(h - prior.rate * p, prior.rate)
+            c = ClockFit(h - prior.rate * p, prior.rate)
             q = quality(c)
             if q[0] > best_q[0] or (q[0] == best_q[0] and q[1] > best_q[1] + 1e-9):
                 best, best_q = c, q
@@ -140,7 +141,7 @@ def fit_clock(
             rate, offset = np.polyfit(p, h, 1)
         else:
             rate, offset = prior.rate, float(np.mean(h - prior.rate * p))
-        new = Clock(float(offset), float(rate))
+        new = ClockFit(float(offset), float(rate))
         if new == clock:
             break
         clock = new
@@ -158,7 +159,7 @@ def _night_counts(events: list[dict[str, Any]]) -> list[int]:
     return out
 
 
-def _bounds(events: list[dict[str, Any]], clock: Clock) -> tuple[list[float], list[float]]:
+def _bounds(events: list[dict[str, Any]], clock: ClockFit) -> tuple[list[float], list[float]]:
     """For each event, the video times it must lie between: its timed neighbours (events are in order)."""
     lo, hi = [-math.inf] * len(events), [math.inf] * len(events)
     last = -math.inf
@@ -181,7 +182,7 @@ def _match(
     events: list[dict[str, Any]],
     votes: list[int],
     cues: Sequence[VoteCue],
-    clock: Clock,
+    clock: ClockFit,
     outliers: set[str],
     nights: Sequence[tuple[float, float]],
     tol: float,
@@ -255,7 +256,7 @@ def align_protocol(
     out = copy.deepcopy(data)
     events: list[dict[str, Any]] = out.get("events", [])
     video = out.get("video") if isinstance(out.get("video"), dict) else None
-    prior = Clock((_number(video.get("offset_s")) or 0.0) if video is not None else 0.0, 1.0)
+    prior = ClockFit((_number(video.get("offset_s")) or 0.0) if video is not None else 0.0, 1.0)
     cues = sorted(cues, key=lambda c: c.cutoff)
     votes = [i for i, e in enumerate(events) if isinstance(e, dict) and e.get("type") in VOTE_TYPES]
     clock, inliers, outliers = fit_clock(_anchor_pairs(events, votes, cues), prior, tol)
@@ -268,7 +269,7 @@ def align_protocol(
                 p = _number(e.get(k)) if isinstance(e, dict) else None
                 if p is not None:
                     e[k] = round(clock.to_video(p), 3)
-        write = Clock()
+        write = ClockFit()
     else:
         write = clock
     result = Alignment(out, clock, anchors=len(inliers), outliers=outliers)

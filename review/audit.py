@@ -108,7 +108,8 @@ def place(hand: HandInterval, windows: Sequence[VoteWindow]) -> Placement | None
 @dataclass
 class _Context:
     profile: Profile
-    clock: Clock  # the observations' stated frame rate: evidence frames of window times
+    clock: Clock  # the observations' stated frame rate: gaps and margins counted in frames
+    frames: Clock  # the video's own clock (or the stated rate where it was not opened): evidence frames
     hands_by_seat: dict[int, list[HandInterval]]
     unseen: Sequence[Unseen]
     visible: Collection[int] | None
@@ -123,12 +124,14 @@ def audit(
     visible_seats: Collection[int] | None = None,
     marks: Sequence[Mark] = (),
     video: str | None = None,
+    frames: Clock | None = None,
 ) -> AuditReport:
     """Audit every vote of a protocol against the hands the video shows.
 
     `data` is the protocol dict (format already sound), `observations` the contract's Observations (what vision
     reports) or their JSON document; `visible_seats` the seats the seat map has zones for (None: all);
-    `profile` overrides the protocol's rules.
+    `profile` overrides the protocol's rules; `frames` is the video's own clock (vision.video's, right at a
+    variable frame rate) for the evidence frames, None where the video was not opened (the stated rate then).
     """
     profile = profile or get_profile(data.get("rules", ""))
     seen = Observations.of(observations)
@@ -137,7 +140,8 @@ def audit(
     hands_by_seat: dict[int, list[HandInterval]] = {}
     for h in merge_blinks(seen.hands, clock):
         hands_by_seat.setdefault(h.seat, []).append(h)
-    ctx = _Context(profile, clock, hands_by_seat, seen.unseen, None if visible_seats is None else set(visible_seats))
+    ctx = _Context(profile, clock, frames or clock, hands_by_seat, seen.unseen,
+                   None if visible_seats is None else set(visible_seats))
     votes: list[VoteReport] = []
     untimed: list[str] = []
     skipped: list[str] = []
@@ -424,7 +428,9 @@ def _add(
         consequence = ctx.profile.offence(kind)
     if assumed:
         confidence *= ASSUMED_FACTOR
-    points = sorted({(f if f is not None else ctx.clock.at(max(x, 0.0)).frame, x) for x, f in frames})
+    end = ctx.frames.duration  # a window time past the video's end shows its last frame
+    points = sorted({(f if f is not None else ctx.frames.at(max(0.0, x if end is None else min(x, end))).frame, x)
+                     for x, f in frames})
     more: dict[str, Any] = {"x_text": text, **(extra or {})}
     if consequence.also:
         more["x_also_clause"] = consequence.also

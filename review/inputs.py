@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from contract.clock import Clock
 from contract.errors import InvalidInput
 from contract.observations import Observations
 from contract.observations import refuse as _refuse
@@ -45,7 +46,7 @@ def video_fingerprint(path: str | os.PathLike[str]) -> str:
 def check_observations_fit(
     seen: Observations, data: dict[str, Any], where: str | os.PathLike[str], protocol: dict[str, Any], *,
     rounds: Sequence[Any], video_name: str | None = None, video_file: str | os.PathLike[str] | None = None,
-    probe_video: Callable[[Path], float | None] | None = None,
+    video_clock: Clock | None = None,
 ) -> None:
     """InvalidInput (exit 1) when sound observations are not of this game: made from another video (its name
     or, where the video is here, its fingerprint or frame rate differ), or covering none of the protocol's
@@ -61,11 +62,10 @@ def check_observations_fit(
         if isinstance(stamp, str) and stamp and stamp != video_fingerprint(file):
             raise _refuse(where, "x_video_fingerprint", f"the observations were made from another version of "
                                                          f"{file.name[:80]} (its size or content differs): make them again")
-        if probe_video is not None:
-            fps = probe_video(file)
-            if fps is not None and abs(fps - seen.fps) > 0.01 * fps:
-                raise _refuse(where, "fps", f"the observations were made at {seen.fps:g} fps, but {file.name[:80]} "
-                                            f"runs at {round(fps, 3):g} fps: they are of another video or encoding")
+        fps = video_clock.fps if video_clock is not None else None
+        if fps is not None and abs(fps - seen.fps) > 0.01 * fps:
+            raise _refuse(where, "fps", f"the observations were made at {seen.fps:g} fps, but {file.name[:80]} "
+                                        f"runs at {round(fps, 3):g} fps: they are of another video or encoding")
     timed = [r for r in rounds if r.timed]
     if not timed:
         return

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from contract.clock import Clock
 from contract.jsonio import read_json
 from contract.observations import HandInterval as Hand
 from contract.observations import Observations as Seen
@@ -39,8 +40,10 @@ Violation = tuple[str, int | None]  # (kind, seat); seat None for count_mismatch
 def seen_from_truth(truth: Mapping[str, Any]) -> Seen:
     """The truth's hand intervals as if vision had seen them perfectly (spec §3 → the audit's input)."""
     fps = float(truth.get("fps") or 25)
+    clock = Clock.constant(fps)
     hands = tuple(Hand(int(h["seat"]), float(h["on"]), float(h["off"]), str(h.get("pose", "other")), 1.0,
-                       round(float(h["on"]) * fps), round(float(h["off"]) * fps)) for h in truth.get("hands", []))
+                       clock.nearest(float(h["on"])), clock.nearest(float(h["off"])))
+                  for h in truth.get("hands", []))
     return Seen(hands, fps)
 
 

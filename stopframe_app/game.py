@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from contract.errors import StopframeError
 from contract.jsonio import write_json
 from contract.observations import observations_from_json, read_observations
-from review import engine, timeline
+from pipeline.game import replay_game
+from review import timeline
 from review.audit import audit
 from review.findings import AuditReport, Finding, VoteReport
 from review.inputs import video_fingerprint
@@ -199,7 +200,7 @@ def profile_ids() -> list[str]:
 
 def _replay(game: Game) -> None:
     try:
-        game.replay = engine.replay(game.data, get_profile(game.profile_id))
+        game.replay = replay_game(game.data, get_profile(game.profile_id))
         game.problems = list(game.replay.problems)
     except StopframeError as exc:
         game.errors["engine"] = str(exc)

@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from contract.clock import Clock
 from contract.errors import EXIT_OK, InvalidInput, UnreadableInput
 from stopframe_cli.output import add_output_options, emit, progress
 
@@ -58,8 +59,8 @@ def run(args: argparse.Namespace) -> int:
     progress(f"align: {track.duration:.0f} s of audio; looking for the judge's cues …")
     feats = features(track)
     events = protocol.events
-    offset = (protocol.data.get("video") or {}).get("offset_s") or 0.0
-    hints = [offset + e["cutoff"] for e in events if e.get("type") in VOTE_TYPES and isinstance(e.get("cutoff"), int | float)]
+    on_video = Clock.of_protocol(protocol.data)
+    hints = [on_video.video_time(e["cutoff"]) for e in events if e.get("type") in VOTE_TYPES and isinstance(e.get("cutoff"), int | float)]
     expected = sum(1 for e in events if e.get("type") in VOTE_TYPES)
     heard = listen(feats, marked=args.stop_at, hints=hints, expected=expected, weak=True)
     sure = sum(v.confident for v in heard.votes)

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from contract.errors import EXIT_INVALID, EXIT_OK
-from review import engine
+from pipeline.game import replay_game, vote_rounds
 from review.importers import SOURCES, import_file
 from review.problems import Problem
 from review.protocol import RULE_PROFILES, format_problems, load_protocol, validate
@@ -46,7 +46,7 @@ def _notes(data: dict[str, Any]) -> list[Problem]:
     """The replay's remarks that are no problem (a concession accepted, mafclub 2.7.1), for a sound protocol."""
     if format_problems(data):
         return []
-    return list(engine.replay(data).notes)
+    return list(replay_game(data).notes)
 
 
 def _note_lines(notes: list[Problem]) -> list[str]:
@@ -79,14 +79,14 @@ def run_replay(args: argparse.Namespace) -> int:
         data: dict[str, Any] = {"rules": protocol.rules, "eliminations": [], "result": None, "result_clause": None,
                                 "result_reason": None, "problems": [p.to_json() for p in problems], "notes": []}
     else:
-        replay = engine.replay(protocol.data)
+        replay = replay_game(protocol.data)
         problems = list(replay.problems)
         data = {"rules": protocol.rules, "eliminations": list(replay.eliminations), "result": replay.result,
-                "result_clause": getattr(getattr(replay, "final", None), "result_clause", None) if replay.result else None,
-                "result_reason": getattr(getattr(replay, "final", None), "result_why", None) if replay.result else None,
+                "result_clause": replay.result_clause if replay.result else None,
+                "result_reason": replay.result_reason if replay.result else None,
                 "problems": [p.to_json() for p in problems],
-                "notes": [n.to_json() for n in getattr(replay, "notes", [])],
-                "votes": _vote_rounds(engine, protocol.data, replay)}
+                "notes": [n.to_json() for n in replay.notes],
+                "votes": vote_rounds(protocol.data, replay)}
 
     def table() -> str:
         lines = [f"{args.protocol} ({data['rules']})", "Eliminations:"]
@@ -126,37 +126,6 @@ def _result_line(data: dict[str, Any]) -> str:
     clause = f" ({data['result_clause']})" if data.get("result_clause") else ""
     reason = f": {data['result_reason']}" if data.get("result_reason") else ""
     return f"{words}{clause}{reason}"
-
-
-def _vote_rounds(engine: Any, data: dict[str, Any], replay: Any) -> list[dict[str, Any]]:
-    """Each voting round with its counts and the outcome the rules give (from the engine's vote contexts)."""
-    contexts = getattr(replay, "vote_contexts", None)
-    if not contexts or not hasattr(engine, "vote_outcome"):
-        return []
-    from review.profiles import get_profile
-
-    profile = get_profile(data["rules"])
-    rounds: dict[tuple[int, int, str], dict[str, Any]] = {}
-    for index in sorted(contexts):
-        ctx, event = contexts[index], data["events"][index]
-        entry = rounds.setdefault((ctx.day, ctx.round, ctx.kind), {
-            "day": ctx.day, "round": ctx.round, "kind": ctx.kind, "candidates": list(ctx.candidates),
-            "living": list(ctx.living), "counts": [], "_ctx": ctx})
-        if ctx.kind == "lift":
-            entry["yes"] = event["count"]
-        else:
-            entry["counts"].append({"candidate": event["candidate"], "count": event["count"]})
-    out = []
-    for entry in rounds.values():
-        ctx = entry.pop("_ctx")
-        if entry["kind"] == "lift":
-            outcome = engine.lift_outcome(profile, ctx, entry.get("yes", 0))
-        else:
-            outcome = engine.vote_outcome(profile, ctx, {c["candidate"]: c["count"] for c in entry["counts"]})
-        entry["outcome"], entry["leaving"] = outcome.text, list(outcome.leaving)
-        entry["clause"] = getattr(outcome, "clause", None)
-        out.append(entry)
-    return out
 
 
 def run_import(args: argparse.Namespace) -> int:

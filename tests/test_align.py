@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from review.align import Clock, VoteCue, align_protocol, fit_clock
+from review.align import ClockFit, VoteCue, align_protocol, fit_clock
 
 PLAYERS = [{"seat": s, "nickname": f"P{s}", "role": None} for s in range(1, 11)]
 
@@ -77,7 +77,7 @@ def test_offset_between_protocol_clock_and_video_is_fitted_from_anchors() -> Non
 
 def test_drift_between_two_clocks_is_fitted_and_times_move_to_the_video_clock() -> None:
     data = _protocol(DAYS)
-    clock = Clock(offset=12.0, rate=1.0004)  # a phone clock 400 ppm slow against the camera
+    clock = ClockFit(offset=12.0, rate=1.0004)  # a phone clock 400 ppm slow against the camera
     for i in (0, 3, 6):
         _votes(data)[i]["cutoff"] = round(clock.to_protocol(TRUE_CUTOFFS[i]), 4)
     result = align_protocol(data, [_cue(c) for c in TRUE_CUTOFFS], NIGHTS)
@@ -105,7 +105,7 @@ def test_a_mistyped_protocol_time_is_an_outlier_not_an_anchor() -> None:
 
 
 def test_consensus_fit_ignores_one_outlier_among_drifting_anchors() -> None:
-    true = Clock(3.0, 0.999)
+    true = ClockFit(3.0, 0.999)
     pairs = [(f"a{k}", p, [true.to_video(p) + 0.01 * (-1) ** k]) for k, p in enumerate((10.0, 200.0, 500.0, 800.0))]
     pairs.append(("typo", 300.0, [true.to_video(300.0) + 30.0]))
     clock, inliers, outliers = fit_clock(pairs)

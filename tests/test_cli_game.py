@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from contract.errors import UnreadableInput
-from review import engine
 from review.problems import Problem
 from review.protocol import format_problems
+from stopframe_cli import game as cli_game
 from stopframe_cli.main import main
 
 HERE = Path(__file__).parent / "fixtures"
@@ -126,8 +126,9 @@ def test_replay_of_an_unsound_protocol_reports_its_format_problems(capsys, broke
 def test_replay_prints_what_the_engine_derives(capsys, monkeypatch):
     eliminations = [{"seat": 5, "cause": "vote", "day": 1}, {"seat": 8, "cause": "shot", "night": 1}]
     problem = Problem("events[13]", "seat 5 leaves, but the rules give a revote", "rfm 4.4.13")
-    monkeypatch.setattr(engine, "replay", lambda data, profile=None: types.SimpleNamespace(
-        eliminations=eliminations, result="red", problems=[problem], notes=[]))
+    monkeypatch.setattr(cli_game, "replay_game", lambda data, profile=None: types.SimpleNamespace(
+        eliminations=eliminations, result="red", problems=[problem], notes=[], result_clause=None,
+        result_reason=None, vote_contexts={}))
     code, out, _ = _run(capsys, "replay", str(COMPLETE), "--json")
     result = json.loads(out)
     assert code == 1

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from contract.clock import Clock
+
 
 @dataclass
 class Score:
@@ -42,8 +44,9 @@ class Score:
 
 def frames_of(interval: dict, fps: float) -> tuple[int, int]:
     """(on_frame, off_frame) of a truth or observed interval, from its seconds where frames are absent."""
-    on = interval.get("on_frame", round(interval["on"] * fps))
-    off = interval.get("off_frame", round(interval["off"] * fps))
+    clock = Clock.constant(fps)
+    on = interval.get("on_frame", clock.nearest(interval["on"]))
+    off = interval.get("off_frame", clock.nearest(interval["off"]))
     return int(on), int(off)
 
 

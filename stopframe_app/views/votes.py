@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
-from review import engine, timeline
+from pipeline.game import outcome_with
+from review import timeline
 from review.calibration import shipped
 from review.findings import Finding, finding_key
 from review.profiles import get_profile
@@ -190,9 +191,8 @@ def _recomputed(game: Game, rnd: VoteRound, decisions: dict[str, Decision]) -> N
             fixed = next((e for e in corrected["events"] if e.get("type") == "vote" and e.get("day") == ev.get("day")
                           and e.get("round") == ev.get("round") and e.get("candidate") == ev.get("candidate")), ev)
             counts[w.candidate] = int(fixed.get("count") or 0)
-        ctx = game.replay.vote_contexts.get(rnd.windows[-1].event_index)
-        if ctx is not None:
-            after = engine.vote_outcome(get_profile(game.profile_id), ctx, counts)
+        after = outcome_with(get_profile(game.profile_id), game.replay, rnd.windows[-1].event_index, counts)
+        if after is not None:
             lines.append(f"- after your decisions: **{md(words.humanise(after.text))}** (counts: {words.counts_text(counts)})")
     st.markdown("\n".join(lines) if lines else "No outcome to show yet.")
 
