@@ -30,7 +30,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from test_audio_synth import RATE, speak, tone_music  # noqa: E402
 
 from contract.night import fit_count  # noqa: E402
-from review.night import count_calls  # noqa: E402
+from review.audit.night import count_calls  # noqa: E402
 from vision.audio import AudioTrack  # noqa: E402
 from vision.cues import count_words, features  # noqa: E402
 

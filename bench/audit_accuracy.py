@@ -35,11 +35,11 @@ from contract.errors import StopframeError  # noqa: E402
 from contract.jsonio import read_json, write_json  # noqa: E402
 from contract.observations import Observations as Seen  # noqa: E402
 from contract.observations import observations_from_json  # noqa: E402
-from review.audit import audit, place  # noqa: E402
-from review.findings import NIGHT_KINDS, identity_of  # noqa: E402
-from review.profiles import get_profile  # noqa: E402
-from review.timeline import analysis_windows, vote_rounds, vote_windows  # noqa: E402
-from review.training import seen_from_truth  # noqa: E402
+from review.audit.audit import audit, place  # noqa: E402
+from review.audit.findings import NIGHT_KINDS, identity_of  # noqa: E402
+from review.cases.training import seen_from_truth  # noqa: E402
+from review.game.profiles import get_profile  # noqa: E402
+from review.game.timeline import analysis_windows, vote_rounds, vote_windows  # noqa: E402
 
 DEFAULT_DIRS = [ROOT / "sample_videos" / "game", ROOT / "sample_videos" / "clips", ROOT / "sample_videos" / "out" / "composite"]
 FIXTURE = ROOT / "sample_videos" / "game" / "sample_game.observations.json"  # the app, tests and bench share it

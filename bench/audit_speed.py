@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from contract.jsonio import read_json, write_json  # noqa: E402
-from review.timeline import analysis_windows, vote_rounds, vote_windows  # noqa: E402
+from review.game.timeline import analysis_windows, vote_rounds, vote_windows  # noqa: E402
 
 OUT = ROOT / "bench" / "out" / "long"
 

@@ -6,7 +6,7 @@
    with `--nights`) into `--ours` (reused unless `--fresh`).
 2. Labels each reported finding right, wrong or neither with the validation set's own scorer
    (`../shared/validation/score_audit.py`, imported, so both sets are judged by one rule).
-3. Fits the logistic (Platt) calibration on our clips only and, with `--write`, ships it as `review/confidence.json`
+3. Fits the logistic (Platt) calibration on our clips only and, with `--write`, ships it as `review/audit/confidence.json`
    with the default threshold: the lowest calibrated value above which our own findings are ≥ 95 % right.
 4. Prints the reliability table (calibrated bin → share right) on ours and on the validation reports in
    `--validation` (a `../shared/validation/run.sh` output folder), and precision above the threshold.
@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from review.calibration import TABLE, Calibration, platt  # noqa: E402
+from review.audit.calibration import TABLE, Calibration, platt  # noqa: E402
 
 VALIDATION = ROOT.parent / "shared" / "validation"
 BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.01)
@@ -110,7 +110,7 @@ def main() -> int:
     ap.add_argument("--ours", type=Path, default=ROOT / "bench" / "out" / "confidence")
     ap.add_argument("--validation", type=Path, help="a ../shared/validation/run.sh output folder")
     ap.add_argument("--fresh", action="store_true")
-    ap.add_argument("--write", action="store_true", help="ship the fitted table as review/confidence.json")
+    ap.add_argument("--write", action="store_true", help="ship the fitted table as review/audit/confidence.json")
     a = ap.parse_args()
     sa = scorer()
     audit_ours(a.ours, a.fresh)

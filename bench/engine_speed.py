@@ -18,12 +18,12 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
+sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "tests" / "game")]
 
 from gamegen import generate  # noqa: E402
 from test_engine_properties import _mutate  # noqa: E402
 
-from review.engine import replay  # noqa: E402
+from review.game.engine import replay  # noqa: E402
 
 PROFILES = ("rfm", "mafclub", "lvi2015", "showtime")
 

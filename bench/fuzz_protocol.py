@@ -1,4 +1,4 @@
-"""Fuzz the protocol reader and validator: the property tests of tests/test_protocol_fuzz.py under the
+"""Fuzz the protocol reader and validator: the property tests of tests/game/test_protocol_fuzz.py under the
 `fuzz` hypothesis profile (10 000 examples per property), then examples per second.
 
     python3 bench/fuzz_protocol.py            # all properties
@@ -21,13 +21,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def main(argv: list[str]) -> int:
     env = {**os.environ, "HYPOTHESIS_PROFILE": "fuzz"}
-    cmd = [sys.executable, "-m", "pytest", "tests/test_protocol_fuzz.py", "-q", "-p", "no:cacheprovider",
+    cmd = [sys.executable, "-m", "pytest", "tests/game/test_protocol_fuzz.py", "-q", "-p", "no:cacheprovider",
            "--hypothesis-show-statistics", *argv]
     start = time.perf_counter()
     done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     examples = 0
-    for name, block in re.findall(r"(tests/test_protocol_fuzz\.py::\S+):\n(.*?)(?=\n\S|\Z)", done.stdout, re.S):
+    for name, block in re.findall(r"(tests/game/test_protocol_fuzz\.py::\S+):\n(.*?)(?=\n\S|\Z)", done.stdout, re.S):
         counts = [int(n) for n in re.findall(r"(\d+) passing examples", block)]
         examples += sum(counts)
         print(f"{name.split('::')[1]}: {sum(counts)} examples")

@@ -2,7 +2,7 @@
 
 For every night clip (NAME.mp4 + .protocol.json + .seats.json + .truth.json whose truth has `raised`)
 in the given folders — by default sample_videos/clips — it looks at the shootings and checks the
-protocol times (review.night.night_windows, without count times, as the CLI does), runs
+protocol times (review.audit.night.night_windows, without count times, as the CLI does), runs
 vision.night.observe_night (which hears the judge's count), and measures:
 - the count: numbers heard, and their onset error (ms) against the truth's `shoot_count` cues;
 - raised-hand recall: truth raises with a detected raise of the same seat overlapping them (extra
@@ -34,9 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from contract.night import NightSeen  # noqa: E402
-from review.findings import NIGHT_KINDS, identity_of  # noqa: E402
-from review.night import audit_nights, night_windows, observe_spans, shooting_counts  # noqa: E402
-from review.profiles import get_profile  # noqa: E402
+from review.audit.findings import NIGHT_KINDS, identity_of  # noqa: E402
+from review.audit.night import audit_nights, night_windows, observe_spans, shooting_counts  # noqa: E402
+from review.game.profiles import get_profile  # noqa: E402
 from vision.night import observe_night  # noqa: E402
 from vision.seats import load_seat_map  # noqa: E402
 
@@ -59,7 +59,7 @@ def night_clips(folders: list[Path]) -> list[Path]:
 def measure(video: Path, model: str) -> dict:
     """Vision on the clip's shootings and checks as the CLI looks at them, scored against its truth.
 
-    The spans come from the protocol alone (review.night.night_windows, no count times: what
+    The spans come from the protocol alone (review.audit.night.night_windows, no count times: what
     `stopframe audit --nights` does), and observe_night hears the count on the audio and widens them.
     """
     stem = video.with_suffix("")
@@ -166,7 +166,7 @@ def revoiced(video: Path, pace: float, out_dir: Path) -> Path:
     (sample_videos.voice, the same phrases; those after the count later by as much as the count grew)
     with the shooting count re-timed, and
     muxed with the clip's own video packets. The truth's `x_cues` get the new count; the timed
-    shooting in the protocol records what the hands now do on that count (review.night on the truth's
+    shooting in the protocol records what the hands now do on that count (review.audit.night on the truth's
     fires with the new times as `x_count_times`), so a reading on the right count finds no
     `shot_mismatch` and one on the wrong count does. Files: OUT_DIR/NAME_paceNNN.{mp4,protocol,seats,truth}.json (NNN: hundredths of a second).
     """

@@ -84,8 +84,8 @@ def vote_windows_of(stem: Path) -> list[tuple[float, float]] | None:
     """The audit's vote windows for the long sample game (None: watch the whole clip)."""
     if stem.name != "sample_game":
         return None
-    from review.protocol import load_protocol
-    from review.timeline import analysis_windows, vote_rounds, vote_windows
+    from review.game.protocol import load_protocol
+    from review.game.timeline import analysis_windows, vote_rounds, vote_windows
 
     return analysis_windows(vote_rounds(vote_windows(load_protocol(f"{stem}.protocol.json").data)))
 

@@ -2,7 +2,7 @@
 `stopframe-observations/1`).
 
 Vision finds raised hands (`Raised`: up, down, the shot) and numbers shown with the fingers (`ShownNumber`)
-in the night stretches; review.night judges them against the protocol. Both need the shape of a shooting's
+in the night stretches; review.audit.night judges them against the protocol. Both need the shape of a shooting's
 stretch (SHOOT_LEAD_S, SHOOT_TAIL_S) and `fit_count`, which heard words are the numbers of the judge's
 count: vision to know how far a shooting's stretch reaches, review to know which number a shot went to.
 """

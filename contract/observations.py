@@ -20,7 +20,7 @@ from contract.jsonio import check_format, read_document, read_json
 
 OBSERVATIONS_FORMAT = "stopframe-observations/1"
 MAX_FPS = 1000.0  # no camera films faster; a larger figure is a corrupt file
-MAX_SECONDS = 1_000_000.0  # 11 days of video (as review.protocol)
+MAX_SECONDS = 1_000_000.0  # 11 days of video (as review.game.protocol)
 POSES = ("fist", "thumb_up_fist", "open_palm", "finger", "other")  # what vision tells a hand's form by
 FRAME_DRIFT_S, FRAME_DRIFT_SHARE = 0.5, 0.05  # how far a frame's time may stray from its interval's time
 WINDOW_SLACK_S = 0.05  # observed stretches are cut at frame times; a vote needs them from t to the count

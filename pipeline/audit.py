@@ -17,15 +17,15 @@ from typing import Any, Protocol
 from contract.clock import Clock
 from contract.errors import InvalidInput, StopframeError
 from contract.observations import OBSERVATIONS_FORMAT, Observations, observations_from_json, read_observations
-from review.audit import audit
-from review.calibration import calibrated
-from review.findings import AuditReport
-from review.inputs import check_observations_fit, check_seat_geometry
-from review.night import audit_nights, night_windows, observe_spans
-from review.profiles import Profile, get_profile
-from review.protocol import Protocol as GameProtocol
-from review.protocol import format_problems, load_protocol, resolve_video_path
-from review.timeline import analysis_windows, load_marks, marks_path_for, vote_rounds, vote_windows
+from review.audit.audit import audit
+from review.audit.calibration import calibrated
+from review.audit.findings import AuditReport
+from review.audit.inputs import check_observations_fit, check_seat_geometry
+from review.audit.night import audit_nights, night_windows, observe_spans
+from review.game.profiles import Profile, get_profile
+from review.game.protocol import Protocol as GameProtocol
+from review.game.protocol import format_problems, load_protocol, resolve_video_path
+from review.game.timeline import analysis_windows, load_marks, marks_path_for, vote_rounds, vote_windows
 from vision.seats import SeatMap, load_seat_map
 
 Say = Callable[[str], None]
@@ -85,7 +85,7 @@ def audit_game(
 ) -> AuditReport:
     """Everything `stopframe audit` does for one game, returning the report (the app and --batch alike).
 
-    `nights`: audit the shootings and checks too (review.night), from the observations' night fields or,
+    `nights`: audit the shootings and checks too (review.audit.night), from the observations' night fields or,
     without `observations`, by looking at the night stretches of the video (the observer's `nights`).
     """
     say = progress or (lambda _msg: None)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from review.engine import Replay, replay
-from review.profiles import Profile, get_profile
-from review.voting import Outcome, lift_outcome, vote_outcome
+from review.game.engine import Replay, replay
+from review.game.profiles import Profile, get_profile
+from review.game.voting import Outcome, lift_outcome, vote_outcome
 
 
 def replay_game(data: dict[str, Any], profile: Profile | None = None) -> Replay:

@@ -1,6 +1,6 @@
 """A finding as the judge sees it: what, where, which clause, the evidence frame, and confirm / reject / edit.
 
-Every decision goes through review.store with the version the judge was looking at, so a second judge
+Every decision goes through review.cases.store with the version the judge was looking at, so a second judge
 who decided meanwhile is never silently overwritten: the store's ConflictError is shown instead.
 """
 
@@ -14,10 +14,10 @@ from typing import Any
 import streamlit as st
 
 from contract.errors import StopframeError
-from review.findings import Finding, finding_key
-from review.profiles import CONSEQUENCE_TYPES
-from review.store import ConflictError, Decision
-from review.tally import VoteTally, find_row, tally
+from review.audit.findings import Finding, finding_key
+from review.audit.tally import VoteTally, find_row, tally
+from review.cases.store import ConflictError, Decision
+from review.game.profiles import CONSEQUENCE_TYPES
 from stopframe_app import state, words
 from stopframe_app.game import Game
 
@@ -160,7 +160,7 @@ def card_key(finding: Finding) -> str:
 
 
 def _tally(game: Game, f: Finding) -> VoteTally:
-    """The count of the finding's vote, as review.tally gives it on the round's table."""
+    """The count of the finding's vote, as review.audit.tally gives it on the round's table."""
     return tally(find_row(game.votes, f.day, f.round, f.candidate))
 
 

@@ -18,21 +18,21 @@ from contract.errors import StopframeError
 from contract.jsonio import write_json
 from contract.observations import observations_from_json, read_observations
 from pipeline.game import replay_game
-from review import timeline
-from review.audit import audit
-from review.findings import AuditReport, Finding, VoteReport
-from review.inputs import video_fingerprint
-from review.profiles import get_profile
-from review.protocol import RULE_PROFILES, format_problems, load_protocol, resolve_video_path
-from review.store import data_dir, game_id_for
+from review.audit.audit import audit
+from review.audit.findings import AuditReport, Finding, VoteReport
+from review.audit.inputs import video_fingerprint
+from review.cases.store import data_dir, game_id_for
+from review.game import timeline
+from review.game.profiles import get_profile
+from review.game.protocol import RULE_PROFILES, format_problems, load_protocol, resolve_video_path
 from vision import observe
 from vision.seats import load_seat_map
 
 if TYPE_CHECKING:  # the types only
-    from review.engine import Replay
-    from review.problems import Problem
-    from review.protocol import Protocol
-    from review.timeline import Mark, VoteWindow
+    from review.game.engine import Replay
+    from review.game.problems import Problem
+    from review.game.protocol import Protocol
+    from review.game.timeline import Mark, VoteWindow
     from vision.seats import SeatMap
     from vision.video import VideoMeta
 
@@ -194,7 +194,7 @@ def _title(protocol: Protocol) -> str:
 
 
 def profile_ids() -> list[str]:
-    """The rule profiles the sidebar offers, in review.profiles' order."""
+    """The rule profiles the sidebar offers, in review.game.profiles' order."""
     return list(RULE_PROFILES)
 
 

@@ -1,10 +1,10 @@
-"""What the Exports page hands on, in a judge's words: the corrected protocol (review.corrected), the
+"""What the Exports page hands on, in a judge's words: the corrected protocol (review.cases.corrected), the
 findings CSV and the HTML report.
 
-Why not review.exports' rows as they are: those carry the audit's codes (`late_vote`, `counted_for_last`),
+Why not review.cases.exports' rows as they are: those carry the audit's codes (`late_vote`, `counted_for_last`),
 unrounded times and empty cells where a finding has no seat. The CSV and the report here are built from
-the same rows (review.exports.finding_rows), with every value put in words by stopframe_app.words, the
-vote counts from review.tally (the same numbers as the Vote audit page), and review.exports' own
+the same rows (review.cases.exports.finding_rows), with every value put in words by stopframe_app.words, the
+vote counts from review.audit.tally (the same numbers as the Vote audit page), and review.cases.exports' own
 formula-safe CSV cells and escaped HTML.
 """
 
@@ -16,11 +16,11 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from review import corrected as corrected_mod
-from review.exports import KeyFrame, figure, neutralise, nicknames, page_end, page_head
-from review.findings import VoteReport
-from review.store import Decision
-from review.tally import tally
+from review.audit.findings import VoteReport
+from review.audit.tally import tally
+from review.cases import corrected as corrected_mod
+from review.cases.exports import KeyFrame, figure, neutralise, nicknames, page_end, page_head
+from review.cases.store import Decision
 from stopframe_app import words
 
 CSV_HEADER = ("finding", "day", "night", "round", "candidate", "seat", "nickname", "time (s)", "clause",
@@ -47,7 +47,7 @@ def header_protocol(protocol: Mapping[str, Any] | None) -> dict[str, Any]:
 
 def evidence_in_words(data: Mapping[str, Any] | None, kind: str) -> dict[str, Any] | None:
     """An appeal's evidence item as the case file shows it: the finding or the vote told in words (the
-    counts from review.tally, as on the Vote audit page), not the audit's JSON fields."""
+    counts from review.audit.tally, as on the Vote audit page), not the audit's JSON fields."""
     if not data:
         return None
     where = {k: data[k] for k in ("day", "night", "round", "candidate", "seat") if data.get(k) is not None}
@@ -70,7 +70,7 @@ def evidence_in_words(data: Mapping[str, Any] | None, kind: str) -> dict[str, An
 
 
 def csv_rows(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
-    """review.exports.finding_rows in words: one list of cells per finding, in CSV_HEADER's order."""
+    """review.cases.exports.finding_rows in words: one list of cells per finding, in CSV_HEADER's order."""
     out = []
     for r in rows:
         seat = r.get("seat") if r.get("seat") is not None else r.get("seats")

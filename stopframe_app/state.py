@@ -19,10 +19,10 @@ from typing import Any
 import streamlit as st
 
 from contract.errors import StopframeError
-from review.appeal_store import AppealStore
-from review.findings import AuditReport
-from review.store import Store, default_db_path
-from review.training_store import TrainingStore
+from review.audit.findings import AuditReport
+from review.cases.appeal_store import AppealStore
+from review.cases.store import Store, default_db_path
+from review.cases.training_store import TrainingStore
 from stopframe_app.game import Game, GameSpec, complete_spec, load_game, mtime, run_audit, sample_spec
 
 SPEC = "game_spec"

@@ -13,7 +13,7 @@ import altair as alt
 import pandas as pd
 
 from contract.clock import Clock
-from review.findings import Finding
+from review.audit.findings import Finding
 from stopframe_app import words
 
 PHASES = "phases"

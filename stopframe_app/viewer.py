@@ -16,13 +16,13 @@ import streamlit as st
 import streamlit.components.v1 as components
 
 from contract.clock import Clock
-from review.findings import Finding
-from review.store import data_dir
+from review.audit.findings import Finding
+from review.cases.store import data_dir
 from stopframe_app import state
 from stopframe_app.game import Game
 
 if TYPE_CHECKING:
-    from review.timeline import VoteWindow
+    from review.game.timeline import VoteWindow
 
 _strip_component = components.declare_component("stopframe_strip", path=str(Path(__file__).with_name("strip")))
 

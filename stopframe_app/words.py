@@ -2,7 +2,7 @@
 
 Why one module: a judge reads pages and exports, not Python. No `None`, list or dict repr, internal code
 (`counted_for_last`, `result_stands`) or unrounded float should reach them; every page and export takes
-its wording from here, and tests/test_app_words.py walks every page to hold that.
+its wording from here, and tests/app/test_app_words.py walks every page to hold that.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from review.findings import Finding, FindingConsequence
+from review.audit.findings import Finding, FindingConsequence
 
 KINDS = {
     "late_vote": "late vote", "early_hand": "early hand", "lifted_early": "lifted early", "no_vote": "no vote",

@@ -3,7 +3,7 @@
     stopframe align VIDEO --protocol P [--json] [--out FILE] [--stop-at SECONDS]
 
 The audio is read and analysed by `vision` (imported inside the handler, so `stopframe validate` never
-loads an audio or video library); the matching of cues to the protocol is `review.align`.
+loads an audio or video library); the matching of cues to the protocol is `review.audit.align`.
 The original protocol is never written: `--out` naming it is refused.
 """
 
@@ -36,8 +36,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from review.align import VOTE_TYPES, VoteCue, align_protocol
-    from review.protocol import format_problems, load_protocol, resolve_video_path
+    from review.audit.align import VOTE_TYPES, VoteCue, align_protocol
+    from review.game.protocol import format_problems, load_protocol, resolve_video_path
 
     protocol = load_protocol(args.protocol)
     problems = format_problems(protocol.data)

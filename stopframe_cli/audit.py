@@ -4,7 +4,7 @@
                     [--observations OBS.json] [--marks M.json] [--model full|lite] [--nights]
     stopframe audit --batch DIR [--jobs N] [--out DIR] [--reuse-observations] [--nights]
 
-`--nights` adds the night audit (review.night): the shootings and checks the video shows against the
+`--nights` adds the night audit (review.audit.night): the shootings and checks the video shows against the
 protocol's, as night findings plus one `x_nights` row per shooting and check.
 
 The audit itself is the pipeline's (pipeline.audit.audit_game); here are the arguments, the readable
@@ -31,9 +31,9 @@ from contract.errors import (
 )
 from contract.jsonio import dumps, write_atomic
 from pipeline.audit import audit_game
-from review.calibration import shipped
-from review.findings import FINDING_KINDS, AuditReport
-from review.profiles import PROFILES
+from review.audit.calibration import shipped
+from review.audit.findings import FINDING_KINDS, AuditReport
+from review.game.profiles import PROFILES
 from stopframe_cli.output import add_output_options, emit, progress
 
 MAX_TABLE_TEXT = 90  # kept for callers; the table no longer cuts a finding's sentence

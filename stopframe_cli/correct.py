@@ -4,7 +4,7 @@
                       [--who NAME] --out CORRECTED.json
 
 `I` is a finding's 0-based index in the report's `findings`. The same code as the app's export
-(review.corrected): exit 0 and a file `stopframe validate` accepts, or exit 1 with one sentence naming the
+(review.cases.corrected): exit 0 and a file `stopframe validate` accepts, or exit 1 with one sentence naming the
 finding that cannot be applied and why; exit 2 for an unreadable file or wrong arguments (spec §6).
 """
 
@@ -18,8 +18,8 @@ from typing import Any
 
 from contract.errors import EXIT_OK, InvalidInput, UnreadableInput
 from contract.jsonio import read_document
-from review.findings import AUDIT_FORMAT, FINDING_KINDS, AuditReport
-from review.protocol import format_problems, load_protocol, validate
+from review.audit.findings import AUDIT_FORMAT, FINDING_KINDS, AuditReport
+from review.game.protocol import format_problems, load_protocol, validate
 
 DEFAULT_REASON = "confirmed with stopframe correct"
 
@@ -79,8 +79,8 @@ def parse_indexes(raw: list[str], count: int, audit: str) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from review.corrected import CorrectionError, corrected_protocol, write_corrected_protocol
-    from review.store import Decision, finding_key
+    from review.cases.corrected import CorrectionError, corrected_protocol, write_corrected_protocol
+    from review.cases.store import Decision, finding_key
 
     protocol = load_protocol(args.protocol)
     problems = format_problems(protocol.data)

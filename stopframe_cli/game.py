@@ -8,9 +8,9 @@ from typing import Any
 
 from contract.errors import EXIT_INVALID, EXIT_OK
 from pipeline.game import replay_game, vote_rounds
-from review.importers import SOURCES, import_file
-from review.problems import Problem
-from review.protocol import RULE_PROFILES, format_problems, load_protocol, validate
+from review.game.importers import SOURCES, import_file
+from review.game.problems import Problem
+from review.game.protocol import RULE_PROFILES, format_problems, load_protocol, validate
 from stopframe_cli.output import add_output_options, emit
 
 

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from contract.errors import EXIT_UNREADABLE, StopframeError
-from review.inputs import check_seat_geometry
+from review.audit.inputs import check_seat_geometry
 from vision.seats import load_seat_map
 
 # Modules that add commands. Vision commands import cv2/mediapipe only when they run.
@@ -65,7 +65,7 @@ def plain_words(message: str) -> str:
 
 
 def _check_seats(path: str) -> None:
-    """The seat map's zones must fit the picture and keep to their seats (review.inputs)."""
+    """The seat map's zones must fit the picture and keep to their seats (review.audit.inputs)."""
     check_seat_geometry(load_seat_map(path), path)
 
 

@@ -9,10 +9,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from review.audit import audit
-from review.findings import AuditReport, Finding, VoteReport
-from review.night import audit_nights
-from review.store import Decision, finding_key
+from review.audit.audit import audit
+from review.audit.findings import AuditReport, Finding, VoteReport
+from review.audit.night import audit_nights
+from review.cases.store import Decision, finding_key
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "sample_videos" / "game" / "sample_game"

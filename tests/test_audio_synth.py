@@ -1,6 +1,6 @@
 """A synthetic game soundtrack with known cue times (espeak-ng voice, tone music), and its checks.
 
-Shared by tests/test_audio_cues.py and bench/audio_cues.py: every spoken piece is synthesised
+Shared by tests/vision/test_audio_cues.py and bench/audio_cues.py: every spoken piece is synthesised
 separately and placed at a known sample, so the truth is exact (onset = first audible sample).
 """
 

@@ -17,7 +17,7 @@ import pytest
 from badinput import make_corpus as corpus
 
 from contract.errors import InvalidInput
-from review.protocol import MAX_EVENTS, load_protocol, resolve_video_path
+from review.game.protocol import MAX_EVENTS, load_protocol, resolve_video_path
 from stopframe_cli.main import main
 from vision.video import VideoError, open_video
 

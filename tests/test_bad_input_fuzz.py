@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from jsonwalk import locations
 
 from contract.errors import StopframeError
-from review.importers import _SourceError, convert, import_file
-from review.protocol import format_problems, validate
+from review.game.importers import _SourceError, convert, import_file
+from review.game.protocol import format_problems, validate
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"
 SOURCES = {name: json.loads((FIXTURES / f"{name}_game.json").read_text(encoding="utf-8"))

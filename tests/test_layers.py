@@ -12,7 +12,8 @@ from pathlib import Path
 from importlinter.cli import lint_imports
 
 REPO = Path(__file__).resolve().parents[1]
-PACKAGES = ("stopframe_app", "stopframe_cli", "pipeline", "review", "vision", "contract")
+PACKAGES = ("stopframe_app", "stopframe_cli", "pipeline", "review", "review.game", "review.audit", "review.cases",
+            "vision", "contract")
 
 
 def test_the_project_keeps_its_import_contracts() -> None:
@@ -23,8 +24,9 @@ def _toy_project(root: Path, *, vision_body: str) -> Path:
     """The project's import contracts over empty stand-ins of its packages, one with `vision_body`."""
     root.mkdir(parents=True)
     for name in PACKAGES:
-        (root / name).mkdir()
-        (root / name / "__init__.py").write_text("")
+        folder = root.joinpath(*name.split("."))
+        folder.mkdir()
+        (folder / "__init__.py").write_text("")
     (root / "review" / "rules.py").write_text("RULE = 1\n")
     (root / "vision" / "look.py").write_text(vision_body)
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]

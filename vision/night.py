@@ -8,7 +8,7 @@ Per seat and frame this keeps the hands that were not there when the window bega
 the zone also holds hands in the night pose), how many fingers (thumb excluded) the raised hand holds
 up, and the number its hands show (vision.numbers). Runs of frames with a raised hand become `Raised`
 intervals; inside the shooting spans their bends become shots; inside the check spans the steadiest
-number becomes a `ShownNumber`. Which seat may do what is for review.night.
+number becomes a `ShownNumber`. Which seat may do what is for review.audit.night.
 """
 
 from __future__ import annotations
@@ -228,9 +228,9 @@ def hear_counts(video_path: str | os.PathLike[str], shootings: Sequence[tuple[fl
                 most: int = 10) -> tuple[tuple[float, ...], list[tuple[float, float]]]:
     """The words heard around each shooting (vision.cues.count_words) and the spans widened to the count.
 
-    A shooting span starts SHOOT_LEAD_S before the count's first number (review.night.night_windows);
+    A shooting span starts SHOOT_LEAD_S before the count's first number (review.audit.night.night_windows);
     from there up to `most` numbers at the slowest pace are listened to. Where the words fit a count
-    (review.night.fit_count, at most `most` numbers), the span reaches SHOOT_TAIL_S past its last
+    (review.audit.night.fit_count, at most `most` numbers), the span reaches SHOOT_TAIL_S past its last
     number; it is never shortened. No audio track: no words, the spans as they were.
     """
     try:
@@ -276,7 +276,7 @@ def fresh_looks(looks: Sequence[_Look], origin: tuple[int, int] = (0, 0)) -> lis
     decoded before the span asked for, when every hand is in the night pose) looks different. A hand
     whose box differs from the lead-in by less than FRESH_MIN of its own contrast was there already.
     So a hand already raised when a window starts is taken for a resting one: windows begin before
-    the judge's call for it (review.night's lead times).
+    the judge's call for it (review.audit.night's lead times).
     """
     if not looks:
         return []

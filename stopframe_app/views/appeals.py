@@ -13,8 +13,10 @@ import streamlit as st
 
 from contract.errors import StopframeError
 from contract.jsonio import write_atomic
-from review.appeal_report import appeal_html, chromium, write_pdf
-from review.appeals import (
+from review.audit.findings import Finding, VoteReport, finding_key
+from review.audit.tally import tally
+from review.cases.appeal_report import appeal_html, chromium, write_pdf
+from review.cases.appeals import (
     OUTCOME_TEXT,
     OUTCOMES,
     WINNERS,
@@ -26,10 +28,8 @@ from review.appeals import (
     grounds_for,
     suggested_ground,
 )
-from review.exports import KeyFrame
-from review.findings import Finding, VoteReport, finding_key
-from review.store import data_dir
-from review.tally import tally
+from review.cases.exports import KeyFrame
+from review.cases.store import data_dir
 from stopframe_app import state, words
 from stopframe_app.decisions import NO_NAME, evidence_frames, flash, md, plain_title, show_flash, title
 from stopframe_app.game import Game
@@ -238,7 +238,7 @@ def decision_from_form(prefix: str, who: str) -> Decision:
                     adjustments=adjustments)
 
 
-MISSING = (  # a precondition's text (review.appeals.checks) -> what the chief judge still has to do
+MISSING = (  # a precondition's text (review.cases.appeals.checks) -> what the chief judge still has to do
     ("the decision is one of", "Pick a decision."),
     ("the reasoning is written down", "Write the reasoning (the «Reasoning» box)."),
     ("who decided is recorded", "Enter your name first (in the sidebar, under «Your name»)."),

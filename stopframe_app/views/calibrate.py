@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from contract.errors import StopframeError
-from review.store import data_dir
+from review.cases.store import data_dir
 from stopframe_app import state
 from stopframe_app.game import Game, GameSpec, stem_of
 from vision.seats import Seat, SeatMap, default_seat_map, save_seat_map

@@ -10,10 +10,10 @@ import pandas as pd
 import streamlit as st
 
 from contract.jsonio import write_atomic
-from review.corrected import corrected_name, write_corrected_protocol
-from review.exports import KeyFrame, finding_rows, write_html_report
-from review.findings import finding_key
-from review.store import data_dir
+from review.audit.findings import finding_key
+from review.cases.corrected import corrected_name, write_corrected_protocol
+from review.cases.exports import KeyFrame, finding_rows, write_html_report
+from review.cases.store import data_dir
 from stopframe_app import report, state, words
 from stopframe_app.decisions import evidence_frames, plain_title, show_flash
 from stopframe_app.game import Game, stem_of

@@ -1,7 +1,7 @@
 """Open a game: the bundled sample, local paths (videos always by path), uploads of small files, recent games.
 
 Uploaded files are kept in the app's data folder (never in memory for long, never outside that folder),
-and a protocol's `video.path` is resolved inside its own folder by review.protocol.
+and a protocol's `video.path` is resolved inside its own folder by review.game.protocol.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from review.store import data_dir
+from review.cases.store import data_dir
 from stopframe_app import state
 from stopframe_app.decisions import md
 from stopframe_app.game import SAMPLE_PROTOCOL, Game, GameSpec, analyse, sample_spec

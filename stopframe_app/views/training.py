@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from contract.errors import StopframeError
-from review.training import (
+from review.cases.training import (
     QUIZ_KINDS,
     Question,
     Response,
@@ -21,7 +21,7 @@ from review.training import (
     questions_from_decisions,
     questions_from_truth,
 )
-from review.training_store import QuizSet, new_attempt
+from review.cases.training_store import QuizSet, new_attempt
 from stopframe_app import state, words
 from stopframe_app.decisions import flash, md, show_flash
 from stopframe_app.game import REPO, Game
@@ -112,7 +112,7 @@ def _stills(q: Question) -> None:
 
 def quiz_clips(q: Question) -> tuple[Path, Path]:
     """The vote from 1.5 s before the call to 1 s after the count, at normal and quarter speed (cached)."""
-    from review.store import data_dir
+    from review.cases.store import data_dir
     from vision.clips import write_clip
 
     out = []

@@ -10,18 +10,18 @@ import pandas as pd
 import streamlit as st
 
 from pipeline.game import outcome_with
-from review import timeline
-from review.calibration import shipped
-from review.findings import Finding, finding_key
-from review.profiles import get_profile
-from review.store import Decision
-from review.tally import find_row, tally
+from review.audit.calibration import shipped
+from review.audit.findings import Finding, finding_key
+from review.audit.tally import find_row, tally
+from review.cases.store import Decision
+from review.game import timeline
+from review.game.profiles import get_profile
 from stopframe_app import report, state, words
 from stopframe_app.decisions import finding_cards, md, show_flash
 from stopframe_app.game import Game
 
 if TYPE_CHECKING:
-    from review.timeline import VoteRound
+    from review.game.timeline import VoteRound
 
 ROUND = "vote_round"
 LESS_SURE = "show_less_sure"
@@ -117,7 +117,7 @@ def _problems(game: Game) -> None:
 
 
 def round_rows(game: Game, rnd: VoteRound) -> list[dict[str, Any]]:
-    """The round's candidates: the protocol's count beside the audit's count (review.tally), in words."""
+    """The round's candidates: the protocol's count beside the audit's count (review.audit.tally), in words."""
     rows = []
     for w in rnd.windows:
         ev = game.data["events"][w.event_index]

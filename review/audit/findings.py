@@ -1,0 +1,280 @@
+"""The one `Finding` type that travels from the audit to the app, the store and the reports (spec §4).
+
+A finding is a *suggestion* to the judge: what the video shows, the rule profile's clause and what
+would follow, how sure we are, and the frames to look at. `VoteReport` is one row of the report's
+`votes[]`: the count the video supports beside the protocol's, and what the vote would have given.
+Both serialise to exactly the spec's objects; fields the spec does not name are kept under `x_`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from contract.jsonio import check_format
+
+AUDIT_FORMAT = "stopframe-audit/1"
+
+DAY_KINDS = ("count_mismatch", "late_vote", "early_hand", "lifted_early", "no_vote", "double_vote", "wrong_form")
+NIGHT_KINDS = ("shot_mismatch", "check_mismatch", "night_hand")
+FINDING_KINDS = (*DAY_KINDS, *NIGHT_KINDS, "cannot_see")
+
+Identity = tuple[str | int | None, ...]
+"""Spec §4: `(kind, day, round, candidate, seat)` for a day finding, `(kind, night, seat)` for a night one."""
+
+
+def identity(kind: str, *, day: int | None, night: int | None, round: int | None, candidate: int | None,
+             seat: int | None) -> Identity:
+    """The one rule for which finding this is: a finding with a night and no day is a night finding."""
+    if night is not None and day is None:
+        return (kind, night, seat)
+    return (kind, day, round, candidate, seat)
+
+
+def identity_of(data: Mapping[str, Any]) -> Identity:
+    """The identity of a finding given as JSON, or as a truth file's `expected_findings` entry (spec §3)."""
+    return identity(data["kind"], day=data.get("day"), night=data.get("night"), round=data.get("round"),
+                    candidate=data.get("candidate"), seat=data.get("seat"))
+
+
+def finding_key(finding: Finding) -> str:
+    """The identity as the text key decisions are stored under (day and night keys differ in length)."""
+    return json.dumps(list(finding.identity), separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class FindingConsequence:
+    """What follows under the profile: `type` from review.game.profiles.CONSEQUENCE_TYPES, `points` only for fines."""
+
+    type: str
+    text: str
+    points: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "points": self.points, "text": self.text}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FindingConsequence:
+        return cls(type=data["type"], text=data.get("text", ""), points=data.get("points"))
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The frames a judge should step to (with their times on the video's clock)."""
+
+    frames: tuple[int, ...] = ()
+    times: tuple[float, ...] = ()
+
+    def to_json(self) -> dict[str, list[Any]]:
+        return {"frames": list(self.frames), "times": list(self.times)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Evidence:
+        return cls(frames=tuple(data.get("frames") or ()), times=tuple(data.get("times") or ()))
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing the video shows that the protocol or the rules disagree with (spec §4 finding object)."""
+
+    kind: str
+    clause: str | None
+    consequence: FindingConsequence
+    confidence: float
+    seat: int | None = None
+    seats: tuple[int, ...] | None = None
+    day: int | None = None
+    night: int | None = None
+    round: int | None = None
+    candidate: int | None = None
+    t: float | None = None
+    assumed_times: tuple[str, ...] = ()
+    evidence: Evidence = field(default_factory=Evidence)
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    """Optional `x_` fields (e.g. `x_text`, `x_also_clause`, `x_candidates`), kept through a round trip."""
+
+    @property
+    def identity(self) -> Identity:
+        return identity(self.kind, day=self.day, night=self.night, round=self.round, candidate=self.candidate,
+                        seat=self.seat)
+
+    @property
+    def text(self) -> str:
+        """One sentence for the judge (falls back to the consequence's text)."""
+        return str(self.extra.get("x_text") or self.consequence.text)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "kind": self.kind,
+            "seat": self.seat,
+            "seats": list(self.seats) if self.seats is not None else None,
+            "day": self.day,
+            "night": self.night,
+            "round": self.round,
+            "candidate": self.candidate,
+            "t": _round_time(self.t),
+            "clause": self.clause,
+            "consequence": self.consequence.to_json(),
+            "confidence": round(self.confidence, 3),
+            "assumed_times": list(self.assumed_times),
+            "evidence": {
+                "frames": list(self.evidence.frames),
+                "times": [_round_time(x) for x in self.evidence.times],
+            },
+        }
+        data.update({k: v for k, v in self.extra.items() if k.startswith("x_")})
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Finding:
+        seats = data.get("seats")
+        return cls(
+            kind=data["kind"],
+            clause=data.get("clause"),
+            consequence=FindingConsequence.from_json(data.get("consequence") or {"type": "none"}),
+            confidence=float(data.get("confidence", 0.0)),
+            seat=data.get("seat"),
+            seats=tuple(seats) if seats is not None else None,
+            day=data.get("day"),
+            night=data.get("night"),
+            round=data.get("round"),
+            candidate=data.get("candidate"),
+            t=data.get("t"),
+            assumed_times=tuple(data.get("assumed_times") or ()),
+            evidence=Evidence.from_json(data.get("evidence") or {}),
+            extra={k: v for k, v in data.items() if k.startswith("x_")},
+        )
+
+
+@dataclass(frozen=True)
+class VoteOutcome:
+    """What the vote gave by the protocol's counts and what it would give by the video's."""
+
+    protocol: str | None
+    video: str | None
+
+    @property
+    def changed(self) -> bool:
+        return self.protocol is not None and self.video is not None and self.protocol != self.video
+
+    def to_json(self) -> dict[str, Any]:
+        return {"protocol": self.protocol, "video": self.video, "changed": self.changed}
+
+
+@dataclass(frozen=True)
+class VoteReport:
+    """One row of `votes[]`: a candidate's vote (or a lift vote) as the protocol and the video tell it.
+
+    `video_voters` / `video_count` are the hands seen placed in time (None when the window has no
+    times to look at); `silent_seats` (last candidate only) are the living, visible seats that placed
+    no hand in the whole round, whose votes the profile may add to the last candidate.
+    """
+
+    kind: str  # "vote" | "lift"
+    day: int
+    round: int
+    protocol_count: int | None
+    protocol_voters: tuple[int, ...] | None
+    video_voters: tuple[int, ...] | None
+    silent_seats: tuple[int, ...]
+    confidence: float
+    outcome: VoteOutcome
+    candidate: int | None = None
+    candidates: tuple[int, ...] | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def video_count(self) -> int | None:
+        return None if self.video_voters is None else len(self.video_voters)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "day": self.day, "round": self.round}
+        if self.kind == "lift":
+            data["candidates"] = list(self.candidates or ())
+        else:
+            data["candidate"] = self.candidate
+        data.update(
+            {
+                "protocol_count": self.protocol_count,
+                "protocol_voters": list(self.protocol_voters) if self.protocol_voters is not None else None,
+                "video_voters": list(self.video_voters) if self.video_voters is not None else None,
+                "video_count": self.video_count,
+                "silent_seats": list(self.silent_seats),
+                "confidence": round(self.confidence, 3),
+                "outcome": self.outcome.to_json(),
+            }
+        )
+        data.update({k: v for k, v in self.extra.items() if k.startswith("x_")})
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> VoteReport:
+        def seats(key: str) -> tuple[int, ...] | None:
+            value = data.get(key)
+            return tuple(value) if value is not None else None
+
+        outcome = data.get("outcome") or {}
+        return cls(
+            kind=data["kind"],
+            day=data["day"],
+            round=data["round"],
+            candidate=data.get("candidate"),
+            candidates=seats("candidates"),
+            protocol_count=data.get("protocol_count"),
+            protocol_voters=seats("protocol_voters"),
+            video_voters=seats("video_voters"),
+            silent_seats=tuple(data.get("silent_seats") or ()),
+            confidence=float(data.get("confidence", 0.0)),
+            outcome=VoteOutcome(outcome.get("protocol"), outcome.get("video")),
+            extra={k: v for k, v in data.items() if k.startswith("x_")},
+        )
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """The whole `stopframe-audit/1` document."""
+
+    video: str | None
+    rules: str
+    votes: tuple[VoteReport, ...]
+    findings: tuple[Finding, ...]
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": AUDIT_FORMAT,
+            "video": self.video,
+            "rules": self.rules,
+            "votes": [v.to_json() for v in self.votes],
+            "findings": [f.to_json() for f in self.findings],
+        }
+        data.update({k: v for k, v in self.extra.items() if k.startswith("x_")})
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], where: str | os.PathLike[str] = "audit report") -> AuditReport:
+        """A `stopframe-audit/1` report; UnreadableInput (exit 2) naming `where` when it is of another format."""
+        check_format(data.get("format"), where, "audit report", AUDIT_FORMAT)
+        return cls(
+            video=data.get("video"),
+            rules=data.get("rules", ""),
+            votes=tuple(VoteReport.from_json(v) for v in data.get("votes", [])),
+            findings=tuple(Finding.from_json(f) for f in data.get("findings", [])),
+            extra={k: v for k, v in data.items() if k.startswith("x_")},
+        )
+
+    def identities(self) -> set[Identity]:
+        return {f.identity for f in self.findings}
+
+    def at_file_precision(self) -> AuditReport:
+        """The report as its file reads back (times to the millisecond, confidences to 3 places), so what the
+        app shows, stores and exports is exactly what `stopframe audit` writes for the same game."""
+        return AuditReport.from_json(self.to_json())
+
+
+def _round_time(t: float | None) -> float | None:
+    """Times to the millisecond: frame times at 25–60 fps stay exact, float noise goes."""
+    return None if t is None else round(float(t), 3)

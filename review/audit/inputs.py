@@ -1,0 +1,148 @@
+"""Inputs that do not fit are refused, never audited: saved observations and seat maps, checked where they
+are loaded for an audit (the command line and the app, both through `pipeline.audit.audit_game`).
+
+Why here and not in the readers: vision's seat-map reader checks the file's shape (polygons of finite
+points); whether the zones fit the picture and keep to their own seat is a question for the audit, which
+would otherwise count one hand for two seats or look for hands outside the frame. Saved observations are
+checked in full before a single finding is made from them: malformed intervals, a file that covers none
+of the protocol's timed votes, or one made from another video or at another frame rate would each give
+confident findings about a game nobody watched.
+
+Every refusal is one sentence naming the file and the JSON path (spec §6): exit 2 where the file is no
+observations file at all, exit 1 where it is one but does not fit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from contract.clock import Clock
+from contract.errors import InvalidInput
+from contract.observations import Observations
+from contract.observations import refuse as _refuse
+from contract.observations import secs as _secs
+
+EDGE_TOLERANCE_PX = 1.0  # a zone drawn on the frame's very edge is inside it
+
+
+def video_fingerprint(path: str | os.PathLike[str]) -> str:
+    """Size plus a hash of the first and last MiB (as the app writes `x_video_fingerprint`)."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        with p.open("rb") as fh:
+            head = fh.read(1 << 20)
+            fh.seek(max(0, size - (1 << 20)))
+            tail = fh.read(1 << 20)
+    except OSError:
+        return ""
+    return f"{size}:{hashlib.sha256(head + tail).hexdigest()[:32]}"
+
+
+def check_observations_fit(
+    seen: Observations, data: dict[str, Any], where: str | os.PathLike[str], protocol: dict[str, Any], *,
+    rounds: Sequence[Any], video_name: str | None = None, video_file: str | os.PathLike[str] | None = None,
+    video_clock: Clock | None = None,
+) -> None:
+    """InvalidInput (exit 1) when sound observations are not of this game: made from another video (its name
+    or, where the video is here, its fingerprint or frame rate differ), or covering none of the protocol's
+    timed votes (`rounds`: review.game.timeline's VoteRound list)."""
+    where = str(where)
+    made_from = data.get("video")
+    if isinstance(made_from, str) and made_from and video_name and Path(made_from).name != Path(video_name).name:
+        raise _refuse(where, "video", f"the observations were made from {Path(made_from).name[:80]}, not from this "
+                                      f"game's video {Path(video_name).name[:80]}")
+    file = Path(video_file) if video_file is not None else None
+    if file is not None and file.is_file():
+        stamp = data.get("x_video_fingerprint")
+        if isinstance(stamp, str) and stamp and stamp != video_fingerprint(file):
+            raise _refuse(where, "x_video_fingerprint", f"the observations were made from another version of "
+                                                         f"{file.name[:80]} (its size or content differs): make them again")
+        fps = video_clock.fps if video_clock is not None else None
+        if fps is not None and abs(fps - seen.fps) > 0.01 * fps:
+            raise _refuse(where, "fps", f"the observations were made at {seen.fps:g} fps, but {file.name[:80]} "
+                                        f"runs at {round(fps, 3):g} fps: they are of another video or encoding")
+    timed = [r for r in rounds if r.timed]
+    if not timed:
+        return
+    spans = ", ".join(f"day {r.day} at {_secs(r.start)}–{_secs(r.end)}" for r in timed[:3])
+    spans += f" and {len(timed) - 3} more" if len(timed) > 3 else ""
+    votes = f"the protocol's {len(timed)} timed vote{'s' if len(timed) != 1 else ''} ({spans})"
+    if seen.windows is not None:
+        if not any(seen.covers(r.start, r.end) for r in timed):
+            looked = ", ".join(f"{_secs(a)}–{_secs(b)}" for a, b in seen.windows[:3])
+            raise _refuse(where, "x_windows", f"the observations cover {looked}"
+                                              f"{' and more' if len(seen.windows) > 3 else ''}, but none of {votes}")
+        return
+    if not any(h.off > r.start and h.on < r.end for h in seen.hands for r in timed):
+        raise _refuse(where, "hands", f"no hand interval lies in any of {votes}: these observations are not of "
+                                      "this game's votes")
+
+
+# ---------------------------------------------------------------- seat maps
+
+
+def check_seat_geometry(seat_map: Any, where: str | os.PathLike[str]) -> None:
+    """InvalidInput (exit 1) when a seat's zone (or raise zone) leaves the frame, or two seats' zones overlap
+    (one hand would count for both). `seat_map` is vision's SeatMap (frame_size, seats → zone / raise)."""
+    where = str(where)
+    w, h = seat_map.frame_size
+    polys: dict[int, list[tuple[float, float]]] = {}
+    for seat in sorted(seat_map.seats):
+        entry = seat_map.seats[seat]
+        for name in ("zone", "raise"):
+            poly = getattr(entry, name, None)
+            if poly is None:
+                continue
+            points = [(float(x), float(y)) for x, y in poly]
+            for j, (x, y) in enumerate(points):
+                if not (-EDGE_TOLERANCE_PX <= x <= w + EDGE_TOLERANCE_PX and -EDGE_TOLERANCE_PX <= y <= h + EDGE_TOLERANCE_PX):
+                    raise _refuse(where, f"seats.{seat}.{name}[{j}]", f"the point [{x:g}, {y:g}] lies outside the "
+                                                                     f"{w}x{h} frame")
+            if name == "zone":
+                polys[seat] = points
+    seats = sorted(polys)
+    for i, a in enumerate(seats):
+        for b in seats[i + 1:]:
+            if polygons_overlap(polys[a], polys[b]):
+                raise InvalidInput(f"{where}: seats.{a}.zone and seats.{b}.zone overlap: a hand there would count "
+                                   "for both seats; draw the zones apart.")
+
+
+def _inside(poly: Sequence[tuple[float, float]], x: float, y: float) -> bool:
+    inside = False
+    n = len(poly)
+    for k in range(n):
+        x1, y1 = poly[k]
+        x2, y2 = poly[(k + 1) % n]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def _cross(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def _segments_cross(p1: tuple[float, float], p2: tuple[float, float], q1: tuple[float, float], q2: tuple[float, float]) -> bool:
+    """Strictly crossing segments (touching ends or shared edges are not a crossing)."""
+    d1, d2 = _cross(q1, q2, p1), _cross(q1, q2, p2)
+    d3, d4 = _cross(p1, p2, q1), _cross(p1, p2, q2)
+    return d1 * d2 < 0 and d3 * d4 < 0
+
+
+def _centroid(poly: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    return sum(x for x, _ in poly) / len(poly), sum(y for _, y in poly) / len(poly)
+
+
+def polygons_overlap(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> bool:
+    """Whether two simple polygons share some area (sharing only an edge or a corner is no overlap)."""
+    edges_a = list(zip(a, [*a[1:], a[0]], strict=True))
+    edges_b = list(zip(b, [*b[1:], b[0]], strict=True))
+    if any(_segments_cross(p1, p2, q1, q2) for p1, p2 in edges_a for q1, q2 in edges_b):
+        return True
+    return _inside(b, *_centroid(a)) or _inside(a, *_centroid(b))

@@ -1,0 +1,123 @@
+"""The case file of an appeal as one self-contained HTML page (and a PDF of it where Chromium is installed).
+
+Why self-contained: the report is mailed to a federation's rules committee and archived with the
+tournament; it must open anywhere, years later, with its key frames inside. Every value is escaped
+(nicknames and statements are typed by anyone).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from contract.errors import StopframeError
+from contract.jsonio import write_atomic
+from review.cases.appeal_store import Amendment
+from review.cases.appeals import AppealCase, Check, Decision, grounds_for
+from review.cases.exports import KeyFrame, figure, page_end, page_head
+
+
+def _when(t: float | None) -> str:
+    return "" if t is None else time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
+
+
+def _rows(pairs: Sequence[tuple[str, Any]]) -> str:
+    e = html.escape
+    return "<table>" + "".join(f"<tr><th>{e(k)}</th><td>{e('' if v is None else str(v))}</td></tr>"
+                               for k, v in pairs) + "</table>"
+
+
+def _decision_rows(d: Decision) -> str:
+    return _rows([("decision", d.summary), ("reasoning", d.reasoning), ("decided by", d.decided_by),
+                  ("decided at", _when(d.decided_at)), ("chief judge agrees", "yes" if d.chief_judge_agrees else "no")])
+
+
+def appeal_html(case: AppealCase, *, title: str, protocol: Mapping[str, Any] | None,
+                checks: Sequence[Check] = (), amendments: Sequence[Amendment] = (),
+                key_frames: Mapping[int, Sequence[KeyFrame]] | None = None) -> str:
+    """The whole case: the appeal, its grounds, evidence with frames, statements, checks, decision, amendments.
+    `key_frames` maps an evidence item's position to its frames."""
+    e = html.escape
+    ground = next((g for g in grounds_for(case.profile) if g.clause == case.ground), None)
+    parts = page_head(f"Appeal {case.case_id} — {title}", protocol)
+    parts.append("<h2>The appeal</h2>")
+    deadline = f"{_when(case.deadline)} ({'in time' if case.filed_in_time else 'late'})" if case.deadline else "—"
+    parts.append(_rows([
+        ("appellant", case.appellant), ("claim", case.claim),
+        ("grounds", f"{case.ground} — {ground.text if ground else ''}"),
+        ("opened from", (case.opened_from or {}).get("label")),
+        ("game ended", _when(case.game_ended_at)), ("filed", _when(case.filed_at)),
+        ("filing deadline (rfm 7.3.6)", deadline), ("status", case.status),
+    ]))
+    parts.append(f"<h2>Evidence ({len(case.evidence)})</h2>")
+    for i, item in enumerate(case.evidence):
+        parts.append(f"<section><h3>{e(item.kind)}: {e(item.label)}</h3>")
+        if item.data:
+            parts.append(_rows(_evidence_pairs(item.data)))
+        parts += [figure(kf) for kf in (key_frames or {}).get(i, ())]
+        parts.append("</section>")
+    parts.append("<h2>Statements</h2>")
+    parts.append(_rows([("side judge", case.side_judge_statement or "—"),
+                        ("table judge", case.table_judge_statement or "—")]))
+    if case.profile == "showtime":
+        parts.append(_rows([("club member", "yes" if case.club_member else "no"),
+                            ("voted to accept the protest", ", ".join(map(str, case.protest_votes_for)) or "—")]))
+    if checks:
+        parts.append("<h2>Preconditions</h2><table><tr><th>clause</th><th>check</th><th>met</th></tr>")
+        parts += [f'<tr class="{"ok" if c.ok else "fail"}"><td>{e(c.clause or "")}</td><td>{e(c.text)}</td>'
+                  f"<td>{'yes' if c.ok else 'no' if c.blocking else 'no (advisory)'}</td></tr>" for c in checks]
+        parts.append("</table>")
+    parts.append("<h2>Decision</h2>")
+    parts.append(_decision_rows(case.decision) if case.decision else "<p>Not decided yet.</p>")
+    for n, a in enumerate(amendments, 1):
+        parts.append(f"<h3>Amendment {n} ({e(_when(a.at))}, {e(a.who)})</h3>" + _decision_rows(a.decision))
+    return page_end(parts)
+
+
+def _evidence_pairs(data: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """The readable fields of an attached finding, vote or event (no internal x_ fields)."""
+    keep = ("kind", "type", "day", "night", "round", "candidate", "candidates", "seat", "seats", "t", "clause",
+            "protocol_count", "video_count", "video_voters", "silent_seats", "count", "target", "x_text")
+    pairs = []
+    for k in keep:
+        v = data.get(k)
+        if v not in (None, [], ""):
+            pairs.append(("what the video shows" if k == "x_text" else k,
+                          " ".join(map(str, v)) if isinstance(v, list) else v))
+    cons, out = data.get("consequence"), data.get("outcome")
+    if isinstance(cons, Mapping):
+        pairs.append(("consequence", cons.get("text") or cons.get("type")))
+    if isinstance(out, Mapping):
+        pairs.append(("outcome", f"by the protocol: {out.get('protocol')}; by the video: {out.get('video')}"))
+    return pairs
+
+
+def chromium() -> str | None:
+    """Debian's Chromium (or Google's) if installed: it prints HTML to PDF offline."""
+    return next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+
+
+def write_pdf(html_text: str, out: str | os.PathLike[str], *, timeout_s: float = 60.0) -> Path:
+    """Print the report to PDF with headless Chromium; a clear error where no Chromium is installed."""
+    browser = chromium()
+    if browser is None:
+        raise StopframeError("PDF needs Chromium (apt-get install chromium); the HTML report has everything.", 2)
+    with tempfile.TemporaryDirectory() as tmp:
+        page, pdf = Path(tmp) / "report.html", Path(tmp) / "report.pdf"
+        page.write_text(html_text, encoding="utf-8")
+        cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+               f"--user-data-dir={tmp}/profile", f"--print-to-pdf={pdf}", page.as_uri()]
+        try:
+            subprocess.run(cmd, capture_output=True, timeout=timeout_s, check=False)
+        except subprocess.TimeoutExpired as exc:
+            raise StopframeError(f"{out}: Chromium took over {timeout_s:.0f} s to print the report.", 2) from exc
+        if not pdf.is_file() or pdf.stat().st_size == 0:
+            raise StopframeError(f"{out}: Chromium did not print the report.", 2)
+        return write_atomic(out, pdf.read_bytes())

@@ -1,0 +1,105 @@
+"""What a review hands on: the pieces of the findings CSV and the self-contained HTML report (spec §5).
+
+Why so careful: these files go to clubs and players, get opened in spreadsheets and browsers, and
+carry player nicknames typed by anyone. A CSV text cell that could start a formula is neutralised
+(numbers stay numbers), every HTML value is escaped, and every file is written atomically.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import os
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from contract.jsonio import write_atomic
+from review.audit.findings import Finding, finding_key
+from review.cases.store import Decision
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(value: Any) -> Any:
+    """A CSV cell: numbers unchanged; text that a spreadsheet would read as a formula prefixed with '."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int | float):
+        return value
+    text = str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def nicknames(protocol: Mapping[str, Any] | None) -> dict[int, str]:
+    players = (protocol or {}).get("players") or []
+    return {p["seat"]: str(p.get("nickname") or "") for p in players if isinstance(p, Mapping) and "seat" in p}
+
+
+def finding_rows(findings: Iterable[Finding], decisions: Mapping[str, Decision] | None = None,
+                 protocol: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """One row per finding with the judge's decision beside it (the finding as edited, if edited)."""
+    names = nicknames(protocol)
+    rows = []
+    for found in findings:
+        d = (decisions or {}).get(finding_key(found))
+        f = d.effective_finding if d and d.status == "edited" else found
+        rows.append({
+            "kind": f.kind, "day": f.day, "night": f.night, "round": f.round, "candidate": f.candidate, "seat": f.seat,
+            "seats": " ".join(str(s) for s in f.seats) if f.seats else None,
+            "nickname": names.get(f.seat) if f.seat is not None else None,
+            "t": f.t, "clause": f.clause, "consequence": f.consequence.type, "points": f.consequence.points,
+            "text": f.text, "confidence": f.confidence,
+            "decision": d.status if d else "open",
+            "edited": ", ".join(sorted(d.edited)) if d and d.edited else None,
+            "reason": d.reason if d else None, "who": d.who if d else None,
+            "decided_at": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(d.at)) if d else None,
+        })
+    return rows
+
+
+@dataclass(frozen=True)
+class KeyFrame:
+    """An evidence frame for the HTML report, already encoded (PNG or JPEG bytes)."""
+
+    caption: str
+    data: bytes
+    mime: str = "image/jpeg"
+
+
+def page_head(title: str, protocol: Mapping[str, Any] | None) -> list[str]:
+    """The start of a self-contained report page: styles, the title, the game's header and its rules."""
+    e = html.escape
+    game = (protocol or {}).get("game") or {}
+    return [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{e(title)}</title>",
+        "<style>body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #999;padding:.2em .5em;text-align:left;vertical-align:top}"
+        "figure{display:inline-block;margin:.3em}img{max-width:32em;border:1px solid #333}"
+        ".confirmed,.edited,.fail{background:#fde2e2}.rejected{color:#777}.ok{background:#e2f5e2}</style></head><body>",
+        f"<h1>{e(title)}</h1>",
+        "<p>" + e(" · ".join(f"{k}: {v}" for k, v in game.items() if v not in (None, ""))) + "</p>",
+        f"<p>Rules: {e(str((protocol or {}).get('rules', '')))}</p>",
+    ]
+
+
+def figure(kf: KeyFrame) -> str:
+    """A key frame embedded in the page (data URI), so the report needs no other file."""
+    e = html.escape
+    b64 = base64.b64encode(kf.data).decode("ascii")
+    return (f'<figure><img alt="{e(kf.caption)}" src="data:{e(kf.mime)};base64,{b64}">'
+            f"<figcaption>{e(kf.caption)}</figcaption></figure>")
+
+
+def page_end(parts: list[str]) -> str:
+    stamp = html.escape(time.strftime("%Y-%m-%d %H:%M"))
+    return "\n".join([*parts, f"<footer><p>Made by Stopframe on {stamp}.</p></footer></body></html>"]) + "\n"
+
+
+def write_html_report(path: str | os.PathLike[str], text: str) -> Path:
+    return write_atomic(path, text)

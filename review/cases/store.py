@@ -1,0 +1,351 @@
+"""The judges' decisions on audit findings, kept in SQLite so a review survives restarts and crashes.
+
+Why SQLite with WAL and one transaction per write: a judge's confirmed decision must never be lost to a
+crash or a second app session. Every change is committed atomically together with its audit-trail row,
+and every decision carries a version: a judge saving over a decision they did not see gets a
+ConflictError instead of silently overwriting it (optimistic concurrency).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from contract.errors import StopframeError, UnreadableInput
+from review.audit.findings import Finding, finding_key
+
+STATUSES = ("confirmed", "rejected", "edited")
+SCHEMA_VERSION = 2
+"""2: decisions are keyed by review.audit.findings.finding_key (1 keyed a finding with a day and a night as a night one)."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    game_id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    protocol_path TEXT,
+    video_path TEXT,
+    seats_path TEXT,
+    profile TEXT,
+    last_opened REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    game_id TEXT NOT NULL,
+    finding_key TEXT NOT NULL,
+    finding TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('confirmed', 'rejected', 'edited')),
+    edited TEXT,
+    reason TEXT NOT NULL,
+    who TEXT NOT NULL,
+    at REAL NOT NULL,
+    version INTEGER NOT NULL,
+    PRIMARY KEY (game_id, finding_key)
+);
+CREATE TABLE IF NOT EXISTS trail (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id TEXT NOT NULL,
+    finding_key TEXT NOT NULL,
+    action TEXT NOT NULL,
+    status TEXT,
+    edited TEXT,
+    reason TEXT NOT NULL,
+    who TEXT NOT NULL,
+    at REAL NOT NULL,
+    version INTEGER NOT NULL
+);
+"""
+
+
+def append_only(table: str, what: str) -> str:
+    """SQL triggers that make the database itself refuse to change or delete a table's rows."""
+    return "".join(f"CREATE TRIGGER IF NOT EXISTS {table}_no_{verb.lower()} BEFORE {verb} ON {table}\n"
+                   f"    BEGIN SELECT RAISE(ABORT, '{what} is append-only'); END;\n" for verb in ("UPDATE", "DELETE"))
+
+
+_SCHEMA += append_only("trail", "the audit trail")
+
+
+class ConflictError(StopframeError):
+    """Another judge changed the decision since this judge loaded it; nothing was written."""
+
+
+def data_dir() -> Path:
+    """The app's data folder: $STOPFRAME_DATA, else ~/.stopframe — never inside the repository."""
+    env = os.environ.get("STOPFRAME_DATA")
+    return Path(env).expanduser() if env else Path.home() / ".stopframe"
+
+
+def default_db_path() -> Path:
+    return data_dir() / "stopframe.sqlite"
+
+
+def game_id_for(protocol_data: Mapping[str, Any], protocol_path: str | os.PathLike[str] | None) -> str:
+    """Which game decisions belong to: the protocol's own game id (with tournament and date) when it has
+    one, so moving the files keeps the decisions; otherwise the protocol file's absolute path."""
+    game = protocol_data.get("game") if isinstance(protocol_data.get("game"), Mapping) else {}
+    if game and game.get("id"):
+        return "game:" + "|".join(str(game.get(k) or "") for k in ("tournament", "date", "table", "id"))
+    if protocol_path is not None:
+        return "path:" + str(Path(protocol_path).resolve())
+    digest = hashlib.sha256(json.dumps(protocol_data, sort_keys=True, default=str).encode()).hexdigest()
+    return "sha256:" + digest[:16]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The current decision on one finding of one game.
+
+    `edited` is what the judge changed, as the JSON fields they changed (`count` for a miscount too)."""
+
+    game_id: str
+    finding_key: str
+    finding: Finding
+    status: str
+    edited: dict[str, Any] | None
+    reason: str
+    who: str
+    at: float
+    version: int
+
+    @property
+    def effective_finding(self) -> Finding:
+        """The finding as the judge decided it: the audit's fields with the judge's edits applied."""
+        merged = self.finding.to_json()
+        for key, value in (self.edited or {}).items():
+            if key == "consequence" and isinstance(value, Mapping):
+                merged["consequence"] = {**merged["consequence"], **value}
+            else:
+                merged[key] = value
+        return Finding.from_json(merged)
+
+    @property
+    def stands(self) -> bool:
+        """True when the judge accepted the finding (as found or as edited)."""
+        return self.status in ("confirmed", "edited")
+
+
+@dataclass(frozen=True)
+class RecentGame:
+    game_id: str
+    title: str
+    protocol_path: str | None
+    video_path: str | None
+    seats_path: str | None
+    profile: str | None
+    last_opened: float
+
+
+class Store:
+    """Decisions, the audit trail and recent games in one SQLite file (WAL, one transaction per write).
+
+    A connection is opened per operation, so one Store may be shared by Streamlit's threads and several
+    processes may use the same file; SQLite serialises the writers."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, busy_timeout_s: float = 10.0) -> None:
+        self.path = Path(path) if path is not None else default_db_path()
+        self.busy_timeout_s = busy_timeout_s
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UnreadableInput(f"{self.path.parent}: cannot create the data folder: {exc.strerror or exc}.") from exc
+        with self.reading() as con:
+            try:
+                con.executescript(_SCHEMA)  # every statement is idempotent (IF NOT EXISTS)
+            except sqlite3.DatabaseError as exc:
+                raise UnreadableInput(f"{self.path}: not a Stopframe decisions database: {exc}.") from exc
+        with self.transaction() as con:
+            con.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            if con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == "1":
+                _rekey_decisions(con)
+
+    # -- connections -------------------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            con = sqlite3.connect(self.path, timeout=self.busy_timeout_s, isolation_level=None)
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("PRAGMA synchronous=FULL")  # a committed decision is on disk, not only in the WAL cache
+            con.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.DatabaseError as exc:
+            raise UnreadableInput(f"{self.path}: cannot open the decisions database: {exc}.") from exc
+        return con
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken up front (BEGIN IMMEDIATE) so a check-then-write cannot race."""
+        con = self._connect()
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                yield con
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            con.execute("COMMIT")
+        finally:
+            con.close()
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        con = self._connect()
+        try:
+            yield con
+        finally:
+            con.close()
+
+    # -- decisions ---------------------------------------------------------------------------------------
+    def decide(
+        self,
+        game_id: str,
+        finding: Finding,
+        status: str,
+        *,
+        reason: str,
+        who: str,
+        expected_version: int,
+        edited: Mapping[str, Any] | None = None,
+    ) -> Decision:
+        """Record a judge's decision on a finding.
+
+        `expected_version` is the version the judge was looking at (0 when they saw no decision). If the
+        stored decision has moved on since, nothing is written and ConflictError says who changed it."""
+        if status not in STATUSES:
+            raise ValueError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
+        if not reason.strip():
+            raise StopframeError("Give a reason for the decision.", 1)
+        if not who.strip():
+            raise StopframeError("Say who decides (the judge's name).", 1)
+        if status == "edited" and not edited:
+            raise StopframeError("An edited decision needs the fields the judge changed.", 1)
+        key = finding_key(finding)
+        now = time.time()
+        edited_text = json.dumps(dict(edited), ensure_ascii=False, sort_keys=True) if edited else None
+        with self.transaction() as con:
+            row = con.execute(
+                "SELECT version, status, who, at FROM decisions WHERE game_id=? AND finding_key=?", (game_id, key)
+            ).fetchone()
+            current = row[0] if row else 0
+            if current != expected_version:
+                raise ConflictError(_conflict_message(finding, row, expected_version))
+            version = current + 1
+            con.execute(
+                "INSERT INTO decisions (game_id, finding_key, finding, status, edited, reason, who, at, version) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game_id, finding_key) DO UPDATE SET "
+                "finding=excluded.finding, status=excluded.status, edited=excluded.edited, reason=excluded.reason, "
+                "who=excluded.who, at=excluded.at, version=excluded.version",
+                (game_id, key, json.dumps(finding.to_json(), ensure_ascii=False), status, edited_text, reason, who, now, version),
+            )
+            con.execute(
+                "INSERT INTO trail (game_id, finding_key, action, status, edited, reason, who, at, version) "
+                "VALUES (?, ?, 'decide', ?, ?, ?, ?, ?, ?)",
+                (game_id, key, status, edited_text, reason, who, now, version),
+            )
+        return Decision(game_id, key, finding, status, dict(edited) if edited else None, reason, who,
+                        now, version)
+
+    def withdraw(self, game_id: str, finding: Finding, *, reason: str, who: str, expected_version: int) -> None:
+        """Take a decision back (the finding is open again); the trail keeps what it was."""
+        key = finding_key(finding)
+        with self.transaction() as con:
+            row = con.execute(
+                "SELECT version, status, who, at FROM decisions WHERE game_id=? AND finding_key=?", (game_id, key)
+            ).fetchone()
+            if row is None or row[0] != expected_version:
+                raise ConflictError(_conflict_message(finding, row, expected_version))
+            con.execute("DELETE FROM decisions WHERE game_id=? AND finding_key=?", (game_id, key))
+            con.execute(
+                "INSERT INTO trail (game_id, finding_key, action, status, edited, reason, who, at, version) "
+                "VALUES (?, ?, 'withdraw', NULL, NULL, ?, ?, ?, ?)",
+                (game_id, key, reason, who, time.time(), row[0] + 1),
+            )
+
+    def decision(self, game_id: str, finding: Finding) -> Decision | None:
+        with self.reading() as con:
+            row = con.execute(
+                "SELECT * FROM decisions WHERE game_id=? AND finding_key=?", (game_id, finding_key(finding))
+            ).fetchone()
+        return _decision(row) if row else None
+
+    def decisions(self, game_id: str) -> dict[str, Decision]:
+        """Every current decision of a game, by finding key."""
+        with self.reading() as con:
+            rows = con.execute("SELECT * FROM decisions WHERE game_id=? ORDER BY at", (game_id,)).fetchall()
+        return {r[1]: _decision(r) for r in rows}
+
+    def trail(self, game_id: str) -> list[dict[str, Any]]:
+        """The append-only history of every change to the game's decisions, oldest first."""
+        with self.reading() as con:
+            con.row_factory = sqlite3.Row
+            rows = con.execute("SELECT * FROM trail WHERE game_id=? ORDER BY seq", (game_id,)).fetchall()
+        out = []
+        for r in rows:
+            item = dict(r)
+            item["edited"] = json.loads(item["edited"]) if item["edited"] else None
+            out.append(item)
+        return out
+
+    # -- recent games ------------------------------------------------------------------------------------
+    def remember_game(
+        self,
+        game_id: str,
+        title: str,
+        *,
+        protocol_path: str | None,
+        video_path: str | None,
+        seats_path: str | None,
+        profile: str | None,
+    ) -> None:
+        with self.transaction() as con:
+            con.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET title=excluded.title, "
+                "protocol_path=excluded.protocol_path, video_path=excluded.video_path, seats_path=excluded.seats_path, "
+                "profile=excluded.profile, last_opened=excluded.last_opened",
+                (game_id, title, protocol_path, video_path, seats_path, profile, time.time()),
+            )
+
+    def recent_games(self, limit: int = 10) -> list[RecentGame]:
+        with self.reading() as con:
+            rows = con.execute("SELECT * FROM games ORDER BY last_opened DESC LIMIT ?", (limit,)).fetchall()
+        return [RecentGame(*r) for r in rows]
+
+    def integrity_ok(self) -> bool:
+        with self.reading() as con:
+            return con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def _rekey_decisions(con: sqlite3.Connection) -> None:
+    """Schema 1 -> 2: key every stored decision by today's finding_key, computed from the finding kept in
+    its row, so no judge's decision is lost to the change of identity (the trail keeps the keys it had)."""
+    rows = con.execute("SELECT game_id, finding_key, finding FROM decisions").fetchall()
+    taken = {(game_id, key) for game_id, key, _ in rows}
+    for game_id, key, finding in rows:
+        new = finding_key(Finding.from_json(json.loads(finding)))
+        if new != key and (game_id, new) not in taken:
+            con.execute("UPDATE decisions SET finding_key=? WHERE game_id=? AND finding_key=?", (new, game_id, key))
+            taken.add((game_id, new))
+    con.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
+
+
+def _decision(row: tuple) -> Decision:
+    game_id, key, finding, status, edited, reason, who, at, version = row
+    return Decision(game_id, key, Finding.from_json(json.loads(finding)), status, json.loads(edited) if edited else None,
+                    reason, who, at, version)
+
+
+def _conflict_message(finding: Finding, row: tuple | None, expected: int) -> str:
+    what = f"{finding.kind} (seat {finding.seat})"
+    if row is None:
+        return (f"The decision on {what} was withdrawn by another judge after you loaded it; "
+                "nothing was saved — reload and decide again.")
+    version, status, who, at = row
+    when = time.strftime("%H:%M:%S", time.localtime(at))
+    seen = "no decision" if expected == 0 else f"version {expected}"
+    return (f"{who} already decided {what} as {status} at {when} (you were looking at {seen}); "
+            "nothing was saved — reload to see their decision, then decide again.")

@@ -1,0 +1,464 @@
+"""The game protocol, `stopframe-protocol/1` (spec §1): load, check its format, save it unchanged.
+
+The protocol is kept as the plain JSON dict it was read from, so a load→save round trip loses nothing
+(unknown `x_` fields and fields of a later minor version included). Format checks here are about the
+file's shape; whether the game itself is legal under its rules is the engine's business (`validate`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any
+
+from contract.errors import InvalidInput, UnreadableInput
+from contract.jsonio import format_problem, read_json, write_json
+from review.game import engine
+from review.game.problems import Problem
+from review.game.profiles import PROFILES
+
+FORMAT = "stopframe-protocol/1"
+FORMAT_NAME = "stopframe-protocol"
+RULE_PROFILES = tuple(PROFILES)  # spec §1: the ids of the profiles in review.game.profiles, in their order
+ROLES = ("civilian", "sheriff", "mafia", "don")
+SEATS = range(1, 11)
+# Bounds no real game comes near; they keep a typo or a hostile file from making the replay walk through a
+# billion phases, or copy its state for hundreds of thousands of events (a game has a few hundred).
+MAX_DAY = 99
+MAX_EVENTS = 10_000
+MAX_SECONDS = 1_000_000.0  # 11 days of video: a time beyond it is a typo, and would overflow frame arithmetic
+_SEAT_KEYS = frozenset(str(s) for s in SEATS)
+_FORMAT_RE = re.compile(r"^([a-z][a-z0-9-]*)/(\d+)(?:\.(\d+))?$")
+
+
+@dataclass
+class Protocol:
+    """A protocol as read: `data` is the whole JSON object, `path` the file it came from (None if built)."""
+
+    data: dict[str, Any]
+    path: Path | None = None
+
+    @property
+    def rules(self) -> str:
+        return self.data.get("rules", "")
+
+    @property
+    def players(self) -> list[dict[str, Any]]:
+        players = self.data.get("players")
+        return players if isinstance(players, list) else []
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        events = self.data.get("events")
+        return events if isinstance(events, list) else []
+
+    @property
+    def folder(self) -> Path | None:
+        """The folder that `video.path` is relative to."""
+        return self.path.parent if self.path is not None else None
+
+
+# ---------------------------------------------------------------------------------------------- load / save
+
+
+def load_protocol(path: str | os.PathLike[str]) -> Protocol:
+    """Read a protocol file. Raises UnreadableInput only when the file cannot be a protocol at all
+    (unreadable, not JSON, not an object, no or another format, unknown major version); content problems
+    are left for `format_problems` / `validate` so they can all be reported at once."""
+    p = Path(path)
+    data = read_json(p, "protocol", reject_duplicate_keys=True)
+    header = _header_problem(data)
+    if header is not None:
+        raise UnreadableInput(f"{p}: {header}")
+    return Protocol(data=data, path=p)
+
+
+def save_protocol(protocol_or_data: Protocol | dict[str, Any], path: str | os.PathLike[str]) -> Path:
+    """Write the protocol atomically, exactly as held (a crash leaves the old file or the new one)."""
+    data = protocol_or_data.data if isinstance(protocol_or_data, Protocol) else protocol_or_data
+    try:
+        return write_json(path, data)
+    except RecursionError as exc:
+        raise InvalidInput(f"{path}: cannot save the protocol: it is nested too deeply.") from exc
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"{path}: cannot save the protocol: {exc}.") from exc
+
+
+def _header_problem(data: Any) -> str | None:
+    """Why this JSON cannot be read as a protocol at all, or None."""
+    if not isinstance(data, dict):
+        return f"not a protocol: the file holds a JSON {_json_kind(data)}, not an object."
+    fmt = data.get("format")
+    if fmt is None:
+        return f'not a Stopframe protocol: it has no "format" field (expected "{FORMAT}").'
+    m = _FORMAT_RE.match(fmt) if isinstance(fmt, str) else None
+    if m is None:
+        return f'not a Stopframe protocol: "format" is {_show(fmt)}, expected "{FORMAT}".'
+    if m.group(1) != FORMAT_NAME:
+        return f'this is a "{fmt}" file, not a protocol ("{FORMAT}").'
+    return format_problem(fmt, "protocol", FORMAT)
+
+
+# ------------------------------------------------------------------------------------------- field checks
+# A check takes a value and returns why it is wrong, or None. Booleans are never numbers here.
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return (isinstance(v, int | float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _show(v: Any) -> str:
+    try:
+        text = json.dumps(v, ensure_ascii=False, allow_nan=True)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _json_kind(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int | float):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    return "object"
+
+
+def _seat(v: Any) -> str | None:
+    if not _is_int(v):
+        return f"must be a seat number 1–10, not {_show(v)}"
+    if v not in SEATS:
+        return f"seat {v} does not exist (seats are 1–10)"
+    return None
+
+
+def _seat_or_null(v: Any) -> str | None:
+    return None if v is None else _seat(v)
+
+
+def _int_from(low: int, what: str, high: int | None = None) -> Callable[[Any], str | None]:
+    span = f"from {low}" if high is None else f"from {low} to {high}"
+
+    def check(v: Any) -> str | None:
+        if not _is_int(v) or v < low or (high is not None and v > high):
+            return f"must be {what} (a whole number {span}), not {_show(v)}"
+        return None
+
+    return check
+
+
+_day = _int_from(1, "a day number", MAX_DAY)
+_night = _int_from(1, "a night number", MAX_DAY)  # night 0 is the deal: no shooting, no checks
+_round = _int_from(1, "a round number")
+_count = _int_from(0, "a count")
+
+
+def _time(v: Any) -> str | None:
+    if not _is_number(v):
+        return f"must be a time in seconds, not {_show(v)}"
+    if abs(v) > MAX_SECONDS:
+        return f"{v:g} s is not a time on any game's video (at most {MAX_SECONDS:,.0f} s)"
+    return None
+
+
+def _text(v: Any) -> str | None:
+    return None if isinstance(v, str) else f"must be text, not {_show(v)}"
+
+
+def _text_or_null(v: Any) -> str | None:
+    return None if v is None else _text(v)
+
+
+def _one_of(*choices: str | None) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if v in choices and (v is None or isinstance(v, str)):
+            return None
+        return "must be one of " + ", ".join("null" if c is None else f'"{c}"' for c in choices) + f", not {_show(v)}"
+
+    return check
+
+
+def _seat_list(min_len: int = 0, max_len: int = 10) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if not isinstance(v, list):
+            return f"must be a list of seat numbers, not {_show(v)}"
+        if not min_len <= len(v) <= max_len:
+            size = f"{min_len}–{max_len}" if max_len < 10 else f"at least {min_len}"
+            return f"must list {size} seats, not {len(v)}"
+        for i, seat in enumerate(v):
+            why = _seat(seat)
+            if why:
+                return f"item {i} {why}"
+        dup = sorted({s for s in v if v.count(s) > 1})
+        if dup:
+            return "lists seat " + ", ".join(map(str, dup)) + " more than once"
+        return None
+
+    return check
+
+
+def _fine_points(v: Any) -> str | None:
+    if not _is_number(v) or v >= 0:
+        return f"must be a negative number of points, not {_show(v)}"
+    return None
+
+
+def _shots(v: Any) -> str | None:
+    if not isinstance(v, dict):
+        return f"must map shooter seats to target seats, not {_show(v)}"
+    for shooter, target in v.items():
+        if shooter not in _SEAT_KEYS:
+            return f'has shooter "{shooter[:20]}", which is not a seat 1–10'
+        why = _seat_or_null(target)
+        if why:
+            return f'shot of seat {shooter} {why}'
+    return None
+
+
+# Per event type: field -> (check, required). Required fields are spec §1's list; a speech must at least
+# say whose it is (the spec leaves speech fields unlisted; a speech of nobody means nothing).
+_COMMON: dict[str, tuple[Callable[[Any], str | None], bool]] = {
+    "t": (_time, False),
+    "note": (_text, False),
+}
+_VOTE_TIMES = {"t": (_time, False), "cutoff": (_time, False), "announced": (_time, False)}
+EVENT_FIELDS: dict[str, dict[str, tuple[Callable[[Any], str | None], bool]]] = {
+    "phase": {"phase": (_one_of("night", "day", "voting"), True), "number": (_int_from(0, "a phase number", MAX_DAY), True)},
+    "speech": {"day": (_day, False), "seat": (_seat, True), "kind": (_one_of("day", "tie", "last"), False),
+               "end": (_time, False)},
+    "nomination": {"day": (_day, True), "by": (_seat, True), "target": (_seat, True)},
+    "withdrawal": {"day": (_day, True), "by": (_seat, True), "target": (_seat, True)},
+    "vote": {"day": (_day, True), "round": (_round, True), "candidate": (_seat, True), "count": (_count, True),
+             "voters": (_seat_list(), False), **_VOTE_TIMES},
+    "lift_vote": {"day": (_day, True), "round": (_round, False), "candidates": (_seat_list(2), True),
+                  "count": (_count, True), "voters": (_seat_list(), False), **_VOTE_TIMES},
+    "shooting": {"night": (_night, True), "target": (_seat_or_null, True), "shots": (_shots, False)},
+    "check": {"night": (_night, True), "by": (_one_of("don", "sheriff"), True), "target": (_seat, True),
+              "result": (_one_of("sheriff", "not_sheriff", "black", "red"), True)},
+    "best_move": {"seat": (_seat, True), "named": (_seat_list(0, 3), True)},
+    "foul": {"seat": (_seat, True), "reason": (_text, False), "clause": (_text, False)},
+    "fine": {"seat": (_seat, True), "points": (_fine_points, True), "clause": (_text, False), "reason": (_text, False)},
+    "removal": {"seat": (_seat, True), "reason": (_text, False), "clause": (_text, False)},
+    "elimination": {"seat": (_seat, True), "cause": (_one_of("vote", "lift", "shot", "removal"), True),
+                    "day": (_day, False), "night": (_night, False)},
+    "result": {"winner": (_one_of("red", "black", "draw"), True)},
+}
+EVENT_TYPES = tuple(EVENT_FIELDS)
+_CHECK_RESULTS = {"don": ("sheriff", "not_sheriff"), "sheriff": ("black", "red")}
+
+
+# ----------------------------------------------------------------------------------------- format problems
+
+
+def format_problems(data: Any) -> list[Problem]:
+    """Every format problem of a protocol dict, each with its 0-based JSON path; [] when the shape is sound."""
+    if not isinstance(data, dict):
+        return [Problem("", f"the protocol must be a JSON object, not a {_json_kind(data)}")]
+    problems: list[Problem] = []
+
+    def add(path: str, message: str) -> None:
+        problems.append(Problem(path, message))
+
+    header = _header_problem(data)
+    if header is not None:
+        add("format", header.rstrip("."))
+    rules = data.get("rules")
+    if "rules" not in data:
+        add("rules", "missing: the rule profile (one of " + ", ".join(RULE_PROFILES) + ")")
+    elif rules not in RULE_PROFILES or not isinstance(rules, str):
+        add("rules", f"unknown rule profile {_show(rules)} (known: " + ", ".join(RULE_PROFILES) + ")")
+    _check_game(data, add)
+    _check_video(data, add)
+    _check_players(data, add)
+    _check_events(data, add)
+    return problems
+
+
+def _check_game(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
+    if "game" not in data or data["game"] is None:
+        return
+    game = data["game"]
+    if not isinstance(game, dict):
+        add("game", f"must be an object, not {_show(game)}")
+        return
+    for key, value in game.items():
+        if not key.startswith("x_") and not (value is None or isinstance(value, str) or _is_number(value)):
+            add(f"game.{key}", f"must be text, not {_show(value)}")
+
+
+def _check_video(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
+    if "video" not in data or data["video"] is None:
+        return
+    video = data["video"]
+    if not isinstance(video, dict):
+        add("video", f"must be an object, not {_show(video)}")
+        return
+    if "path" in video:
+        path = video["path"]
+        if not isinstance(path, str) or not path:
+            add("video.path", f"must be a file name, not {_show(path)}")
+        else:
+            why = _escape_reason(path)
+            if why:
+                add("video.path", why)
+    if "offset_s" in video:
+        offset = video["offset_s"]
+        if not _is_number(offset):
+            add("video.offset_s", f"must be a number of seconds, not {_show(offset)}")
+        elif abs(offset) > MAX_SECONDS:
+            add("video.offset_s", f"{offset:g} s is not an offset between two clocks of one game "
+                                  f"(at most {MAX_SECONDS:,.0f} s)")
+
+
+def _check_players(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
+    if "players" not in data:
+        add("players", "missing: the list of players at seats 1–10")
+        return
+    players = data["players"]
+    if not isinstance(players, list):
+        add("players", f"must be a list of players, not {_show(players)}")
+        return
+    first_at: dict[int, int] = {}
+    for i, player in enumerate(players):
+        where = f"players[{i}]"
+        if not isinstance(player, dict):
+            add(where, f"must be an object with a seat, not {_show(player)}")
+            continue
+        if "seat" not in player:
+            add(f"{where}.seat", "missing")
+        else:
+            why = _seat(player["seat"])
+            if why:
+                add(f"{where}.seat", why)
+            elif player["seat"] in first_at:
+                add(f"{where}.seat", f"seat {player['seat']} appears twice (also players[{first_at[player['seat']]}])")
+            else:
+                first_at[player["seat"]] = i
+        if "nickname" in player and (why := _text_or_null(player["nickname"])):
+            add(f"{where}.nickname", why)
+        if "role" in player and (why := _one_of(*ROLES, None)(player["role"])):
+            add(f"{where}.role", why)
+    missing = [s for s in SEATS if s not in first_at]
+    if missing:
+        word = "seat" if len(missing) == 1 else "seats"
+        add("players", f"{word} {', '.join(map(str, missing))} missing (every seat 1–10 appears exactly once)")
+
+
+def _check_events(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
+    if "events" not in data:
+        add("events", "missing: the list of events (may be empty)")
+        return
+    events = data["events"]
+    if not isinstance(events, list):
+        add("events", f"must be a list of events, not {_show(events)}")
+        return
+    if len(events) > MAX_EVENTS:
+        add("events", f"{len(events)} events are more than any game has (at most {MAX_EVENTS:,})")
+        return
+    last_t: tuple[float, int] | None = None  # (time, index) of the latest timed event so far
+    for i, event in enumerate(events):
+        where = f"events[{i}]"
+        if not isinstance(event, dict):
+            add(where, f"must be an object with a type, not {_show(event)}")
+            continue
+        kind = event.get("type")
+        if "type" not in event:
+            add(f"{where}.type", "missing")
+            continue
+        if not isinstance(kind, str) or kind not in EVENT_FIELDS:
+            add(f"{where}.type", f"unknown event type {_show(kind)} (known: {', '.join(EVENT_TYPES)})")
+            continue
+        fields = {**_COMMON, **EVENT_FIELDS[kind]}
+        bad: set[str] = set()
+        for name, (check, required) in fields.items():
+            if name not in event:
+                if required:
+                    add(f"{where}.{name}", f"missing (a {kind} event needs it)")
+                    bad.add(name)
+                continue
+            why = check(event[name])
+            if why:
+                add(f"{where}.{name}", why)
+                bad.add(name)
+        if kind == "phase" and not bad & {"phase", "number"} and event["phase"] != "night" and event["number"] < 1:
+            add(f"{where}.number", f"{event['phase']} {event['number']} does not exist (day 1 follows night 0)")
+            bad.add("number")
+        if kind == "check" and not bad & {"by", "result"} and event["result"] not in _CHECK_RESULTS[event["by"]]:
+            allowed = " or ".join(f'"{r}"' for r in _CHECK_RESULTS[event["by"]])
+            add(f"{where}.result", f'a {event["by"]} check answers {allowed}, not "{event["result"]}"')
+        # Times inside one event: a vote's window opens, closes, then the count is announced.
+        order = ("t", "cutoff", "announced") if kind in ("vote", "lift_vote") else ("t", "end")
+        timed = [(name, event[name]) for name in order if name in fields and name in event and name not in bad]
+        for (a, ta), (b, tb) in zip(timed, timed[1:], strict=False):
+            if tb < ta:
+                add(f"{where}.{b}", f"{b} {tb:g} s comes before {a} {ta:g} s")
+        # Times across events: events are in game order, so `t` never goes back.
+        if "t" in event and "t" not in bad:
+            if last_t is not None and event["t"] < last_t[0]:
+                add(f"{where}.t", f"time {event['t']:g} s goes back before events[{last_t[1]}] at {last_t[0]:g} s "
+                                  "(events are in game order)")
+            else:
+                last_t = (event["t"], i)
+
+
+# ------------------------------------------------------------------------------------------ validate / video
+
+
+def validate(protocol: Protocol | dict[str, Any]) -> list[Problem]:
+    """Format problems; when the format is sound, also every place the game disagrees with its rules."""
+    data = protocol.data if isinstance(protocol, Protocol) else protocol
+    problems = format_problems(data)
+    if problems:
+        return problems
+    return list(engine.replay(data).problems)
+
+
+def _escape_reason(path: str) -> str | None:
+    """Why `video.path` would leave the protocol's folder, or None (checked as POSIX and as Windows path)."""
+    for pure in (PurePosixPath(path), PureWindowsPath(path)):
+        if pure.anchor or pure.drive:
+            return f'"{path}" is an absolute path; it must be relative to the protocol\'s folder'
+        depth = 0
+        for part in pure.parts:
+            depth += -1 if part == ".." else (0 if part == "." else 1)
+            if depth < 0:
+                return f'"{path}" leaves the protocol\'s folder; it must stay inside it'
+    if "\x00" in path:
+        return "contains a NUL character"
+    return None
+
+
+def resolve_video_path(protocol: Protocol) -> Path:
+    """The video file named by `video.path`, inside the protocol's folder; InvalidInput for anything else."""
+    where = str(protocol.path) if protocol.path is not None else "protocol"
+    video = protocol.data.get("video")
+    path = video.get("path") if isinstance(video, dict) else None
+    if not isinstance(path, str) or not path:
+        raise InvalidInput(f"{where}: the protocol names no video (video.path).")
+    why = _escape_reason(path)
+    if why:
+        raise InvalidInput(f"{where}: video.path {why}.")
+    folder = protocol.folder if protocol.folder is not None else Path.cwd()
+    candidate = folder / path
+    # A symlink (the file, or a folder on the way) may still point outside: judge where it really leads.
+    try:
+        real, home = candidate.resolve(), folder.resolve()
+    except (OSError, RuntimeError) as exc:  # a symlink loop
+        raise InvalidInput(f"{where}: video.path \"{path}\" is a link that cannot be followed (it loops).") from exc
+    if not real.is_relative_to(home):
+        raise InvalidInput(f"{where}: video.path \"{path}\" is a link that leads outside the protocol's folder.")
+    return candidate

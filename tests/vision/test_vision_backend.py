@@ -1,0 +1,177 @@
+"""The hand-detector back end (vision.backend): SeatDetector's logic on a scripted detector (tests/fakes.py), and
+MediaPipe behind the same interface on a real crop.
+
+The fake answers exactly what its table says, so these tests pin what the detector makes of the answers:
+on which frame a hand is reported, that an absent one stays absent, what gating, holding and back-filling
+repeat, and what the nights get (FrameResult.own).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fakes import FPS, FakeBackend, Scene
+
+from vision.backend import HandBackend, MediaPipeBackend
+from vision.crops import crop_for_zone
+from vision.detect import FrameResult, SeatDetector
+from vision.night import observe_night
+from vision.observe import observe
+from vision.options import DEFAULT, LEGACY
+from vision.seats import SeatMap, load_seat_map, seat_map_from_json
+from vision.video import open_video
+
+CLIP = Path(__file__).resolve().parents[2] / "sample_videos" / "clips" / "stress_compressed"
+
+
+def _three_seats() -> SeatMap:
+    """Three 120-px square seat zones in a row on a 640 x 360 picture, seats 1 and 2 with a raise zone above."""
+    seats = {str(n): {"zone": [[x, 200], [x + 120, 200], [x + 120, 320], [x, 320]]} for n, x in ((1, 40), (2, 260), (3, 480))}
+    for n, x in ((1, 40), (2, 260)):
+        seats[str(n)]["raise"] = [[x, 20], [x + 140, 20], [x + 140, 140], [x, 140]]
+    return seat_map_from_json({"format": "stopframe-seats/1", "frame_size": [640, 360], "seats": seats})
+
+
+def _run(detector: SeatDetector, scene: Scene, frames: int) -> list[FrameResult]:
+    return [detector.process(i, i / FPS, scene.frame(i)) for i in range(frames)]
+
+
+def test_the_fake_answers_through_the_back_end_interface_in_the_crops_pixels() -> None:
+    scene = Scene(_three_seats())
+    fist = scene.hand(2, "fist", score=0.7)
+    scene.show(fist, range(1))
+    scene.show(fist, range(1, 2), missed=True)
+    backend: HandBackend = FakeBackend(scene)
+    for margin in (0.25, 0.1):  # the detector's crop and the second look's tighter one
+        crop = crop_for_zone(scene.seat_map.seats[2].zone, scene.seat_map.frame_size, margin=margin)
+        (found,) = backend.look(crop.cut(scene.frame(0)))
+        assert found.score == 0.7
+        assert np.allclose(crop.to_frame(found.landmarks)[:, :2], scene.hands[fist].landmarks[:, :2], atol=2.0)
+        assert backend.look(crop.cut(scene.frame(1))) == []  # in view, but missed
+    tracker = backend.tracker()
+    assert len(tracker.detect(crop.cut(scene.frame(0)), 0.04)) == 1
+    with pytest.raises(AssertionError, match="time went back"):
+        tracker.detect(crop.cut(scene.frame(0)), 0.0)
+
+
+@pytest.mark.parametrize("gating", [True, False])
+def test_a_hand_found_from_frame_n_is_reported_from_n_and_absent_seats_stay_absent(gating: bool) -> None:
+    scene = Scene(_three_seats())
+    scene.show(scene.hand(2, "open_palm", score=0.8), range(10, 40))
+    backend = FakeBackend(scene)
+    with SeatDetector(scene.seat_map, gating=gating, resting=True, options=DEFAULT, backend=backend) as detector:
+        results = _run(detector, scene, 40)
+    assert backend.trackers == []  # the default path: fresh looks only
+    assert [sorted(r.hands) for r in results] == [[]] * 10 + [[2]] * 30
+    hand = results[10].hands[2]
+    assert hand.score == 0.8 and hand.pose.pose == "open_palm"  # the second look agreed
+    assert 2 in results[10].fresh and 2 in results[10].looked
+    skipped = sum(r.skipped for r in results)
+    assert (skipped > 60) if gating else skipped == 0  # a still picture repeats the last runs' answer
+    assert not backend.closed  # a given back end is its maker's to close
+
+
+def test_a_leaving_hand_goes_and_a_missed_one_is_never_reported() -> None:
+    scene = Scene(_three_seats())
+    scene.show(scene.hand(1, "fist"), range(5, 15))
+    scene.show(scene.hand(3, "open_palm"), range(0, 30), missed=True)
+    backend = FakeBackend(scene)
+    with SeatDetector(scene.seat_map, resting=True, options=DEFAULT, backend=backend) as detector:
+        results = _run(detector, scene, 30)
+    assert [sorted(r.hands) for r in results] == [[]] * 5 + [[1]] * 10 + [[]] * 15
+    assert results[5].hands[1].pose.pose == "fist" and results[5].hands[1].thumb is not None  # the picture read it
+
+
+def test_tracking_streams_back_fill_a_hand_found_late_and_hold_a_missed_one() -> None:
+    scene = Scene(_three_seats())
+    palm = scene.hand(2, "open_palm")
+    scene.show(palm, range(0, 6), missed=True)  # on the table from frame 0, the tracker locks on at frame 6
+    scene.show(palm, range(6, 9))
+    scene.show(palm, range(9, 12), missed=True)  # lost again on the same picture
+    backend = FakeBackend(scene)
+    with SeatDetector(scene.seat_map, gating=False, resting=True, options=LEGACY, backend=backend) as detector:
+        results = _run(detector, scene, 12)
+    assert len(backend.trackers) == 3 and all(t.times == [i / FPS for i in range(12)] for t in backend.trackers)
+    assert all(t.closed for t in backend.trackers)
+    assert [sorted(r.hands) for r in results] == [[]] * 6 + [[2]] * 6
+    frames, hand = results[6].backfill[2]
+    assert sorted(frames) == [0, 1, 2, 3, 4, 5] and hand.pose.pose == "open_palm"
+    assert [2 in r.fresh for r in results[6:]] == [True] * 3 + [False] * 3  # frames 9-11: held, not found
+
+
+def test_reset_gives_every_seat_a_fresh_tracking_stream() -> None:
+    scene = Scene(_three_seats())
+    backend = FakeBackend(scene)
+    with SeatDetector(scene.seat_map, resting=True, options=LEGACY, backend=backend) as detector:
+        _run(detector, scene, 3)
+        first = list(backend.trackers)
+        detector.reset()
+        assert all(t.closed for t in first) and len(backend.trackers) == 6
+        assert not any(t.closed for t in backend.trackers[3:])
+
+
+def test_the_nights_get_every_hand_of_a_seats_own_crop_and_none_of_a_dark_one() -> None:
+    scene = Scene(_three_seats())
+    scene.show(scene.hand(2, "open_palm", score=0.6, size=25, dx=-30), range(4))
+    scene.show(scene.hand(2, "fist", score=0.9, size=25, dx=30), range(4))
+    scene.show(scene.hand(3, "open_palm"), range(4))
+    dark = crop_for_zone(scene.seat_map.seats[3].zone, scene.seat_map.frame_size)
+    backend = FakeBackend(scene)
+    results = []
+    with SeatDetector(scene.seat_map, backend=backend) as detector:  # the nights' plain tracking streams
+        for i in range(4):
+            frame = scene.frame(i)
+            frame[max(dark.y0, 0):dark.y0 + dark.side, max(dark.x0, 0):dark.x0 + dark.side] = 0
+            results.append(detector.process(i, i / FPS, frame))
+    assert sum(r.skipped for r in results) > 0  # what a gated run repeats too
+    for result in results:
+        assert result.hands[2].score == 0.9 and sorted(h.score for h in result.own[2]) == [0.6, 0.9]
+        assert result.own[1] == [] and 3 not in result.own and result.dark == {3}
+
+
+def test_observe_reports_the_scripted_frames(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = Scene(_three_seats())
+    scene.show(scene.hand(2, "open_palm", score=0.8), range(20, 70))
+    scene.show(scene.hand(1, "fist", score=0.8), range(30, 90))
+    scene.show(scene.hand(3, "open_palm"), range(100), missed=True)
+    backend = FakeBackend(scene)
+    monkeypatch.setattr("vision.observe.SeatDetector", partial(SeatDetector, backend=backend))
+    seen = observe(scene.write(tmp_path / "vote.mkv", 100), scene.seat_map, jobs=1)
+    assert [(h.seat, h.on_frame, h.off_frame, h.pose) for h in seen.hands] == [(2, 20, 70, "open_palm"),
+                                                                               (1, 30, 90, "fist")]
+    assert backend.looks > 0
+
+
+def test_the_nights_see_a_raised_hand_through_the_back_end(tmp_path: Path) -> None:
+    scene = Scene(_three_seats())
+    scene.show(scene.hand(2, "open_palm", size=18, raised=True), range(50, 80))
+    backend = FakeBackend(scene)
+    seen = observe_night(scene.write(tmp_path / "night.mkv", 100), scene.seat_map, [(1.5, 3.5)], listen=False,
+                         backend=backend).seen
+    assert [(r.seat, r.up, r.down, r.fingers, r.fire) for r in seen.raised] == [(2, 2.0, 3.2, 4, None)]
+    assert seen.blind == (3, 4, 5, 6, 7, 8, 9, 10) and backend.trackers and all(t.closed for t in backend.trackers)
+
+
+@pytest.mark.slow
+def test_mediapipe_behind_the_interface_finds_the_resting_fist_on_a_real_crop() -> None:
+    seats = load_seat_map(f"{CLIP}.seats.json")
+    crop = crop_for_zone(seats.seats[3].zone, seats.frame_size)
+    with open_video(f"{CLIP}.mp4") as video:
+        picture = crop.cut(video.frame_at(290))  # seat 3's fist resting beside a white capsule
+    backend: HandBackend = MediaPipeBackend("full", min_confidence=0.1)
+    tracker = backend.tracker()
+    try:
+        looks = [backend.look(picture) for _ in range(2)]
+        tracked = tracker.detect(picture, 0.0)
+    finally:
+        tracker.close()
+        backend.close()
+    for found in (looks[0], tracked):
+        points = [crop.to_frame(h.landmarks) for h in found]
+        assert [seats.seat_at(*p[[0, 5, 9, 13, 17], :2].mean(axis=0)) for p in points] == [3]
+        assert 0.0 < found[0].score <= 1.0 and found[0].world is not None and found[0].handedness in ("Left", "Right")
+    # a look keeps no state, so one landmarker serves every seat's looks and the second looks
+    assert all(np.array_equal(a.landmarks, b.landmarks) for a, b in zip(*looks, strict=True))
