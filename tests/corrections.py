@@ -20,6 +20,23 @@ CLIPS = ROOT / "sample_videos" / "clips"
 PROFILES = ("rfm", "mafclub", "lvi2015", "showtime")
 
 
+def one_vote_game() -> dict[str, Any]:
+    """A fresh rfm protocol with one day vote (5: four hands, 7: six) and a night after it."""
+    return {
+        "format": "stopframe-protocol/1", "rules": "rfm", "game": {"id": "G1"},
+        "players": [{"seat": s, "nickname": f"P{s}", "role": None} for s in range(1, 11)],
+        "events": [
+            {"type": "phase", "phase": "day", "number": 1},
+            {"type": "nomination", "day": 1, "by": 1, "target": 5},
+            {"type": "nomination", "day": 1, "by": 2, "target": 7},
+            {"type": "phase", "phase": "voting", "number": 1},
+            {"type": "vote", "day": 1, "round": 1, "candidate": 5, "count": 4, "voters": [2, 3, 9, 10]},
+            {"type": "vote", "day": 1, "round": 1, "candidate": 7, "count": 6},
+            {"type": "phase", "phase": "night", "number": 1},
+        ],
+    }
+
+
 def read(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 

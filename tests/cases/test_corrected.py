@@ -6,7 +6,7 @@ import copy
 from collections.abc import Sequence
 
 import pytest
-from corrections import decision, source
+from corrections import decision, one_vote_game, source
 
 from review.audit.findings import Finding, VoteReport
 from review.cases.corrected import (
@@ -71,19 +71,7 @@ def test_rfm_4_4_10_a_late_hand_for_the_last_candidate_still_counts_for_him_as_a
     assert validate(out) == []
 
 
-PLAIN = {
-    "format": "stopframe-protocol/1", "rules": "rfm", "game": {"id": "G1"},
-    "players": [{"seat": s, "nickname": f"P{s}", "role": None} for s in range(1, 11)],
-    "events": [
-        {"type": "phase", "phase": "day", "number": 1},
-        {"type": "nomination", "day": 1, "by": 1, "target": 5},
-        {"type": "nomination", "day": 1, "by": 2, "target": 7},
-        {"type": "phase", "phase": "voting", "number": 1},
-        {"type": "vote", "day": 1, "round": 1, "candidate": 5, "count": 4, "voters": [2, 3, 9, 10]},
-        {"type": "vote", "day": 1, "round": 1, "candidate": 7, "count": 6},
-        {"type": "phase", "phase": "night", "number": 1},
-    ],
-}
+PLAIN = one_vote_game()
 LATE5_JSON = {"kind": "late_vote", "seat": 9, "seats": None, "day": 1, "night": None, "round": 1, "candidate": 5,
               "t": None, "clause": "rfm 4.4.7", "confidence": 0.9, "assumed_times": [],
               "consequence": {"type": "not_counted", "points": None, "text": "the vote is not counted"}}

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from corrections import one_vote_game
 
 from contract.errors import InvalidInput
 from review.audit.findings import Finding, VoteReport
@@ -23,19 +24,8 @@ from review.cases.store import Store
 from review.game.protocol import validate
 from stopframe_app.report import findings_csv, html_report
 
-PROTOCOL = {
-    "format": "stopframe-protocol/1", "rules": "rfm", "game": {"id": "G1", "judge": "<b>Judge</b>"},
-    "players": [{"seat": s, "nickname": f"P{s}", "role": None} for s in range(1, 11)],
-    "events": [
-        {"type": "phase", "phase": "day", "number": 1},
-        {"type": "nomination", "day": 1, "by": 1, "target": 5},
-        {"type": "nomination", "day": 1, "by": 2, "target": 7},
-        {"type": "phase", "phase": "voting", "number": 1},
-        {"type": "vote", "day": 1, "round": 1, "candidate": 5, "count": 4, "voters": [2, 3, 9, 10]},
-        {"type": "vote", "day": 1, "round": 1, "candidate": 7, "count": 6},
-        {"type": "phase", "phase": "night", "number": 1},
-    ],
-}
+PROTOCOL = one_vote_game()
+PROTOCOL["game"]["judge"] = "<b>Judge</b>"
 PROTOCOL["players"][8]["nickname"] = '=HYPERLINK("http://evil.example","x")'
 PROTOCOL["players"][2]["nickname"] = "<script>alert(1)</script>"
 
