@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,8 +33,21 @@ SEATS = range(1, 11)
 MAX_DAY = 99
 MAX_EVENTS = 10_000
 MAX_SECONDS = 1_000_000.0  # 11 days of video: a time beyond it is a typo, and would overflow frame arithmetic
+MAX_VIDEOS = 16  # cameras at one table; more is a generated or hostile file, not a game
+MAX_CAMERA_ID = 64  # characters: an id names a camera on a page and in a file name
 _SEAT_KEYS = frozenset(str(s) for s in SEATS)
 _FORMAT_RE = re.compile(r"^([a-z][a-z0-9-]*)/(\d+)(?:\.(\d+))?$")
+
+
+@dataclass(frozen=True)
+class CameraVideo:
+    """One camera of a game filmed from several angles (`videos[]`): `offset` is added to a protocol time to
+    get this video's time, as `video.offset_s` is; `path` and `seats` are relative to the protocol's folder."""
+
+    id: str
+    path: str
+    offset: float
+    seats: str | None
 
 
 @dataclass
@@ -56,6 +70,12 @@ class Protocol:
     def events(self) -> list[dict[str, Any]]:
         events = self.data.get("events")
         return events if isinstance(events, list) else []
+
+    @property
+    def videos(self) -> tuple[CameraVideo, ...]:
+        """The cameras of `videos` in file order, () when the protocol has none; InvalidInput (naming the
+        JSON path) when that list is malformed."""
+        return camera_videos(self.data, str(self.path) if self.path is not None else "protocol")
 
     @property
     def folder(self) -> Path | None:
@@ -283,6 +303,7 @@ def format_problems(data: Any) -> list[Problem]:
         add("rules", f"unknown rule profile {_show(rules)} (known: " + ", ".join(RULE_PROFILES) + ")")
     _check_game(data, add)
     _check_video(data, add)
+    _check_videos(data, add)
     _check_players(data, add)
     _check_events(data, add)
     return problems
@@ -322,6 +343,108 @@ def _check_video(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
         elif abs(offset) > MAX_SECONDS:
             add("video.offset_s", f"{offset:g} s is not an offset between two clocks of one game "
                                   f"(at most {MAX_SECONDS:,.0f} s)")
+
+
+_CAMERA_FIELDS = ("id", "path", "offset", "seats")
+
+
+def _check_videos(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
+    """`videos`: the cameras of a game filmed from several angles (docs/formats.md, "Several cameras")."""
+    if "videos" not in data or data["videos"] is None:
+        return
+    videos = data["videos"]
+    if not isinstance(videos, list):
+        add("videos", f"must be a list of cameras, not {_show(videos)}")
+        return
+    if len(videos) > MAX_VIDEOS:
+        add("videos", f"{len(videos)} cameras are more than any table has (at most {MAX_VIDEOS})")
+        return
+    first_id: dict[str, int] = {}
+    first_path: dict[str, int] = {}
+    for i, camera in enumerate(videos):
+        where = f"videos[{i}]"
+        if not isinstance(camera, dict):
+            add(where, f"must be an object with an id and a path, not {_show(camera)}")
+            continue
+        for key in camera:
+            if key not in _CAMERA_FIELDS and not key.startswith("x_"):
+                add(f"{where}.{key[:40]}", "unknown field (a camera has id, path, offset, seats; "
+                                           "fields of your own start with x_)")
+        if "id" not in camera:
+            add(f"{where}.id", "missing: the camera's name (such as \"a\" or \"far\")")
+        elif not isinstance(camera["id"], str) or not camera["id"].strip():
+            add(f"{where}.id", f"must be a camera's name (non-empty text), not {_show(camera['id'])}")
+        elif len(camera["id"]) > MAX_CAMERA_ID:
+            add(f"{where}.id", f"is {len(camera['id'])} characters long (a camera's name has at most {MAX_CAMERA_ID})")
+        elif camera["id"] in first_id:
+            add(f"{where}.id", f"camera {_show(camera['id'])} appears twice (also videos[{first_id[camera['id']]}])")
+        else:
+            first_id[camera["id"]] = i
+        if "path" not in camera:
+            add(f"{where}.path", "missing: the camera's video file, relative to the protocol's folder")
+        elif why := _file_name_problem(camera["path"]):
+            add(f"{where}.path", why)
+        elif (key := _same_file(camera["path"])) in first_path:
+            add(f"{where}.path", f'"{camera["path"]}" is the video of videos[{first_path[key]}] too '
+                                 "(each camera has its own file)")
+        else:
+            first_path[key] = i
+        if "offset" in camera:
+            offset = camera["offset"]
+            if not _is_number(offset):
+                add(f"{where}.offset", f"must be a number of seconds, not {_show(offset)}")
+            elif abs(offset) > MAX_SECONDS:
+                add(f"{where}.offset", f"{offset:g} s is not an offset between two clocks of one game "
+                                       f"(at most {MAX_SECONDS:,.0f} s)")
+        if "seats" in camera and camera["seats"] is not None and (why := _file_name_problem(camera["seats"])):
+            add(f"{where}.seats", why)
+    _check_video_is_a_camera(data, videos, first_path, add)
+
+
+def _check_video_is_a_camera(data: dict[str, Any], videos: list[Any], first_path: dict[str, int],
+                             add: Callable[[str, str], None]) -> None:
+    """With both `video` and `videos`, `video` must be one of the cameras, on the same clock."""
+    video = data.get("video")
+    if not isinstance(video, dict) or not videos:
+        return
+    path = video.get("path")
+    if not isinstance(path, str) or not path or _escape_reason(path):
+        if "path" not in video:
+            add("video.path", "missing: with several cameras (videos), video must name one of their files")
+        return  # a malformed path is already reported by _check_video
+    i = first_path.get(_same_file(path))
+    if i is None:
+        add("video.path", f'"{path}" is none of the cameras\' files (videos[].path); with several cameras, '
+                          "video must be one of them")
+        return
+    offset = video.get("offset_s", 0.0)
+    camera_offset = videos[i].get("offset", 0.0)
+    if _is_number(offset) and _is_number(camera_offset) and not math.isclose(offset, camera_offset, abs_tol=1e-6):
+        add("video.offset_s", f"{offset:g} s disagrees with videos[{i}].offset {camera_offset:g} s "
+                              "(the same file on two clocks)")
+
+
+def _file_name_problem(path: Any) -> str | None:
+    """Why `path` cannot name a file inside the protocol's folder, or None."""
+    if not isinstance(path, str) or not path:
+        return f"must be a file name, not {_show(path)}"
+    return _escape_reason(path)
+
+
+def _same_file(path: str) -> str:
+    """One spelling per file, so `./a.mp4` and `a.mp4` (or `clips\\a.mp4`) are seen as the same camera file."""
+    return posixpath.normpath(path.replace("\\", "/"))
+
+
+def camera_videos(data: dict[str, Any], where: str = "protocol") -> tuple[CameraVideo, ...]:
+    """The one parser of `videos`: its cameras in file order, () when absent; InvalidInput with the first
+    problem's JSON path when the list is malformed (the validator reports all of them)."""
+    problems: list[Problem] = []
+    _check_videos(data, lambda path, message: problems.append(Problem(path, message)))
+    if problems:
+        raise InvalidInput(f"{where}: {problems[0]}.")
+    return tuple(CameraVideo(id=c["id"], path=c["path"], offset=float(c.get("offset", 0.0)), seats=c.get("seats"))
+                 for c in data.get("videos") or ())
 
 
 def _check_players(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
@@ -449,16 +572,35 @@ def resolve_video_path(protocol: Protocol) -> Path:
     path = video.get("path") if isinstance(video, dict) else None
     if not isinstance(path, str) or not path:
         raise InvalidInput(f"{where}: the protocol names no video (video.path).")
+    return _resolve_inside(protocol, path, "video.path")
+
+
+def resolve_camera_path(protocol: Protocol, camera: CameraVideo, field: str = "path") -> Path:
+    """A camera's video (`field="path"`) or seat map (`field="seats"`), inside the protocol's folder;
+    InvalidInput for a camera without a seat map or a link that leads outside."""
+    where = str(protocol.path) if protocol.path is not None else "protocol"
+    index = next((i for i, c in enumerate(protocol.videos) if c == camera), None)
+    name = f"videos[{index}].{field}" if index is not None else f"camera {camera.id!r} {field}"
+    path = camera.seats if field == "seats" else camera.path
+    if path is None:
+        raise InvalidInput(f"{where}: camera \"{camera.id}\" names no seat map ({name}).")
+    return _resolve_inside(protocol, path, name)
+
+
+def _resolve_inside(protocol: Protocol, path: str, name: str) -> Path:
+    """`path` under the protocol's folder, refused (InvalidInput naming the field) when it or a link on its way
+    leaves that folder."""
+    where = str(protocol.path) if protocol.path is not None else "protocol"
     why = _escape_reason(path)
     if why:
-        raise InvalidInput(f"{where}: video.path {why}.")
+        raise InvalidInput(f"{where}: {name} {why}.")
     folder = protocol.folder if protocol.folder is not None else Path.cwd()
     candidate = folder / path
     # A symlink (the file, or a folder on the way) may still point outside: judge where it really leads.
     try:
         real, home = candidate.resolve(), folder.resolve()
     except (OSError, RuntimeError) as exc:  # a symlink loop
-        raise InvalidInput(f"{where}: video.path \"{path}\" is a link that cannot be followed (it loops).") from exc
+        raise InvalidInput(f"{where}: {name} \"{path}\" is a link that cannot be followed (it loops).") from exc
     if not real.is_relative_to(home):
-        raise InvalidInput(f"{where}: video.path \"{path}\" is a link that leads outside the protocol's folder.")
+        raise InvalidInput(f"{where}: {name} \"{path}\" is a link that leads outside the protocol's folder.")
     return candidate
