@@ -17,7 +17,6 @@ import argparse
 import os
 import sys
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,11 +25,11 @@ from contract.errors import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_UNREADABLE,
-    StopframeError,
     UnreadableInput,
 )
 from contract.jsonio import dumps, write_atomic
 from pipeline.audit import audit_game
+from pipeline.batch import TaskResult, find_games, run_local, task_for
 from review.audit.calibration import shipped
 from review.audit.findings import FINDING_KINDS, AuditReport
 from review.game.profiles import PROFILES
@@ -201,37 +200,12 @@ class GameResult:
             object.__setattr__(self, "counts", {})
 
 
-def find_games(folder: Path, reuse_observations: bool = False) -> tuple[list[dict[str, Path | None]], list[str]]:
-    """The complete games in a folder, and a note for every protocol that lacks its video or seat map."""
-    games, skipped = [], []
-    for proto in sorted(folder.glob("*.protocol.json")):
-        name = proto.name[: -len(".protocol.json")]
-        if name.endswith(".corrected"):
-            continue  # a review's output, not a game
-        seats = folder / f"{name}.seats.json"
-        video = folder / f"{name}.mp4"
-        obs = folder / f"{name}.observations.json"
-        use_obs = reuse_observations and obs.exists()
-        if not seats.exists() or not (video.exists() or use_obs):
-            missing = [p.name for p in (seats, video) if not p.exists()]
-            skipped.append(f"{name}: missing {', '.join(missing)}")
-            continue
-        games.append({"name": name, "protocol": proto, "seats": seats, "video": video if video.exists() else None,
-                      "observations": obs if use_obs else None})
-    return games, skipped
-
-
-def _audit_one(game: dict[str, Any], out_dir: str) -> GameResult:
-    """One game of a batch, in a worker process: write NAME.audit.json and return the counts per kind."""
-    name = str(game["name"])
-    try:
-        report = audit_game(protocol=game["protocol"], seats=game["seats"], video=game["video"],
-                            observations=game["observations"], nights=bool(game.get("nights")))
-    except StopframeError as exc:
-        return GameResult(name, error=str(exc), exit_code=exc.exit_code)
-    out = Path(out_dir) / f"{name}.audit.json"
-    write_atomic(out, dumps(report.to_json()))
-    return GameResult(name, len(report.votes), dict(Counter(f.kind for f in report.findings)), out=str(out))
+def _result(r: TaskResult, out_dir: Path) -> GameResult:
+    """A finished task of a batch: its audit written as NAME.audit.json, the counts per kind."""
+    if r.report is None:
+        return GameResult(r.name, error=r.error, exit_code=r.exit_code)
+    out = write_atomic(out_dir / f"{r.name}.audit.json", dumps(r.report))
+    return GameResult(r.name, len(r.report["votes"]), dict(Counter(f["kind"] for f in r.report["findings"])), out=str(out))
 
 
 def run_batch(args: argparse.Namespace) -> int:
@@ -239,8 +213,6 @@ def run_batch(args: argparse.Namespace) -> int:
     if not folder.is_dir():
         raise UnreadableInput(f"{folder}: not a folder of games.")
     games, skipped = find_games(folder, args.reuse_observations)
-    for g in games:
-        g["nights"] = args.nights
     for note in skipped:
         progress(f"audit: skipped {note}")
     if not games:
@@ -249,17 +221,11 @@ def run_batch(args: argparse.Namespace) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(games)))
     progress(f"audit: {len(games)} games, {jobs} at a time")
+    tasks = [task_for(g, nights=args.nights) for g in games]
     results: list[GameResult] = []
-    if jobs == 1:
-        for g in games:
-            results.append(_audit_one(g, str(out_dir)))
-            progress(f"audit: {g['name']} done")
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_audit_one, g, str(out_dir)): g["name"] for g in games}
-            for fut in as_completed(futures):
-                results.append(fut.result())
-                progress(f"audit: {futures[fut]} done")
+    for done in run_local(tasks, jobs):
+        results.append(_result(done, out_dir))
+        progress(f"audit: {done.name} done")
     results.sort(key=lambda r: r.name)
     if args.json:
         sys.stdout.write(dumps({"games": [

@@ -1,0 +1,141 @@
+"""The games of a folder, and one game's audit as a task a worker process can run.
+
+    find_games(folder, reuse_observations=…, foreign=…) -> (games, notes)
+    audit_task(AuditTask) -> TaskResult          picklable both ways: a process pool or a Ray worker runs it
+
+Shared by `stopframe audit --batch` and `stopframe tournament` so that both see the same games in a folder
+and audit each with the same `pipeline.audit.audit_game`. A task never raises: a broken game comes back as
+its error sentence, so one bad file never stops the others.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from contract.errors import EXIT_INVALID, StopframeError
+from pipeline.audit import audit_game
+
+FOREIGN_SUFFIXES = {".polemica.json": "polemica", ".mafiaratings.json": "mafiaratings"}
+
+
+@dataclass(frozen=True)
+class GameFiles:
+    """One game of a folder: `NAME.mp4` + `NAME.protocol.json` + `NAME.seats.json`, and what lies beside them.
+
+    `protocol` may be a Polemica or mafiaratings file (`NAME.polemica.json`, `NAME.mafiaratings.json`, or such a
+    file saved as `NAME.protocol.json`); the tournament runner converts it before the audit."""
+
+    name: str
+    protocol: Path
+    seats: Path
+    video: Path | None
+    observations: Path | None = None
+    marks: Path | None = None
+
+
+def find_games(folder: Path, reuse_observations: bool = False, *, foreign: bool = False) -> tuple[list[GameFiles], list[str]]:
+    """The complete games in a folder (by name), and a note for every protocol that lacks its video or seat map.
+
+    `foreign`: also take `NAME.polemica.json` / `NAME.mafiaratings.json` as a game's protocol where it has no
+    `NAME.protocol.json`."""
+    protocols: dict[str, Path] = {}
+    if foreign:
+        for suffix in FOREIGN_SUFFIXES:
+            protocols.update({p.name[: -len(suffix)]: p for p in folder.glob(f"*{suffix}")})
+    for proto in folder.glob("*.protocol.json"):
+        name = proto.name[: -len(".protocol.json")]
+        if not name.endswith(".corrected"):  # a review's output, not a game
+            protocols[name] = proto
+    games, skipped = [], []
+    for name in sorted(protocols):
+        seats, video = folder / f"{name}.seats.json", folder / f"{name}.mp4"
+        obs, marks = folder / f"{name}.observations.json", folder / f"{name}.marks.json"
+        use_obs = reuse_observations and obs.exists()
+        if not seats.exists() or not (video.exists() or use_obs):
+            missing = [p.name for p in (seats, video) if not p.exists()]
+            skipped.append(f"{name}: missing {', '.join(missing)}")
+            continue
+        games.append(GameFiles(name, protocols[name], seats, video if video.exists() else None,
+                               obs if use_obs else None, marks if marks.exists() else None))
+    return games, skipped
+
+
+@dataclass(frozen=True)
+class AuditTask:
+    """What a worker needs to audit one game (paths must be readable where the worker runs)."""
+
+    name: str
+    protocol: str
+    seats: str
+    video: str | None
+    observations: str | None = None
+    marks: str | None = None
+    rules: str | None = None
+    nights: bool = False
+    model: str = "full"
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """One game's audit as JSON (`stopframe-audit/1`), or the error that stopped it, with the worker's time."""
+
+    name: str
+    report: dict[str, Any] | None
+    error: str | None
+    exit_code: int
+    seconds: float
+
+
+def task_for(game: GameFiles, *, protocol: Path | None = None, rules: str | None = None, nights: bool = False,
+             model: str = "full") -> AuditTask:
+    """The task for one game; `protocol`: the file to audit instead of the game's own (a converted one)."""
+    return AuditTask(game.name, str(protocol or game.protocol), str(game.seats), _text(game.video),
+                     _text(game.observations), _text(game.marks), rules, nights, model)
+
+
+def _text(p: Path | None) -> str | None:
+    return None if p is None else str(p)
+
+
+def audit_task(task: AuditTask) -> TaskResult:
+    """Audit one game with pipeline.audit.audit_game; any failure comes back as a sentence, never raised."""
+    start = time.perf_counter()
+    try:
+        report = audit_game(protocol=task.protocol, seats=task.seats, video=task.video, rules=task.rules,
+                            observations=task.observations, marks=task.marks, nights=task.nights, model=task.model)
+    except StopframeError as exc:
+        return TaskResult(task.name, None, str(exc), exc.exit_code, time.perf_counter() - start)
+    except Exception as exc:  # a broken file may break a library underneath; the other games go on
+        return TaskResult(task.name, None, unexpected(task, exc), EXIT_INVALID, time.perf_counter() - start)
+    return TaskResult(task.name, report.to_json(), None, 0, time.perf_counter() - start)
+
+
+def unexpected(task: AuditTask, exc: BaseException) -> str:
+    """The sentence for a failure that is no StopframeError (a library's crash, a lost worker)."""
+    where = task.video or task.observations or task.protocol
+    return (f"{where}: the audit of this game stopped on an unexpected {type(exc).__name__}; "
+            f"`stopframe audit` on this game with --debug shows where.")
+
+
+
+
+def run_local(tasks: Sequence[AuditTask], jobs: int) -> Iterator[TaskResult]:
+    """The tasks on this machine, `jobs` processes at a time, each result as soon as it is ready (the
+    embedded engine: nothing to start). One task runs in this process, so a single game needs no pool."""
+    if jobs <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield audit_task(task)
+        return
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+        futures = {pool.submit(audit_task, t): t for t in tasks}
+        for fut in as_completed(futures):
+            try:
+                yield fut.result()
+            except Exception as exc:  # the worker itself died (killed, out of memory): that game failed
+                task = futures[fut]
+                yield TaskResult(task.name, None, unexpected(task, exc), EXIT_INVALID, 0.0)

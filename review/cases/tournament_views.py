@@ -1,0 +1,164 @@
+"""The tournament report as people read it: a self-contained HTML page and a formula-safe CSV (spec §5).
+
+Why so careful: the page and the sheet go to organisers and clubs and carry nicknames and judges' names typed
+by anyone. Every HTML value is escaped and the page loads nothing (its sorting is a few lines of inline script,
+its charts inline SVG); every CSV text cell that a spreadsheet would read as a formula is neutralised
+(review.cases.exports.neutralise) and numbers stay numbers. JSON's nulls are worded here, never printed.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from review.audit.findings import FINDING_KINDS
+from review.cases.exports import neutralise
+from review.cases.tournament import BANDS, Tournament
+
+NOT_GIVEN = "not given"
+STATUS_WORDS = {"audited": "audited", "reused": "audited earlier", "failed": "failed"}
+
+_SORT_SCRIPT = """
+document.querySelectorAll('table.sortable th').forEach(function (th, col) {
+  th.addEventListener('click', function () {
+    var body = th.closest('table').tBodies[0], up = th.dataset.dir !== 'up';
+    th.closest('tr').querySelectorAll('th').forEach(function (o) { delete o.dataset.dir; });
+    th.dataset.dir = up ? 'up' : 'down';
+    var key = function (tr) { var c = tr.cells[col], v = c.dataset.v !== undefined ? c.dataset.v : c.textContent;
+                              var n = parseFloat(v); return isNaN(n) || String(n) !== v.trim() ? v.toLowerCase() : n; };
+    Array.from(body.rows).sort(function (a, b) { var x = key(a), y = key(b);
+      var r = (typeof x === typeof y) ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === 'number' ? -1 : 1);
+      return up ? r : -r; }).forEach(function (tr) { body.appendChild(tr); });
+  });
+});
+"""
+
+_STYLE = (
+    "body{font-family:sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse;margin-bottom:1.5em}"
+    "td,th{border:1px solid #999;padding:.2em .5em;text-align:left;vertical-align:top}"
+    "th{cursor:pointer;background:#eee}th[data-dir=up]::after{content:' \\25B2'}th[data-dir=down]::after{content:' \\25BC'}"
+    ".failed{background:#fde2e2}.num{text-align:right}svg text{font-size:12px;font-family:sans-serif}"
+)
+_BAND_COLOURS = {"high": "#c0392b", "medium": "#e67e22", "low": "#bbbbbb"}
+
+
+def _e(value: Any) -> str:
+    """A value for the page: escaped; null worded."""
+    if value is None:
+        return NOT_GIVEN
+    if isinstance(value, float):
+        return html.escape(f"{value:g}")
+    return html.escape(str(value))
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[Any]], classes: Sequence[str] = ()) -> str:
+    """A sortable table (numbers sort as numbers; a null cell sorts as text)."""
+    out = ['<table class="sortable"><thead><tr>', *(f"<th>{html.escape(h)}</th>" for h in head), "</tr></thead><tbody>"]
+    for i, row in enumerate(rows):
+        cls = f' class="{html.escape(classes[i])}"' if i < len(classes) and classes[i] else ""
+        cells = []
+        for v in row:
+            if isinstance(v, int | float) and not isinstance(v, bool):
+                cells.append(f'<td class="num" data-v="{v:g}">{_e(v)}</td>')
+            else:
+                cells.append(f"<td>{_e(v)}</td>")
+        out.append(f"<tr{cls}>{''.join(cells)}</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _bars(title: str, items: Sequence[tuple[str, dict[str, float]]], unit: str) -> str:
+    """A horizontal stacked bar chart in inline SVG: one bar per item, one segment per confidence band."""
+    if not items:
+        return f"<p>{html.escape(title)}: nothing to chart.</p>"
+    width, label_w, bar_h, gap = 640, 180, 16, 6
+    most = max((sum(parts.values()) for _, parts in items), default=0) or 1
+    scale = (width - label_w - 60) / most
+    height = len(items) * (bar_h + gap) + 30
+    out = [f'<figure><figcaption>{html.escape(title)}</figcaption>'
+           f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+           f'aria-label="{html.escape(title)}">']
+    for i, (label, parts) in enumerate(items):
+        y = i * (bar_h + gap)
+        out.append(f'<text x="{label_w - 6}" y="{y + bar_h - 4}" text-anchor="end">{html.escape(label[:28])}</text>')
+        x = float(label_w)
+        for name, value in parts.items():
+            if value > 0:
+                w = value * scale
+                out.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar_h}" fill="{_BAND_COLOURS.get(name, "#2c7fb8")}">'
+                           f"<title>{html.escape(f'{label}: {value:g} {name}')}</title></rect>")
+                x += w
+        out.append(f'<text x="{x + 4:.1f}" y="{y + bar_h - 4}">{html.escape(f"{sum(parts.values()):g}")}</text>')
+    legend_y = len(items) * (bar_h + gap) + 14
+    for k, (name, colour) in enumerate(_BAND_COLOURS.items()):
+        out.append(f'<rect x="{label_w + k * 110}" y="{legend_y - 10}" width="12" height="12" fill="{colour}"/>'
+                   f'<text x="{label_w + k * 110 + 16}" y="{legend_y}">{html.escape(name)} {html.escape(unit)}</text>')
+    out.append("</svg></figure>")
+    return "".join(out)
+
+
+def tournament_html(t: Tournament) -> str:
+    """The whole report as one page that needs no other file and no network."""
+    totals = t.totals
+    title = "Tournament audit"
+    games = [g for g in t.games if g.status != "failed"]
+    per_game = [(g.id, {b: float(g.by_confidence.get(b, 0)) for b in BANDS}) for g in games]
+    per_judge = [(j.judge or NOT_GIVEN, {"high": float(j.suggestions_per_game or 0)}) for j in t.judges]
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{title}</title>",
+        f"<style>{_STYLE}</style></head><body>", f"<h1>{title}</h1>",
+        f"<p>{_e(t.folder)} · made {_e(t.created)} · {totals['games']} games: {totals['audited']} audited now, "
+        f"{totals['reused']} audited earlier, {totals['failed']} failed · {totals['suggestions']} suggestions "
+        f"(confidence at least {t.threshold:g}) of {totals['findings']} findings · code {_e(t.code_version)}</p>",
+        "<h2>Games</h2>",
+        _table(
+            ["game", "table", "judge", "rules", "status", "votes", "suggestions", "findings",
+             *(f"conf. {b}" for b in BANDS), "outcomes changed", "confirmed", "error"],
+            [[g.id, g.table, g.judge, g.rules, STATUS_WORDS[g.status], g.votes, g.suggestions, g.findings,
+              *(g.by_confidence.get(b, 0) for b in BANDS), g.changed_outcomes,
+              "no decisions read" if g.confirmed is None else g.confirmed, g.error or ""] for g in t.games],
+            ["failed" if g.status == "failed" else "" for g in t.games],
+        ),
+        _bars("Findings per game, by confidence", per_game, "confidence"),
+        "<h2>Findings by kind</h2>",
+        _table(["game", *(k for k in FINDING_KINDS)], [[g.id, *(g.by_kind.get(k, 0) for k in FINDING_KINDS)] for g in games]),
+        "<h2>Judges</h2>",
+        _table(
+            ["judge", "games", "failed", "suggestions", "suggestions per game", "games decided", "missed (confirmed)",
+             "missed per game", "miscounted votes"],
+            [[j.judge, j.games, j.failed, j.suggestions, j.suggestions_per_game, j.decided_games,
+              "no decisions yet" if j.missed is None else j.missed,
+              "no decisions yet" if j.missed_per_game is None else j.missed_per_game, j.miscounted_votes] for j in t.judges],
+        ),
+        _bars("Suggestions per game, by judge", per_judge, "suggestions per game"),
+        "<h2>Players: what the rules would have given</h2>",
+        _table(["nickname", "game", "seat", "fouls", "warnings", "fines", "removals", "points", "findings"],
+               [[p.nickname, p.game, p.seat, p.fouls, p.warnings, p.fines, p.removals, p.points, p.findings]
+                for p in t.players]),
+        "<p>Suggestions are findings at or above the calibrated confidence; a player's record counts the findings a "
+        "judge confirmed and the undecided suggestions, never a rejected one.</p>",
+        f"<script>{_SORT_SCRIPT}</script>", "</body></html>",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+CSV_HEAD = ["game", "game_id", "tournament", "date", "table", "judge", "rules", "status", "error", "votes", "findings",
+            "suggestions", *FINDING_KINDS, *(f"confidence_{b}" for b in BANDS), "changed_outcomes", "decided", "confirmed",
+            "seconds", "audit"]
+
+
+def tournament_csv(t: Tournament) -> str:
+    """One row per game (UTF-8 with a BOM so spreadsheets read Cyrillic; every cell neutralised)."""
+    buf = io.StringIO()
+    buf.write("\ufeff")
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(CSV_HEAD)
+    for g in t.games:
+        row = [g.id, g.game_id, g.tournament, g.date, g.table, g.judge, g.rules, g.status, g.error, g.votes, g.findings,
+               g.suggestions, *(g.by_kind.get(k, 0) for k in FINDING_KINDS), *(g.by_confidence.get(b, 0) for b in BANDS),
+               g.changed_outcomes, g.decided, g.confirmed, g.seconds, g.audit]
+        writer.writerow([neutralise(v) for v in row])
+    return buf.getvalue()
