@@ -1,0 +1,487 @@
+"""The seat map found from the video itself: where each player's hand lands and rests during the votes.
+
+Why: a judge gets a video and a protocol the evening after the game and will not draw ten polygons. During a
+vote every voter puts a hand on the table in front of their own seat and leaves it there from «Стоп» until the
+count is announced, so the places where hands come to rest during the protocol's vote windows *are* the seat
+zones. What is done, in order:
+
+1. Looking: in every vote window a few frames a second from just before «Стоп» to just after the count
+   (`[cutoff - 0.5 s, announced + 0.3 s]`, when every voter's hand rests) are compared with the pictures one
+   second before the naming and 1.5 s after the count; the coarse tiles of the frame (squares a quarter of the
+   picture's height, overlapping) where something differs from either are shown to the hand detector
+   (vision.backend, one fresh look per tile). A hand counts where its palm lies on such changed pixels (a hand
+   resting there before and after the vote, an idle hand or a prop, is no vote) and where it is found again, in
+   the same place, on another frame of the same window (a hand passing by is no rest).
+2. Grouping: each window's resting hands are merged per place, then the places of all windows are grouped by
+   distance (average linkage, cut at twice the median palm length: neighbours' zones lie three to four palm
+   lengths apart) into at most ten resting places.
+3. Numbering (the assumption, stated): the judge sits at the end of the table nearest the camera (the camera
+   stands behind the judge, as tournament rules ask for a view of every player's hands and as our renderer and
+   the validation clips have it), so the judge's place is where the ring of resting places crosses the
+   downward ray from its centre; seat 1 is the judge's left (the screen's left, seen from behind the judge) and
+   the seats run clockwise seen from above (the order of speech "to the next player clockwise", showtime rules;
+   seat 1 speaks first, rfm 4.3). Chairs that hold no found place (an empty chair, a player who never voted,
+   a player who has left) are put where the ring's spacing shows a gap; the seats known to have left (from the
+   protocol) never get a place. Where the protocol names the voters of a vote, the numbering that agrees best
+   with them is taken (a seat that voted for X must have a hand in its zone during X's window).
+   `renumbered` flips the direction or moves seat 1, for a judge whose camera stands elsewhere.
+4. Zones: the hull of a place's hand boxes, grown by a fifth, cut at the half-way line to every neighbour (no
+   two zones overlap) and at the frame's edge.
+
+Without vote windows (the first minutes of a game, a protocol without times) the frames are sampled evenly over
+the whole video and every tile is looked at (no change to compare with); the places are then where hands rest
+most, which is rougher (`mode` says which). Faces and bodies are not used: no face or pose model is bundled.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from scipy.cluster.hierarchy import fcluster, linkage
+
+from vision.backend import HandBackend, MediaPipeBackend
+from vision.crops import SeatCrop
+from vision.pose import plausible_hand
+from vision.seats import Seat, SeatMap, point_in_polygon
+from vision.video import open_video
+
+SEAT_COUNT = 10
+PALM_POINTS = [0, 5, 9, 13, 17]
+RATE = 3.0  # frames a second looked at inside a vote window
+BEFORE_S = 1.0  # the reference picture: this long before the candidate's naming
+AFTER_S = 1.5  # ... and this long after the announced count, when the voters' hands have gone (a hand that
+# landed before the naming still differs from this one)
+LEAD_S = 0.5  # look from this long before «Стоп» (every voter's hand has landed) ...
+TAIL_S = 0.3  # look this far past the announced count (hands may still rest)
+TILE_SHARE = 0.24  # a tile's side as a share of the picture's height: a palm of 3-5 % of the height becomes
+# 30-55 px on the detector's 256 px picture, as on vision.observe's seat crops (a third of the height made
+# them 20-35 px, and a seat of our own sample clips was never found)
+TILE_STEP = 0.6  # tiles overlap: a step of this share of their side, so every hand lies whole in one
+CHANGE_GREY = 24  # grey levels (on a 1/4-size picture) for a pixel to count as changed since the reference
+CHANGE_SHARE = 0.004  # a tile is looked at when this share of it changed
+SAME_PLACE = 0.7  # palm lengths: two sightings this close on two frames of a window are one resting hand
+GROUP_PALMS = 2.0  # palm lengths: the cut of the grouping across windows
+GROW = 1.2  # a zone is its hand boxes' hull grown by this factor about its centre
+WHOLE_VIDEO_FRAMES = 16  # frames looked at when there are no vote windows
+ProgressFn = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Window:
+    """One vote as the finder needs it (seconds on the video's clock): the naming, the cut-off, the count, and
+    the seats the protocol lists as voters (None: not recorded)."""
+
+    t: float
+    cutoff: float
+    announced: float
+    voters: frozenset[int] | None = None
+    label: str = ""  # how a judge names it ("day 1, candidate 6"), for messages
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One hand the detector found on one frame, in frame pixels."""
+
+    window: int
+    t: float
+    x: float
+    y: float
+    palm: float  # wrist to middle knuckle
+    box: tuple[float, float, float, float]  # x0 y0 x1 y1 of the landmarks
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where hands came to rest: the ring position of one found seat."""
+
+    x: float
+    y: float
+    boxes: np.ndarray  # (N, 4) hand boxes of its sightings
+    sightings: int
+    windows: frozenset[int]  # the vote windows with a resting hand here
+
+
+@dataclass(frozen=True)
+class FoundMap:
+    """A found seat map with what a judge needs to trust it: per seat a confidence, per unfound seat why."""
+
+    seat_map: SeatMap
+    confidence: dict[int, float]
+    unfound: dict[int, str]
+    places: tuple[Place, ...]  # clockwise from the judge's place
+    slots: tuple[int, ...]  # each place's chair, 0-9 clockwise from the judge's left (before renumbering)
+    living: frozenset[int]
+    mode: str  # "votes" or "whole video"
+    seconds: float
+    fit: float  # the ring's fit cost (vision.seat_finder.assign_chairs), part of every confidence
+    windows: tuple[Window, ...] = ()
+    flipped: bool = False
+    shift: int = 0  # seat 1 moved this many chairs clockwise
+    checked_by_voters: bool = False
+
+    def to_json(self) -> dict:
+        """The `stopframe-seats/1` map with the finder's evidence in `x_found` (an x_ extension, spec §1)."""
+        data = self.seat_map.to_json()
+        data["x_found"] = {
+            "mode": self.mode,
+            "seconds": round(self.seconds, 2),
+            "direction": "counter-clockwise" if self.flipped else "clockwise",
+            "seat1_moved": self.shift,
+            "checked_by_voters": self.checked_by_voters,
+            "confidence": {str(n): round(c, 3) for n, c in sorted(self.confidence.items())},
+            "unfound": {str(n): why for n, why in sorted(self.unfound.items())},
+        }
+        return data
+
+
+def tiles(width: int, height: int, share: float = TILE_SHARE, step: float = TILE_STEP) -> list[SeatCrop]:
+    """Overlapping squares covering the picture, each later shown to the detector at 256 px."""
+    side = max(64, int(round(height * share)))
+    stride = max(16, int(round(side * step)))
+
+    def starts(extent: int) -> list[int]:
+        if extent <= side:
+            return [0]
+        out = list(range(0, extent - side + 1, stride))
+        if out[-1] + side < extent:
+            out.append(extent - side)
+        return out
+
+    return [SeatCrop(x, y, side) for y in starts(height) for x in starts(width)]
+
+
+def _small_grey(image: np.ndarray) -> np.ndarray:
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey, (grey.shape[1] // 4, grey.shape[0] // 4), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (3, 3), 0)
+
+
+def change_mask(reference: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """Where `now` (a 1/4-size grey picture) differs from `reference`, grown a little (a hand's own edges)."""
+    changed = (cv2.absdiff(reference, now) > CHANGE_GREY).astype(np.uint8)
+    return cv2.dilate(changed, np.ones((5, 5), np.uint8)) > 0
+
+
+def _tile_changed(mask: np.ndarray, tile: SeatCrop) -> bool:
+    x0, y0, s = tile.x0 // 4, tile.y0 // 4, max(1, tile.side // 4)
+    part = mask[max(0, y0):y0 + s, max(0, x0):x0 + s]
+    return part.size > 0 and float(part.mean()) > CHANGE_SHARE
+
+
+def look_at_frame(backend: HandBackend, image: np.ndarray, grid: Sequence[SeatCrop], window: int, t: float,
+                  mask: np.ndarray | None) -> list[Sighting]:
+    """The hands on one frame: every tile (or every tile where `mask` shows a change), palms on changed pixels."""
+    found: list[Sighting] = []
+    for tile in grid:
+        if mask is not None and not _tile_changed(mask, tile):
+            continue
+        for hand in backend.look(tile.cut(image)):
+            points = tile.to_frame(hand.landmarks)
+            if not plausible_hand(points, hand.world):
+                continue
+            x, y = points[PALM_POINTS, :2].mean(axis=0)
+            if mask is not None:
+                my, mx = int(y) // 4, int(x) // 4
+                if not (0 <= my < mask.shape[0] and 0 <= mx < mask.shape[1] and mask[my, mx]):
+                    continue
+            palm = float(np.linalg.norm(points[9, :2] - points[0, :2]))
+            lo, hi = points[:, :2].min(axis=0), points[:, :2].max(axis=0)
+            found.append(Sighting(window, t, float(x), float(y), palm, (*map(float, lo), *map(float, hi))))
+    return _one_per_hand(found)
+
+
+def _one_per_hand(sightings: list[Sighting]) -> list[Sighting]:
+    """Overlapping tiles find one hand twice: keep one sighting per place on one frame."""
+    kept: list[Sighting] = []
+    for s in sightings:
+        if all(math.hypot(s.x - k.x, s.y - k.y) > SAME_PLACE * max(s.palm, k.palm) for k in kept):
+            kept.append(s)
+    return kept
+
+
+def resting(sightings: list[Sighting]) -> list[Sighting]:
+    """The sightings found again in the same place on another frame of the same window: hands at rest."""
+    kept = []
+    for s in sightings:
+        if any(o.window == s.window and o.t != s.t and math.hypot(s.x - o.x, s.y - o.y) <= SAME_PLACE * s.palm
+               for o in sightings):
+            kept.append(s)
+    return kept
+
+
+def group_places(sightings: list[Sighting], most: int = SEAT_COUNT) -> list[Place]:
+    """Resting places: sightings grouped by distance, at most `most` (the best supported)."""
+    if not sightings:
+        return []
+    points = np.array([(s.x, s.y) for s in sightings])
+    palm = float(np.median([s.palm for s in sightings]))
+    if len(points) == 1:
+        labels = np.ones(1, int)
+    else:
+        labels = fcluster(linkage(points, "average"), GROUP_PALMS * palm, criterion="distance")
+    places = []
+    for label in np.unique(labels):
+        members = [s for s, k in zip(sightings, labels, strict=True) if k == label]
+        xy = np.median(np.array([(s.x, s.y) for s in members]), axis=0)
+        places.append(Place(float(xy[0]), float(xy[1]), np.array([s.box for s in members]), len(members),
+                            frozenset(s.window for s in members)))
+    places.sort(key=lambda p: (-len(p.windows), -p.sightings))
+    return places[:most]
+
+
+def _judge_angles(places: Sequence[Place]) -> tuple[np.ndarray, tuple[float, float]]:
+    """Each place's angle clockwise (on screen) from the downward ray through the ring's centre, 0-2π. The
+    centre is the middle of the places' bounding box: a mean would lean away from a side with empty chairs."""
+    xy = np.array([(p.x, p.y) for p in places])
+    lo, hi = xy.min(axis=0), xy.max(axis=0)
+    centre = (float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2)
+    angles = np.arctan2(xy[:, 1] - centre[1], xy[:, 0] - centre[0])  # y down: growing angle = clockwise
+    return np.mod(angles - math.pi / 2, 2 * math.pi), centre
+
+
+def assign_chairs(places: Sequence[Place], living: frozenset[int]) -> tuple[list[int], float]:
+    """Each place's chair (0-9, clockwise from the judge's left), places given clockwise from the judge.
+
+    The chairs without a place are chosen where the ring's spacing shows a gap: consecutive places k chairs
+    apart should be k times the usual spacing apart, and the angles from the judge's place to the first and
+    from the last back to it should differ by the chairs left empty at either end. Only living seats' chairs
+    can hold a place. Returns the chairs and the fit's cost (0 = perfectly regular)."""
+    m = len(places)
+    if m == 0:
+        return [], 0.0
+    phi, _ = _judge_angles(places)
+    xy = np.array([(p.x, p.y) for p in places])
+    d = np.linalg.norm(np.diff(xy, axis=0), axis=1)
+    unit = float(np.median(d)) if len(d) else 1.0
+    alpha = float(np.median(np.diff(phi))) if m > 1 else 2 * math.pi / SEAT_COUNT
+    ok = [n + 1 in living for n in range(SEAT_COUNT)]
+    inf = math.inf
+    cost = np.full((m, SEAT_COUNT), inf)
+    back = np.zeros((m, SEAT_COUNT), int)
+    for s in range(SEAT_COUNT):
+        if ok[s]:
+            cost[0, s] = 0.0
+    for i in range(1, m):
+        for s in range(SEAT_COUNT):
+            if not ok[s]:
+                continue
+            for r in range(s):
+                if cost[i - 1, r] == inf:
+                    continue
+                c = cost[i - 1, r] + math.log(max(d[i - 1], 1e-6) / ((s - r) * unit)) ** 2
+                if c < cost[i, s]:
+                    cost[i, s], back[i, s] = c, r
+    best, end = inf, -1
+    for s in range(SEAT_COUNT):
+        if cost[m - 1, s] == inf:
+            continue
+        first = s
+        for i in range(m - 1, 0, -1):
+            first = back[i, first]
+        lead, trail = first, SEAT_COUNT - 1 - s
+        ends = ((phi[0] - lead * alpha) - (2 * math.pi - phi[-1] - trail * alpha)) / max(alpha, 1e-6)
+        c = cost[m - 1, s] + 0.5 * ends**2
+        if c < best:
+            best, end = c, s
+    if end < 0:
+        return [], inf
+    chairs = [end]
+    for i in range(m - 1, 0, -1):
+        chairs.append(int(back[i, chairs[-1]]))
+    return chairs[::-1], float(best)
+
+
+def _chair_to_seat(chair: int, flipped: bool, shift: int) -> int:
+    if flipped:
+        chair = SEAT_COUNT - 1 - chair
+    return (chair - shift) % SEAT_COUNT + 1
+
+
+def _clip_half_plane(poly: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The part of a convex polygon nearer to point a than to point b (Sutherland-Hodgman on the bisector)."""
+    normal, mid = b - a, (a + b) / 2
+    side = (poly - mid) @ normal  # <= 0: a's side
+    out = []
+    for i in range(len(poly)):
+        p, q = poly[i], poly[(i + 1) % len(poly)]
+        sp, sq = side[i], side[(i + 1) % len(poly)]
+        if sp <= 0:
+            out.append(p)
+        if (sp <= 0) != (sq <= 0):
+            out.append(p + (q - p) * (sp / (sp - sq)))
+    return np.array(out) if out else np.empty((0, 2))
+
+
+def zone_of(place: Place, others: Sequence[Place], frame_size: tuple[int, int]) -> np.ndarray:
+    """The hull of a place's hand boxes grown by GROW, cut at the half-way line to every other place (a small
+    gap is kept, so neighbours never touch) and at the frame's edge."""
+    b = place.boxes
+    corners = np.concatenate([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]]).astype(np.float32)
+    hull = cv2.convexHull(corners).reshape(-1, 2).astype(float)
+    centre = np.array([place.x, place.y])
+    poly = centre + (hull - centre) * GROW
+    for other in others:
+        o = np.array([other.x, other.y])
+        gap = (o - centre) * 0.03
+        poly = _clip_half_plane(poly, centre, o - gap)
+        if len(poly) < 3:
+            break
+    w, h = frame_size
+    if len(poly):
+        poly[:, 0] = np.clip(poly[:, 0], 0, w - 1)
+        poly[:, 1] = np.clip(poly[:, 1], 0, h - 1)
+    return poly
+
+
+def _vote_agreement(places: Sequence[Place], seats: Sequence[int], windows: Sequence[Window]) -> float:
+    """How well a numbering fits the protocol's voters: +1 per vote seen in its voter's zone, -1 per hand
+    resting in a zone whose seat is not among that vote's voters."""
+    score = 0.0
+    for w, window in enumerate(windows):
+        if window.voters is None:
+            continue
+        for place, seat in zip(places, seats, strict=True):
+            if w in place.windows:
+                score += 1.0 if seat in window.voters else -1.0
+    return score
+
+
+def _unfound_reason(seat: int, living: frozenset[int], windows: Sequence[Window], mode: str) -> str:
+    if seat not in living:
+        return f"seat {seat}: the player had left the game before these votes; no zone."
+    if mode == "votes":
+        days = sorted({w.label.split(",")[0] for w in windows if w.label}) or ["the"]
+        return f"seat {seat}: no hand seen on the table during {' and '.join(days)} votes; an empty chair?"
+    return f"seat {seat}: no hand seen resting on the table in this video; an empty chair?"
+
+
+def build_found(places: Sequence[Place], chairs: Sequence[int], fit: float, frame_size: tuple[int, int],
+                living: frozenset[int], mode: str, seconds: float, windows: Sequence[Window],
+                flipped: bool = False, shift: int = 0, checked: bool = False) -> FoundMap:
+    """The map of found places under one numbering, with each seat's confidence and each unfound seat's reason."""
+    seats: dict[int, Seat] = {}
+    confidence: dict[int, float] = {}
+    windows_with_hands = max(1, len({w for p in places for w in p.windows}))
+    for i, (place, chair) in enumerate(zip(places, chairs, strict=True)):
+        zone = zone_of(place, [p for j, p in enumerate(places) if j != i], frame_size)
+        if len(zone) < 3:
+            continue
+        seat = _chair_to_seat(chair, flipped, shift)
+        seats[seat] = Seat(zone)
+        seen = 1 - math.exp(-place.sightings / 4)
+        if mode == "votes":
+            seen *= min(1.0, 0.5 + len(place.windows) / windows_with_hands)
+        confidence[seat] = round(seen * math.exp(-fit), 3)
+    unfound = {n: _unfound_reason(n, living, windows, mode) for n in range(1, SEAT_COUNT + 1) if n not in seats}
+    return FoundMap(SeatMap((int(frame_size[0]), int(frame_size[1])), seats), confidence, unfound, tuple(places),
+                    tuple(chairs), living, mode, seconds, fit, tuple(windows), flipped, shift, checked)
+
+
+def renumbered(found: FoundMap, flip: bool = False, move_seat1: int = 0) -> FoundMap:
+    """The same places under another numbering: `flip` reverses the direction (seat 1 becomes the judge's
+    right, counter-clockwise), `move_seat1` moves seat 1 that many chairs on (clockwise in the new direction).
+    The judge's numbering overrides who the protocol says had left: every chair may hold a seat."""
+    return build_found(found.places, found.slots, found.fit, found.seat_map.frame_size,
+                       frozenset(range(1, SEAT_COUNT + 1)), found.mode, found.seconds, found.windows,
+                       found.flipped != flip, (found.shift + move_seat1) % SEAT_COUNT, found.checked_by_voters)
+
+
+def number_places(places: list[Place], living: frozenset[int], windows: Sequence[Window], frame_size: tuple[int, int],
+                  mode: str, seconds: float) -> FoundMap:
+    """Places in ring order, chairs from the spacing, then the numbering the protocol's voters agree with best."""
+    places = places[:len(living)]
+    if places:
+        phi, _ = _judge_angles(places)
+        places = [places[i] for i in np.argsort(phi)]
+    chairs, fit = assign_chairs(places, living)
+    if not chairs and places:  # no fit that leaves the left seats empty: number them all
+        chairs, fit = assign_chairs(places, frozenset(range(1, SEAT_COUNT + 1)))
+    flipped, shift, checked = False, 0, False
+    if any(w.voters is not None for w in windows) and places:
+        options = [(f, s) for f in (False, True) for s in range(SEAT_COUNT)]
+        scored = []
+        for f, s in options:
+            seats = [_chair_to_seat(c, f, s) for c in chairs]
+            if all(n in living for n in seats):
+                scored.append((_vote_agreement(places, seats, windows), -(int(f) + int(s != 0)), f, s))
+        if scored:
+            _, _, flipped, shift = max(scored)
+            checked = True
+    return build_found(places, chairs, fit, frame_size, living, mode, seconds, windows, flipped, shift, checked)
+
+
+def _sample_times(window: Window, rate: float) -> list[float]:
+    """When every voter's hand rests: from just before «Стоп» to just after the count."""
+    a, b = max(window.t, window.cutoff - LEAD_S), window.announced + TAIL_S
+    count = max(2, int(math.ceil((b - a) * rate)))
+    return [a + (b - a) * (k + 0.5) / count for k in range(count)]
+
+
+def _clamp(t: float, duration: float) -> float:
+    return min(max(0.0, t), max(0.0, duration - 1e-3))
+
+
+def find_seats(
+    video_path: str,
+    windows: Sequence[Window] | None,
+    living: frozenset[int] | None = None,
+    *,
+    backend: HandBackend | None = None,
+    rate: float = RATE,
+    progress: ProgressFn | None = None,
+) -> FoundMap:
+    """The seat map of a game video from where hands rest during `windows` (None or empty: the whole video).
+
+    `living`: the seats still at the table during those votes (None: all ten); a seat not in it gets no zone.
+    `backend`: the hand detector (default: MediaPipe on the bundled model)."""
+    started = time.perf_counter()
+    living = frozenset(range(1, SEAT_COUNT + 1)) if living is None else frozenset(living)
+    own = backend is None
+    detector: HandBackend = MediaPipeBackend("full", min_confidence=0.3) if backend is None else backend
+    sightings: list[Sighting] = []
+    try:
+        with open_video(video_path) as video:
+            meta = video.meta
+            grid = tiles(meta.width, meta.height)
+            usable = [w for w in windows or () if w.t < meta.duration]
+            if usable:
+                mode = "votes"
+                plan = [(k, _sample_times(w, rate)) for k, w in enumerate(usable)]
+            else:
+                mode, usable = "whole video", []
+                step = meta.duration / (WHOLE_VIDEO_FRAMES + 1)
+                plan = [(0, [step * (k + 1) for k in range(WHOLE_VIDEO_FRAMES)])]
+            total, done = sum(len(ts) for _, ts in plan), 0
+            for k, times in plan:
+                references = []
+                if mode == "votes":
+                    w = usable[k]
+                    references = [_small_grey(video.frame_at_time(_clamp(s, meta.duration))[1])
+                                  for s in (w.t - BEFORE_S, w.announced + AFTER_S)]
+                for t in times:
+                    _, image = video.frame_at_time(_clamp(t, meta.duration))
+                    small = _small_grey(image)
+                    mask = None if not references else np.logical_or(*(change_mask(r, small) for r in references))
+                    sightings += look_at_frame(detector, image, grid, k, t, mask)
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
+    finally:
+        if own:
+            detector.close()
+    places = group_places(resting(sightings))
+    return number_places(places, living, usable, (meta.width, meta.height), mode, time.perf_counter() - started)
+
+
+def place_share(zone: np.ndarray, points: Sequence[tuple[float, float]]) -> float:
+    """The share of `points` (frame pixels) inside `zone` (bench and tests: truth's resting hands in a found zone)."""
+    if not len(points):
+        return 0.0
+    return sum(point_in_polygon(zone, x, y) for x, y in points) / len(points)
+
+
