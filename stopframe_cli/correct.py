@@ -1,11 +1,13 @@
 """`stopframe correct`: the corrected protocol from an audit report, for scripts and batches.
 
     stopframe correct PROTOCOL --audit AUDIT.json (--confirm-all | --confirm I [I ...]) [--reason TEXT]
-                      [--who NAME] --out CORRECTED.json
+                      [--who NAME] [--format protocol|polemica|mafiaratings] --out CORRECTED.json
 
 `I` is a finding's 0-based index in the report's `findings`. The same code as the app's export
 (review.cases.corrected): exit 0 and a file `stopframe validate` accepts, or exit 1 with one sentence naming the
 finding that cannot be applied and why; exit 2 for an unreadable file or wrong arguments (spec §6).
+`--format polemica|mafiaratings` writes the corrected game as that club system's game file instead
+(review.cases.club_exports), or exits 1 naming the event the format cannot hold.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     which.add_argument("--confirm", metavar="I", nargs="+", help="confirm the findings with these 0-based indexes")
     p.add_argument("--reason", metavar="TEXT", default=DEFAULT_REASON, help="why they are confirmed (kept in x_review)")
     p.add_argument("--who", metavar="NAME", default="stopframe correct", help="who confirms them (kept in x_review)")
+    p.add_argument("--format", choices=("protocol", "polemica", "mafiaratings"), default="protocol",
+                   help="what to write: the corrected protocol (default) or the corrected game as a Polemica or "
+                        "mafiaratings game file")
     p.add_argument("--out", metavar="CORRECTED", required=True, help="where to write the corrected protocol")
     p.set_defaults(func=run)
 
@@ -115,11 +120,32 @@ def run(args: argparse.Namespace) -> int:
     left = validate(corrected)
     if left:  # never expected: corrected_protocol checks every change; a file that does not validate is not written
         raise InvalidInput(f"{args.out}: the corrected protocol would not validate ({left[0]}); nothing was written.")
+    if args.format != "protocol":
+        return _write_club_file(args, corrected, len(chosen))
     out = write_corrected_protocol(args.out, corrected, args.protocol)
     applied = [c for c in corrected["x_review"]["changes"] if not str(c.get("change", "")).startswith("none")]
     word = "finding" if len(chosen) == 1 else "findings"
     print(f"{out}: {len(chosen)} {word} confirmed, {len(applied)} change{'s' if len(applied) != 1 else ''} "
           f"to the protocol; valid under {protocol.rules}.")
+    return EXIT_OK
+
+
+def _write_club_file(args: argparse.Namespace, corrected: dict[str, Any], confirmed: int) -> int:
+    """The corrected game as a Polemica or mafiaratings file, or exit 1 naming what the format cannot hold."""
+    from contract.jsonio import write_json
+    from review.cases.club_exports import NAMES, ExportRefused, export_game, left_out
+
+    name = NAMES[args.format]
+    try:
+        club = export_game(corrected, args.format)
+    except ExportRefused as exc:
+        raise InvalidInput(f"{args.out}: no {name} file written: in the corrected game, {exc}") from None
+    if Path(args.out).resolve() == Path(args.protocol).resolve():
+        raise InvalidInput(f"{args.out}: this is the original protocol; the {name} file is written beside it, never over it.")
+    out = write_json(Path(args.out), club)
+    word = "finding" if confirmed == 1 else "findings"
+    print(f"{out}: the corrected game as a {name} game file ({confirmed} {word} confirmed); it reads back as the "
+          f"same game under {corrected['rules']}. Not in the file: {'; '.join(left_out(corrected, args.format))}.")
     return EXIT_OK
 
 

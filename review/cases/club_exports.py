@@ -1,0 +1,522 @@
+"""A game back in the systems clubs use: a protocol (a corrected one) as a Polemica or a mafiaratings game file.
+
+Why these fields and no others: a file is only as good as what reads it back, so each export writes exactly the
+fields our importers read (`review.game.importers`), and every export is read back with that importer before it is
+handed out: the re-imported game must validate under its rules and hold the same game as far as the format holds
+one (`held`). An event the format cannot hold — a fine, a vote on lifting, a removal in Polemica, a best move in
+mafiaratings, a vote given only as a count — refuses the export with one sentence naming the event; nothing is
+dropped without saying so. What the formats never carry (times, clauses, notes, speeches, …) is listed by
+`left_out` so the page and the command line can say it beside the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from contract.errors import InvalidInput
+from review.game.engine import initial_state, replay, step
+from review.game.gamestate import BLACK_ROLES, SEATS
+from review.game.importers import (
+    MAFIARATINGS_REMOVALS,
+    MAFIARATINGS_ROLES,
+    MAFIARATINGS_WINNERS,
+    POLEMICA_RESULTS,
+    POLEMICA_ROLES,
+    convert,
+)
+from review.game.profiles import Profile, get_profile
+from review.game.protocol import format_problems, validate
+
+FORMATS = ("polemica", "mafiaratings")
+NAMES = {"polemica": "Polemica", "mafiaratings": "mafiaratings"}
+REMOVAL_KINDS = {reason: kind for kind, reason in MAFIARATINGS_REMOVALS.items()}
+DEFAULT_FOUL = {False: "foul", True: "technical foul"}  # the importer's reason for a foul item given none
+
+
+class ExportRefused(InvalidInput):
+    """The game holds something the target format cannot; the message names the event (exit status 1)."""
+
+
+# ---------------------------------------------------------------------------------------------- the game
+
+
+class _Played:
+    """The protocol replayed once: who sat at the table before each event, each vote's voters in full."""
+
+    def __init__(self, protocol: Mapping[str, Any], target: str) -> None:
+        self.data = dict(protocol)
+        self.target = target
+        self.name = NAMES[target]
+        problems = format_problems(self.data) or validate(self.data)
+        if problems:
+            p = problems[0]
+            raise ExportRefused(f"The protocol does not validate ({p}); a {self.name} file is written only from a "
+                                "valid game.")
+        self.profile: Profile = get_profile(self.data["rules"])
+        self.events: list[dict[str, Any]] = list(self.data["events"])
+        self.roles = {p["seat"]: p.get("role") for p in self.data["players"]}
+        run = replay(self.data, self.profile)
+        self.contexts = run.vote_contexts
+        self.eliminations = run.eliminations
+        self.seated: list[frozenset[int]] = []
+        state = initial_state(self.data)
+        for i, e in enumerate(self.events):
+            self.seated.append(frozenset(state.at_table))
+            state, _ = step(self.profile, state, i, e)
+
+    def refuse(self, i: int, why: str) -> ExportRefused:
+        return ExportRefused(f"events[{i}] ({event_words(self.events[i])}): {why}.")
+
+    def rounds(self) -> dict[tuple[int, int], list[int]]:
+        """(day, round) -> the indexes of its candidate votes, in protocol order."""
+        out: dict[tuple[int, int], list[int]] = {}
+        for i, e in enumerate(self.events):
+            if e["type"] == "vote":
+                out.setdefault((e["day"], e.get("round", 1)), []).append(i)
+        return out
+
+    def ballots(self, refuse: bool = True) -> dict[tuple[int, int], dict[int, list[int]]]:
+        """(day, round) -> candidate -> every seat whose vote counted for him, silent votes for the last candidate
+        included (rfm 4.4.10, mafclub 2.4.10, lvi2015 5.4): what a club file lists voter by voter."""
+        out: dict[tuple[int, int], dict[int, list[int]]] = {}
+        silent_rule = bool(self.profile.silent_vote_to_last.value)
+        for key, indexes in self.rounds().items():
+            listed: dict[int, list[int]] = {}
+            for i in indexes:
+                e = self.events[i]
+                voters = e.get("voters")
+                listed[e["candidate"]] = sorted(voters) if isinstance(voters, list) else []
+                if refuse and not isinstance(voters, list) and e["count"] and not (self._is_last(i) and silent_rule):
+                    raise self.refuse(i, f"the protocol gives only the count ({e['count']}), and a {self.name} file "
+                                         "lists every voter's seat; add the voters to the protocol first")
+            seen: dict[int, int] = {}
+            for candidate, voters in listed.items():
+                for v in voters:
+                    if v in seen and refuse:
+                        i = indexes[list(listed).index(candidate)]
+                        raise self.refuse(i, f"seat {v} is listed for candidates {seen[v]} and {candidate}, and a "
+                                             f"{self.name} file holds one vote per player a round")
+                    seen.setdefault(v, candidate)
+            for i in indexes:
+                e = self.events[i]
+                voters = listed[e["candidate"]]
+                if self._is_last(i) and silent_rule:
+                    living = self.contexts[i].living if i in self.contexts else ()
+                    voters = sorted(set(voters) | {s for s in living if s not in seen})
+                if len(voters) != e["count"] and refuse:
+                    raise self.refuse(i, f"the count {e['count']} is not the {len(voters)} seats whose votes it "
+                                         f"holds, and a {self.name} file counts voter by voter")
+                listed[e["candidate"]] = voters
+            out[key] = listed
+        return out
+
+    def _is_last(self, i: int) -> bool:
+        ctx = self.contexts.get(i)
+        return bool(ctx is not None and ctx.is_last_candidate)
+
+    def day_of(self, i: int) -> int:
+        """The day an event falls in; an event of night k (or before day 1) counts for the day after it."""
+        day = 1
+        for e in self.events[: i + 1]:
+            if e["type"] == "phase":
+                day = e["number"] if e["phase"] in ("day", "voting") else e["number"] + 1
+        return max(day, 1)
+
+    def living_blacks(self, i: int) -> list[int]:
+        return sorted(s for s in self.seated[i] if self.roles.get(s) in BLACK_ROLES)
+
+    def shots(self, i: int) -> dict[int, int | None]:
+        """The night's shots: the protocol's map, else every living black shooting the announced target."""
+        e = self.events[i]
+        given = e.get("shots")
+        if isinstance(given, dict):
+            return {int(k): v for k, v in given.items()}
+        if e["target"] is None:
+            return {}
+        return {s: e["target"] for s in self.living_blacks(i)}
+
+    def foul_kind(self, e: Mapping[str, Any]) -> bool:
+        return e.get("x_polemica_kind") == "tech"
+
+
+def event_words(e: Mapping[str, Any]) -> str:
+    """An event in a judge's words: "the vote on candidate 6 on day 1", "seat 4's fine of -0.5 points"."""
+    kind = e.get("type")
+    seat = e.get("seat")
+    if kind == "vote":
+        rnd = e.get("round", 1)
+        return f"the vote on candidate {e.get('candidate')} on day {e.get('day')}" + (f", round {rnd}" if rnd != 1 else "")
+    if kind == "lift_vote":
+        return f"the vote on lifting {', '.join(map(str, e.get('candidates') or []))} on day {e.get('day')}"
+    if kind == "fine":
+        return f"seat {seat}'s fine of {e.get('points')} points"
+    if kind == "removal":
+        return f"the removal of seat {seat}"
+    if kind == "elimination":
+        return f"seat {seat} leaving the game"
+    if kind == "foul":
+        return f"seat {seat}'s foul"
+    if kind == "best_move":
+        return f"seat {seat}'s best move naming {', '.join(map(str, e.get('named') or []))}"
+    if kind in ("nomination", "withdrawal"):
+        verb = "nominating" if kind == "nomination" else "withdrawing"
+        return f"seat {e.get('by')} {verb} seat {e.get('target')} on day {e.get('day')}"
+    if kind == "shooting":
+        return f"the shooting of night {e.get('night')}"
+    if kind == "check":
+        return f"the {'Don' if e.get('by') == 'don' else 'Sheriff'}'s check of seat {e.get('target')} on night {e.get('night')}"
+    return f"a {str(kind).replace('_', ' ')} event"
+
+
+# ------------------------------------------------------------------------------------------------ Polemica
+
+
+def to_polemica(protocol: Mapping[str, Any]) -> dict[str, Any]:
+    """The game as a Polemica game file (the fields `review.game.importers._from_polemica` reads).
+
+    Raises ExportRefused naming the first event Polemica cannot hold, or when the file would not read back as the
+    same game."""
+    g = _Played(protocol, "polemica")
+    for i, e in enumerate(g.events):
+        kind = e["type"]
+        if kind == "fine":
+            raise g.refuse(i, "a Polemica file holds no fines")
+        if kind == "lift_vote":
+            raise g.refuse(i, "a Polemica file lists votes for candidates and holds no vote on lifting several players")
+        if kind == "removal" or (kind == "elimination" and e["cause"] == "removal"):
+            raise g.refuse(i, "a Polemica file holds no removals from the table")
+        if kind == "shooting" and e["target"] is not None and not g.living_blacks(i):
+            raise g.refuse(i, "Polemica gives the night's target from the black players' shots, and the protocol "
+                              "does not say who is black")
+        if kind == "check" and g.roles.get(e["target"]) is None:
+            raise g.refuse(i, f"a Polemica file keeps whom the {'Don' if e['by'] == 'don' else 'Sheriff'} checked, "
+                              f"not the result, which follows from the roles, and seat {e['target']}'s role is not given")
+    _votes_behind_day_leavers(g)
+    for (_day, rnd), indexes in g.rounds().items():
+        for i in indexes:
+            if rnd > 1 and g.events[i]["count"] == 0:
+                raise g.refuse(i, f"nobody voted for seat {g.events[i]['candidate']} in this revote, and a Polemica file, "
+                                  "listing votes voter by voter, cannot show he was a candidate")
+    if sum(1 for e in g.events if e["type"] == "best_move") > 1:
+        i = [j for j, e in enumerate(g.events) if e["type"] == "best_move"][1]
+        raise g.refuse(i, "a Polemica file holds one best move a game")
+    players: dict[int, dict[str, Any]] = {}
+    for p in sorted(g.data["players"], key=lambda p: p["seat"]):
+        row: dict[str, Any] = {"position": p["seat"]}
+        if p.get("nickname") is not None:
+            row["username"] = p["nickname"]
+        row["role"] = POLEMICA_ROLES.index(p["role"]) if p.get("role") is not None else None
+        row["fouls"], row["techs"] = [], []
+        players[p["seat"]] = row
+    votes, shots, checks = [], [], []
+    for (day, rnd), by_candidate in sorted(g.ballots().items()):
+        for candidate, voters in by_candidate.items():
+            votes.extend({"day": day, "num": rnd, "voter": v, "candidate": candidate} for v in voters)
+    for i, e in enumerate(g.events):
+        if e["type"] == "shooting":
+            shots.extend({"night": e["night"], "shooter": s, "victim": t} for s, t in sorted(g.shots(i).items()))
+        elif e["type"] == "check":
+            checks.append({"night": e["night"], "role": 0 if e["by"] == "don" else 3, "player": e["target"]})
+        elif e["type"] == "foul":
+            item: dict[str, Any] = {"day": g.day_of(i)}
+            if isinstance(e.get("reason"), str):
+                item["reason"] = e["reason"]
+            players[e["seat"]]["techs" if g.foul_kind(e) else "fouls"].append(item)
+        elif e["type"] == "best_move":
+            players[e["seat"]]["guess"] = list(e["named"])
+    out: dict[str, Any] = {k: g.data["game"][k] for k in ("id", "date") if (g.data.get("game") or {}).get(k) is not None}
+    out["players"] = list(players.values())
+    out.update({"votes": votes, "shots": shots, "checks": checks})
+    result = _result(g)
+    if result is not None:
+        out["result"] = {v: k for k, v in POLEMICA_RESULTS.items()}[result]
+    return _read_back(g, out)
+
+
+def _votes_behind_day_leavers(g: _Played) -> None:
+    """Polemica keeps no nominations: a player who left a day without a recorded vote (the only candidate, under
+    mafclub 2.4.3 and showtime; a vote the protocol does not record) would read back as never having left."""
+    voted_days = {e["day"] for e in g.events if e["type"] in ("vote", "lift_vote")}
+    for left in g.eliminations:
+        day = left.get("day")
+        if left["cause"] not in ("vote", "lift") or day is None or day in voted_days:
+            continue
+        seat = left["seat"]
+        i = next((j for j, e in enumerate(g.events) if e["type"] == "elimination" and e["seat"] == seat),
+                 next((j for j, e in enumerate(g.events) if e["type"] == "nomination" and e["day"] == day
+                       and e["target"] == seat), None))
+        why = (f"seat {seat} left on day {day} without a recorded vote, and a Polemica file keeps no nominations, only "
+               "votes, so it cannot show that")
+        if i is None:
+            raise ExportRefused(f"The game: {why}.")
+        raise g.refuse(i, why)
+
+
+# -------------------------------------------------------------------------------------------- mafiaratings
+
+
+def to_mafiaratings(protocol: Mapping[str, Any]) -> dict[str, Any]:
+    """The game as a mafiaratings game file (the fields `review.game.importers._from_mafiaratings` reads).
+
+    Raises ExportRefused naming the first event (or player) mafiaratings cannot hold, or when the file would not
+    read back as the same game."""
+    g = _Played(protocol, "mafiaratings")
+    for p in g.data["players"]:
+        if p.get("role") is None:
+            raise ExportRefused(f"players: seat {p['seat']}'s role is not given, and a mafiaratings file needs every "
+                                "player's role.")
+    codes = {v: k for k, v in MAFIARATINGS_ROLES.items()}
+    rows = {p["seat"]: {"nick_name": p.get("nickname"), "role": codes[p["role"]]} for p in g.data["players"]}
+    checked: dict[tuple[int, str], int] = {}
+    nominated: dict[tuple[int, int], int] = {}
+    for i, e in enumerate(g.events):
+        kind = e["type"]
+        if kind == "fine":
+            raise g.refuse(i, "a mafiaratings file holds no fines")
+        if kind == "lift_vote":
+            raise g.refuse(i, "a mafiaratings file keeps each player's vote for a candidate and holds no vote on "
+                              "lifting several players")
+        if kind == "withdrawal":
+            raise g.refuse(i, "a mafiaratings file keeps the day's nominations and cannot say one was withdrawn")
+        if kind == "best_move":
+            raise g.refuse(i, "a mafiaratings file keeps only that a best move was made, not whom it named")
+        if kind == "nomination":
+            if (e["day"], e["by"]) in nominated:
+                raise g.refuse(i, f"a mafiaratings file holds one nomination per player a day, and seat {e['by']} "
+                                  f"already nominated on day {e['day']}")
+            nominated[(e["day"], e["by"])] = i
+        if kind == "check":
+            if (e["target"], e["by"]) in checked:
+                raise g.refuse(i, f"a mafiaratings file holds one {'Don' if e['by'] == 'don' else 'Sheriff'}'s check "
+                                  f"of each player, and seat {e['target']} was checked on night {checked[(e['target'], e['by'])]}")
+            checked[(e["target"], e["by"])] = e["night"]
+        if kind == "shooting" and any(t is None for t in g.shots(i).values()):
+            raise g.refuse(i, "a mafiaratings file holds a shot only at a seat, and the protocol has a shooter who shot "
+                              "at no one")
+        if kind == "removal":
+            _removal_at_day_start(g, i)
+    ballots = g.ballots()
+    _no_gaps(g, ballots)
+    for (day, _rnd), by_candidate in sorted(ballots.items()):
+        for candidate, voters in by_candidate.items():
+            for v in voters:
+                rows[v].setdefault("voting", {}).setdefault(f"round_{day - 1}", []).append(candidate - 1)
+    for (day, by), i in nominated.items():
+        rows[by].setdefault("nominating", {})[f"round_{day - 1}"] = g.events[i]["target"] - 1
+    for i, e in enumerate(g.events):
+        if e["type"] == "shooting":
+            for shooter, t in sorted(g.shots(i).items()):
+                rows[shooter].setdefault("shooting", {})[f"round_{e['night'] - 1}"] = t - 1
+        elif e["type"] == "check":
+            rows[e["target"]]["checked_by_don" if e["by"] == "don" else "checked_by_srf"] = e["night"] - 1
+        elif e["type"] == "foul":
+            rows[e["seat"]]["warnings"] = rows[e["seat"]].get("warnings", 0) + 1
+    for row in rows.values():
+        for rnd, ballot in (row.get("voting") or {}).items():
+            row["voting"][rnd] = ballot[0] if len(ballot) == 1 else ballot
+    for left in g.eliminations:
+        seat, cause = left["seat"], left["cause"]
+        row = rows[seat]
+        row["death_round"] = (left.get("day") or left.get("night")) - 1
+        row["death_type"] = {"vote": "day", "lift": "day", "shot": "night"}.get(cause) or _removal_kind(g, seat)
+    out: dict[str, Any] = {}
+    game = g.data.get("game") or {}
+    if game.get("id") is not None:
+        out["id"] = game["id"]
+    start = _midnight(game.get("date"))
+    if start is not None:
+        out["start_time"] = start
+    result = _result(g)
+    if result is not None:
+        out["winner"] = {v: k for k, v in MAFIARATINGS_WINNERS.items()}[result]
+    out["players"] = [{k: v for k, v in rows[s].items() if v is not None} for s in SEATS]
+    return _read_back(g, out)
+
+
+def _removal_at_day_start(g: _Played, i: int) -> None:
+    """mafiaratings keeps only a removal's day and the importer reads it at that day's start: a removal after the
+    day's nominations or votes, or at night, would read back earlier than it happened."""
+    seat = g.events[i]["seat"]
+    day_started = None
+    for j in range(i - 1, -1, -1):
+        e = g.events[j]
+        if e["type"] == "phase":
+            if e["phase"] == "night":
+                raise g.refuse(i, "a mafiaratings file keeps only the day of a removal, and this one happened at night")
+            if e["phase"] == "day":
+                day_started = j
+                break
+        if e["type"] in ("nomination", "vote", "shooting", "check"):
+            raise g.refuse(i, f"a mafiaratings file keeps only the day of a removal and reads it at the day's start, "
+                              f"and seat {seat} was removed after the day's {e['type'].replace('_', ' ')}s began")
+    if day_started is None:
+        raise g.refuse(i, "a mafiaratings file keeps only the day of a removal, and this one comes before day 1")
+
+
+def _no_gaps(g: _Played, ballots: Mapping[tuple[int, int], Mapping[int, list[int]]]) -> None:
+    """A mafiaratings player's votes of a day are a list, one per round: a round without his vote before a round
+    with one cannot be written."""
+    by_day: dict[int, list[tuple[int, Mapping[int, list[int]]]]] = {}
+    for (day, rnd), by_candidate in sorted(ballots.items()):
+        by_day.setdefault(day, []).append((rnd, by_candidate))
+    for day, rounds in by_day.items():
+        voted = [{v for vs in by_candidate.values() for v in vs} for _, by_candidate in rounds]
+        for k in range(len(rounds) - 1):
+            later = set().union(*voted[k + 1:])
+            gap = sorted(later - voted[k])
+            if gap:
+                i = g.rounds()[(day, rounds[k + 1][0])][0]
+                raise g.refuse(i, f"seat {gap[0]} votes in this round but not in round {rounds[k][0]}, and a "
+                                  "mafiaratings file lists a player's votes of the day one per round, without gaps")
+
+
+def _removal_kind(g: _Played, seat: int) -> str:
+    for e in g.events:
+        if e["type"] == "removal" and e["seat"] == seat:
+            if isinstance(e.get("x_death_type"), str) and e["x_death_type"] in MAFIARATINGS_REMOVALS:
+                return e["x_death_type"]
+            if e.get("reason") in REMOVAL_KINDS:
+                return REMOVAL_KINDS[e["reason"]]
+            fouls = sum(1 for f in g.events[: g.events.index(e)] if f["type"] == "foul" and f["seat"] == seat)
+            return "warning" if fouls >= 4 else "kick-out"
+    return "kick-out"
+
+
+def _midnight(date: Any) -> int | None:
+    """A protocol date YYYY-MM-DD as mafiaratings' start_time (seconds since 1970, midnight UTC)."""
+    try:
+        day = datetime.strptime(str(date), "%Y-%m-%d").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+    return int(day.timestamp())
+
+
+def _result(g: _Played) -> str | None:
+    announced = [e["winner"] for e in g.events if e["type"] == "result"]
+    return announced[-1] if announced else None
+
+
+# ---------------------------------------------------------------------------------------- what is held
+
+
+def held(protocol: Mapping[str, Any], target: str) -> dict[str, Any]:
+    """What a `target` game file holds of a (valid) protocol, in one comparable shape: a protocol and its export
+    read back agree on exactly this. Votes are voter by voter (silent votes given to the last candidate included);
+    the eliminations and the result are the engine's replay of the game."""
+    g = _Played(protocol, target)
+    game = g.data.get("game") or {}
+    out: dict[str, Any] = {
+        "players": [(p["seat"], p.get("nickname"), p.get("role")) for p in sorted(g.data["players"], key=lambda p: p["seat"])],
+        "game id": None if game.get("id") is None else str(game["id"]),
+        "result": _result(g),
+        "eliminations": [(e["seat"], e["cause"], e.get("day"), e.get("night")) for e in g.eliminations],
+        "checks": sorted((e["night"], e["by"], e["target"], e["result"]) for e in g.events if e["type"] == "check"),
+    }
+    ballots = g.ballots(refuse=False)
+    shootings = [(e["night"], e["target"], tuple(sorted(g.shots(i).items())))
+                 for i, e in enumerate(g.events) if e["type"] == "shooting"]
+    if target == "polemica":
+        out["date"] = None if game.get("date") is None else str(game["date"])
+        out["votes"] = [(day, rnd, [(c, v) for c, v in by.items() if v]) for (day, rnd), by in sorted(ballots.items())]
+        out["shootings"] = shootings
+        out["fouls"] = sorted((e["seat"], g.day_of(i), e.get("reason") if isinstance(e.get("reason"), str)
+                               else DEFAULT_FOUL[g.foul_kind(e)], g.foul_kind(e))
+                              for i, e in enumerate(g.events) if e["type"] == "foul")
+        out["best move"] = [(e["seat"], list(e["named"])) for e in g.events if e["type"] == "best_move"]
+    else:
+        out["date"] = None if _midnight(game.get("date")) is None else str(game["date"])
+        out["votes"] = [(day, rnd, sorted(by.items())) for (day, rnd), by in sorted(ballots.items())]
+        out["nominations"] = sorted((e["day"], e["by"], e["target"]) for e in g.events if e["type"] == "nomination")
+        out["shootings"] = [(n, t, tuple((s, v) for s, v in shots if v is not None)) for n, t, shots in shootings]
+        fouls: dict[int, int] = {}
+        for e in g.events:
+            if e["type"] == "foul":
+                fouls[e["seat"]] = fouls.get(e["seat"], 0) + 1
+        out["fouls"] = sorted(fouls.items())
+        out["removals"] = [(e["seat"], g.day_of(i)) for i, e in enumerate(g.events) if e["type"] == "removal"]
+    return out
+
+
+def _read_back(g: _Played, file: dict[str, Any]) -> dict[str, Any]:
+    """The file, once our importer reads it back as a valid game that holds the same as the protocol."""
+    name = g.name
+    try:
+        again = convert(g.target, file, g.data["rules"])
+    except Exception as exc:  # the importer's own refusal of our file: say it, never hand the file out
+        raise ExportRefused(f"The {name} file would not read back ({exc}); it was not written.") from exc
+    problems = validate(again)
+    if problems:
+        raise ExportRefused(f"The {name} file would read back as a game that does not validate ({problems[0]}); "
+                            "it was not written.")
+    want, got = held(g.data, g.target), held(again, g.target)
+    for part in want:
+        if want[part] != got[part]:
+            mine, theirs = (want[part], got[part]) if isinstance(want[part], list) else ([want[part]], [got[part]])
+            first = next((a for a, b in zip(mine, theirs, strict=False) if a != b), mine[0] if mine else None)
+            raise ExportRefused(f"The {name} file would read back with other {part} than the protocol{_where(part, first)}; "
+                                "it was not written.")
+    return file
+
+
+def _where(part: str, item: Any) -> str:
+    """Where a held part first differs, in words (" (day 2, round 1)")."""
+    if not isinstance(item, tuple) or not item:
+        return ""
+    if part == "votes":
+        return f" (day {item[0]}, round {item[1]})"
+    if part in ("shootings", "checks"):
+        return f" (night {item[0]})"
+    if part in ("eliminations", "fouls", "players", "removals", "best move"):
+        return f" (seat {item[0]})"
+    if part == "nominations":
+        return f" (day {item[0]})"
+    return ""
+
+
+# ------------------------------------------------------------------------------------- what is left out
+
+
+def left_out(protocol: Mapping[str, Any], target: str) -> list[str]:
+    """What a `target` file never carries, present in this protocol, one phrase each (said beside the file)."""
+    events = list(protocol.get("events") or [])
+    game = protocol.get("game") or {}
+    out = [f"the rule profile ({protocol.get('rules')}): import the file back with --rules {protocol.get('rules')}"]
+    timed = sum(1 for e in events if any(k in e for k in ("t", "cutoff", "announced", "end")))
+    counts: list[tuple[int, str]] = [
+        (timed, "video times"),
+        (sum(1 for e in events if e.get("note")), "notes"),
+        (sum(1 for e in events if e.get("clause")), "clauses"),
+        (sum(1 for e in events if e["type"] == "speech"), "speeches"),
+        (sum(1 for e in events if e["type"] == "elimination"), "elimination events (the game's own rules give them)"),
+    ]
+    if target == "polemica":
+        counts.append((sum(1 for e in events if e["type"] in ("nomination", "withdrawal")),
+                       "nominations (Polemica takes the candidates from the votes)"))
+        counts.append((sum(1 for e in events if e["type"] == "vote" and e.get("count") == 0),
+                       "candidates nobody voted for (Polemica lists votes voter by voter)"))
+    else:
+        counts.append((sum(1 for e in events if e["type"] == "nomination"),
+                       "the order of nominations (mafiaratings reads them in speaking order)"))
+        counts.append((sum(1 for e in events if e["type"] == "foul"),
+                       "the day and reason of each foul (mafiaratings keeps how many a player got)"))
+        counts.append((sum(1 for e in events if e["type"] == "removal"), "the reasons for removals"))
+    phrases = [f"{what} ({n})" for n, what in counts if n]
+    fields = [k for k in ("tournament", "table", "judge", "side_judge") if game.get(k)]
+    if fields:
+        phrases.append("the game's " + ", ".join(f.replace("_", " ") for f in fields))
+    if protocol.get("video"):
+        phrases.append("the video")
+    return out + phrases
+
+
+EXPORTERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {"polemica": to_polemica,
+                                                                       "mafiaratings": to_mafiaratings}
+
+
+def export_game(protocol: Mapping[str, Any], target: str) -> dict[str, Any]:
+    """`to_polemica` or `to_mafiaratings` by name."""
+    if target not in EXPORTERS:
+        raise InvalidInput(f"unknown club format {target!r} (known: {', '.join(FORMATS)}).")
+    return EXPORTERS[target](protocol)

@@ -1,0 +1,189 @@
+"""Back to the club's system (issue 16): a game's confirmed corrections as a Polemica or mafiaratings game file.
+
+The round trip a club makes: its game file imported, audited (the judge's vote times as marks, the hands from
+scripted observations), a finding confirmed, the corrected game exported in the club's format and imported back:
+the same game as the corrected protocol, as far as the format holds one, and valid under our own validator."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from clubgames import CLUB_FILES, prepare
+from corrections import GAME, decision, one_vote_game, read
+
+from pipeline.audit import audit_game
+from review.cases.club_exports import ExportRefused, held, left_out, to_mafiaratings, to_polemica
+from review.cases.corrected import corrected_protocol
+from review.game.engine import replay
+from review.game.importers import import_file
+from review.game.protocol import validate
+
+EXPORT = {"polemica": to_polemica, "mafiaratings": to_mafiaratings}
+# The hand that lands after «Стоп» in each club game: (day, round, candidate) -> seat.
+LATE = {"polemica": ((3, 1, 7), 1), "mafiaratings": ((3, 1, 7), 3)}
+
+
+def _votes(protocol: dict) -> dict[tuple[int, int, int], int]:
+    return {(e["day"], e["round"], e["candidate"]): e["count"] for e in protocol["events"] if e["type"] == "vote"}
+
+
+@pytest.mark.parametrize("source", ["polemica", "mafiaratings"])
+def test_import_audit_confirm_export_import_gives_the_corrected_game(source: str, tmp_path: Path) -> None:
+    where, seat = LATE[source]
+    paths = prepare(source, tmp_path, late={where: seat})
+    report = audit_game(protocol=paths["protocol"], seats=paths["seats"], observations=paths["observations"],
+                        marks=paths["marks"])
+    late = next(f for f in report.findings if f.kind == "late_vote")
+    assert (late.seat, late.day, late.round, late.candidate) == (seat, *where)
+    original = read(paths["protocol"])
+    corrected = corrected_protocol(original, [decision(late)], votes=report.votes)
+    assert validate(corrected) == []
+    assert _votes(corrected)[where] == _votes(original)[where] - 1  # the late hand is not counted (rfm 4.4.7)
+
+    club_file = tmp_path / f"corrected.{source}.json"
+    club_file.write_text(json.dumps(EXPORT[source](corrected), ensure_ascii=False), encoding="utf-8")
+    again = import_file(source, club_file, rules=corrected["rules"])
+
+    assert validate(again) == []
+    assert _votes(again)[where] == _votes(corrected)[where]
+    voters = next(e["voters"] for e in again["events"] if e["type"] == "vote"
+                  and (e["day"], e["round"], e["candidate"]) == where)
+    assert seat not in voters
+    assert {k: v for k, v in _votes(again).items() if v} == {k: v for k, v in _votes(corrected).items() if v}
+    assert replay(again).eliminations == replay(corrected).eliminations
+    assert replay(again).result == replay(corrected).result == "red"
+    assert [(p["seat"], p["nickname"], p["role"]) for p in again["players"]] == \
+        [(p["seat"], p["nickname"], p["role"]) for p in corrected["players"]]
+    assert held(again, source) == held(corrected, source)
+
+
+def test_mafiaratings_export_of_an_imported_file_gives_back_the_fields_the_importer_reads() -> None:
+    source = read(CLUB_FILES["mafiaratings"])
+    out = to_mafiaratings(import_file("mafiaratings", CLUB_FILES["mafiaratings"]))
+    keys = ("nick_name", "role", "voting", "nominating", "shooting", "checked_by_don", "checked_by_srf", "death_round",
+            "death_type")
+    for mine, theirs in zip(out["players"], source["players"], strict=True):
+        assert {k: mine.get(k) for k in keys} == {k: theirs.get(k) for k in keys}
+        assert mine.get("warnings", 0) == theirs.get("warnings", 0)
+    assert (out["id"], out["winner"], out["start_time"]) == (source["id"], source["winner"], source["start_time"])
+
+
+def test_polemica_export_of_the_imported_file_lists_the_same_votes_shots_checks_and_fouls() -> None:
+    source = read(CLUB_FILES["polemica"])
+    out = to_polemica(import_file("polemica", CLUB_FILES["polemica"]))
+
+    def rows(data: dict, key: str, *fields: str) -> list[tuple]:
+        return sorted(tuple(r.get(f) for f in fields) for r in data[key])
+
+    assert rows(out, "votes", "day", "num", "voter", "candidate") == rows(source, "votes", "day", "num", "voter", "candidate")
+    assert rows(out, "shots", "night", "shooter", "victim") == rows(source, "shots", "night", "shooter", "victim")
+    assert rows(out, "checks", "night", "role", "player") == rows(source, "checks", "night", "role", "player")
+    for mine, theirs in zip(out["players"], source["players"], strict=True):
+        assert (mine["position"], mine["username"], mine["role"]) == (theirs["position"], theirs["username"], theirs["role"])
+        assert [f["day"] for f in mine["fouls"] + mine["techs"]] == [f["day"] for f in theirs["fouls"] + theirs["techs"]]
+        assert mine.get("guess") == theirs.get("guess")
+    assert out["result"] == source["result"] == "RED_WIN"
+
+
+def test_a_silent_vote_is_written_as_the_last_candidates_voter() -> None:
+    """rfm 4.4.10: the protocol counts seat 5's vote for candidate 7 without listing him; the file lists it."""
+    protocol = one_vote_game()  # 5: four hands listed, 7: six counted, none listed
+    out = to_polemica(protocol)
+    assert sorted(r["voter"] for r in out["votes"] if r["candidate"] == 7) == [1, 4, 5, 6, 7, 8]
+
+
+# What each format cannot hold: the export is refused, naming the event (its index in the protocol) and why.
+def _with_fine() -> dict:
+    data = one_vote_game()
+    data["events"].append({"type": "fine", "seat": 3, "points": -0.5, "clause": "rfm 5.10.1"})
+    return data
+
+
+def _count_only() -> dict:
+    data = one_vote_game()
+    del data["events"][4]["voters"]
+    return data
+
+
+def _check_unknown_role() -> dict:
+    data = one_vote_game()
+    data["events"].append({"type": "check", "night": 1, "by": "sheriff", "target": 3, "result": "red"})
+    return data
+
+
+def _sample() -> dict:
+    return read(GAME.with_suffix(".protocol.json"))
+
+
+def _imported(source: str) -> dict:
+    return import_file(source, CLUB_FILES[source])
+
+
+def _withdrawn() -> dict:
+    """mafclub 2.3.9: seat 6 nominates seat 10 on day 3 and withdraws it; the day's voting goes on without it."""
+    data = dict(_imported("mafiaratings"), rules="mafclub")
+    i = max(i for i, e in enumerate(data["events"]) if e["type"] == "nomination" and e["day"] == 3)
+    data["events"][i + 1:i + 1] = [{"type": "nomination", "day": 3, "by": 6, "target": 10},
+                                   {"type": "withdrawal", "day": 3, "by": 6, "target": 10}]
+    return data
+
+
+REFUSED = [
+    ("polemica", _with_fine, 7, "holds no fines"),
+    ("mafiaratings", lambda: dict(_imported("mafiaratings"), events=[*_imported("mafiaratings")["events"],
+                                                                     {"type": "fine", "seat": 3, "points": -0.5}]),
+     None, "holds no fines"),
+    ("polemica", _count_only, 4, "gives only the count (4)"),
+    ("polemica", _check_unknown_role, 7, "seat 3's role is not given"),
+    ("polemica", _sample, 24, "no vote on lifting"),
+    ("mafiaratings", _sample, 15, "not whom it named"),
+    ("mafiaratings", lambda: _imported("polemica"), 13, "not whom it named"),
+    ("mafiaratings", _withdrawn, 33, "cannot say one was withdrawn"),
+]
+
+
+@pytest.mark.parametrize(("target", "make", "index", "why"), REFUSED)
+def test_what_the_format_cannot_hold_refuses_the_export_naming_the_event(target, make, index, why) -> None:
+    data = make()
+    assert validate(data) == []  # a valid game: the refusal is the format's, not the protocol's
+    with pytest.raises(ExportRefused) as caught:
+        EXPORT[target](data)
+    sentence = str(caught.value)
+    assert why in sentence and sentence.endswith(".") and "None" not in sentence
+    if index is None:
+        assert sentence.startswith("events[")
+    else:
+        assert sentence.startswith(f"events[{index}] (")
+
+
+def test_mafiaratings_needs_every_role() -> None:
+    with pytest.raises(ExportRefused, match=r"^players: seat 1's role is not given"):
+        to_mafiaratings(one_vote_game())
+
+
+def test_an_invalid_protocol_is_never_exported() -> None:
+    data = one_vote_game()
+    data["events"][4]["count"] = 9  # 9 + 6 votes at a table of 10
+    with pytest.raises(ExportRefused, match="does not validate"):
+        to_polemica(data)
+
+
+def test_what_the_file_leaves_out_is_said() -> None:
+    sample = _sample()
+    for target in ("polemica", "mafiaratings"):
+        said = left_out(sample, target)
+        assert said[0] == "the rule profile (rfm): import the file back with --rules rfm"
+        assert any(s.startswith("video times (") for s in said)
+    assert any(s.startswith("nominations (Polemica") for s in left_out(sample, "polemica"))
+    assert any(s.startswith("the order of nominations") for s in left_out(sample, "mafiaratings"))
+
+
+def test_the_input_protocol_is_not_changed() -> None:
+    data = _imported("mafiaratings")
+    before = copy.deepcopy(data)
+    to_mafiaratings(data)
+    to_polemica(data)
+    assert data == before
