@@ -33,6 +33,7 @@ def prepare(source: str, folder: Path, late: dict[tuple[int, int, int], int] | N
     """Import the club's file into `folder` with marks and observations; `late`: (day, round, candidate) -> the
     seat whose hand lands after «Стоп» in that vote. Returns the paths of protocol, marks, observations, seats."""
     late = late or {}
+    folder.mkdir(parents=True, exist_ok=True)
     protocol = import_file(source, CLUB_FILES[source])
     times = vote_times(protocol)
     marks, hands = [], []

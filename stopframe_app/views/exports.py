@@ -1,4 +1,5 @@
-"""Exports: the corrected protocol (never over the original), the findings CSV and the HTML report."""
+"""Exports: the corrected protocol (never over the original), the corrected game as a Polemica and a
+mafiaratings game file (where the format holds it), the findings CSV and the HTML report."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import streamlit as st
 
 from contract.jsonio import write_atomic
 from review.audit.findings import finding_key
+from review.cases.club_exports import FORMATS, NAMES, ExportRefused, export_game, left_out
 from review.cases.corrected import corrected_name, write_corrected_protocol
 from review.cases.exports import KeyFrame, finding_rows, write_html_report
 from review.cases.store import data_dir
@@ -24,13 +26,37 @@ def export_folder(game: Game) -> Path:
     return data_dir() / "exports" / safe
 
 
+def _corrected(game: Game) -> dict:
+    decisions = state.store().decisions(game.game_id)
+    book = state.appeals()
+    appeals = [(c.case_id, book.in_force(c.case_id)) for c in book.cases(game.game_id) if c.status == "decided"]
+    return report.corrected(game.data, decisions.values(), votes=game.votes, source=Path(game.spec.protocol).name,
+                            appeals=appeals)
+
+
+def club_files(game: Game, corrected: dict) -> tuple[dict[str, tuple[str, str, str]], dict[str, str]]:
+    """The corrected game as each club system's file where the format holds it: (file name -> (label, content,
+    mime), format -> the sentence saying why it cannot be written)."""
+    stem = stem_of(Path(game.spec.protocol))
+    files, refused = {}, {}
+    for target in FORMATS:
+        try:
+            club = export_game(corrected, target)
+        except ExportRefused as exc:
+            refused[target] = str(exc)
+            continue
+        files[f"{stem}.corrected.{target}.json"] = (f"{NAMES[target]} game file (JSON)",
+                                                    json.dumps(club, ensure_ascii=False, indent=1) + "\n",
+                                                    "application/json")
+    return files, refused
+
+
 def build_exports(game: Game, with_frames: bool = True) -> dict[str, tuple[str, str | bytes, str]]:
     """file name -> (label, content, mime) for everything the judge may download."""
     decisions = state.store().decisions(game.game_id)
     book = state.appeals()
-    appeals = [(c.case_id, book.in_force(c.case_id)) for c in book.cases(game.game_id) if c.status == "decided"]
-    corrected = report.corrected(game.data, decisions.values(), votes=game.votes, source=Path(game.spec.protocol).name,
-                                 appeals=appeals)
+    appeals = [c for c in book.cases(game.game_id) if c.status == "decided"]
+    corrected = _corrected(game)
     rows = finding_rows(game.findings, decisions, game.data)
     key_frames: dict[int, list[KeyFrame]] = {}
     if with_frames and game.video_meta is not None:
@@ -49,6 +75,7 @@ def build_exports(game: Game, with_frames: bool = True) -> dict[str, tuple[str, 
     return {
         corrected_name(game.spec.protocol): ("Corrected protocol (JSON)",
                                              json.dumps(corrected, ensure_ascii=False, indent=2) + "\n", "application/json"),
+        **club_files(game, corrected)[0],
         f"{stem}.findings.csv": ("Findings (CSV)", report.findings_csv(rows), "text/csv"),
         f"{stem}.review.html": ("Report (HTML, self-contained)", page, "text/html"),
     }
@@ -63,7 +90,7 @@ def save_all(game: Game) -> list[Path]:
         path = folder / name
         if name.endswith(".protocol.json"):
             out.append(write_corrected_protocol(path, json.loads(content), game.spec.protocol))
-        elif name.endswith(".csv"):
+        elif name.endswith((".csv", ".json")):  # a club file: checked by club_exports as it was made
             out.append(write_atomic(path, content))
         else:
             out.append(write_html_report(path, str(content)))
@@ -95,6 +122,18 @@ def _value(v: object) -> str:
     return words.number(v) if isinstance(v, int | float) else str(v)
 
 
+def _club_notes(game: Game) -> None:
+    """Beside the club files: why a format cannot take this game, and what the files never carry."""
+    corrected = _corrected(game)
+    _, refused = club_files(game, corrected)
+    for target in FORMATS:
+        if target in refused:
+            st.info(f"No {NAMES[target]} file: {words.humanise(refused[target])}")
+        else:
+            st.caption(f"The {NAMES[target]} file reads back as the same game; it does not carry "
+                       + "; ".join(left_out(corrected, target)) + ".")
+
+
 def _save(game: Game) -> None:
     try:
         paths = save_all(game)
@@ -117,6 +156,7 @@ def render(game: Game) -> None:
     files = build_exports(game)
     for name, (label, content, mime) in files.items():
         st.download_button(f"Download {label}", data=content, file_name=name, mime=mime, key=f"dl_{name}")
+    _club_notes(game)
     st.button("Save all to the data folder", key="save_exports", on_click=_save, args=(game,))
     said = st.session_state.pop("exports_said", None)
     if said:

@@ -1,0 +1,65 @@
+"""The Exports page's club files (issue 16): a club's game imported, its late hand confirmed in the Vote audit,
+and the corrected game downloaded or saved as a Polemica / mafiaratings file that our importer reads back as a
+valid game; a format that cannot hold the game says why in one sentence, with no file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from clubgames import prepare
+from streamlit.testing.v1 import AppTest
+
+from review.audit.findings import Finding
+from review.game.importers import import_file
+from review.game.protocol import validate
+from stopframe_app.decisions import card_key
+from stopframe_app.game import GameSpec
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("STOPFRAME_DATA", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def _ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+@pytest.mark.parametrize(("source", "other"), [("mafiaratings", "polemica"), ("polemica", None)])
+def test_confirm_then_save_the_club_files(data: Path, tmp_path: Path, source: str, other: str | None) -> None:
+    paths = prepare(source, tmp_path / "game", late={(3, 1, 7): 1})
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["game_spec"] = GameSpec(str(paths["protocol"]), seats=str(paths["seats"]),
+                                             observations=str(paths["observations"]))
+    at.session_state["judge"] = "Chief Judge"
+    at.run()
+    _ok(at)
+    card = card_key(Finding.from_json({"kind": "late_vote", "day": 3, "round": 1, "candidate": 7, "seat": 1, "night": None}))
+    at.selectbox(key="vote_round").set_value(next(o for o in at.selectbox(key="vote_round").options
+                                                  if o.startswith("Day 3"))).run()
+    at.button(key=f"{card}_confirm").click().run()
+    _ok(at)
+    at.sidebar.radio(key="view").set_value("Exports").run()
+    _ok(at)
+    infos = [i.value for i in at.info]
+    if source == "polemica":  # the Polemica game names a best move's three seats: mafiaratings cannot hold them
+        assert any(i.startswith("No mafiaratings file: events[") and "not whom it named" in i for i in infos), infos
+    at.button(key="save_exports").click().run()
+    _ok(at)
+    folder = data / "exports" / "club"
+    for target in (source, other):
+        if target is None:
+            continue
+        saved = folder / f"club.corrected.{target}.json"
+        again = import_file(target, saved)
+        assert validate(again) == []
+        vote = next(e for e in again["events"] if e["type"] == "vote" and (e["day"], e["candidate"]) == (3, 7))
+        assert vote["count"] == 4 and 1 not in vote["voters"]
+    assert not (folder / "club.corrected.mafiaratings.json").exists() or source == "mafiaratings"
+    captions = " ".join(c.value for c in at.caption)
+    assert "reads back as the same game" in captions and "None" not in captions
