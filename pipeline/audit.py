@@ -10,21 +10,28 @@ has to be looked at, so an audit from saved observations never loads cv2 or Medi
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from contract.clock import Clock
-from contract.errors import InvalidInput, StopframeError
+from contract.errors import InvalidInput, StopframeError, UnreadableInput
 from contract.observations import OBSERVATIONS_FORMAT, Observations, observations_from_json, read_observations
+from pipeline.cameras import audit_cameras, look, main_camera, on_camera
 from review.audit.audit import audit
 from review.audit.calibration import calibrated
 from review.audit.findings import AuditReport
 from review.audit.inputs import check_observations_fit, check_seat_geometry
 from review.audit.night import audit_nights, night_windows, observe_spans
 from review.game.profiles import Profile, get_profile
+from review.game.protocol import (
+    CameraVideo,
+    format_problems,
+    load_protocol,
+    resolve_camera_path,
+    resolve_video_path,
+)
 from review.game.protocol import Protocol as GameProtocol
-from review.game.protocol import format_problems, load_protocol, resolve_video_path
 from review.game.timeline import analysis_windows, load_marks, marks_path_for, vote_rounds, vote_windows
 from vision.seats import SeatMap, load_seat_map
 
@@ -78,15 +85,19 @@ VISION = VisionObserver()
 
 
 def audit_game(
-    *, protocol: str | os.PathLike[str], seats: str | os.PathLike[str], video: str | os.PathLike[str] | None = None,
+    *, protocol: str | os.PathLike[str], seats: str | os.PathLike[str] | None = None,
+    video: str | os.PathLike[str] | None = None,
     rules: str | None = None, observations: str | os.PathLike[str] | None = None,
     marks: str | os.PathLike[str] | None = None, model: str = "full", progress: Say | None = None, nights: bool = False,
-    observer: Observer = VISION,
+    observer: Observer = VISION, camera_observations: Mapping[str, str | os.PathLike[str]] | None = None,
 ) -> AuditReport:
     """Everything `stopframe audit` does for one game, returning the report (the app and --batch alike).
 
     `nights`: audit the shootings and checks too (review.audit.night), from the observations' night fields or,
     without `observations`, by looking at the night stretches of the video (the observer's `nights`).
+    A protocol with several cameras (`videos`) and no `seats` is audited from every camera (pipeline.cameras;
+    `camera_observations`: saved observations by camera id); `video` naming one of its cameras audits that
+    camera alone, on its own clock (and with its own seat map where `seats` is not given).
     """
     say = progress or (lambda _msg: None)
     proto = load_protocol(protocol)
@@ -94,6 +105,16 @@ def audit_game(
     if problems:
         raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
     profile = get_profile(rules or proto.rules)
+    if proto.videos:
+        camera = _camera_of(proto, video) if video is not None else None
+        if camera is not None:
+            proto = GameProtocol(on_camera(proto.data, camera), proto.path)
+            seats = seats if seats is not None else resolve_camera_path(proto, camera, "seats")
+        elif seats is None and observations is None:
+            return _from_cameras(proto, profile, marks, model, say, nights, observer, camera_observations or {})
+    if seats is None:
+        raise UnreadableInput(f"{protocol}: the audit needs the camera's seat map (--seats); the protocol names "
+                              "no cameras (videos) to take them from.")
     seat_map = load_seat_map(seats)
     check_seat_geometry(seat_map, seats)
     marks_file = Path(marks) if marks else marks_path_for(protocol)
@@ -130,6 +151,34 @@ def audit_game(
             report = with_nights(report, proto.data, profile, base,
                                  observe_nights(proto.data, profile, video_path, seat_map, model, say, observer), say)
     return report
+
+
+def _camera_of(proto: GameProtocol, video: str | os.PathLike[str]) -> CameraVideo | None:
+    """The camera of `videos` whose file `video` is, or None."""
+    wanted = Path(video).resolve()
+    return next((c for c in proto.videos if resolve_camera_path(proto, c).resolve() == wanted), None)
+
+
+def _from_cameras(proto: GameProtocol, profile: Profile, marks: str | os.PathLike[str] | None, model: str, say: Say,
+                  nights: bool, observer: Observer, saved: Mapping[str, str | os.PathLike[str]]) -> AuditReport:
+    """The audit from every camera of `videos` (pipeline.cameras); the nights from the main camera's view."""
+    marks_file = Path(marks) if marks else marks_path_for(proto.path or "protocol")
+    mark_list = load_marks(marks_file) if (marks or marks_file.exists()) else []
+    views = look(proto, marks=mark_list, model=model, observer=observer, observations=saved, say=say,
+                 progress=lambda words: every_tenth(say, words + " looked at"))
+    report = audit_cameras(proto, views, profile=profile, marks=mark_list)
+    say(f"audit: {len(report.votes)} votes, {len(report.findings)} findings from {len(views)} cameras under {profile.id}")
+    if not nights:
+        return report
+    camera = main_camera(proto)
+    main = next(v for v in views if v.id == camera.id)
+    data = on_camera(proto.data, camera)
+    if camera.id in saved:
+        obs_json = read_observations(saved[camera.id])
+        return with_nights(report, data, profile, obs_json, night_fields(obs_json, say), say)
+    base = {"format": OBSERVATIONS_FORMAT, "fps": main.observations.fps, "hands": []}
+    return with_nights(report, data, profile, base,
+                       observe_nights(data, profile, main.video, main.seat_map, model, say, observer), say)
 
 
 def _protocol_video(proto: GameProtocol) -> Path | None:

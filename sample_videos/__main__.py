@@ -1,7 +1,8 @@
 """`python3 -m sample_videos`: regenerate the bundled sample game, its clips and the stress set.
 
 `python3 -m sample_videos varied --out DIR [--count N] [--first SEED]` renders varied vote clips
-(sample_videos/varied.py) into DIR instead; they are rendered on demand and never committed."""
+(sample_videos/varied.py) into DIR instead; they are rendered on demand and never committed.
+`python3 -m sample_videos two-cameras` renders only the two-camera clip (clips/two_cameras.*)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["varied"]:
         return varied(argv[1:])
+    if argv[:1] == ["two-cameras"]:
+        from .build import build_two_cameras
+
+        build_two_cameras(HERE, lambda msg: print(msg, file=sys.stderr, flush=True))
+        return 0
     parser = argparse.ArgumentParser(prog="python3 -m sample_videos", description=__doc__)
     parser.add_argument("--out", type=Path, default=HERE,
                         help="folder that receives game/ and clips/ (default: the package itself)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -19,7 +19,7 @@ import numpy as np
 from . import voice
 from .game import Window, protocol, sample_game, truth
 from .scenarios import Conditions, Stage, render_window, seats_json
-from .writer import FPS, GOP, ClipWriter, audio_stream, write_audio
+from .writer import AUDIO_RATE, FPS, GOP, ClipWriter, audio_stream, write_audio
 
 try:  # contract.jsonio is the project's one JSON writer; fall back where only sample_videos is installed
     from contract.jsonio import write_json
@@ -43,6 +43,17 @@ STRESS: dict[str, tuple[str, Conditions]] = {
                        Conditions(size=(1280, 720), clutter=True, cloth="wood", seed=16)),
 }
 STRESS_WINDOW = "day1_vote_findings"
+
+# The two-camera clip: day 1's vote filmed by the judge's tripod and by a second tripod at the far end of the
+# table, 720p. A vase stands between the judge's tripod and seat 6's voting spot, so that seat's hand is seen
+# only from the far end; the far end sees the judge's neighbours (1, 10) small. The far camera was started
+# TWO_CAMERAS_LEAD seconds before the judge's (its offset: far time = protocol time + lead) and hears the same
+# judge quieter, over a room hiss, so the two sync by sound.
+TWO_CAMERAS = "two_cameras"
+TWO_CAMERAS_COND = Conditions(size=(1280, 720), vase=6, crf=31, seed=17)
+TWO_CAMERAS_VIEWS = {"judge": "tripod", "far": "far"}
+TWO_CAMERAS_LEAD = 1.72
+FAR_GAIN, FAR_HISS = 0.55, 0.004
 
 
 @dataclass
@@ -164,6 +175,81 @@ def build_all(out_dir: Path, log: Callable[[str], None] = print, stress: bool = 
                 zero = {source.name: 0.0}
                 join([(seg.path, 1)], clips / f"{name}.mp4", _audio([source], zero, source.duration, 5))
                 write_set(clips, name, f"{name}.mp4", items, [source], zero, seats_json(st), f"sample-game/{name}")
+        write_two_cameras(clips, items, [next(w for w in windows if w.name == STRESS_WINDOW)], log, cutouts)
+
+
+def camera_files(name: str, camera: str) -> tuple[str, str]:
+    """A camera's video and seat map file names: the first camera's are the set's own (NAME.mp4, NAME.seats.json),
+    so every tool that knows one video reads the set as the judge's camera alone."""
+    if camera == next(iter(TWO_CAMERAS_VIEWS)):
+        return f"{name}.mp4", f"{name}.seats.json"
+    return f"{name}.{camera}.mp4", f"{name}.{camera}.seats.json"
+
+
+def two_camera_protocol(items: list, offsets: dict[str, float], name: str, game_id: str,
+                        lead: float = TWO_CAMERAS_LEAD) -> dict:
+    """The set's protocol: `video` is the judge's camera (protocol clock = its clock), `videos` names both."""
+    data = protocol(items, offsets, camera_files(name, "judge")[0], game_id)
+    data["videos"] = [{"id": cam, "path": camera_files(name, cam)[0], "offset": 0.0 if cam == "judge" else lead,
+                       "seats": camera_files(name, cam)[1]} for cam in TWO_CAMERAS_VIEWS]
+    return data
+
+
+def far_audio(track: np.ndarray, lead: float, seed: int) -> np.ndarray:
+    """What the far camera hears: the same room from `lead` seconds earlier, quieter, over its own hiss."""
+    pad = np.zeros(int(round(lead * AUDIO_RATE)), np.float32)
+    out = np.concatenate([pad, track.astype(np.float32)]) * FAR_GAIN
+    out += np.random.default_rng(seed).normal(0.0, FAR_HISS, len(out)).astype(np.float32)
+    return np.clip(out, -1.0, 1.0)
+
+
+def write_two_cameras(folder: Path, items: list, windows: list[Window], log: Callable[[str], None], cutouts=None,
+                      name: str = TWO_CAMERAS, cond: Conditions = TWO_CAMERAS_COND, seed: int = 500) -> None:
+    """Render `windows` (back to back) from both cameras, the same hands frame for frame, into NAME.* and
+    NAME.far.*, with the protocol naming both cameras, each camera's seat map, and the truth on the protocol's
+    clock. The truth's `x_camera_views` says, per camera and truth hand, how many of the hand's pixels that
+    camera shows at rest (the median over its frames, from the renderer's own masks: the vase's occlusion
+    included)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    offsets, clock = {}, 0.0
+    for w in windows:
+        offsets[w.name] = round(clock, 2)
+        clock += w.duration
+    voice_track = _audio(windows, offsets, clock, 5)
+    tr = truth(windows, offsets)
+    views = []
+    for cam, kind in TWO_CAMERAS_VIEWS.items():
+        log(f"rendering {name} from the {cam} camera")
+        stage = Stage(replace(cond, camera=kind), cutouts)
+        video, seats = camera_files(name, cam)
+        lead = 0 if cam == "judge" else int(round(TWO_CAMERAS_LEAD * FPS))
+        writer = ClipWriter(folder / video, cond.size, crf=cond.crf)
+        shown: dict[int, dict[int, int]] = {}
+        for k, w in enumerate(windows):
+            first = round(offsets[w.name] * FPS)
+            for i, (frame, masks) in enumerate(render_window(stage, w, seed + k, masks=True)):
+                for _ in range(lead if writer.frames == 0 else 0):  # the far camera was already filming the table
+                    writer.write(frame)
+                writer.write(frame)
+                for n, (_, _, patch) in masks.items():
+                    shown.setdefault(n, {})[first + i] = int(patch.sum())
+        writer.close(voice_track if cam == "judge" else far_audio(voice_track, TWO_CAMERAS_LEAD, 3))
+        log(f"  {video}: {writer.frames} frames")
+        write_json(folder / seats, seats_json(stage))
+        hands = []
+        for h in tr["hands"]:
+            counts = [shown.get(h["seat"], {}).get(f, 0) for f in range(round(h["on"] * FPS), round(h["off"] * FPS))]
+            hands.append({"seat": h["seat"], "on": h["on"], "visible_px": int(np.median(counts)) if counts else 0})
+        views.append({"id": cam, "hands": hands})
+    write_json(folder / f"{name}.protocol.json", two_camera_protocol(items, offsets, name, f"sample-game/{name}"))
+    write_json(folder / f"{name}.truth.json", {**tr, "x_camera_views": views})
+
+
+def build_two_cameras(out_dir: Path, log: Callable[[str], None] = print, cutouts=None) -> None:
+    """Only the two-camera clip, into out_dir/clips (`python3 -m sample_videos two-cameras`)."""
+    items = sample_game()
+    window = next(pad_to_gops(w) for w in windows_of(items) if w.name == STRESS_WINDOW)
+    write_two_cameras(out_dir / "clips", items, [window], log, cutouts)
 
 
 def write_long_game(folder: Path, minutes: float, items: list, windows: list[Window], segments: list[Segment],

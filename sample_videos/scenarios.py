@@ -19,7 +19,19 @@ from .game import OtherHand, Show, VoteHand, Window
 from .hands import HandState, arm_capsules, hand_capsules, number_pose, raised_pose
 from .motion import FPS, UP, Jitter, Track, place
 from .render import Camera, Canvas, Light
-from .scene import VOTE_SPREAD, Prop, Scene, Seat, make_seats, seat_map, top_camera, tripod_camera, vary_seats
+from .scene import (
+    TRIPOD,
+    VOTE_SPREAD,
+    Prop,
+    Scene,
+    Seat,
+    far_camera,
+    make_seats,
+    seat_map,
+    top_camera,
+    tripod_camera,
+    vary_seats,
+)
 
 LEFT_LABEL = 10  # mask labels: right hand = seat, left hand = 10 + seat, arms = 20 + seat
 ARM_LABEL = 20
@@ -41,7 +53,7 @@ class Conditions:
     """How a scenario is filmed: picture size, camera, light and the damage done to the picture."""
 
     size: tuple[int, int] = (1920, 1080)
-    camera: str = "tripod"  # tripod | top
+    camera: str = "tripod"  # tripod | top | far (a second tripod at the far end, facing the judge)
     distance: float = 1.0  # > 1: the tripod further back, smaller hands
     brightness: float = 1.0
     noise: float = 0.0  # standard deviation, 0..255 scale
@@ -54,10 +66,13 @@ class Conditions:
     looks: int | None = None  # a seed for per-seat looks over wide ranges (scene.vary_seats); None: the classic cast
     ambient: float = 0.38  # the room's share of light that does not come from the lamp
     warmth: float = 0.0  # the light's colour: > 0 warm (tungsten), < 0 cool (daylight, LED)
+    vase: int | None = None  # a tall vase on the table between the judge's tripod and this seat's voting spot
 
     def make_camera(self) -> Camera:
         if self.camera == "top":
             return top_camera(self.size)
+        if self.camera == "far":
+            return far_camera(self.size)
         return tripod_camera(self.size, self.distance)
 
 
@@ -101,6 +116,8 @@ class Stage:
                 kind = ["glass", "phone", "card", "bottle"][seat.number % 4]
                 pos = seat.edge + seat.forward * 0.3 - seat.right * 0.22
                 props.append(Prop(kind, pos, float(rng.uniform(0, 3.14))))
+        if self.cond.vase is not None:  # drawn without the generator: every other prop stays where it was
+            props.append(Prop("vase", vase_spot(self.seats[self.cond.vase]), 0.0))
         return props
 
     def background(self, night: bool, living: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -159,6 +176,17 @@ class Stage:
         if key is not None:
             self._layers[key] = layer
         return layer
+
+
+VASE_LEAD = 0.17  # metres from the seat's voting spot towards the judge's tripod
+
+
+def vase_spot(seat: Seat) -> np.ndarray:
+    """Where a vase stands to hide the seat's voting spot from the judge's tripod (whichever camera films)."""
+    spot = seat.edge + seat.forward * 0.21 + seat.right * 0.06
+    towards = TRIPOD - spot
+    towards[2] = 0.0
+    return spot + towards / np.linalg.norm(towards) * VASE_LEAD
 
 
 def tracks_for(window: Window, seats: dict[int, Seat], seed: int) -> dict[tuple[int, bool], Track]:

@@ -171,6 +171,14 @@ def tripod_camera(size: tuple[int, int], distance: float = 1.0) -> Camera:
     return Camera(tuple(TRIPOD * (distance, 1.0, distance)), (0.3, 0.0, 0.05), 1.0 * w / distance, size)
 
 
+def far_camera(size: tuple[int, int], distance: float = 1.15) -> Camera:
+    """A second tripod at the far end of the table, facing the judge: the tournament view turned round (a
+    little further back, so the nearest hands stay in the frame): the seats far from the judge (5, 6) are
+    near and large, the judge's neighbours (1, 10) small."""
+    w, _ = size
+    return Camera(tuple(TRIPOD * (-distance, 1.0, distance)), (-0.3, 0.0, 0.05), 1.0 * w / distance, size)
+
+
 def top_camera(size: tuple[int, int]) -> Camera:
     w, _ = size
     return Camera((0.0, 0.0001, 3.6), (0.0, 0.0, 0.0), 0.92 * w, size)
@@ -303,6 +311,9 @@ class Scene:
         if prop.kind == "bottle":
             return [Capsule(tuple(p + UP * 0.06), tuple(p + UP * 0.18), 0.04, 0.04, (0.2, 0.45, 0.25), 0, 0.6),
                     Capsule(tuple(p + UP * 0.2), tuple(p + UP * 0.26), 0.015, 0.013, (0.2, 0.45, 0.25), 0, 0.6)]
+        if prop.kind == "vase":  # a tall flower vase: wide enough to hide a hand behind it from one side
+            return [Capsule(tuple(p + UP * 0.09), tuple(p + UP * 0.2), 0.095, 0.075, (0.55, 0.62, 0.7), 0, 0.5),
+                    Capsule(tuple(p + UP * 0.23), tuple(p + UP * 0.3), 0.045, 0.055, (0.55, 0.62, 0.7), 0, 0.5)]
         if prop.kind == "phone":
             return [Capsule(tuple(p - d * 0.05 + UP * 0.006), tuple(p + d * 0.05 + UP * 0.006), 0.035, 0.035,
                             (0.05, 0.05, 0.07), 0, 0.5)]

@@ -2,6 +2,7 @@
 
     stopframe audit VIDEO --protocol P --seats S [--rules ID] [--json] [--out FILE] [--fail-on-findings]
                     [--observations OBS.json] [--marks M.json] [--model full|lite] [--nights]
+    stopframe audit --protocol P [--camera-observations ID=OBS.json ...]   (P names several cameras: videos)
     stopframe audit --batch DIR [--jobs N] [--out DIR] [--reuse-observations] [--nights]
 
 `--nights` adds the night audit (review.audit.night): the shootings and checks the video shows against the
@@ -51,6 +52,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seats", metavar="SEATS", help="the camera's seat map (*.seats.json)")
     p.add_argument("--rules", metavar="ID", help="audit under this rule profile instead of the protocol's")
     p.add_argument("--observations", metavar="OBS", help="use saved stopframe-observations/1 instead of looking at the video")
+    p.add_argument("--camera-observations", nargs="+", metavar="ID=OBS",
+                   help="with several cameras (the protocol's videos, no VIDEO or --seats): saved observations per camera id")
     p.add_argument("--marks", metavar="MARKS", help="the judge's vote times (default: NAME.marks.json beside the protocol)")
     p.add_argument("--model", choices=("full", "lite"), default="full", help="hand landmark model (default full)")
     p.add_argument("--fail-on-findings", action="store_true", help="exit 1 when there is any finding")
@@ -77,17 +80,36 @@ def run(args: argparse.Namespace) -> int:
         if args.video or args.protocol or args.seats or args.observations:
             raise UnreadableInput("audit --batch takes a folder only, not VIDEO, --protocol, --seats or --observations.")
         return run_batch(args)
-    if not args.protocol or not args.seats:
-        raise UnreadableInput("audit needs --protocol PROTOCOL and --seats SEATS (or --batch DIR).")
+    if not args.protocol or not (args.seats or args.video or args.camera_observations or _has_cameras(args.protocol)):
+        raise UnreadableInput("audit needs --protocol PROTOCOL and --seats SEATS (or --batch DIR; or a protocol "
+                              "with several cameras, videos, whose seat maps it names).")
     if args.rules is not None and args.rules not in PROFILES:  # a wrong argument: exit 2
         raise UnreadableInput(f"--rules {args.rules[:30]}: not a rule profile; known: {', '.join(PROFILES)}.")
     report = audit_game(
         protocol=args.protocol, seats=args.seats, video=args.video, rules=args.rules,
         observations=args.observations, marks=args.marks, model=args.model, progress=progress, nights=args.nights,
+        camera_observations=_by_camera(args.camera_observations),
     )
     least = shipped().default_threshold if args.min_confidence is None else args.min_confidence
     emit(args, report.to_json(), lambda: report_table(report, least))
     return EXIT_INVALID if args.fail_on_findings and report.findings else EXIT_OK
+
+
+def _has_cameras(protocol: str) -> bool:
+    """Whether the protocol names several cameras (`videos`): then VIDEO and --seats may be left out."""
+    from review.game.protocol import load_protocol
+
+    return bool(load_protocol(protocol).data.get("videos"))
+
+
+def _by_camera(items: list[str] | None) -> dict[str, str] | None:
+    """`--camera-observations ID=FILE ...` as {id: file}; exit 2 for an item without `=`."""
+    if not items:
+        return None
+    bad = next((i for i in items if "=" not in i or i.startswith("=")), None)
+    if bad is not None:
+        raise UnreadableInput(f"--camera-observations {bad[:60]}: give each as CAMERA_ID=OBSERVATIONS_FILE.")
+    return dict(i.split("=", 1) for i in items)
 
 
 # ---------------------------------------------------------------- readable tables

@@ -77,6 +77,26 @@ class Evidence:
 
 
 @dataclass(frozen=True)
+class CameraFrames:
+    """A finding's moments on one camera of several (`x_cameras`, docs/formats.md "Findings from several
+    cameras"): that camera's own frames and times, and whether the finding's evidence comes from it."""
+
+    id: str
+    frames: tuple[int, ...] = ()
+    times: tuple[float, ...] = ()
+    evidence: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "frames": list(self.frames), "times": [_round_time(x) for x in self.times],
+                "evidence": self.evidence}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CameraFrames:
+        return cls(str(data.get("id", "")), tuple(data.get("frames") or ()), tuple(data.get("times") or ()),
+                   bool(data.get("evidence")))
+
+
+@dataclass(frozen=True)
 class Finding:
     """One thing the video shows that the protocol or the rules disagree with (spec §4 finding object)."""
 
@@ -100,6 +120,12 @@ class Finding:
     def identity(self) -> Identity:
         return identity(self.kind, day=self.day, night=self.night, round=self.round, candidate=self.candidate,
                         seat=self.seat)
+
+    @property
+    def cameras(self) -> tuple[CameraFrames, ...]:
+        """Per camera of a game filmed from several angles, the finding's frames there (() for one camera)."""
+        raw = self.extra.get("x_cameras")
+        return tuple(CameraFrames.from_json(c) for c in raw if isinstance(c, dict)) if isinstance(raw, list) else ()
 
     @property
     def text(self) -> str:

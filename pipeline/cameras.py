@@ -1,0 +1,369 @@
+"""The audit of a game filmed from several cameras (the protocol's `videos`): each seat read from the angle
+that sees it best, the other angles filling in what it missed.
+
+    audit_cameras(proto, profile=…, observer=…, observations={id: file}) -> AuditReport
+
+Each camera is observed on its own clock with its own seat map. Its hands are moved onto the main camera's
+clock (`video`, else the first of `videos`: the report's `video`, times and evidence are that camera's, as a
+single-camera report's are) through the protocol's clock: main time = camera time − camera offset + main
+offset. Then, per seat:
+
+- the cameras that have a zone for the seat are ranked by how well they see it: the zone's size in pixels
+  (the square root of its area: a hand's size in that picture) times the detector's mean confidence on that
+  seat's hands times the share of the other angles' hands there that it shows too (`seat_quality`); a seat
+  missing from a camera's seat map is one that camera cannot see (spec §2);
+- every hand of the best camera is kept, with its times; a hand of a lesser camera is kept only where no
+  better-ranked hand overlaps it (a hand the better angle missed: occluded, edge-on, too small); where the
+  better camera could see the seat then, its silence is a disagreement and the hand's confidence drops in
+  proportion to how well that camera sees the seat;
+- a hand of the best camera that a camera able to see the seat does not show at all loses confidence the
+  same way (disagreement lowers confidence, it never removes a hand);
+- a hand two cameras show takes its form (fist, thumb up, open palm…) from the firmest reading: the camera's
+  quality at the seat × the hand's confidence × how steadily its frames agree on the form (`x_pose_share`);
+  an unread form ("other") is no reading;
+- a seat is unseen (cannot_see) only where every camera with a zone for it is blind (vision's unseen, or
+  outside what the camera filmed).
+
+The merged observations go through the one audit (review.audit.audit); each finding then gets `x_cameras`:
+per camera, whether its evidence was used and the finding's frames on that camera's own clock
+(docs/formats.md, "Findings from several cameras"). With one camera the merge is that camera's observations
+unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from contract.clock import Clock
+from contract.errors import InvalidInput
+from contract.observations import (
+    HandInterval,
+    Observations,
+    Unseen,
+    observations_from_json,
+    read_observations,
+)
+from review.audit.audit import audit
+from review.audit.findings import AuditReport, CameraFrames, Finding
+from review.audit.inputs import check_observations_fit, check_seat_geometry
+from review.game.profiles import Profile
+from review.game.protocol import CameraVideo, resolve_camera_path
+from review.game.protocol import Protocol as GameProtocol
+from review.game.timeline import Mark, analysis_windows, vote_rounds, vote_windows
+from vision.seats import SeatMap, load_seat_map
+
+if TYPE_CHECKING:
+    from pipeline.audit import Observer
+
+Say = Callable[[str], None]
+Span = tuple[float, float]
+DISAGREE = 0.3  # the most a disagreeing camera takes off a hand's confidence (a camera that sees the seat as well)
+HAND_KINDS = ("late_vote", "early_hand", "lifted_early", "wrong_form", "double_vote")  # findings about one hand
+FOREVER = 1e9
+
+
+@dataclass(frozen=True)
+class CameraView:
+    """One camera as the audit uses it: its file, seat map, offset and what vision saw, on its own clock."""
+
+    id: str
+    video: Path
+    seats: Path
+    seat_map: SeatMap
+    offset: float
+    observations: Observations
+    clock: Clock | None  # the video's own clock (None where it was not opened: the observations' rate then)
+
+    def frame_clock(self) -> Clock:
+        return self.clock if self.clock is not None else Clock.constant(self.observations.fps)
+
+    def seat_size(self, seat: int) -> float:
+        """How large this camera shows the seat's hands: the square root of the zone's area in pixels (0: no zone)."""
+        zone = self.seat_map.seats.get(seat)
+        if zone is None:
+            return 0.0
+        x, y = np.asarray(zone.zone, float).T
+        return math.sqrt(abs(float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1)))) / 2)
+
+    def confidence(self, seat: int) -> float:
+        """The detector's mean confidence on the seat's hands (on all its hands where it saw none there)."""
+        hands = self.observations.hands
+        confidences = [h.confidence for h in hands if h.seat == seat] or [h.confidence for h in hands] or [1.0]
+        return sum(confidences) / len(confidences)
+
+
+# ---------------------------------------------------------------- intervals on the main clock
+
+
+def _union(spans: Sequence[Span]) -> list[Span]:
+    out: list[Span] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _intersect(left: Sequence[Span], right: Sequence[Span]) -> list[Span]:
+    out = []
+    for a, b in left:
+        for c, d in right:
+            lo, hi = max(a, c), min(b, d)
+            if hi > lo:
+                out.append((lo, hi))
+    return _union(out)
+
+
+def _inside(spans: Sequence[Span], start: float, end: float) -> bool:
+    return any(a <= start and end <= b for a, b in spans)
+
+
+@dataclass(frozen=True)
+class _Moved:
+    """A camera's observations on the main camera's clock."""
+
+    camera: CameraView
+    shift: float  # main time = camera time + shift
+    hands: tuple[HandInterval, ...]
+    covered: tuple[Span, ...]  # what the camera filmed and vision looked at
+    blind: dict[int, tuple[Span, ...]]  # per seat with a zone: unseen stretches
+
+    def sees(self, seat: int, start: float, end: float) -> bool:
+        """Whether the camera had a view of the seat over [start, end): a zone, filmed, not unseen."""
+        if seat not in self.camera.seat_map.seats or not _inside(self.covered, start, end):
+            return False
+        return not any(a < end and start < b for a, b in self.blind.get(seat, ()))
+
+
+def _move(camera: CameraView, main: CameraView) -> _Moved:
+    shift = main.offset - camera.offset
+    seen = camera.observations
+    keep_frames = shift == 0.0 and camera.video == main.video
+    hands = tuple(h if keep_frames else replace(h, on=h.on + shift, off=h.off + shift, on_frame=None, off_frame=None)
+                  for h in seen.hands)
+    end = camera.clock.duration if camera.clock is not None else None
+    filmed = (shift, shift + end) if end is not None else (shift, FOREVER)
+    looked = [(a + shift, b + shift) for a, b in seen.windows] if seen.windows else [filmed]
+    blind: dict[int, list[Span]] = {}
+    for u in seen.unseen:
+        blind.setdefault(u["seat"], []).append((u["start"] + shift, u["end"] + shift))
+    return _Moved(camera, shift, hands, tuple(_intersect(looked, [filmed])),
+                  {s: tuple(_union(v)) for s, v in blind.items()})
+
+
+# ---------------------------------------------------------------- the merge
+
+
+def seat_quality(moved: Sequence[_Moved], seat: int) -> dict[str, float]:
+    """Per camera with a zone for the seat, how well it sees it: zone size × the detector's mean confidence ×
+    how many of the other cameras' hands there it shows too, where it had a view ((1 + shown) / (1 + all):
+    a camera that misses what another angle shows is worse at that seat, whatever its zone's size)."""
+    out = {}
+    for m in moved:
+        if seat not in m.camera.seat_map.seats:
+            continue
+        own = [h for h in m.hands if h.seat == seat]
+        others = [h for o in moved if o is not m for h in o.hands if h.seat == seat and m.sees(seat, h.on, h.off)]
+        shown = sum(1 for h in others if any(k.on < h.off and h.on < k.off for k in own))
+        out[m.camera.id] = m.camera.seat_size(seat) * m.camera.confidence(seat) * (1 + shown) / (1 + len(others))
+    return out
+
+
+@dataclass(frozen=True)
+class Merged:
+    """The cameras' observations as one, on the main camera's clock, and where each hand came from."""
+
+    observations: Observations
+    sources: dict[HandInterval, tuple[str, ...]]  # a kept hand -> the cameras that show it (its own first)
+    best: dict[int, str]  # seat -> the camera that sees it best
+    moved: tuple[_Moved, ...]
+
+
+def merge(cameras: Sequence[CameraView], main: CameraView) -> Merged:
+    """One set of observations from several cameras (the rules are in the module's docstring)."""
+    moved = tuple(_move(c, main) for c in cameras)
+    if len(moved) == 1:
+        only = moved[0]
+        seats = {n: only.camera.id for n in only.camera.seat_map.seats}
+        obs = replace(only.camera.observations, hands=only.hands,
+                      unseen=tuple(Unseen(seat=u["seat"], start=u["start"] + only.shift, end=u["end"] + only.shift,
+                                          why=u["why"]) for u in only.camera.observations.unseen),
+                      windows=tuple(only.covered) if only.camera.observations.windows else None)
+        return Merged(obs, {h: (only.camera.id,) for h in only.hands}, seats, moved)
+    seats = sorted({n for m in moved for n in m.camera.seat_map.seats})
+    hands: list[HandInterval] = []
+    sources: dict[HandInterval, tuple[str, ...]] = {}
+    best: dict[int, str] = {}
+    unseen: list[Unseen] = []
+    for seat in seats:
+        quality = seat_quality(moved, seat)
+        ranked = sorted((m for m in moved if m.camera.id in quality), key=lambda m: -quality[m.camera.id])
+        best[seat] = ranked[0].camera.id
+        top = quality[best[seat]] or 1.0
+        kept: list[tuple[HandInterval, list[str], list[tuple[float, HandInterval]]]] = []
+        for m in ranked:
+            for h in (h for h in m.hands if h.seat == seat):
+                reading = (quality[m.camera.id] * h.confidence * h.pose_share, h)
+                overlapping = [k for k in kept if k[0].on < h.off and h.on < k[0].off]
+                for k in overlapping:
+                    if m.camera.id not in k[1]:
+                        k[1].append(m.camera.id)
+                    k[2].append(reading)
+                if not overlapping:
+                    kept.append((h, [m.camera.id], [reading]))
+        for h, ids, readings in kept:
+            doubt = max((quality[m.camera.id] / top for m in ranked
+                         if m.camera.id not in ids and m.sees(seat, h.on, h.off)), default=0.0)
+            sure = replace(h, confidence=h.confidence * (1.0 - DISAGREE * min(doubt, 1.0))) if doubt else h
+            read = [r for r in readings if r[1].pose != "other"]
+            if read:  # the form from the firmest reading of the angles that show the hand ("other": none read)
+                firm = max(read, key=lambda r: r[0])[1]
+                sure = replace(sure, pose=firm.pose, pose_share=firm.pose_share)
+            hands.append(sure)
+            sources[sure] = tuple(ids)
+        blind = [list(m.blind.get(seat, ())) + _gaps(m.covered) for m in ranked]
+        everywhere = blind[0]
+        for spans in blind[1:]:
+            everywhere = _intersect(everywhere, spans)
+        why = "; ".join(sorted({u["why"] for m in ranked for u in m.camera.observations.unseen if u["seat"] == seat}))
+        unseen += [Unseen(seat=seat, start=a, end=b, why=why or "no camera had a view")
+                   for a, b in _intersect(everywhere, _union([s for m in moved for s in m.covered]))]
+    covered = tuple(_union([s for m in moved for s in m.covered]))
+    obs = Observations(tuple(sorted(hands, key=lambda h: (h.on, h.seat))), main.observations.fps, tuple(unseen),
+                       main.video.name, covered)
+    return Merged(obs, sources, best, moved)
+
+
+def _gaps(spans: Sequence[Span]) -> list[Span]:
+    """What lies outside `spans` (a camera is blind where it did not film or vision did not look)."""
+    out, last = [], -FOREVER
+    for a, b in _union(spans):
+        if a > last:
+            out.append((last, a))
+        last = max(last, b)
+    return out + [(last, FOREVER)]
+
+
+# ---------------------------------------------------------------- which camera a finding's evidence is from
+
+
+def evidence_cameras(finding: Finding, merged: Merged) -> tuple[str, ...]:
+    """The cameras whose evidence a finding rests on: the hand's cameras for a finding about one hand, the
+    cameras that had a view of the seat for no_vote (none of them showed a hand), every camera for cannot_see,
+    and the best cameras of the differing seats for a count (every camera where it names none)."""
+    everyone = tuple(m.camera.id for m in merged.moved)
+    if finding.kind in HAND_KINDS and finding.seat is not None and finding.t is not None:
+        for h, ids in merged.sources.items():
+            if h.seat == finding.seat and (math.isclose(h.on, finding.t, abs_tol=1e-6) or h.on <= finding.t <= h.off):
+                return ids
+        return (merged.best.get(finding.seat, everyone[0]),)
+    if finding.kind == "no_vote" and finding.seat is not None:
+        times = finding.evidence.times or ((finding.t,) if finding.t is not None else ())
+        start, end = (min(times), max(times)) if times else (0.0, 0.0)
+        ids = tuple(m.camera.id for m in merged.moved if m.sees(finding.seat, start, end))
+        return ids or everyone
+    if finding.kind == "count_mismatch" and finding.seats:
+        ids = {merged.best[s] for s in finding.seats if s in merged.best}
+        return tuple(c for c in everyone if c in ids) or everyone
+    return everyone
+
+
+def camera_frames(finding: Finding, merged: Merged, main: CameraView) -> tuple[CameraFrames, ...]:
+    """The finding's moments on every camera's own clock (the times a camera did not film are left out)."""
+    used = set(evidence_cameras(finding, merged))
+    times = finding.evidence.times or ((finding.t,) if finding.t is not None else ())
+    out = []
+    for m in merged.moved:
+        clock = m.camera.frame_clock()
+        end = clock.duration
+        points = []
+        for t in times:
+            own = t - m.shift  # the main clock back onto this camera's clock
+            if own < 0 or (end is not None and own > end):
+                continue
+            points.append((clock.at(own).frame, round(own, 3)))
+        out.append(CameraFrames(m.camera.id, tuple(f for f, _ in points), tuple(x for _, x in points),
+                                m.camera.id in used))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- putting it together
+
+
+def main_camera(proto: GameProtocol) -> CameraVideo:
+    """The camera the report is written on: the one `video` names (the validator keeps them on one clock), else
+    the first of `videos`."""
+    cameras = proto.videos
+    video = proto.data.get("video")
+    path = video.get("path") if isinstance(video, dict) else None
+    same = [c for c in cameras if isinstance(path, str) and Path(c.path) == Path(path)]
+    return same[0] if same else cameras[0]
+
+
+def on_camera(data: dict[str, Any], camera: CameraVideo) -> dict[str, Any]:
+    """The protocol with `video` set to this camera (its file, its offset): vote windows on its clock."""
+    return {**data, "video": {"path": camera.path, "offset_s": camera.offset}}
+
+
+def look(proto: GameProtocol, *, marks: Sequence[Mark], model: str, observer: Observer,
+         observations: Mapping[str, str | os.PathLike[str]] | None, say: Say,
+         progress: Callable[[str], Callable[[int, int], None]]) -> list[CameraView]:
+    """Every camera's view: its seat map checked, its hands from saved observations (`observations`, by camera
+    id) or from the observer over the main camera's vote stretches moved onto its clock."""
+    cameras = proto.videos
+    main = main_camera(proto)
+    rounds = vote_rounds(vote_windows(on_camera(proto.data, main), marks))
+    stretches = analysis_windows(rounds)
+    unknown = sorted(set(observations or {}) - {c.id for c in cameras})
+    if unknown:
+        raise InvalidInput(f"{proto.path}: no camera \"{unknown[0][:40]}\" in videos (cameras: "
+                           f"{', '.join(c.id for c in cameras)}).")
+    views = []
+    for camera in cameras:
+        video = resolve_camera_path(proto, camera)
+        seats = resolve_camera_path(proto, camera, "seats")
+        seat_map = load_seat_map(seats)
+        check_seat_geometry(seat_map, seats)
+        clock = observer.video_clock(video)
+        saved = (observations or {}).get(camera.id)
+        if saved is not None:
+            obs_json = read_observations(saved)
+            seen = observations_from_json(obs_json, saved)
+            own = on_camera(proto.data, camera)
+            check_observations_fit(seen, obs_json, saved, own, rounds=vote_rounds(vote_windows(own)),
+                                   video_name=video.name, video_file=video, video_clock=clock)
+        else:
+            shift = camera.offset - main.offset
+            windows = [(max(0.0, a + shift), b + shift) for a, b in stretches if b + shift > 0]
+            say(f"audit: camera {camera.id}: {len(windows)} stretches to look at in {video.name}")
+            seen = observer.day(video, seat_map, windows, model=model, progress=progress(f"audit: camera {camera.id}:"))
+        views.append(CameraView(camera.id, video, seats, seat_map, camera.offset, seen, clock))
+    return views
+
+
+def audit_cameras(proto: GameProtocol, views: Sequence[CameraView], *, profile: Profile,
+                  marks: Sequence[Mark] = ()) -> AuditReport:
+    """The vote audit from these cameras' views: the merged observations through the one audit, on the main
+    camera's clock (the first view's where the main camera is not among them), each finding with `x_cameras`,
+    the report with which camera saw which seat best."""
+    ids = [v.id for v in views]
+    main_id = main_camera(proto).id if main_camera(proto).id in ids else ids[0]  # a camera alone: on its own clock
+    main = next(v for v in views if v.id == main_id)
+    merged = merge(views, main)
+    data = on_camera(proto.data, next(c for c in proto.videos if c.id == main_id))
+    visible = {n for v in views for n in v.seat_map.seats}
+    report = audit(data, merged.observations, profile=profile, visible_seats=visible, marks=marks,
+                   video=main.video.name, frames=main.clock)
+    findings = tuple(replace(f, extra={**f.extra, "x_cameras": [c.to_json() for c in camera_frames(f, merged, main)]})
+                     for f in report.findings)
+    cameras = [{"id": v.id, "video": v.video.name, "offset": v.offset,
+                "best_seats": sorted(s for s, c in merged.best.items() if c == v.id)} for v in views]
+    return replace(report, findings=findings, extra={**report.extra, "x_cameras": cameras})
