@@ -313,6 +313,22 @@ def on_camera(data: dict[str, Any], camera: CameraVideo) -> dict[str, Any]:
     return {**data, "video": {"path": camera.path, "offset_s": camera.offset}}
 
 
+def observations_beside(video: Path) -> Path:
+    """Where a video's saved observations are kept: beside it, NAME.mp4 -> NAME.observations.json."""
+    return video.with_name(video.name[: -len(video.suffix)] + ".observations.json" if video.suffix else
+                           video.name + ".observations.json")
+
+
+def saved_observations(proto: GameProtocol) -> dict[str, Path]:
+    """Each camera's saved observations beside its video, by camera id, where they exist (the app, the bench)."""
+    out = {}
+    for camera in proto.videos:
+        path = observations_beside(resolve_camera_path(proto, camera))
+        if path.is_file():
+            out[camera.id] = path
+    return out
+
+
 def look(proto: GameProtocol, *, marks: Sequence[Mark], model: str, observer: Observer,
          observations: Mapping[str, str | os.PathLike[str]] | None, say: Say,
          progress: Callable[[str], Callable[[int, int], None]]) -> list[CameraView]:
