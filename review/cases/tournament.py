@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from contract.errors import InvalidInput
+from contract.errors import InvalidInput, StopframeError
 from contract.jsonio import format_problem, read_document, read_json
 from review.audit.findings import FINDING_KINDS, AuditReport, Finding, finding_key
 from review.cases.store import Decision
@@ -312,7 +312,10 @@ def rolled_up(tournament: Tournament, out_dir: str | os.PathLike[str],
         if g.audit is not None:
             report = AuditReport.from_json(read_document(base / g.audit, "audit report", "stopframe-audit/1"), base / g.audit)
         if g.files.get("protocol"):
-            data = read_json(g.files["protocol"], "protocol")
+            try:
+                data = read_json(g.files["protocol"], "protocol")
+            except StopframeError:  # a failed game's protocol may be the very file that could not be read
+                data = None
             protocol = data if isinstance(data, dict) else None
         runs.append(GameRun(id=g.id, status=g.status, files=g.files, protocol=protocol, report=report, audit=g.audit,
                             error=g.error, fingerprint=g.fingerprint, store_id=g.store_id, seconds=g.seconds,
