@@ -4,6 +4,7 @@ mafiaratings game file (where the format holds it), the findings CSV and the HTM
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -122,13 +123,19 @@ def _value(v: object) -> str:
     return words.number(v) if isinstance(v, int | float) else str(v)
 
 
+def _in_words(sentence: str) -> str:
+    """A refusal's JSON places (`events[24]`) as a judge counts them: "the corrected protocol's event 25"."""
+    placed = re.sub(r"events\[(\d+)\]", lambda m: f"the corrected protocol's event {int(m.group(1)) + 1}", sentence)
+    return words.humanise(placed[:1].upper() + placed[1:])
+
+
 def _club_notes(game: Game) -> None:
     """Beside the club files: why a format cannot take this game, and what the files never carry."""
     corrected = _corrected(game)
     _, refused = club_files(game, corrected)
     for target in FORMATS:
         if target in refused:
-            st.info(f"No {NAMES[target]} file: {words.humanise(refused[target])}")
+            st.info(f"No {NAMES[target]} file: {_in_words(refused[target])}")
         else:
             st.caption(f"The {NAMES[target]} file reads back as the same game; it does not carry "
                        + "; ".join(left_out(corrected, target)) + ".")

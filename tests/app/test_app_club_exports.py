@@ -48,7 +48,7 @@ def test_confirm_then_save_the_club_files(data: Path, tmp_path: Path, source: st
     _ok(at)
     infos = [i.value for i in at.info]
     if source == "polemica":  # the Polemica game names a best move's three seats: mafiaratings cannot hold them
-        assert any(i.startswith("No mafiaratings file: events[") and "not whom it named" in i for i in infos), infos
+        assert any(i.startswith("No mafiaratings file: The corrected protocol's event ") and "not whom it named" in i for i in infos), infos
     at.button(key="save_exports").click().run()
     _ok(at)
     folder = data / "exports" / "club"

@@ -1,0 +1,219 @@
+"""Tournament: a `stopframe tournament` folder — every game with its status and counts, the judges' record and
+the players' fouls — and any game's Vote audit one click away.
+
+Why the record is rebuilt on every visit: the judges' decisions are made later, game by game, in the Vote audit;
+`review.cases.tournament.rolled_up` reads them from the decisions database (the same one the Vote audit writes)
+with each game's audit and protocol from the folder, so nothing is looked at again and the record is current.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from contract.errors import StopframeError
+from contract.jsonio import write_json
+from review.cases.store import data_dir
+from review.cases.tournament import Tournament, TournamentGame, load_tournament, rolled_up
+from stopframe_app import state, words
+from stopframe_app.decisions import md
+from stopframe_app.game import Game, GameSpec
+
+REPORT = "tournament.json"
+PROGRESS = "progress.json"
+FOLDER = "tournament_folder"  # the open tournament's folder (plain session state)
+SAID = "tournament_said"  # why the last open (of a folder or a game) failed
+MAX_RECENT = 8
+NOT_GIVEN = "not given"
+
+
+def recent_path() -> Path:
+    return data_dir() / "tournaments" / "recent.json"
+
+
+def recent_folders() -> list[str]:
+    """The tournament folders opened before, newest first (those still there)."""
+    try:
+        listed = json.loads(recent_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [p for p in listed if isinstance(p, str) and (Path(p) / REPORT).is_file()][:MAX_RECENT] \
+        if isinstance(listed, list) else []
+
+
+def _remember(folder: str) -> None:
+    write_json(recent_path(), [folder, *[p for p in recent_folders() if p != folder]][:MAX_RECENT])
+
+
+def folder_of(typed: str) -> Path:
+    """The tournament folder from what the judge typed: the --out folder or its tournament.json."""
+    path = Path(typed.strip().strip('"')).expanduser()
+    return path.parent if path.name == REPORT else path
+
+
+def _open_folder(typed: str | None) -> None:
+    st.session_state.pop(SAID, None)
+    if not (typed or "").strip():
+        st.session_state[SAID] = "Give the tournament folder first (the --out folder of stopframe tournament)."
+        return
+    folder = folder_of(typed or "")
+    if not (folder / REPORT).is_file():
+        st.session_state[SAID] = f"Not opened: there is no {REPORT} in {folder}."
+        return
+    try:
+        load_tournament(folder / REPORT)
+    except StopframeError as exc:
+        st.session_state[SAID] = f"Not opened: {exc}"
+        return
+    st.session_state[FOLDER] = str(folder.resolve())
+    _remember(str(folder.resolve()))
+
+
+def _decisions(run: Any) -> dict[str, Any] | None:
+    return state.store().decisions(run.store_id) if run.store_id else None
+
+
+def load(folder: Path) -> Tournament:
+    """The report with the decisions made since, rolled up (the file on disk is not changed)."""
+    report = load_tournament(folder / REPORT)
+    return rolled_up(report, folder, _decisions, created=report.created)
+
+
+def _text(value: Any) -> str:
+    return NOT_GIVEN if value is None or value == "" else str(value)
+
+
+def _status(g: TournamentGame) -> str:
+    if g.status == "failed":
+        return f"failed: {words.humanise(g.error or 'no reason was recorded')}"
+    return "audited" if g.status == "audited" else "audited in an earlier run"
+
+
+def game_rows(t: Tournament) -> pd.DataFrame:
+    """One row per game, in words; the counts stay numbers so the table sorts by them."""
+    rows = []
+    for g in t.games:
+        audited = g.status != "failed"
+        rows.append({
+            "game": g.id, "table": _text(g.table), "judge": _text(g.judge), "date": _text(g.date),
+            "rules": _text(g.rules), "status": _status(g), "votes": g.votes, "findings": g.findings,
+            "suggestions": g.suggestions,
+            "by kind": ", ".join(f"{words.kind(k)} {n}" for k, n in g.by_kind.items()) or "none",
+            "sure / maybe / unsure": "{high} / {medium} / {low}".format(**g.by_confidence),
+            "outcomes changed": g.changed_outcomes,
+            "decided": _text(g.decided) if audited else "not audited",
+            "confirmed": _text(g.confirmed) if audited else "not audited",
+        })
+    return pd.DataFrame(rows)
+
+
+def judge_rows(t: Tournament) -> pd.DataFrame:
+    rows = []
+    for j in t.judges:
+        rows.append({
+            "judge": _text(j.judge), "games": j.games, "failed": j.failed, "suggestions": j.suggestions,
+            "suggestions per game": words.number(j.suggestions_per_game) if j.suggestions_per_game is not None
+            else "no game audited",
+            "games decided": j.decided_games,
+            "violations missed (confirmed)": _text(j.missed) if j.missed is not None else "no decisions yet",
+            "missed per decided game": words.number(j.missed_per_game) if j.missed_per_game is not None
+            else "no decisions yet",
+            "miscounted votes": j.miscounted_votes,
+        })
+    return pd.DataFrame(rows)
+
+
+def player_rows(t: Tournament) -> pd.DataFrame:
+    rows = [{"player": _text(p.nickname), "game": p.game, "seat": p.seat, "fouls": p.fouls, "warnings": p.warnings,
+             "fines": p.fines, "removals": p.removals, "points": p.points, "findings": p.findings}
+            for p in t.players]
+    return pd.DataFrame(rows)
+
+
+def spec_of(g: TournamentGame) -> GameSpec:
+    """The game as the app opens it: the tournament's protocol (the converted one for a club file), its seat
+    map, its saved observations where the run used them, else its video."""
+    f = g.files
+    return GameSpec(str(f["protocol"]), f.get("video"), f.get("seats"), f.get("observations"), g.rules)
+
+
+def _open_game(t: Tournament, game_id: str) -> None:
+    st.session_state.pop(SAID, None)
+    g = t.game(game_id)
+    if g is None or not g.files.get("protocol"):
+        st.session_state[SAID] = f"Not opened: the game {game_id} has no protocol in the tournament."
+        return
+    if state.try_open(spec_of(g), "tournament"):
+        st.session_state[state.VIEW] = "Vote audit"
+    else:
+        st.session_state[SAID] = state.open_error("tournament") or "Not opened."
+
+
+def _progress(folder: Path) -> None:
+    """A run still going: its games and vision windows done, and the time left (pipeline.tournament's file)."""
+    try:
+        p = json.loads((folder / PROGRESS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if not isinstance(p, dict) or not p.get("running"):
+        return
+    left = p.get("left_s")
+    eta = (f", about {max(1, round(left))} s left" if left < 90 else f", about {round(left / 60)} min left") \
+        if isinstance(left, int | float) and not isinstance(left, bool) else ""
+    st.info(f"A run is going on: {p.get('games_done', 0)} of {p.get('games', 0)} games, "
+            f"{p.get('windows_done', 0)} of {p.get('windows', 0)} vision windows{eta}. Reload to see more.")
+
+
+def _chooser() -> None:
+    with st.container(border=True):
+        st.text_input("Tournament folder (the --out folder of stopframe tournament)", key="tournament_path")
+        st.button("Open", key="tournament_open", on_click=lambda: _open_folder(st.session_state.get("tournament_path")))
+        recent = [p for p in recent_folders() if p != st.session_state.get(FOLDER)]
+        if recent:
+            st.caption("Opened before:")
+            for i, p in enumerate(recent):
+                st.button(p, key=f"tournament_recent_{i}", on_click=_open_folder, args=(p,))
+
+
+def render(game: Game | None = None) -> None:
+    st.header("Tournament")
+    _chooser()
+    said = st.session_state.pop(SAID, None)
+    if said:
+        st.error(said)
+    opened = st.session_state.get(FOLDER)
+    if not opened:
+        st.write("Open the folder `stopframe tournament DIR --out OUT` wrote (OUT): every game's status and counts, "
+                 "the judges' record and the players' fouls, and each game's Vote audit from here.")
+        return
+    folder = Path(opened)
+    t = load(folder)
+    totals = t.totals
+    st.subheader(md(folder.name))
+    st.write(f"{totals['games']} games: {totals['audited']} audited, {totals['reused']} from an earlier run, "
+             f"{totals['failed']} failed; {totals['findings']} findings, {totals['suggestions']} suggestions "
+             f"(at or above {words.number(t.threshold)} confidence). Made {t.created}.")
+    _progress(folder)
+    st.markdown("**Games** (click a column to sort)")
+    st.dataframe(game_rows(t), hide_index=True, width="stretch", key="tournament_games")
+    playable = [g.id for g in t.games if g.status != "failed"]
+    if playable:
+        cols = st.columns([3, 1])
+        chosen = cols[0].selectbox("Game", playable, key="tournament_game")
+        cols[1].button("Open this game", key="tournament_open_game", on_click=_open_game, args=(t, chosen))
+        picked = t.game(chosen)
+        if picked is not None and not picked.files.get("observations"):
+            st.caption("This game was audited from its video: its Vote audit needs the video analysed once "
+                       "(Open a game → Analyse the vote windows).")
+    st.markdown("**Judges' record** (decisions made in each game's Vote audit count on the next visit)")
+    st.dataframe(judge_rows(t), hide_index=True, width="stretch", key="tournament_judges")
+    st.markdown("**Players' fouls** (what the rules would have given, by the standing findings)")
+    players = player_rows(t)
+    if players.empty:
+        st.write("No player has a standing finding.")
+    else:
+        st.dataframe(players, hide_index=True, width="stretch", key="tournament_players")
