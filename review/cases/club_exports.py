@@ -38,6 +38,22 @@ DEFAULT_FOUL = {False: "foul", True: "technical foul"}  # the importer's reason 
 class ExportRefused(InvalidInput):
     """The game holds something the target format cannot; the message names the event (exit status 1)."""
 
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index  # the protocol event it names; None: the players or the game as a whole
+
+
+def _first(*checks: Callable[[], Any]) -> None:
+    """Run every check; raise the refusal that names the earliest event (the players' before any event)."""
+    found = []
+    for check in checks:
+        try:
+            check()
+        except ExportRefused as exc:
+            found.append(exc)
+    if found:
+        raise min(found, key=lambda e: -1 if e.index is None else e.index)
+
 
 # ---------------------------------------------------------------------------------------------- the game
 
@@ -67,7 +83,7 @@ class _Played:
             state, _ = step(self.profile, state, i, e)
 
     def refuse(self, i: int, why: str) -> ExportRefused:
-        return ExportRefused(f"events[{i}] ({event_words(self.events[i])}): {why}.")
+        return ExportRefused(f"events[{i}] ({event_words(self.events[i])}): {why}.", i)
 
     def rounds(self) -> dict[tuple[int, int], list[int]]:
         """(day, round) -> the indexes of its candidate votes, in protocol order."""
@@ -179,29 +195,7 @@ def to_polemica(protocol: Mapping[str, Any]) -> dict[str, Any]:
     Raises ExportRefused naming the first event Polemica cannot hold, or when the file would not read back as the
     same game."""
     g = _Played(protocol, "polemica")
-    for i, e in enumerate(g.events):
-        kind = e["type"]
-        if kind == "fine":
-            raise g.refuse(i, "a Polemica file holds no fines")
-        if kind == "lift_vote":
-            raise g.refuse(i, "a Polemica file lists votes for candidates and holds no vote on lifting several players")
-        if kind == "removal" or (kind == "elimination" and e["cause"] == "removal"):
-            raise g.refuse(i, "a Polemica file holds no removals from the table")
-        if kind == "shooting" and e["target"] is not None and not g.living_blacks(i):
-            raise g.refuse(i, "Polemica gives the night's target from the black players' shots, and the protocol "
-                              "does not say who is black")
-        if kind == "check" and g.roles.get(e["target"]) is None:
-            raise g.refuse(i, f"a Polemica file keeps whom the {'Don' if e['by'] == 'don' else 'Sheriff'} checked, "
-                              f"not the result, which follows from the roles, and seat {e['target']}'s role is not given")
-    _votes_behind_day_leavers(g)
-    for (_day, rnd), indexes in g.rounds().items():
-        for i in indexes:
-            if rnd > 1 and g.events[i]["count"] == 0:
-                raise g.refuse(i, f"nobody voted for seat {g.events[i]['candidate']} in this revote, and a Polemica file, "
-                                  "listing votes voter by voter, cannot show he was a candidate")
-    if sum(1 for e in g.events if e["type"] == "best_move") > 1:
-        i = [j for j, e in enumerate(g.events) if e["type"] == "best_move"][1]
-        raise g.refuse(i, "a Polemica file holds one best move a game")
+    _first(lambda: _polemica_events(g), g.ballots, lambda: _votes_behind_day_leavers(g), lambda: _polemica_rounds(g))
     players: dict[int, dict[str, Any]] = {}
     for p in sorted(g.data["players"], key=lambda p: p["seat"]):
         row: dict[str, Any] = {"position": p["seat"]}
@@ -233,6 +227,36 @@ def to_polemica(protocol: Mapping[str, Any]) -> dict[str, Any]:
     if result is not None:
         out["result"] = {v: k for k, v in POLEMICA_RESULTS.items()}[result]
     return _read_back(g, out)
+
+
+def _polemica_events(g: _Played) -> None:
+    """Events Polemica has no field for, or cannot give back without the roles."""
+    for i, e in enumerate(g.events):
+        kind = e["type"]
+        if kind == "fine":
+            raise g.refuse(i, "a Polemica file holds no fines")
+        if kind == "lift_vote":
+            raise g.refuse(i, "a Polemica file lists votes for candidates and holds no vote on lifting several players")
+        if kind == "removal" or (kind == "elimination" and e["cause"] == "removal"):
+            raise g.refuse(i, "a Polemica file holds no removals from the table")
+        if kind == "shooting" and e["target"] is not None and not g.living_blacks(i):
+            raise g.refuse(i, "Polemica gives the night's target from the black players' shots, and the protocol "
+                              "does not say who is black")
+        if kind == "check" and g.roles.get(e["target"]) is None:
+            raise g.refuse(i, f"a Polemica file keeps whom the {'Don' if e['by'] == 'don' else 'Sheriff'} checked, "
+                              f"not the result, which follows from the roles, and seat {e['target']}'s role is not given")
+
+
+def _polemica_rounds(g: _Played) -> None:
+    """Rounds and best moves a file of one row per voter, and one guess a game, cannot hold."""
+    for (_day, rnd), indexes in g.rounds().items():
+        for i in indexes:
+            if rnd > 1 and g.events[i]["count"] == 0:
+                raise g.refuse(i, f"nobody voted for seat {g.events[i]['candidate']} in this revote, and a Polemica file, "
+                                  "listing votes voter by voter, cannot show he was a candidate")
+    if sum(1 for e in g.events if e["type"] == "best_move") > 1:
+        i = [j for j, e in enumerate(g.events) if e["type"] == "best_move"][1]
+        raise g.refuse(i, "a Polemica file holds one best move a game")
 
 
 def _votes_behind_day_leavers(g: _Played) -> None:
@@ -267,38 +291,11 @@ def to_mafiaratings(protocol: Mapping[str, Any]) -> dict[str, Any]:
         if p.get("role") is None:
             raise ExportRefused(f"players: seat {p['seat']}'s role is not given, and a mafiaratings file needs every "
                                 "player's role.")
+    _first(lambda: _mafiaratings_events(g), lambda: _no_gaps(g, g.ballots()))
     codes = {v: k for k, v in MAFIARATINGS_ROLES.items()}
     rows = {p["seat"]: {"nick_name": p.get("nickname"), "role": codes[p["role"]]} for p in g.data["players"]}
-    checked: dict[tuple[int, str], int] = {}
-    nominated: dict[tuple[int, int], int] = {}
-    for i, e in enumerate(g.events):
-        kind = e["type"]
-        if kind == "fine":
-            raise g.refuse(i, "a mafiaratings file holds no fines")
-        if kind == "lift_vote":
-            raise g.refuse(i, "a mafiaratings file keeps each player's vote for a candidate and holds no vote on "
-                              "lifting several players")
-        if kind == "withdrawal":
-            raise g.refuse(i, "a mafiaratings file keeps the day's nominations and cannot say one was withdrawn")
-        if kind == "best_move":
-            raise g.refuse(i, "a mafiaratings file keeps only that a best move was made, not whom it named")
-        if kind == "nomination":
-            if (e["day"], e["by"]) in nominated:
-                raise g.refuse(i, f"a mafiaratings file holds one nomination per player a day, and seat {e['by']} "
-                                  f"already nominated on day {e['day']}")
-            nominated[(e["day"], e["by"])] = i
-        if kind == "check":
-            if (e["target"], e["by"]) in checked:
-                raise g.refuse(i, f"a mafiaratings file holds one {'Don' if e['by'] == 'don' else 'Sheriff'}'s check "
-                                  f"of each player, and seat {e['target']} was checked on night {checked[(e['target'], e['by'])]}")
-            checked[(e["target"], e["by"])] = e["night"]
-        if kind == "shooting" and any(t is None for t in g.shots(i).values()):
-            raise g.refuse(i, "a mafiaratings file holds a shot only at a seat, and the protocol has a shooter who shot "
-                              "at no one")
-        if kind == "removal":
-            _removal_at_day_start(g, i)
+    nominated = {(e["day"], e["by"]): i for i, e in enumerate(g.events) if e["type"] == "nomination"}
     ballots = g.ballots()
-    _no_gaps(g, ballots)
     for (day, _rnd), by_candidate in sorted(ballots.items()):
         for candidate, voters in by_candidate.items():
             for v in voters:
@@ -333,6 +330,39 @@ def to_mafiaratings(protocol: Mapping[str, Any]) -> dict[str, Any]:
         out["winner"] = {v: k for k, v in MAFIARATINGS_WINNERS.items()}[result]
     out["players"] = [{k: v for k, v in rows[s].items() if v is not None} for s in SEATS]
     return _read_back(g, out)
+
+
+def _mafiaratings_events(g: _Played) -> None:
+    """Events mafiaratings has no field for, or holds only once a player, a day or a night."""
+    checked: dict[tuple[int, str], int] = {}
+    nominated: dict[tuple[int, int], int] = {}
+    nominated: dict[tuple[int, int], int] = {}
+    for i, e in enumerate(g.events):
+        kind = e["type"]
+        if kind == "fine":
+            raise g.refuse(i, "a mafiaratings file holds no fines")
+        if kind == "lift_vote":
+            raise g.refuse(i, "a mafiaratings file keeps each player's vote for a candidate and holds no vote on "
+                              "lifting several players")
+        if kind == "withdrawal":
+            raise g.refuse(i, "a mafiaratings file keeps the day's nominations and cannot say one was withdrawn")
+        if kind == "best_move":
+            raise g.refuse(i, "a mafiaratings file keeps only that a best move was made, not whom it named")
+        if kind == "nomination":
+            if (e["day"], e["by"]) in nominated:
+                raise g.refuse(i, f"a mafiaratings file holds one nomination per player a day, and seat {e['by']} "
+                                  f"already nominated on day {e['day']}")
+            nominated[(e["day"], e["by"])] = i
+        if kind == "check":
+            if (e["target"], e["by"]) in checked:
+                raise g.refuse(i, f"a mafiaratings file holds one {'Don' if e['by'] == 'don' else 'Sheriff'}'s check "
+                                  f"of each player, and seat {e['target']} was checked on night {checked[(e['target'], e['by'])]}")
+            checked[(e["target"], e["by"])] = e["night"]
+        if kind == "shooting" and any(t is None for t in g.shots(i).values()):
+            raise g.refuse(i, "a mafiaratings file holds a shot only at a seat, and the protocol has a shooter who shot "
+                              "at no one")
+        if kind == "removal":
+            _removal_at_day_start(g, i)
 
 
 def _removal_at_day_start(g: _Played, i: int) -> None:

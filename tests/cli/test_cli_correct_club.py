@@ -53,4 +53,4 @@ def test_a_game_the_format_cannot_hold_is_one_sentence_and_exit_1(capsys, tmp_pa
                              "--format", "polemica", "--out", out)
     assert code == 1 and stdout == "" and not out.exists()
     assert err.startswith(f"stopframe: {out}: no Polemica file written: in the corrected game, events[")
-    assert "no vote on lifting" in err and err.count("\n") == 1
+    assert "gives only the count" in err and err.count("\n") == 1
