@@ -329,6 +329,24 @@ def saved_observations(proto: GameProtocol) -> dict[str, Path]:
     return out
 
 
+def every_camera_saved(proto: GameProtocol, video: str | os.PathLike[str] | None,
+                       observations: str | os.PathLike[str] | None) -> dict[str, Path]:
+    """For a game of several cameras opened on its main camera (`video`, its observations `observations`),
+    every camera's saved observations by id; {} where there is one camera, the open video is another, or a
+    camera's observations are missing (the game is then audited from the open video alone)."""
+    try:
+        cameras = proto.videos
+        main = main_camera(proto) if len(cameras) > 1 else None
+        if main is None or video is None or observations is None:
+            return {}
+        if resolve_camera_path(proto, main).resolve() != Path(video).resolve():
+            return {}
+        saved = {**saved_observations(proto), main.id: Path(observations)}
+    except InvalidInput:
+        return {}
+    return saved if len(saved) == len(cameras) else {}
+
+
 def look(proto: GameProtocol, *, marks: Sequence[Mark], model: str, observer: Observer,
          observations: Mapping[str, str | os.PathLike[str]] | None, say: Say,
          progress: Callable[[str], Callable[[int, int], None]]) -> list[CameraView]:

@@ -1,16 +1,169 @@
-"""Timeline and frames: the whole game on one axis; picking an event (click or list) moves the viewer."""
+"""Timeline and frames: the whole game on one axis; picking an event (click or list) moves the viewer. A game
+filmed from several cameras (the protocol's `videos`) is shown side by side, every camera at the same instant,
+stepped together; its findings' frames from every camera (`cameras_evidence`) are on the Vote audit cards."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
 import streamlit as st
 
+from contract.clock import Clock
+from contract.errors import StopframeError
+from contract.jsonio import read_json
+from pipeline.cameras import main_camera, observations_beside
+from review.audit.findings import Finding
+from review.game.protocol import resolve_camera_path
 from stopframe_app import state
 from stopframe_app.game import Game
 from stopframe_app.timeline import SELECTION, timeline_chart, timeline_rows
-from stopframe_app.viewer import frame_viewer
+from stopframe_app.viewer import STEPS, flagged_seats, frame_viewer, hands_at, window_at
+from vision.seats import SeatMap, load_seat_map
 
 EVENT = "timeline_event"
 CHART = "timeline_chart"
+SIDE_BY_SIDE = "frames_side_by_side"
+
+
+@dataclass(frozen=True)
+class CameraSide:
+    """One camera of a game filmed from several angles, as the viewer draws it: its video, its clock's offset,
+    its seat map (scaled to its video) and the hands its saved observations hold (on its own clock)."""
+
+    id: str
+    video: str
+    offset: float
+    seat_map: SeatMap | None
+    hands: tuple[dict[str, Any], ...]
+    main: bool
+
+
+def cameras_of(game: Game) -> list[CameraSide]:
+    """The game's cameras, the one open in the viewer first; [] where the protocol names fewer than two, the
+    open video is none of them, or a camera's video is missing (then the game is shown from one camera)."""
+    return _cameras(game.spec.signature(), game)
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _cameras(signature: tuple, _game: Game) -> list[CameraSide]:
+    game = _game
+    try:
+        cameras = game.protocol.videos
+    except StopframeError:
+        return []
+    if len(cameras) < 2 or not game.spec.video or game.video_meta is None:
+        return []
+    main = main_camera(game.protocol)
+    try:
+        if resolve_camera_path(game.protocol, main).resolve() != Path(game.spec.video).resolve():
+            return []
+        out = []
+        for camera in sorted(cameras, key=lambda c: c.id != main.id):
+            video = resolve_camera_path(game.protocol, camera)
+            if not video.is_file():
+                return []
+            if camera.id == main.id:
+                out.append(CameraSide(camera.id, str(video), camera.offset, game.seat_map, tuple(game.hands), True))
+                continue
+            with state.video_file(str(video)) as source:
+                size = (source.meta.width, source.meta.height)
+            seat_map = load_seat_map(resolve_camera_path(game.protocol, camera, "seats")).scaled_to(*size) \
+                if camera.seats else None
+            saved = observations_beside(video)
+            hands = tuple(read_json(saved, "observations file").get("hands") or ()) if saved.is_file() else ()
+            out.append(CameraSide(camera.id, str(video), camera.offset, seat_map, hands, False))
+    except StopframeError:
+        return []
+    return out
+
+
+def camera_frame(game: Game, camera: CameraSide, index: int, show_zones: bool = True) -> tuple[bytes, str]:
+    """Frame `index` of one camera as JPEG with its own seat zones and hands, the vote window on its clock; cached."""
+    return _camera_frame(game.spec.signature(), camera.id, index, show_zones, game, camera)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _camera_frame(signature: tuple, camera_id: str, index: int, show_zones: bool, _game: Game,
+                  _camera: CameraSide) -> tuple[bytes, str]:
+    from vision.overlay import draw_overlay, encode_jpeg
+
+    game, camera = _game, _camera
+    main = next(c for c in cameras_of(game) if c.main)
+    with state.video_file(camera.video) as source:
+        image = source.frame_at(index)
+        t = source.time_of(index)
+    shift = camera.offset - main.offset  # this camera's time = the open video's time + shift
+    window = window_at(game.windows, t - shift)
+    marks = ({k: (v + shift if v is not None else None) for k, v in
+              (("t", window.t), ("cutoff", window.cutoff), ("announced", window.announced))} if window else None)
+    minutes, seconds = divmod(t, 60)
+    caption = f"camera {camera.id} · frame {index} · {int(minutes):02d}:{seconds:06.3f}"
+    if window is not None:
+        caption = f"{window.label} · t = {t - shift - window.t:+.2f} s · " + caption
+    picture = draw_overlay(image, seat_map=camera.seat_map, hands=hands_at(camera.hands, t),
+                           flagged_seats=flagged_seats(game.findings, window), marks=marks, now=t,
+                           caption=caption.replace(" · ", " | "), show_zones=show_zones, legend=True)
+    return encode_jpeg(picture), caption
+
+
+def same_instant(game: Game, cameras: list[CameraSide], index: int) -> list[int | None]:
+    """Each camera's frame at the instant of the open video's frame `index` (None: that camera was not filming)."""
+    with state.video(game) as source:
+        t = source.time_of(index)
+    main = next(c for c in cameras if c.main)
+    out: list[int | None] = []
+    for camera in cameras:
+        own = t + camera.offset - main.offset
+        with state.video_file(camera.video) as source:
+            out.append(source.index_at(own) if 0.0 <= own <= source.meta.duration else None)
+    return out
+
+
+def _step_together(kind: str, amount: float, clock: Clock, last: int) -> None:
+    """Move the open video's frame (every camera follows it): by frames, or by seconds on its own clock."""
+    now = min(state.frame(), last)
+    to = clock.step(now, amount).frame if kind == "s" else now + int(amount)
+    st.session_state[state.FRAME] = min(max(0, to), last)
+
+
+@st.fragment
+def side_by_side(game: Game, cameras: list[CameraSide]) -> None:
+    """Every camera at the same instant, side by side; the steps move them all together."""
+    last = game.video_meta.frame_count - 1
+    st.session_state[state.FRAME] = min(state.frame(), last)
+    with state.video(game) as source:
+        clock = source.clock
+    cols = st.columns(len(STEPS) + 1)
+    for col, (label, kind, amount) in zip(cols, STEPS, strict=False):
+        col.button(label, key=f"both_step_{label}", on_click=_step_together, args=(kind, amount, clock, last),
+                   width="stretch")
+    show = cols[-1].toggle("zones", value=True, key="both_zones")
+    index = state.frame()
+    pictures = st.columns(len(cameras))
+    for col, camera, own in zip(pictures, cameras, same_instant(game, cameras, index), strict=True):
+        if own is None:
+            col.info(f"Camera {camera.id} was not filming at this moment.")
+            continue
+        jpeg, caption = camera_frame(game, camera, own, show_zones=show)
+        col.image(jpeg, caption=caption, width="stretch")
+
+
+def cameras_evidence(game: Game, finding: Finding) -> None:
+    """A finding's first frame from every camera, side by side, each saying whether its evidence was used."""
+    by_id = {c.id: c for c in cameras_of(game)}
+    shown = [c for c in finding.cameras if c.id in by_id]
+    if not shown:
+        return
+    with st.expander(f"The evidence from every camera ({', '.join(c.id for c in shown)})"):
+        for col, frames in zip(st.columns(len(shown)), shown, strict=True):
+            used = "its evidence" if frames.evidence else "not used: the other angle sees this seat better"
+            if not frames.frames:
+                col.info(f"Camera {frames.id} was not filming then.")
+                continue
+            jpeg, caption = camera_frame(game, by_id[frames.id], int(frames.frames[-1]))
+            col.image(jpeg, caption=f"{caption} — {used}", width="stretch")
 
 
 def _jump_to(game: Game, t: float) -> None:
@@ -49,4 +202,9 @@ def render(game: Game) -> None:
         labels = {f"{r.jump:8.2f} s · {r.label}": float(r.jump) for r in points.itertuples()}
         st.selectbox("Go to an event", list(labels), index=None, placeholder="pick an event to jump to",
                      key=EVENT, on_change=_picked_from_list, args=(game, labels))
+    cameras = cameras_of(game)
+    if cameras and st.toggle(f"Every camera side by side ({', '.join(c.id for c in cameras)}), at the same instant",
+                             value=True, key=SIDE_BY_SIDE):
+        side_by_side(game, cameras)
+        return
     frame_viewer(game, key="frames")

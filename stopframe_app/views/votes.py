@@ -17,8 +17,9 @@ from review.cases.store import Decision
 from review.game import timeline
 from review.game.profiles import get_profile
 from stopframe_app import report, state, words
-from stopframe_app.decisions import finding_cards, md, show_flash
+from stopframe_app.decisions import card_key, finding_card, finding_cards, md, show_flash
 from stopframe_app.game import Game
+from stopframe_app.views.frames import cameras_evidence, cameras_of
 
 if TYPE_CHECKING:
     from review.game.timeline import VoteRound
@@ -75,10 +76,23 @@ def render(game: Game) -> None:
         rows = list(getattr(getattr(picked, "selection", None), "rows", None) or [])
         if rows and rows[0] < len(here):
             here, alone = [here[rows[0]]], True
-    finding_cards(game, here, decisions)
+    cards_with_cameras(game, here, decisions)
     _recomputed(game, rnd, decisions)
     if not alone:  # a selected row shows that finding alone
         _other_findings(game, {(r.day, r.round) for r in rounds}, decisions, findings)
+
+
+def cards_with_cameras(game: Game, findings: Sequence[Finding], decisions: dict[str, Decision]) -> None:
+    """The findings' cards; under each, for a game filmed from several cameras, its frames from every camera."""
+    if not cameras_of(game):
+        finding_cards(game, findings, decisions)
+        return
+    seen: dict[str, int] = {}
+    for f in findings:  # finding_cards' keys, one card at a time so that the cameras' frames follow each card
+        key = card_key(f)
+        seen[key] = seen.get(key, 0) + 1
+        finding_card(game, f, decisions, key if seen[key] == 1 else f"{key}_{seen[key]}")
+        cameras_evidence(game, f)
 
 
 def shown_findings(findings: Sequence[Finding]) -> list[Finding]:
