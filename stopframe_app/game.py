@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from contract.errors import StopframeError
 from contract.jsonio import write_json
 from contract.observations import observations_from_json, read_observations
+from pipeline.audit import audit_game
+from pipeline.cameras import every_camera_saved
 from pipeline.game import replay_game
 from review.audit.audit import audit
 from review.audit.findings import AuditReport, Finding, VoteReport
@@ -298,6 +300,11 @@ def run_audit(game: Game) -> AuditReport | None:
     if game.problems:
         game.notes["audit"] = "The protocol has problems; fix them before the audit can run."
         return None
+    cameras = every_camera_saved(game.protocol, game.spec.video, game.spec.observations)
+    if cameras:  # a game filmed from several angles: each seat from the camera that sees it best
+        nights = any(k in game.observations for k in ("x_raised", "x_shown_numbers"))
+        return audit_game(protocol=game.spec.protocol, rules=game.profile_id, camera_observations=cameras,
+                          nights=nights).at_file_precision()
     visible = sorted(game.seat_map.seats) if game.seat_map is not None else None
     profile = get_profile(game.profile_id)
     report = audit(game.data, game.observations, profile=profile,
