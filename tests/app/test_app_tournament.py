@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 from streamlit.testing.v1 import AppTest
+from test_app_words import assert_people_words
 
 from review.audit.findings import Finding
 from stopframe_app.decisions import card_key
@@ -92,6 +93,7 @@ def test_the_games_judges_and_players_in_words(data: Path, tournament: Path) -> 
     assert set(judges.set_index("judge")["violations missed (confirmed)"]) == {"no decisions yet"}
     assert set(players["game"]) == {"t1-g1", "t1-g2"} and players["fouls"].sum() + players["fines"].sum() > 0
     assert "3 games: 2 audited, 0 from an earlier run, 1 failed" in " ".join(m.value for m in at.markdown)
+    assert_people_words(at, "Tournament")  # no None, repr, internal code or unrounded float anywhere on the page
 
 
 def test_open_a_game_confirm_a_finding_and_the_judges_record_counts_it(data: Path, tournament: Path) -> None:
