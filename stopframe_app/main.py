@@ -13,7 +13,7 @@ from contract.errors import StopframeError
 from stopframe_app import state
 from stopframe_app.decisions import md
 from stopframe_app.game import Game, profile_ids
-from stopframe_app.views import appeals, calibrate, exports, frames, open_game, training, votes
+from stopframe_app.views import appeals, calibrate, exports, frames, open_game, tournament, training, votes
 
 PAGES: dict[str, Callable[[Game], None]] = {
     "Vote audit": votes.render,
@@ -22,6 +22,7 @@ PAGES: dict[str, Callable[[Game], None]] = {
     "Exports": exports.render,
     "Appeals": appeals.render,
     "Training": training.render,
+    "Tournament": tournament.render,
     "Open a game": open_game.render,
 }
 PROFILE = "profile_pick"
