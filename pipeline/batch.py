@@ -11,14 +11,16 @@ its error sentence, so one bad file never stops the others.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from contract.errors import EXIT_INVALID, StopframeError
-from pipeline.audit import audit_game
+from contract.observations import Observations
+from pipeline.audit import VISION, Observer, Spans, VisionObserver, audit_game
+from vision.seats import SeatMap
 
 FOREIGN_SUFFIXES = {".polemica.json": "polemica", ".mafiaratings.json": "mafiaratings"}
 
@@ -78,6 +80,22 @@ class AuditTask:
     rules: str | None = None
     nights: bool = False
     model: str = "full"
+    vision_jobs: int | None = None  # processes for the game's vision windows; None: vision decides (all cores
+    # in the main process, one in a pool's worker)
+
+
+class VisionOnCores(VisionObserver):
+    """The product's observer with the vision windows on a set number of processes: a Ray task holds one
+    CPU, and Ray's workers are no pool children, so vision would otherwise take every core for each game."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+
+    def day(self, video: Path, seat_map: SeatMap, windows: Spans, *, model: str,
+            progress: Callable[[int, int], None]) -> Observations:
+        from vision.observe import observe
+
+        return observe(video, seat_map, list(windows), model=model, progress=progress, jobs=self.jobs)
 
 
 @dataclass(frozen=True)
@@ -92,10 +110,10 @@ class TaskResult:
 
 
 def task_for(game: GameFiles, *, protocol: Path | None = None, rules: str | None = None, nights: bool = False,
-             model: str = "full") -> AuditTask:
+             model: str = "full", vision_jobs: int | None = None) -> AuditTask:
     """The task for one game; `protocol`: the file to audit instead of the game's own (a converted one)."""
     return AuditTask(game.name, str(protocol or game.protocol), str(game.seats), _text(game.video),
-                     _text(game.observations), _text(game.marks), rules, nights, model)
+                     _text(game.observations), _text(game.marks), rules, nights, model, vision_jobs)
 
 
 def _text(p: Path | None) -> str | None:
@@ -106,8 +124,10 @@ def audit_task(task: AuditTask) -> TaskResult:
     """Audit one game with pipeline.audit.audit_game; any failure comes back as a sentence, never raised."""
     start = time.perf_counter()
     try:
+        observer: Observer = VISION if task.vision_jobs is None else VisionOnCores(task.vision_jobs)
         report = audit_game(protocol=task.protocol, seats=task.seats, video=task.video, rules=task.rules,
-                            observations=task.observations, marks=task.marks, nights=task.nights, model=task.model)
+                            observations=task.observations, marks=task.marks, nights=task.nights, model=task.model,
+                            observer=observer)
     except StopframeError as exc:
         return TaskResult(task.name, None, str(exc), exc.exit_code, time.perf_counter() - start)
     except Exception as exc:  # a broken file may break a library underneath; the other games go on

@@ -328,7 +328,7 @@ def run_tournament(
             runs[name] = _run(prep, "reused", earlier, done.get("seconds"))
         else:
             todo.append(task_for(prep.game, protocol=prep.protocol, rules=settings.rules, nights=settings.nights,
-                                 model=settings.model))
+                                 model=settings.model, vision_jobs=1 if engine == "ray" else None))
     workers = max(1, jobs or os.cpu_count() or 1)
     broken = sum(1 for r in runs.values() if r.status == "failed")
     speak(f"tournament: {len(games)} games: {len(runs) - broken} audited earlier, {broken} unreadable, "
