@@ -40,7 +40,7 @@ from vision.crops import SeatCrop, crop_for_zone, zone_visible_share
 from vision.options import DEFAULT, VisionOptions
 from vision.pose import Pose, classify, plausible_hand
 from vision.seats import SeatMap
-from vision.second_look import PoseCheck
+from vision.second_look import OPEN_POSES, PoseCheck
 
 PALM_POINTS = [0, 5, 9, 13, 17]
 THUMB_SIZE = 32  # change-gating thumbnail side
@@ -248,7 +248,8 @@ class SeatDetector:
         blocked = unusable_seats(seat_map)
         self.streams = {n: self._stream(n, crop_for_zone(seat.zone, seat_map.frame_size))
                         for n, seat in sorted(seat_map.seats.items()) if n not in blocked}
-        self.pose_check = (PoseCheck(seat_map, list(self.streams), backend=self.backend)
+        self.pose_check = (PoseCheck(seat_map, list(self.streams), backend=self.backend,
+                                     world_fingers=options.world_fingers)
                            if resting and (options.second_look or options.picture_thumbs or options.tight_look or self.tracking)
                            else None)
 
@@ -352,6 +353,14 @@ class SeatDetector:
         for hand in found:
             if hand.seat not in best or hand.score > best[hand.seat].score:
                 best[hand.seat] = hand
+        if self.resting and self.options.lone_open:
+            # A zone that also holds a reading refused as no readable hand shows two hand-like things, and which of
+            # them is the vote is unknown: an open reading there is no evidence of the vote's form. Under H.264
+            # crf 40 a resting thumb-up fist came back refused while its own forearm read as a steady open palm
+            # (two false wrong_form on stress_compressed); no real open palm of ours, of the varied renders or of
+            # validation came with a refused reading beside it.
+            best = {n: replace(hand, pose=Pose("other", hand.pose.fingers, 0.0))
+                    if n in unread and hand.pose.pose in OPEN_POSES else hand for n, hand in best.items()}
         if self.pose_check is not None:
             best = {n: self.pose_check.confirm(hand, frame, index, self.options.second_look or self.tracking,
                                                self.options.picture_thumbs)
@@ -380,9 +389,10 @@ class SeatDetector:
         """The stream's own seat's hand from a fresh look (no tracking), at the tight crop and then the stream's:
         straight above, one resting fist was found only at one, another only at the other."""
         for seat_crop in (self.pose_check.crops[stream.seat], stream.crop):
-            for points in self.pose_check.hands_at(stream.seat, frame, seat_crop):
+            for points, world in self.pose_check.hands_at(stream.seat, frame, seat_crop):
                 if not looks_like_prop(crop, grey, stream.lead, stream.crop.from_frame(points)):
-                    return [Hand(stream.seat, points, RELOOK_SCORE, classify(points))]
+                    return [Hand(stream.seat, points, RELOOK_SCORE,
+                                 classify(points, world if self.options.world_fingers else None))]
         return []
 
     def _detect(self, stream: _SeatStream, crop: np.ndarray, t: float, grey: np.ndarray | None = None) -> list[Hand]:
@@ -410,9 +420,13 @@ class SeatDetector:
             return False
         if self.resting and stream.rejected:
             return False
-        if (self.options.tight_look and not self.tracking and not stream.looked_tight
-                and self._doubtful(stream, stream.last_hands, thumb)):
-            return False  # a still picture showing something new, no hand found yet: its tight look is still due
+        # a still picture showing something new in the zone and no hand found there: a fresh look has no state to
+        # carry a miss, so a repeated miss is no answer (look_on_miss); gating it froze a dark fist behind a bottle
+        # on the cluttered wood render (stress_clutter) for 10 of its 13 frames, which fresh looks find on 6.
+        # Without that rule, only the tight look is still due.
+        due = self.options.look_on_miss or (self.options.tight_look and not stream.looked_tight)
+        if due and not self.tracking and self._doubtful(stream, stream.last_hands, thumb):
+            return False
         return _same_picture(thumb, stream.reference)
 
     @staticmethod
@@ -450,5 +464,7 @@ class SeatDetector:
             if (self.resting and self.tracking and crop is not None and grey is not None
                     and looks_like_prop(crop, grey, stream.lead, found.landmarks[:, :2])):
                 continue  # a prop, not a hand (nor a refused hand: there is nothing to bridge)
-            hands.append(Hand(seat, points, found.score, classify(points)))
+            # resting hands: fingers extended in the 3-D landmarks too (vision.pose); nights read raised hands as before
+            world = found.world if self.resting and self.options.world_fingers else None
+            hands.append(Hand(seat, points, found.score, classify(points, world)))
         return hands

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.thumb import THUMB_SURE
+
 # Chosen by measurement (bench/vision_accuracy.py sweep on the rendered clips, README): with misses on
 # an unchanged picture already held by the detector, any N >= 1 gives the same result, N = 4 keeps a
 # margin for short occlusions; M = 8 (0.32 s) cut phantoms from 10 (M = 2) to 1 at the same 98 % recall,
@@ -64,7 +66,8 @@ class Sighting:
     looked: bool = True  # the seat's own detector ran on this frame (False: gated, its answer repeated)
     repeat: bool = False  # present, but found by no detector run on this frame (an earlier run's hand repeated:
     # gated, held, back-filled)
-    thumb: float | None = None  # the picture reader's thumb decision on a fist (vision.thumb), None: not read
+    thumb: float | None = None  # the picture reader's thumb decision on a fist (vision.thumb) where it decides the
+    # pose (vision.observe.settle_thumbs), None: not read, or the landmarks decide
 
 
 def _still(a: Sighting, b: Sighting) -> bool:
@@ -130,11 +133,18 @@ class Run:
 
 
 def pose_share(sightings: Sequence[Sighting], pose: str) -> float:
-    """How much of the weighted pose evidence backs `pose`: a steady reading is near 1, a flicker near 1/2."""
+    """How much of the weighted pose evidence backs `pose`: a steady reading is near 1, a flicker near 1/2.
+
+    A fist whose thumb the picture decided unsure (|decision| < THUMB_SURE, vision.thumb) backs no pose: its
+    sign names the pose, but it weighs only in the total, so a run of unsure thumb readings has a low share
+    and is no evidence of a form (review.audit makes a plain-fist wrong_form only from a steady share)."""
     weights: Counter[str] = Counter()
+    total = 0.0
     for s in sightings:
-        weights[s.pose] += 0.2 + s.pose_margin
-    total = sum(weights.values())
+        weight = 0.2 + s.pose_margin
+        total += weight
+        if s.thumb is None or abs(s.thumb) >= THUMB_SURE:
+            weights[s.pose] += weight
     return weights[pose] / total if total else 0.0
 
 

@@ -154,10 +154,11 @@ def window_runs(seen: dict[int, list[Sighting]], zones: dict[int, list], end: tu
 
 def settle_thumbs(seen: dict[int, list[Sighting]]) -> dict[int, list[Sighting]]:
     """Every fist of one window read by the picture (vision.thumb) where its reader knows the footage; by
-    the landmarks, as detected, elsewhere."""
+    the landmarks, as detected, elsewhere (the picture's readings then dropped: they decide nothing)."""
     decisions = [s.thumb for sightings in seen.values() for s in sightings if s.present and s.thumb is not None]
     if not knows_footage(decisions):
-        return seen
+        return {n: [replace(s, thumb=None) if s.thumb is not None else s for s in sightings]
+                for n, sightings in seen.items()}
     return {n: [replace(s, pose="thumb_up_fist" if s.thumb > 0 else "fist", pose_margin=min(1.0, abs(s.thumb)))
                 if s.present and s.thumb is not None else s for s in sightings]
             for n, sightings in seen.items()}

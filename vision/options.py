@@ -33,8 +33,15 @@ class VisionOptions:
     # straight above were found only so
     second_look: bool = True  # an open palm or finger believed only after a look at a tighter crop (vision.second_look)
     picture_thumbs: bool = True  # a fist's thumb read off the picture where that reader knows the footage (vision.thumb)
+    world_fingers: bool = True  # a finger is extended only where MediaPipe's metric 3-D landmarks say so too
+    # (vision.pose): a compact thumb-up fist whose picture landmarks put the wrist on the knuckles read open
+    lone_open: bool = True  # an open reading is no evidence of the form where a reading refused as no readable hand
+    # shares the zone (vision.detect): a compressed fist refused beside its own forearm read as an open palm
+    look_on_miss: bool = True  # a still zone that shows something new, where no hand was found, is looked at on
+    # every frame instead of its miss being repeated by change gating (vision.detect._unchanged)
 
 
 DEFAULT = VisionOptions()
 # what the product did before issue 20 (kept so the ablation can show what the change bought)
-LEGACY = VisionOptions(tracking=True, min_confidence=0.1, enhance_dark=False, zone_model=False)
+LEGACY = VisionOptions(tracking=True, min_confidence=0.1, enhance_dark=False, zone_model=False, world_fingers=False,
+                       lone_open=False, look_on_miss=False)

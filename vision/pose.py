@@ -5,6 +5,14 @@ joint (PIP); curled fingers fold the tip back toward the wrist. On the 39 labell
 ratio separates cleanly (extended >= 1.15, curled <= 0.85). The thumb counts as out when its tip
 stands away from the index and middle knuckles by more than 0.6 palm lengths.
 
+Where MediaPipe's metric 3-D landmarks are given, a finger must be extended in them too. A picture is a
+projection: on a compact rendered thumb-up fist MediaPipe sometimes puts the wrist landmark on the knuckle
+side, so that the folded fingertips lie far from it in the picture (2-D ratios 1.6-3.3: a steady "open
+palm", the false wrong_form of our tie clip and of the sample game), while its 3-D hand model of the same
+reading keeps every finger curled (0.64-0.99). On the labelled cut-outs of ../shared/assets/hands the
+3-D ratio separates as cleanly as the picture's (extended >= 1.14, curled <= 0.94), so the same threshold
+holds for both.
+
 The measures are rotation-invariant on purpose: a fist lies on the table at any angle to an
 overhead camera, so "thumb up" means "thumb out of a closed fist", not "thumb toward the sky".
 Fingertips of a fist are hidden on small crops and MediaPipe guesses them, so callers should treat
@@ -36,9 +44,9 @@ def _palm_length(p: np.ndarray) -> float:
     return float(np.linalg.norm(p[9] - p[WRIST]))  # 2-D or 3-D alike
 
 
-def finger_ratios(points: np.ndarray) -> np.ndarray:
-    """tip-to-wrist / pip-to-wrist for index, middle, ring, pinky."""
-    p = np.asarray(points, float)[:, :2]
+def finger_ratios(points: np.ndarray, dims: int = 2) -> np.ndarray:
+    """tip-to-wrist / pip-to-wrist for index, middle, ring, pinky (on the first `dims` coordinates)."""
+    p = np.asarray(points, float)[:, :dims]
     wrist = p[WRIST]
     return np.array(
         [np.linalg.norm(p[tip] - wrist) / max(np.linalg.norm(p[pip] - wrist), 1e-6) for _, pip, _, tip in FINGERS]
@@ -51,9 +59,12 @@ def thumb_spread(points: np.ndarray) -> float:
     return float(np.linalg.norm(p[[5, 6, 9, 10]] - p[THUMB_TIP], axis=1).min() / max(_palm_length(p), 1e-6))
 
 
-def classify(points: np.ndarray) -> Pose:
-    """The pose of one hand from its 21 landmarks (x, y[, z]) in pixels."""
+def classify(points: np.ndarray, world: np.ndarray | None = None) -> Pose:
+    """The pose of one hand from its 21 landmarks (x, y[, z]) in pixels; `world`: MediaPipe's metric 3-D
+    landmarks of the same reading, where a finger must be extended too (see the module's doc)."""
     ratios = finger_ratios(points)
+    if world is not None and np.shape(world) == (21, 3) and np.isfinite(world).all():
+        ratios = np.minimum(ratios, finger_ratios(world, 3))
     spread = thumb_spread(points)
     extended = ratios > EXTENDED_RATIO
     thumb = spread > THUMB_OUT

@@ -47,10 +47,12 @@ class PoseCheck:
     """Second looks for one seat map's seats (one-off looks of one back end, no tracking state)."""
 
     def __init__(self, seat_map: SeatMap, seats: list[int], model: str = "full", min_confidence: float = 0.3,
-                 backend: HandBackend | None = None) -> None:
+                 backend: HandBackend | None = None, world_fingers: bool = True) -> None:
         """`backend`: the detector to look with (whoever made it closes it); None: MediaPipe on `model` at
-        `min_confidence`, closed with this check."""
+        `min_confidence`, closed with this check. `world_fingers`: poses read with the 3-D landmarks too
+        (vision.pose.classify)."""
         self.seat_map = seat_map
+        self.world_fingers = world_fingers
         self.crops: dict[int, SeatCrop] = {
             n: crop_for_zone(seat_map.seats[n].zone, seat_map.frame_size, margin=CHECK_MARGIN) for n in seats
         }
@@ -89,12 +91,13 @@ class PoseCheck:
         found = self.hands_at(hand.seat, frame, self.crops[hand.seat])
         if not found:
             return Pose("other", hand.pose.fingers, 0.0)
-        nearest = min(found, key=lambda p: float(np.hypot(*(p[PALM_POINTS, :2].mean(axis=0) - (x, y)))))
-        return classify(nearest)
+        nearest = min(found, key=lambda h: float(np.hypot(*(h[0][PALM_POINTS, :2].mean(axis=0) - (x, y)))))
+        points, world = nearest
+        return classify(points, world if self.world_fingers else None)
 
-    def hands_at(self, seat: int, frame: np.ndarray, crop: SeatCrop) -> list[np.ndarray]:
-        """Landmarks (frame pixels) of every readable hand whose palm centre lies in `seat`'s zone, from
-        one fresh look (no tracking) at `crop` of the frame."""
+    def hands_at(self, seat: int, frame: np.ndarray, crop: SeatCrop) -> list[tuple[np.ndarray, np.ndarray | None]]:
+        """Landmarks (frame pixels) and metric 3-D landmarks of every readable hand whose palm centre lies in
+        `seat`'s zone, from one fresh look (no tracking) at `crop` of the frame."""
         t0 = time.perf_counter()
         detected = self.backend.look(crop.cut(frame))
         self.looks += 1
@@ -106,5 +109,5 @@ class PoseCheck:
             points = crop.to_frame(hand.landmarks)
             cx, cy = points[PALM_POINTS, :2].mean(axis=0)
             if self.seat_map.seat_at(float(cx), float(cy)) == seat:
-                found.append(points)
+                found.append((points, hand.world))
         return found

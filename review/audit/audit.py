@@ -517,6 +517,8 @@ def _form(ctx: _Context, w: VoteWindow, p: Placement, prior: int) -> str:
     accepted = ctx.profile.accepted_forms
     if h.pose in WRONG_FORMS and h.pose_share < WRONG_FORM_SHARE:
         return YES
+    if h.pose == "fist" and "fist" not in accepted and h.pose_share < WRONG_FORM_SHARE:
+        return YES  # an unsure thumb reading (vision weighs it in no pose's share) never makes a finding on its own
     if h.pose in WRONG_FORMS:
         confidence = h.confidence * h.pose_share  # a flickering pose reading is a weaker suggestion
     elif h.pose == "fist" and "fist" not in accepted:

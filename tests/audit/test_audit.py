@@ -20,6 +20,7 @@ from contract.observations import HandInterval as Hand
 from contract.observations import observations_from_json
 from review.audit.audit import audit, place
 from review.audit.findings import AUDIT_FORMAT
+from review.game.profiles import get_profile
 from review.game.timeline import vote_windows
 
 FIX = Path(__file__).parents[1] / "fixtures" / "audit"
@@ -172,6 +173,18 @@ def test_an_open_palm_read_on_only_some_frames_is_no_wrong_form_and_the_count_st
     ident = ("wrong_form", 1, 1, 8, palm["seat"])
     assert ident in _by_id(steady) and ident not in _by_id(flicker)
     assert [v.video_voters for v in flicker.votes] == [v.video_voters for v in steady.votes]
+
+
+def test_a_plain_fist_read_unsure_is_no_wrong_form_where_the_thumb_must_be_up(protocol, obs):
+    # issue 20, item 5: vision weighs an unsure thumb reading in no pose's share, so a fist read so has a low
+    # x_pose_share; under mafclub (thumb up only) a plain fist becomes a wrong_form only from a steady reading
+    fist = next(h for h in obs["hands"] if h["seat"] == 1 and h["pose"] == "thumb_up_fist")
+    fist["pose"] = "fist"
+    ident = ("wrong_form", 1, 1, 3, 1)
+    assert ident in _by_id(audit(protocol, obs, profile=get_profile("mafclub")))
+    fist["x_pose_share"] = 0.3
+    unsure = audit(protocol, obs, profile=get_profile("mafclub"))
+    assert ident not in _by_id(unsure)
 
 
 # ---------------------------------------------------------------- cannot see, dead seats

@@ -8,6 +8,7 @@ repeat, and what the nights get (FrameResult.own).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -72,6 +73,44 @@ def test_a_hand_found_from_frame_n_is_reported_from_n_and_absent_seats_stay_abse
     skipped = sum(r.skipped for r in results)
     assert (skipped > 60) if gating else skipped == 0  # a still picture repeats the last runs' answer
     assert not backend.closed  # a given back end is its maker's to close
+
+
+def test_a_miss_on_a_zone_showing_something_new_is_looked_at_again_not_repeated() -> None:
+    # fresh looks carry no state, so a repeated miss where the zone shows something new is no answer
+    # (VisionOptions.look_on_miss): the seat is looked at on every frame once its picture is still
+    scene = Scene(_three_seats())
+    scene.show(scene.hand(3, "fist"), range(5, 40), missed=True)
+    looked = {}
+    for name, options in (("on", DEFAULT), ("off", replace(DEFAULT, look_on_miss=False))):
+        with SeatDetector(scene.seat_map, resting=True, options=options, backend=FakeBackend(scene)) as detector:
+            looked[name] = [3 in r.looked for r in _run(detector, scene, 40)[8:]]
+    assert all(looked["on"]) and sum(looked["off"]) < len(looked["off"]) / 2
+
+
+def test_an_open_reading_beside_a_refused_one_in_the_same_zone_is_no_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    # VisionOptions.lone_open: two hand-like things in one zone, one refused as no readable hand: which is the
+    # vote is unknown, so the open palm's reading is no evidence of the form (its presence stands)
+    import vision.detect
+
+    scene = Scene(_three_seats())
+    scene.show(scene.hand(2, "open_palm", score=0.9, size=25, dx=-25), range(12))
+    refused = scene.hand(2, "fist", score=0.5, size=25, dx=25)
+    scene.show(refused, range(6, 12))
+    fist_wrist = scene.hands[refused].landmarks[0, :2]
+    real = vision.detect.plausible_hand
+
+    def refuse_the_fist(points: np.ndarray, world: np.ndarray | None = None) -> bool:
+        crop = crop_for_zone(scene.seat_map.seats[2].zone, scene.seat_map.frame_size)
+        return real(points, world) and not np.allclose(crop.to_frame(points)[0, :2], fist_wrist, atol=3.0)
+
+    monkeypatch.setattr(vision.detect, "plausible_hand", refuse_the_fist)
+    poses = {}
+    for name, options in (("on", DEFAULT), ("off", replace(DEFAULT, lone_open=False))):
+        with SeatDetector(scene.seat_map, gating=False, resting=True, options=options,
+                          backend=FakeBackend(scene)) as detector:
+            poses[name] = [r.hands[2].pose.pose for r in _run(detector, scene, 12)]
+    assert poses["on"] == ["open_palm"] * 6 + ["other"] * 6
+    assert poses["off"] == ["open_palm"] * 12
 
 
 def test_a_leaving_hand_goes_and_a_missed_one_is_never_reported() -> None:

@@ -84,3 +84,16 @@ def test_fake_landmark_sets_are_rejected() -> None:
     assert not plausible_hand(line)  # every point on one line
     assert not plausible_hand(np.full((21, 2), np.nan))
     assert not plausible_hand(np.zeros((5, 2)))
+
+
+@needs_assets
+def test_a_finger_counts_as_extended_only_where_the_3d_landmarks_say_so_too() -> None:
+    # a compact fist whose picture landmarks put the wrist on the knuckles reads "open" in 2-D; MediaPipe's metric
+    # 3-D landmarks of the same reading keep the fingers curled, and then the hand is no open palm
+    _, _, palm = next(e for e in labelled() if e[1] == "palm")
+    _, _, fist = next(e for e in labelled() if e[1] == "fist")
+    assert classify(palm).pose == "open_palm"
+    curled = np.column_stack([fist[:, :2] / 100.0, np.zeros(21)])
+    assert classify(palm, world=curled).pose != "open_palm"
+    assert classify(palm, world=np.column_stack([palm[:, :2] / 100.0, np.zeros(21)])).pose == "open_palm"
+    assert classify(palm, world=None).pose == classify(palm, world=np.full((21, 3), np.nan)).pose == "open_palm"

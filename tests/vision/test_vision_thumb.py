@@ -26,7 +26,7 @@ from bench.thumb_composites import (
     load,
     split,
 )
-from vision.intervals import Sighting
+from vision.intervals import Sighting, pose_share
 from vision.observe import settle_thumbs
 from vision.pose import Pose
 from vision.thumb import (
@@ -160,7 +160,20 @@ def test_a_window_the_reader_knows_gets_its_thumbs_from_the_picture() -> None:
     assert {s.pose for s in settled[1]} == {"thumb_up_fist"} and settled[1][0].pose_margin == pytest.approx(0.2)
     assert {s.pose for s in settled[3]} == {"fist"} and not settled[4][0].present
     unknown = {1: [_sighting(0.2)] * 5, 2: [_sighting(-0.1)] * 5, 3: [_sighting(0.7)]}  # 1 of 11 sure
-    assert settle_thumbs(unknown) == unknown  # the landmarks' readings stand
+    settled = settle_thumbs(unknown)  # the landmarks' readings stand, and the picture's decide nothing
+    assert {n: [s.pose for s in ss] for n, ss in settled.items()} == {n: [s.pose for s in ss] for n, ss in unknown.items()}
+    assert all(s.thumb is None for ss in settled.values() for s in ss)
+
+
+def test_an_unsure_thumb_reading_backs_no_pose() -> None:
+    # item 5 of issue 20: an unsure reading never becomes a finding on its own. A run of fists the picture read
+    # unsure has a low pose share (the audit makes a plain-fist wrong_form only from a steady one); sure ones a
+    # full share, and readings the landmarks made (no thumb) count as before
+    settled = settle_thumbs({1: [_sighting(-0.1)] * 8 + [_sighting(-0.8)] * 2, 2: [_sighting(-0.8)] * 10,
+                             3: [_sighting(0.9, "thumb_up_fist")] * 10})
+    assert {s.pose for s in settled[1]} == {"fist"}
+    assert pose_share(settled[1], "fist") < 0.5 <= 0.99 < pose_share(settled[2], "fist")
+    assert pose_share([_sighting(None)] * 4, "fist") == 1.0
 
 
 def test_second_look_gives_each_fist_the_pictures_thumb_reading() -> None:
