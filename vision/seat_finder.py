@@ -67,7 +67,7 @@ CHANGE_SHARE = 0.004  # a tile is looked at when this share of it changed
 SAME_PLACE = 0.7  # palm lengths: two sightings this close on two frames of a window are one resting hand
 GROUP_PALMS = 2.0  # palm lengths: the cut of the grouping across windows
 GROW = 1.2  # a zone is its hand boxes' hull grown by this factor about its centre
-WHOLE_VIDEO_FRAMES = 16  # frames looked at when there are no vote windows
+WHOLE_VIDEO_FRAMES = 10  # frames looked at when there are no vote windows
 ProgressFn = Callable[[int, int], None]
 
 
@@ -248,17 +248,19 @@ def assign_chairs(places: Sequence[Place], living: frozenset[int]) -> tuple[list
     """Each place's chair (0-9, clockwise from the judge's left), places given clockwise from the judge.
 
     The chairs without a place are chosen where the ring's spacing shows a gap: consecutive places k chairs
-    apart should be k times the usual spacing apart, and the angles from the judge's place to the first and
-    from the last back to it should differ by the chairs left empty at either end. Only living seats' chairs
-    can hold a place. Returns the chairs and the fit's cost (0 = perfectly regular)."""
+    apart should be k times the usual spacing apart. At the judge's end the two sides mirror each other about
+    the vertical line through the ring's centre (the camera stands centred behind the judge), so the first place
+    should be the mirror image of the last one, one spacing further round for each chair more left empty at its
+    end. Only living seats' chairs can hold a place. Returns the chairs and the fit's cost (0 = regular)."""
     m = len(places)
     if m == 0:
         return [], 0.0
-    phi, _ = _judge_angles(places)
+    phi, centre = _judge_angles(places)
     xy = np.array([(p.x, p.y) for p in places])
     d = np.linalg.norm(np.diff(xy, axis=0), axis=1)
-    unit = float(np.median(d)) if len(d) else 1.0
-    alpha = float(np.median(np.diff(phi))) if m > 1 else 2 * math.pi / SEAT_COUNT
+    unit = max(float(np.median(d)) if len(d) else 1.0, 1e-6)
+    mirror = np.array([2 * centre[0] - xy[-1, 0], xy[-1, 1]])
+    ends = math.copysign(float(np.linalg.norm(xy[0] - mirror)) / unit, phi[0] - (2 * math.pi - phi[-1]))
     ok = [n + 1 in living for n in range(SEAT_COUNT)]
     inf = math.inf
     cost = np.full((m, SEAT_COUNT), inf)
@@ -273,7 +275,7 @@ def assign_chairs(places: Sequence[Place], living: frozenset[int]) -> tuple[list
             for r in range(s):
                 if cost[i - 1, r] == inf:
                     continue
-                c = cost[i - 1, r] + math.log(max(d[i - 1], 1e-6) / ((s - r) * unit)) ** 2
+                c = cost[i - 1, r] + math.log(max(float(d[i - 1]), 1e-6) / ((s - r) * unit)) ** 2
                 if c < cost[i, s]:
                     cost[i, s], back[i, s] = c, r
     best, end = inf, -1
@@ -284,8 +286,7 @@ def assign_chairs(places: Sequence[Place], living: frozenset[int]) -> tuple[list
         for i in range(m - 1, 0, -1):
             first = back[i, first]
         lead, trail = first, SEAT_COUNT - 1 - s
-        ends = ((phi[0] - lead * alpha) - (2 * math.pi - phi[-1] - trail * alpha)) / max(alpha, 1e-6)
-        c = cost[m - 1, s] + 0.5 * ends**2
+        c = cost[m - 1, s] + 0.5 * (ends - (lead - trail)) ** 2
         if c < best:
             best, end = c, s
     if end < 0:

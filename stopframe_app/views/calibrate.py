@@ -1,5 +1,7 @@
-"""Seat calibration: start from an ellipse of ten seats around the table, click the frame to place it,
-see the zones drawn on the game's own frame, save the seat map (spec §2)."""
+"""Seat calibration: start from the game's own map, the map found from the video (vision.seat_finder: where the
+hands rest during the votes) or an ellipse of ten seats, click the frame to move zones, see them drawn on the
+game's own frame, save the seat map (spec §2). A found map is only a proposal: it is saved when the judge clicks
+save, and a file already there is replaced only when the judge ticks so."""
 
 from __future__ import annotations
 
@@ -15,12 +17,16 @@ from contract.errors import StopframeError
 from review.cases.store import data_dir
 from stopframe_app import state
 from stopframe_app.game import Game, GameSpec, stem_of
+from vision.seat_finder import FoundMap, renumbered
 from vision.seats import Seat, SeatMap, default_seat_map, save_seat_map
 
 CLICK = "calib_click"
 PARAMS = ("calib_cx", "calib_cy", "calib_ax", "calib_ay", "calib_angle", "calib_s1x", "calib_s1y")
 MOVES = "calib_moves"  # seat -> (dx, dy) shifts of single zones, in frame pixels
 GRID = 24  # click resolution of the picture, in frame pixels
+FOUND = "calib_found"  # (video path, FoundMap): the map found from this video in this session
+TRIED = "calib_found_tried"  # video paths the finder has already run on (the page never loops on a failure)
+OWN, FOUND_START, ELLIPSE = "the game's seat map", "the seat map found from the video", "an ellipse of ten seats"
 
 
 def _defaults(w: int, h: int) -> dict[str, float]:
@@ -76,6 +82,59 @@ def _apply_click(target: str, size: tuple[int, int]) -> None:
             st.session_state[MOVES] = moves
 
 
+def found_map(game: Game) -> FoundMap | None:
+    """The map found from this game's video in this session, if any."""
+    entry = st.session_state.get(FOUND)
+    return entry[1] if entry is not None and entry[0] == game.spec.video else None
+
+
+def find_seats_now(game: Game) -> None:
+    """Run the seat finder on the game's video (with its protocol's vote times), with a progress bar."""
+    from pipeline.seat_finding import find_game_seats
+
+    st.session_state[TRIED] = {*st.session_state.get(TRIED, set()), game.spec.video}
+    bar = st.progress(0.0, text="Finding the seats: looking at the hands in the votes…")
+
+    def step(done: int, total: int) -> None:
+        bar.progress(done / max(total, 1), text=f"Finding the seats: frame {done} of {total} looked at")
+
+    try:
+        found = find_game_seats(str(game.spec.video), game.spec.protocol, progress=step)
+    except StopframeError as exc:
+        st.error(f"The seats could not be found from the video: {exc}")
+        return
+    finally:
+        bar.empty()
+    st.session_state[FOUND] = (game.spec.video, found)
+    st.session_state[MOVES] = {}
+
+
+def _renumber(game: Game, flip: bool, move: int) -> None:
+    found = found_map(game)
+    if found is not None:
+        st.session_state[FOUND] = (game.spec.video, renumbered(found, flip=flip, move_seat1=move))
+        st.session_state[MOVES] = {}
+
+
+def found_panel(game: Game, found: FoundMap) -> None:
+    """What the finder is sure of: each seat's confidence, every seat it could not place and why, and the
+    judge's two corrections of the numbering."""
+    how = "the hands in the protocol's votes" if found.mode == "votes" else "the hands seen over the whole video"
+    direction = "counter-clockwise" if found.flipped else "clockwise"
+    st.caption(f"Found from {how} in {found.seconds:.1f} s; seat 1 on the judge's left, then {direction}"
+               + (", checked against the protocol's voters." if found.checked_by_voters else "."))
+    cols = st.columns(2)
+    cols[0].button("Flip direction", key="calib_flip", on_click=_renumber, args=(game, True, 0),
+                   help="Number the seats the other way round the table.")
+    cols[1].button("Move seat 1", key="calib_move1", on_click=_renumber, args=(game, False, 1),
+                   help="Seat 1 moves one chair on; the others follow round the table.")
+    rows = [{"seat": n, "confidence": f"{c:.2f}"} for n, c in sorted(found.confidence.items())]
+    if rows:
+        st.dataframe(pd.DataFrame(rows), hide_index=True, key="calib_found_table")
+    for why in found.unfound.values():
+        st.warning(why)
+
+
 def render(game: Game) -> None:
     st.header("Seat calibration")
     if game.video_meta is None:
@@ -89,9 +148,17 @@ def render(game: Game) -> None:
     frame = min(state.frame(), game.video_meta.frame_count - 1)
     with state.video(game) as source:
         image = source.frame_at(frame)
-    starts = (["the game's seat map"] if game.seat_map is not None else []) + ["an ellipse of ten seats"]
+    if st.button("Find seats from the video", key="calib_find",
+                 help="Where each player's hand rests during the protocol's votes becomes that seat's zone."):
+        find_seats_now(game)
+    elif game.seat_map is None and found_map(game) is None and game.spec.video not in st.session_state.get(TRIED, ()):
+        find_seats_now(game)  # no map at all: start from the one the video shows, not from the ellipse
+    found = found_map(game)
+    starts = ([OWN] if game.seat_map is not None else []) + ([FOUND_START] if found is not None else []) + [ELLIPSE]
     start_from = st.radio("Start from", starts, horizontal=True, key="calib_start")
-    own = start_from == "the game's seat map"
+    own = start_from != ELLIPSE
+    if start_from == FOUND_START and found is not None:
+        found_panel(game, found)
     places = [f"zone of seat {n}" for n in range(1, 11)]
     target = st.radio("A click on the picture places", places if own else ["table centre", "seat 1", *places],
                       horizontal=True, key="calib_target")
@@ -107,8 +174,9 @@ def render(game: Game) -> None:
     if cols[3].button("Reset zone moves", key="calib_reset"):
         st.session_state[MOVES] = {}
     params = {k: float(st.session_state[k]) for k in PARAMS}
+    base = {OWN: game.seat_map, FOUND_START: found.seat_map if found is not None else None}.get(start_from)
     seat_map = build_map((w, h), params, bool(st.session_state.get("calib_clockwise", True)),
-                         st.session_state.get(MOVES, {}), base=game.seat_map if own else None)
+                         st.session_state.get(MOVES, {}), base=base)
     st.session_state["_calib_centres"] = {n: tuple(s.zone.mean(axis=0)) for n, s in seat_map.seats.items()}
     preview = draw_overlay(image, seat_map=seat_map, caption=f"frame {frame}")
     st.altair_chart(click_chart(encode_jpeg(preview, 80), (w, h)), key=CLICK, on_select=lambda: _apply_click(target, (w, h)),

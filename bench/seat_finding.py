@@ -1,0 +1,164 @@
+"""Seat maps found from the video against the given ones: same observe and audit, scored side by side.
+
+    python3 bench/seat_finding.py [--clips NAME ...] [--jobs N] [--given DIR] [--out DIR] [--score-only]
+
+For every clip of our own (sample_videos/clips day, stress and top-view clips, the sample game) and every day
+clip of ../shared/validation (read from there; nothing made from them is kept in the project):
+1. `stopframe seats VIDEO --protocol P` finds the map (its wall time is the "time to find" figure);
+2. `stopframe observe` and `stopframe audit` run with the found map, and (unless `--given DIR` holds them
+   already, e.g. bench/out/validation_compare/LABEL) with the given one;
+3. both are scored by the validation scorers (score_observe.py, score_audit.py) per clip set;
+4. per seat, the share of the truth's resting hands that lie inside the found zone: for every hand of the
+   truth, the detector's palm in the given zone at the middle of its interval, tested against the found zone
+   of the same seat number (a wrong numbering counts as outside).
+Outputs go under bench/out/seat_finding/ (gitignored). One markdown table is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from validation_compare import STOPFRAME, clip_list, summary, vote_windows_of  # noqa: E402
+
+from vision.crops import crop_for_zone  # noqa: E402
+from vision.seats import load_seat_map  # noqa: E402
+from vision.video import open_video  # noqa: E402
+
+OUT = ROOT / "bench" / "out" / "seat_finding"
+PALM_POINTS = [0, 5, 9, 13, 17]
+
+
+def run(cmd: list[str]) -> None:
+    subprocess.run(cmd, check=True, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+
+
+def find_map(stem: Path, folder: Path) -> tuple[Path, float]:
+    """The found map of one clip (reused where present) and the seconds its finding took."""
+    path = folder / f"{stem.name}.seats.json"
+    if not path.exists():
+        t0 = time.perf_counter()
+        run([*STOPFRAME, "seats", f"{stem}.mp4", "--protocol", f"{stem}.protocol.json", "--out", str(path)])
+        (folder / f"{stem.name}.seconds").write_text(f"{time.perf_counter() - t0:.2f}")
+    return path, float((folder / f"{stem.name}.seconds").read_text())
+
+
+def observe_and_audit(stem: Path, seats: Path, folder: Path) -> None:
+    """`stopframe observe` (the vote windows only for the long game) and `stopframe audit` with this map."""
+    obs, report = folder / f"{stem.name}.observe.json", folder / f"{stem.name}.audit.json"
+    windows = vote_windows_of(stem)
+    if not obs.exists():
+        if windows is None:
+            run([*STOPFRAME, "observe", f"{stem}.mp4", "--seats", str(seats), "--out", str(obs)])
+        else:
+            hands: list[dict] = []
+            data: dict = {}
+            for k, (a, b) in enumerate(windows):
+                part = folder / f"{stem.name}.w{k}.json"
+                run([*STOPFRAME, "observe", f"{stem}.mp4", "--seats", str(seats), "--start", str(a), "--end", str(b),
+                     "--out", str(part)])
+                data = json.loads(part.read_text())
+                hands += data["hands"]
+                part.unlink()
+            obs.write_text(json.dumps(dict(data, hands=hands)))
+    if not report.exists():
+        run([*STOPFRAME, "audit", f"{stem}.mp4", "--protocol", f"{stem}.protocol.json", "--seats", str(seats),
+             "--out", str(report)])
+
+
+def resting_shares(stem: Path, found_path: Path) -> dict[int, tuple[int, int]]:
+    """Per seat: (the truth's resting hands inside the found zone of that seat, the hands located)."""
+    from vision.backend import MediaPipeBackend
+
+    truth = json.loads(Path(f"{stem}.truth.json").read_text())
+    windows = vote_windows_of(stem)
+    hands = [h for h in truth["hands"] if windows is None or any(a <= h["on"] and h["off"] <= b for a, b in windows)]
+    given, found = load_seat_map(f"{stem}.seats.json"), load_seat_map(found_path)
+    backend = MediaPipeBackend("full", min_confidence=0.3)
+    shares: dict[int, list[int]] = {}
+    with open_video(f"{stem}.mp4") as video:
+        size = (video.meta.width, video.meta.height)
+        given, found = given.scaled_to(*size), found.scaled_to(*size)
+        for h in hands:
+            seat = given.seats.get(h["seat"])
+            if seat is None:
+                continue
+            _, image = video.frame_at_time((h["on"] + h["off"]) / 2)
+            crop = crop_for_zone(seat.zone, size)
+            palms = [crop.to_frame(d.landmarks)[PALM_POINTS, :2].mean(axis=0) for d in backend.look(crop.cut(image))]
+            palms = [p for p in palms if seat.contains(*p)]
+            if not palms:
+                continue
+            inside = found.seats.get(h["seat"]) is not None and found.seats[h["seat"]].contains(*palms[0])
+            counts = shares.setdefault(h["seat"], [0, 0])
+            counts[0] += int(inside)
+            counts[1] += 1
+    backend.close()
+    return {n: (a, b) for n, (a, b) in shares.items()}
+
+
+def one_clip(stem: Path, out: Path, given: Path | None) -> dict:
+    found_dir, given_dir = out / "found", given or out / "given"
+    found_dir.mkdir(parents=True, exist_ok=True)
+    given_dir.mkdir(parents=True, exist_ok=True)
+    seats, seconds = find_map(stem, found_dir)
+    observe_and_audit(stem, seats, found_dir)
+    if given is None:
+        observe_and_audit(stem, Path(f"{stem}.seats.json"), given_dir)
+    shares_file = found_dir / f"{stem.name}.shares.json"
+    if not shares_file.exists():
+        shares_file.write_text(json.dumps({str(k): v for k, v in resting_shares(stem, seats).items()}))
+    return {"name": stem.name, "seconds": seconds, "shares": json.loads(shares_file.read_text()),
+            "unfound": json.loads(seats.read_text())["x_found"]["unfound"]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--clips", nargs="*", help="only these clip names")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--given", type=Path, help="a folder with the given maps' NAME.observe.json / NAME.audit.json")
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args()
+    clips = clip_list(args.clips)
+    with ProcessPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(one_clip, [stem for _, _, stem in clips], [args.out] * len(clips),
+                                [args.given] * len(clips)))
+    by_name = {r["name"]: r for r in results}
+    given_dir = args.given or args.out / "given"
+    print("| figure | ours: given | ours: found | validation: given | validation: found |")
+    print("|---|---|---|---|---|")
+    figures = {(s, w): summary(d, clips, s, audit=True) for s in ("ours", "validation")
+               for w, d in (("given", given_dir), ("found", args.out / "found"))}
+    for row in ("recall", "precision", "onset_med", "audit finding_recall", "audit finding_precision",
+                "audit count_acc", "false on clean"):
+        cells = [figures[(s, w)].get(row, "—") for s in ("ours", "validation") for w in ("given", "found")]
+        print(f"| {row} | " + " | ".join(cells) + " |")
+    for which in ("ours", "validation"):
+        names = [name for s, name, _ in clips if s == which]
+        if not names:
+            continue
+        secs = sorted(by_name[n]["seconds"] for n in names)
+        inside = sum(v[0] for n in names for v in by_name[n]["shares"].values())
+        located = sum(v[1] for n in names for v in by_name[n]["shares"].values())
+        print(f"\n{which}: time to find the map median {secs[len(secs) // 2]:.1f} s, max {secs[-1]:.1f} s "
+              f"(wall, `stopframe seats`); truth's resting hands inside the found zone {inside}/{located}"
+              f" = {inside / max(1, located):.3f}")
+        for n in names:
+            r = by_name[n]
+            per_seat = " ".join(f"{k}:{v[0]}/{v[1]}" for k, v in sorted(r["shares"].items(), key=lambda kv: int(kv[0])))
+            unfound = "; ".join(re.sub(r"^seat \d+: ", f"{k}: ", v) for k, v in r["unfound"].items())
+            print(f"  {n}: {r['seconds']:.1f} s; per seat {per_seat}" + (f"; unfound {unfound}" if unfound else ""))
+
+
+if __name__ == "__main__":
+    main()

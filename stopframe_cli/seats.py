@@ -1,0 +1,57 @@
+"""`stopframe seats VIDEO [--protocol P] [--out SEATS] [--json]`: a seat map found from the video itself.
+
+Prints each seat's confidence and, for every seat it could not place, why; `--out` writes the
+`stopframe-seats/1` map (with the finder's evidence in `x_found`), `--json` prints it. An existing file is
+never replaced unless `--replace` says so: a judge's map is worth more than a found one.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from contract.errors import InvalidInput
+from pipeline.audit import every_tenth
+from stopframe_cli.output import emit, progress
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("seats", help="find the seat map from the video (where hands rest in the votes)")
+    parser.add_argument("video", metavar="VIDEO", help="the game video")
+    parser.add_argument("--protocol", metavar="P", help="the game's protocol: its vote times say when to look")
+    parser.add_argument("--flip", action="store_true",
+                        help="number the seats counter-clockwise (seat 1 on the judge's right)")
+    parser.add_argument("--first-seat-at", type=int, default=1, metavar="N", choices=range(1, 11),
+                        help="the seat found as N becomes seat 1 (the others follow round the table)")
+    parser.add_argument("--json", action="store_true", help="print the seat map as JSON to stdout")
+    parser.add_argument("--out", metavar="SEATS", help="write the seat map to SEATS (stopframe-seats/1)")
+    parser.add_argument("--replace", action="store_true", help="let --out replace an existing file")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pipeline.seat_finding import find_game_seats
+    from vision.seat_finder import renumbered
+
+    if args.out and Path(args.out).exists() and not args.replace:
+        raise InvalidInput(f"{args.out}: a seat map is already there; add --replace to overwrite it, "
+                           "or give another file.")
+    found = find_game_seats(args.video, args.protocol, progress=every_tenth(progress, "seats:"))
+    if args.flip or args.first_seat_at != 1:
+        found = renumbered(found, flip=args.flip, move_seat1=args.first_seat_at - 1)
+    data = found.to_json()
+    emit(args, data, lambda: table(data))
+    return 0
+
+
+def table(data: dict) -> str:
+    """The found map as a judge reads it: each seat's confidence, then every seat not found and why."""
+    found = data["x_found"]
+    how = ("from the hands in the protocol's votes" if found["mode"] == "votes"
+           else "from the hands seen over the whole video (no vote times)")
+    lines = [f"Seat map found {how} in {found['seconds']:.1f} s, seats numbered {found['direction']} "
+             "from the judge's left" + (", checked against the protocol's voters" if found["checked_by_voters"] else "")]
+    for seat, confidence in found["confidence"].items():
+        lines.append(f"seat {seat:>2}: found, confidence {confidence:.2f}")
+    lines += list(found["unfound"].values())
+    return "\n".join(lines)
