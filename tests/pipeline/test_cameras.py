@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corrections import one_vote_game
 
 from contract.clock import Clock
 from contract.jsonio import write_json
@@ -21,7 +22,6 @@ from review.audit.audit import audit
 from review.audit.findings import AuditReport, identity_of
 from review.game.profiles import get_profile
 from review.game.protocol import load_protocol
-from tests.corrections import one_vote_game
 from vision.seats import SeatMap
 
 ROOT = Path(__file__).resolve().parents[2]
