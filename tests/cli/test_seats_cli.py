@@ -1,0 +1,83 @@
+"""`stopframe seats`: the found map written and read back by our own reader, the judge's flags, refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import pipeline.seat_finding
+from review.audit.inputs import check_seat_geometry
+from stopframe_cli.main import main
+from vision.seat_finder import Place, number_places
+from vision.seats import load_seat_map
+
+CLIP = Path(__file__).resolve().parents[2] / "sample_videos" / "clips" / "top_view_clean_vote"
+
+
+def _ring_found(*_args, **_kwargs):
+    """A found map of ten places round a 1280x720 table (the finder's numbering, no video looked at)."""
+    xs = [460, 420, 400, 420, 460, 820, 860, 880, 860, 820]
+    ys = [610, 480, 350, 220, 120, 120, 220, 350, 480, 610]
+    places = [Place(x, y, np.array([[x - 25, y - 25, x + 25, y + 25]]), 6, frozenset({0})) for x, y in zip(xs, ys, strict=True)]
+    return number_places(places, frozenset(range(1, 10)), [], (1280, 720), "votes", 1.5)
+
+
+@pytest.fixture
+def scripted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline.seat_finding, "find_game_seats", _ring_found)
+
+
+def test_the_found_map_of_a_rendered_clip_is_a_seat_map_our_reader_takes(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "found.seats.json"
+    assert main(["seats", f"{CLIP}.mp4", "--protocol", f"{CLIP}.protocol.json", "--out", str(out)]) == 0
+    found = load_seat_map(out)
+    check_seat_geometry(found, out)
+    data = json.loads(out.read_text())
+    assert data["format"] == "stopframe-seats/1" and data["x_found"]["mode"] == "votes"
+    assert set(data["x_found"]["confidence"]) == {str(n) for n in found.seats}
+    given = load_seat_map(f"{CLIP}.seats.json")
+    for n, seat in found.seats.items():  # each found zone lies on the given zone of the same seat
+        assert given.seats[n].contains(*seat.zone.mean(axis=0)), n
+    assert "left the game" in data["x_found"]["unfound"]["3"]  # seat 3 left before day 3 (the protocol)
+    assert "seats:" in capsys.readouterr().err  # progress on stderr, nothing on stdout
+
+
+def test_table_names_each_seat_and_every_unfound_one(scripted, capsys) -> None:
+    assert main(["seats", "game.mp4"]) == 0
+    text = capsys.readouterr().out
+    assert "seat  1: found, confidence" in text
+    assert "seat 10: the player had left the game before these votes; no zone." in text
+    assert "None" not in text and "{" not in text
+
+
+def test_flip_and_first_seat_at_renumber_round_the_table(scripted, capsys) -> None:
+    assert main(["seats", "game.mp4", "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert main(["seats", "game.mp4", "--json", "--flip"]) == 0
+    flipped = json.loads(capsys.readouterr().out)
+    assert flipped["seats"]["10"] == plain["seats"]["1"] and flipped["x_found"]["direction"] == "counter-clockwise"
+    assert main(["seats", "game.mp4", "--json", "--first-seat-at", "3"]) == 0
+    moved = json.loads(capsys.readouterr().out)
+    assert moved["seats"]["1"] == plain["seats"]["3"] and moved["seats"]["9"] == plain["seats"]["1"]
+
+
+def test_an_existing_map_is_replaced_only_when_asked(scripted, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "game.seats.json"
+    out.write_text("the judge's own map")
+    assert main(["seats", "game.mp4", "--out", str(out)]) == 1
+    assert out.read_text() == "the judge's own map"
+    assert "--replace" in capsys.readouterr().err
+    assert main(["seats", "game.mp4", "--out", str(out), "--replace"]) == 0
+    assert load_seat_map(out).seats
+
+
+def test_wrong_arguments_and_unreadable_files(tmp_path: Path, capsys) -> None:
+    assert main(["seats", "game.mp4", "--first-seat-at", "11"]) == 2
+    assert main(["seats", str(tmp_path / "missing.mp4")]) == 2
+    assert "missing.mp4" in capsys.readouterr().err
+    bad = tmp_path / "bad.protocol.json"
+    bad.write_text("{}")
+    assert main(["seats", f"{CLIP}.mp4", "--protocol", str(bad)]) == 2
