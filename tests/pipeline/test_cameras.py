@@ -29,6 +29,7 @@ CLIP = ROOT / "sample_videos" / "clips"
 T5, CUT5, ANN5 = 2.0, 3.5, 4.3  # candidate 5: named, «Стоп», count (protocol clock)
 T7, CUT7, ANN7 = 6.0, 7.5, 8.3
 FAR_OFFSET = 2.0  # camera b started 2 s before camera a: b's time = protocol time + 2
+CLOCK = Clock.constant(25.0, 25 * 14)  # each test video: 14 s at 25 fps
 
 
 def game(tmp_path: Path, counts: tuple[int, int] = (4, 6)) -> Path:
@@ -83,7 +84,7 @@ def observations(hands: list[HandInterval], shift: float = 0.0, unseen: tuple[Un
 class Cameras:
     """The observer of a two-camera test game: each video's scripted observations (on that video's clock)."""
 
-    def __init__(self, seen: dict[str, Observations], clock: Clock | None = Clock.constant(25.0, 25 * 14)) -> None:
+    def __init__(self, seen: dict[str, Observations], clock: Clock | None = CLOCK) -> None:
         self.seen = seen
         self.clock = clock  # every video's clock (None: the videos are not opened, as from saved observations)
         self.asked: dict[str, list[tuple[float, float]]] = {}
@@ -206,7 +207,7 @@ def test_one_camera_alone_is_the_audit_of_its_own_observations(tmp_path: Path) -
     a = [*truth_hands(leave_out=(3,)), hand(3, CUT5 + 0.1, ANN5 + 0.5)]
     report = run(protocol, a, None)
     plain = audit(load_protocol(protocol).data, observations(a), profile=get_profile("rfm"),
-                  visible_seats=set(range(1, 11)), video="a.mp4", frames=Clock.constant(25.0, 25 * 14))
+                  visible_seats=set(range(1, 11)), video="a.mp4", frames=CLOCK)
     strip = [{k: v for k, v in f.to_json().items() if k != "x_cameras"} for f in report.findings]
     assert strip == [f.to_json() for f in plain.findings] and strip
     assert report.to_json()["votes"] == plain.to_json()["votes"]
