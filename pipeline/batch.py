@@ -107,6 +107,7 @@ class TaskResult:
     error: str | None
     exit_code: int
     seconds: float
+    cpu_seconds: float = 0.0  # the worker's own CPU time (its vision windows included where they ran in it)
 
 
 def task_for(game: GameFiles, *, protocol: Path | None = None, rules: str | None = None, nights: bool = False,
@@ -122,7 +123,7 @@ def _text(p: Path | None) -> str | None:
 
 def audit_task(task: AuditTask) -> TaskResult:
     """Audit one game with pipeline.audit.audit_game; any failure comes back as a sentence, never raised."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         observer: Observer = VISION if task.vision_jobs is None else VisionOnCores(task.vision_jobs)
         report = audit_game(protocol=task.protocol, seats=task.seats, video=task.video, rules=task.rules,
@@ -132,7 +133,7 @@ def audit_task(task: AuditTask) -> TaskResult:
         return TaskResult(task.name, None, str(exc), exc.exit_code, time.perf_counter() - start)
     except Exception as exc:  # a broken file may break a library underneath; the other games go on
         return TaskResult(task.name, None, unexpected(task, exc), EXIT_INVALID, time.perf_counter() - start)
-    return TaskResult(task.name, report.to_json(), None, 0, time.perf_counter() - start)
+    return TaskResult(task.name, report.to_json(), None, 0, time.perf_counter() - start, time.process_time() - cpu)
 
 
 def unexpected(task: AuditTask, exc: BaseException) -> str:

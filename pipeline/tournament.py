@@ -398,7 +398,7 @@ def _finish(prep: Prepared, result: TaskResult, games_dir: Path, wording: Callab
     audit = write_atomic(games_dir / f"{prep.game.name}.audit.json", text)
     done = {"format": DONE_FORMAT, "id": prep.game.name, "fingerprint": prep.fingerprint, "parts": prep.parts,
             "audit": audit.name, "audit_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-            "seconds": round(result.seconds, 2), "windows": prep.windows,
+            "seconds": round(result.seconds, 2), "cpu_seconds": round(result.cpu_seconds, 2), "windows": prep.windows,
             "audited": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
     write_atomic(games_dir / f"{prep.game.name}.done.json", dumps(done))
     return _run(prep, "audited", AuditReport.from_json(result.report), result.seconds)
