@@ -5,11 +5,15 @@ different gains, through other microphones and codecs, with hiss. Three steps, a
 
 1. **Coarse**: each track becomes an onset envelope (the rise of log energy in 10 ms frames of the 200–3600 Hz
    band): gain is a constant in log energy and drops out, a steady hiss only lifts the floor. The two envelopes
-   are cross-correlated over every lag that leaves enough overlap; the best peak, and how far it stands above the
-   best peak outside ±0.5 s of it (`confidence` = 1 − second / best), say which lag the sound supports.
-2. **Fine**: up to 48 ten-second windows of B spread over the overlap are each located in A around that lag by
-   GCC-PHAT (the cross-spectrum whitened to its phase, so every frequency band votes equally and the peak is one
-   sample wide whatever the microphones' colour), to a fraction of a sample by parabolic interpolation.
+   are cross-correlated over every lag that leaves enough overlap; its three highest peaks, at least 0.5 s
+   apart, are the candidate offsets.
+2. **Fine**: for each candidate, up to 48 ten-second windows of B spread over the overlap are each located in A
+   near it by GCC-PHAT (the cross-spectrum whitened to its phase, so every frequency band votes equally and the
+   peak is one sample wide whatever the microphones' colour), to a fraction of a sample by parabolic
+   interpolation. A candidate's score is the mean height of the whitened peaks that agree with it (windows that
+   do not count 0); `confidence` = 1 − second-best score / best score: 0 when two offsets fit the sound equally,
+   1 when only one does. A phrase the judge says twice makes a second envelope peak almost as high as the true
+   one; only the true offset lines up every window.
 3. **Drift**: the windows' offsets against their time on B are fitted by a line (Theil–Sen, then least squares on
    the windows within 5 ms of it): the intercept is the offset at B's start, the slope the clock drift.
 
@@ -45,9 +49,11 @@ BAND = (200.0, 3_600.0)  # Hz: where voices carry; below is rumble and hum, abov
 HOP = 80  # samples per envelope frame: 10 ms
 BLOCK = 60 * RATE  # samples filtered at a time, so a long track is never copied whole in float64
 MIN_OVERLAP_S = 4.0  # seconds two tracks must share to be synced
-GUARD_S = 0.5  # the second-best envelope peak is sought outside ±this of the best
-MIN_CONFIDENCE = 0.3  # below: another lag is nearly as good (the second peak is over 70 % of the best)
-WINDOW_S = 10.0  # length of one fine window of B
+GUARD_S = 0.5  # envelope peaks closer than this are one candidate
+CANDIDATES = 3  # envelope peaks each tried by the fine step: a repeated phrase can outscore the truth there
+MIN_CONFIDENCE = 0.3  # below: another offset is nearly as good (its score over 70 % of the best)
+WINDOW_S = 10.0  # length of one fine window of B …
+MIN_WINDOW_S = 3.0  # … shortened down to this so that a short overlap still has three
 MAX_WINDOWS = 48
 SEARCH_S = 0.25  # a fine window is sought within ±this of the coarse lag (one envelope peak's width and more) …
 MAX_DRIFT_PPM = 300.0  # … plus the drift two cameras' clocks can gather over the overlap (quartz: tens of ppm)
@@ -69,7 +75,7 @@ class SyncResult:
     a: str
     b: str
     offset_s: float  # A's time at B's time 0
-    confidence: float  # 1 − second-best / best envelope peak: 0 two lags equally good, 1 one lag alone
+    confidence: float  # 1 − second-best / best candidate's score: 0 two offsets equally good, 1 one alone
     drift_ppm: float  # how much longer one second of B lasts on A's clock, in millionths (0 when not measured)
     drift_measured: bool  # False when the overlap was too short to measure drift (it is then taken as 0)
     overlap_s: float  # seconds of B that A also heard
@@ -96,9 +102,10 @@ class SyncResult:
 
 def sync_files(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> SyncResult:
     """Where video `b` starts on video `a`'s clock; AudioError (exit 2) for a file without a readable sound
-    track, SyncError (exit 1) when the sound cannot tell."""
-    tracks = [read_audio(_with_audio(Path(p)), rate=RATE) for p in (a, b)]
-    return sync_tracks(*tracks)
+    track, SyncError (exit 1) when the sound cannot tell. Each track is decoded, band-filtered and its raw
+    samples dropped before the next is read, so two long tracks never sit in memory twice over."""
+    sounds = [_prepare(read_audio(_with_audio(Path(p)), rate=RATE), "") for p in (a, b)]
+    return _sync(*sounds)
 
 
 def _with_audio(path: Path) -> Path:
@@ -117,33 +124,84 @@ def _with_audio(path: Path) -> Path:
 
 def sync_tracks(a: AudioTrack, b: AudioTrack) -> SyncResult:
     """B's start on A's clock from two tracks at RATE (see the module docstring for the steps)."""
-    if a.rate != RATE or b.rate != RATE:
-        raise ValueError(f"sync works on {RATE} Hz tracks, not {a.rate} and {b.rate} Hz")
-    name_a, name_b = _name(a, "A"), _name(b, "B")
-    for track, name in ((a, name_a), (b, name_b)):
-        if track.duration < MIN_OVERLAP_S:
-            raise SyncError(f"{name}: {track.duration:.1f} s of sound is too short to sync by "
-                            f"(at least {MIN_OVERLAP_S:g} s).")
-    fa, fb = _band(a.samples), _band(b.samples)
-    for filtered, name in ((fa, name_a), (fb, name_b)):
-        if _loudest_second_db(filtered) < SILENT_DB:
-            raise SyncError(f"{name}: the sound track is silent, so it cannot tell where the videos meet.")
-    lag_s, confidence = _coarse(fa, fb, name_a, name_b)
-    coarse_d = a.start - b.start + lag_s  # A time − B time, roughly
-    points, heard = _fine(fa, fb, a.start, b.start, coarse_d)
-    if not points:
-        raise SyncError(f"{name_b}: no stretch of its sound is also loud enough in {name_a} to place it.")
-    offset, slope, used, measured = _fit(points)
-    if used <= len(points) // 2 and len(points) > 1:  # a strict majority of the windows must agree
-        raise SyncError(f"{name_a} and {name_b}: the stretches of sound disagree about the offset "
-                        f"({used} of {len(points)} agree), so the sound cannot tell where the videos meet.")
-    start, end = _overlap(a, b, offset)
-    return SyncResult(a=name_a, b=name_b, offset_s=offset, confidence=confidence, drift_ppm=slope * 1e6,
-                      drift_measured=measured, overlap_s=end - start, windows_used=used, windows_heard=heard)
+    return _sync(_prepare(a, "A"), _prepare(b, "B"))
 
 
-def _name(track: AudioTrack, fallback: str) -> str:
-    return str(track.path) if track.path is not None else fallback
+@dataclass(frozen=True)
+class _Sound:
+    """A track as sync uses it: its name in messages, its clock, and its voice band."""
+
+    name: str
+    start: float
+    band: np.ndarray
+
+    @property
+    def end(self) -> float:
+        return self.start + len(self.band) / RATE
+
+
+def _prepare(track: AudioTrack, fallback: str) -> _Sound:
+    """The voice band of a track, refused when too short or silent."""
+    if track.rate != RATE:
+        raise ValueError(f"sync works on {RATE} Hz tracks, not {track.rate} Hz")
+    name = str(track.path) if track.path is not None else fallback
+    if track.duration < MIN_OVERLAP_S:
+        raise SyncError(f"{name}: {track.duration:.1f} s of sound is too short to sync by "
+                        f"(at least {MIN_OVERLAP_S:g} s).")
+    band = _band(track.samples)
+    if _loudest_second_db(band) < SILENT_DB:
+        raise SyncError(f"{name}: the sound track is silent, so it cannot tell where the videos meet.")
+    return _Sound(name, track.start, band)
+
+
+def _sync(a: _Sound, b: _Sound) -> SyncResult:
+    fa, fb = a.band, b.band
+    loud_a = _loud_level(fa, int(WINDOW_S * RATE))
+    hypotheses: list[_Hypothesis] = []
+    for lag_s in _coarse(fa, fb, a.name, b.name):
+        points, heard = _fine(fa, fb, a.start, b.start, a.start - b.start + lag_s, loud_a)
+        if not points:
+            continue
+        found = _fit(points, heard)
+        if not any(_same_line(found, h, points) for h in hypotheses):
+            hypotheses.append(found)
+    if not hypotheses:
+        raise SyncError(f"{b.name}: no stretch of its sound is also loud enough in {a.name} to place it.")
+    hypotheses.sort(key=lambda h: h.score, reverse=True)
+    best = hypotheses[0]
+    second = hypotheses[1].score if len(hypotheses) > 1 else 0.0
+    confidence = 1.0 - second / best.score if best.score > 0 else 0.0
+    if confidence < MIN_CONFIDENCE:
+        apart = abs(hypotheses[1].offset - best.offset) if len(hypotheses) > 1 else 0.0
+        raise SyncError(f"{a.name} and {b.name}: no offset stands out — the best fits the sound barely better than "
+                        f"one {apart:.2f} s away (confidence {confidence:.2f}, at least {MIN_CONFIDENCE:.2f} "
+                        "needed), so the sound cannot tell where the videos meet.")
+    if best.used <= best.heard // 2:  # a strict majority of the windows with sound must agree
+        raise SyncError(f"{a.name} and {b.name}: the stretches of sound disagree about the offset "
+                        f"(only {best.used} of {best.heard} agree), so the sound cannot tell where the videos meet.")
+    start, end = max(b.start, a.start - best.offset), min(b.end, a.end - best.offset)
+    return SyncResult(a=a.name, b=b.name, offset_s=best.offset, confidence=confidence, drift_ppm=best.slope * 1e6,
+                      drift_measured=best.measured, overlap_s=end - start, windows_used=best.used,
+                      windows_heard=best.heard)
+
+
+@dataclass(frozen=True)
+class _Hypothesis:
+    """One candidate line d(t) = offset + slope·t (A time − B time at B time t) and the windows behind it."""
+
+    offset: float
+    slope: float
+    measured: bool  # slope fitted (else 0)
+    used: int  # windows within INLIER_S of the line
+    heard: int  # windows with sound in both tracks
+    score: float  # mean whitened-peak height over the heard windows, 0 for those off the line
+
+
+def _same_line(h: _Hypothesis, other: _Hypothesis, points: list[tuple[float, float, float]]) -> bool:
+    """Two candidates that a drift's spread peak gave twice: their lines meet within INLIER_S at the windows."""
+    t = np.array([p[0] for p in points])
+    gap = (h.offset - other.offset) + (h.slope - other.slope) * t
+    return bool(np.all(np.abs(gap) <= INLIER_S))
 
 
 # -------------------------------------------------------------------------------------------- the signal
@@ -161,9 +219,10 @@ def _band(samples: np.ndarray) -> np.ndarray:
 
 
 def _frame_energy(x: np.ndarray, hop: int) -> np.ndarray:
+    """Mean square per frame of `hop` samples, in float64, computed without copying x."""
     n = len(x) // hop
-    frames = x[: n * hop].reshape(n, hop).astype(np.float64)
-    return np.einsum("ij,ij->i", frames, frames) / hop
+    frames = x[: n * hop].reshape(n, hop)
+    return np.einsum("ij,ij->i", frames, frames, dtype=np.float64) / hop
 
 
 def _loudest_second_db(x: np.ndarray) -> float:
@@ -195,9 +254,10 @@ def _parabolic(y: np.ndarray, k: int) -> float:
 # -------------------------------------------------------------------------------------------- the steps
 
 
-def _coarse(fa: np.ndarray, fb: np.ndarray, name_a: str, name_b: str) -> tuple[float, float]:
-    """The lag (seconds, A sample time − B sample time at the same sound) the envelopes agree on, and its
-    prominence; SyncError when the overlap is too short or no lag stands out."""
+def _coarse(fa: np.ndarray, fb: np.ndarray, name_a: str, name_b: str) -> list[float]:
+    """The lags (seconds, A sample time − B sample time at the same sound) of the envelope correlation's
+    CANDIDATES highest peaks, each at least GUARD_S from the others, best first; SyncError when the tracks
+    cannot overlap by MIN_OVERLAP_S or share nothing at any lag."""
     ea, eb = _envelope(fa), _envelope(fb)
     corr = signal.correlate(ea, eb, mode="full", method="fft")
     lags = np.arange(len(corr)) - (len(eb) - 1)  # corr[i] = Σ ea[n + lag] · eb[n]
@@ -206,40 +266,31 @@ def _coarse(fa: np.ndarray, fb: np.ndarray, name_a: str, name_b: str) -> tuple[f
     if not allowed.any():
         raise SyncError(f"{name_a} and {name_b}: the sound tracks are too short to overlap by "
                         f"{MIN_OVERLAP_S:g} s.")
-    corr = np.where(allowed, corr, -np.inf)
-    best = int(np.argmax(corr))
-    peak = float(corr[best])
-    if not peak > 0:
+    corr = np.where(allowed, corr, 0.0)
+    peaks, _ = signal.find_peaks(corr, height=1e-9, distance=int(GUARD_S * RATE / HOP))
+    best_first = peaks[np.argsort(corr[peaks])[::-1][:CANDIDATES]]
+    found = [(_parabolic(corr, int(k)) - (len(eb) - 1)) * HOP / RATE for k in best_first]
+    if not found:
         raise SyncError(f"{name_a} and {name_b}: the two sound tracks have nothing in common at any offset.")
-    guard = int(GUARD_S * RATE / HOP)
-    rest = corr.copy()
-    rest[max(0, best - guard) : best + guard + 1] = -np.inf
-    second = float(rest.max()) if np.isfinite(rest).any() else 0.0
-    confidence = 1.0 - max(second, 0.0) / peak
-    if confidence < MIN_CONFIDENCE:
-        apart = abs(int(lags[int(np.argmax(rest))]) - int(lags[best])) * HOP / RATE
-        raise SyncError(f"{name_a} and {name_b}: no offset stands out — the best fits the sound barely better than "
-                        f"one {apart:.2f} s away (confidence {confidence:.2f}, at least {MIN_CONFIDENCE:.2f} "
-                        "needed), so the sound cannot tell where the videos meet.")
-    return (_parabolic(corr, best) - (len(eb) - 1)) * HOP / RATE, confidence
+    return found
 
 
-def _fine(fa: np.ndarray, fb: np.ndarray, start_a: float, start_b: float,
-          coarse_d: float) -> tuple[list[tuple[float, float]], int]:
-    """(B time of a window's centre, A time − B time there) for each window of B placed in A by GCC-PHAT, and
-    how many windows had sound in both tracks."""
+def _fine(fa: np.ndarray, fb: np.ndarray, start_a: float, start_b: float, coarse_d: float,
+          loud_a: float) -> tuple[list[tuple[float, float, float]], int]:
+    """(B time of a window's centre, A time − B time there, the whitened peak's height) for each window of B
+    placed in A by GCC-PHAT near `coarse_d`, and how many windows had sound in both tracks."""
     lag0 = (coarse_d - start_a + start_b) * RATE  # A sample index − B sample index at the same sound
     lo = max(0, int(-lag0))  # B samples that A also holds
     hi = min(len(fb), int(len(fa) - lag0))
     if hi - lo < MIN_OVERLAP_S * RATE:
         return [], 0
-    width = min(int(WINDOW_S * RATE), hi - lo)
+    # At least three windows where the overlap allows: a stretch that happens to sound alike is then outvoted.
+    width = min(int(WINDOW_S * RATE), max(int(MIN_WINDOW_S * RATE), (hi - lo) // 3), hi - lo)
     count = max(1, min(MAX_WINDOWS, (hi - lo) // width))
     starts = np.linspace(lo, hi - width, count).astype(int)
     search = int((SEARCH_S + MAX_DRIFT_PPM * 1e-6 * (hi - lo) / RATE) * RATE)
     loud_b = _loud_level(fb[lo:hi], width)
-    loud_a = _loud_level(fa, width)
-    points: list[tuple[float, float]] = []
+    points: list[tuple[float, float, float]] = []
     heard = 0
     for s in starts:
         window = fb[s : s + width]
@@ -248,12 +299,12 @@ def _fine(fa: np.ndarray, fb: np.ndarray, start_a: float, start_b: float,
         if _rms_db(window) < loud_b + QUIET_WINDOW_DB or len(segment) < width or _rms_db(segment) < loud_a + QUIET_WINDOW_DB:
             continue
         heard += 1
-        k = _gcc_phat(segment, window, len(segment) - width)
-        if k is None:
+        peak = _gcc_phat(segment, window, len(segment) - width)
+        if peak is None:
             continue
-        a_index = max(0, j0) + k  # A sample where the window's first sample sounds
+        a_index = max(0, j0) + peak[0]  # A sample where the window's first sample sounds
         d = start_a + a_index / RATE - (start_b + s / RATE)
-        points.append((start_b + (s + width / 2) / RATE, d))
+        points.append((start_b + (s + width / 2) / RATE, d, peak[1]))
     return points, heard
 
 
@@ -267,39 +318,37 @@ def _rms_db(x: np.ndarray) -> float:
     return 10.0 * math.log10(float(np.mean(x.astype(np.float64) ** 2)) + 1e-20)
 
 
-def _gcc_phat(segment: np.ndarray, window: np.ndarray, max_lag: int) -> float | None:
-    """Where in `segment` (0 … max_lag samples in) `window` sounds, to a fraction of a sample; None when the
-    whitened correlation has no single clear peak."""
+def _gcc_phat(segment: np.ndarray, window: np.ndarray, max_lag: int) -> tuple[float, float] | None:
+    """Where in `segment` (0 … max_lag samples in) `window` sounds, to a fraction of a sample, and the whitened
+    peak's height (1: every frequency of the band in phase); None when there is no single clear peak."""
     n = 1 << int(math.ceil(math.log2(len(segment) + len(window))))
     cross = np.fft.rfft(segment, n) * np.conj(np.fft.rfft(window, n))
     freqs = np.fft.rfftfreq(n, 1.0 / RATE)
-    cross[(freqs < BAND[0]) | (freqs > BAND[1])] = 0.0
+    band = (freqs >= BAND[0]) & (freqs <= BAND[1])
+    cross[~band] = 0.0
     cross /= np.abs(cross) + 1e-12
-    corr = np.fft.irfft(cross, n)[: max_lag + 1]  # corr[k] = Σ segment[m + k] · window[m]
+    corr = np.fft.irfft(cross, n)[: max_lag + 1] * (n / (2.0 * int(band.sum())))  # corr[k] = Σ segment[m+k]·window[m]
     best = int(np.argmax(corr))
     guard = max(1, RATE // 500)  # 2 ms: the whitened peak is a sample or two wide
     rest = corr.copy()
     rest[max(0, best - guard) : best + guard + 1] = -np.inf
     if np.isfinite(rest).any() and float(rest.max()) >= 0.8 * float(corr[best]):
         return None
-    return _parabolic(corr, best)
+    return _parabolic(corr, best), float(corr[best])
 
 
-def _fit(points: list[tuple[float, float]]) -> tuple[float, float, int, bool]:
-    """(offset at B's time 0, slope, windows that agree, drift measured) from the windows' offsets."""
-    t = np.array([p[0] for p in points])
-    d = np.array([p[1] for p in points])
+def _fit(points: list[tuple[float, float, float]], heard: int) -> _Hypothesis:
+    """The line through the windows' offsets (Theil–Sen, then least squares on the windows within INLIER_S), or
+    the largest group of agreeing windows when the overlap is too short to measure drift."""
+    t, d, height = (np.array(column) for column in zip(*points, strict=True))
     if len(points) >= MIN_DRIFT_WINDOWS and float(t.max() - t.min()) >= MIN_DRIFT_SPAN_S:
         slope, intercept, _, _ = stats.theilslopes(d, t)
         inliers = np.abs(d - (intercept + slope * t)) <= INLIER_S
         if int(inliers.sum()) >= MIN_DRIFT_WINDOWS and float(np.ptp(t[inliers])) >= MIN_DRIFT_SPAN_S:
             slope, intercept = np.polyfit(t[inliers], d[inliers], 1)
-            return float(intercept), float(slope), int(inliers.sum()), True
+            return _Hypothesis(float(intercept), float(slope), True, int(inliers.sum()), heard,
+                               float(height[inliers].sum()) / heard)
     near = np.abs(d[:, None] - d[None, :]) <= INLIER_S  # the largest group of windows within 5 ms of one
     inliers = near[int(np.argmax(near.sum(axis=1)))]
-    return float(np.mean(d[inliers])), 0.0, int(inliers.sum()), False
-
-
-def _overlap(a: AudioTrack, b: AudioTrack, offset: float) -> tuple[float, float]:
-    """The stretch of B's clock that A also covers."""
-    return max(b.start, a.start - offset), min(b.end, a.end - offset)
+    return _Hypothesis(float(np.mean(d[inliers])), 0.0, False, int(inliers.sum()), heard,
+                       float(height[inliers].sum()) / heard)
