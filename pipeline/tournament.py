@@ -314,7 +314,10 @@ def run_tournament(
     if not games:
         raise UnreadableInput(f"{src}: no game to audit (each needs NAME.mp4, NAME.protocol.json and NAME.seats.json).")
     games_dir = base / "games"
-    games_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        games_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UnreadableInput(f"{base}: cannot make the tournament folder there: {exc.strerror or exc}.") from exc
     preps = {g.name: prepare(g, games_dir, settings) for g in games}
     runs: dict[str, GameRun] = {}
     todo: list[AuditTask] = []

@@ -77,6 +77,8 @@ def test_local_engine_audits_every_game_like_stopframe_audit(games, tmp_path, ca
     assert {j.judge: j.games for j in t.judges} == {"Ivanov": 1, "Petrova": 2}
     assert t.game("t1-g1").files["observations"] == str((games / "t1-g1.observations.json").resolve())
     assert validate_tournament(json.loads((out / "tournament.json").read_text())) == []
+    done = json.loads((out / "progress.json").read_text())
+    assert (done["games_done"], done["games"], done["failed"], done["running"]) == (3, 3, 0, False)
     assert (out / "tournament.html").read_text().startswith("<!DOCTYPE html>")
     assert (out / "tournament.csv").read_text(encoding="utf-8").lstrip("\ufeff").startswith("game,")
     _same_as_audit(games, out, capsys)
@@ -92,6 +94,13 @@ def test_ray_engine_gives_the_same_findings(games, tmp_path, capsys):
     assert "Ray started" in capsys.readouterr().err
     assert {g.status for g in load_tournament(out / "tournament.json").games} == {"audited"}
     _same_as_audit(games, out, capsys)
+
+
+def test_an_out_that_is_a_file_is_one_sentence(games, tmp_path, capsys):
+    (tmp_path / "taken").write_text("")
+    assert _run(games, tmp_path / "taken") == 2
+    err = capsys.readouterr().err
+    assert "taken" in err and "Traceback" not in err and err.count("\n") == 1
 
 
 def test_without_ray_the_ray_engine_says_how_to_install_it(games, tmp_path, capsys, monkeypatch):
