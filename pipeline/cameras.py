@@ -18,9 +18,10 @@ offset. Then, per seat:
   proportion to how well that camera sees the seat;
 - a hand of the best camera that a camera able to see the seat does not show at all loses confidence the
   same way (disagreement lowers confidence, it never removes a hand);
-- a hand two cameras show takes its form (fist, thumb up, open palm…) from the firmest reading: the camera's
-  quality at the seat × the hand's confidence × how steadily its frames agree on the form (`x_pose_share`);
-  an unread form ("other") is no reading;
+- a hand two cameras show takes its form (fist, thumb up, open palm…) from the firmest reading (the camera's
+  quality at the seat × the hand's confidence × how steadily its frames agree on the form, `x_pose_share`;
+  an unread form, "other", is no reading) unless a reading at least half as firm names a form vision less
+  often misreads into (`FORM_TRUST`: a thumb-up fist over a plain fist over an open palm or a finger);
 - a seat is unseen (cannot_see) only where every camera with a zone for it is blind (vision's unseen, or
   outside what the camera filmed).
 
@@ -67,6 +68,11 @@ Span = tuple[float, float]
 DISAGREE = 0.3  # the most a disagreeing camera takes off a hand's confidence (a camera that sees the seat as well)
 HAND_KINDS = ("late_vote", "early_hand", "lifted_early", "wrong_form", "double_vote")  # findings about one hand
 FOREVER = 1e9
+FORM_TRUST = {"thumb_up_fist": 2, "fist": 1, "open_palm": 0, "finger": 0}
+"""How rarely vision reads a hand *into* this form by mistake: thumb-up fists are often read as plain fists or
+open palms, the reverse seldom (sample_videos/README.md, "pose read by vision"). Where two angles' firm readings
+of one hand disagree, the form less often misread wins."""
+FORM_RIVAL = 0.5  # a reading at least this share as firm as the firmest one may overrule it
 
 
 @dataclass(frozen=True)
@@ -224,8 +230,10 @@ def merge(cameras: Sequence[CameraView], main: CameraView) -> Merged:
                          if m.camera.id not in ids and m.sees(seat, h.on, h.off)), default=0.0)
             sure = replace(h, confidence=h.confidence * (1.0 - DISAGREE * min(doubt, 1.0))) if doubt else h
             read = [r for r in readings if r[1].pose != "other"]
-            if read:  # the form from the firmest reading of the angles that show the hand ("other": none read)
-                firm = max(read, key=lambda r: r[0])[1]
+            if read:  # the form from the angles' firm readings ("other": none read), the less misread form first
+                firmest = max(r[0] for r in read)
+                firm = max((r for r in read if r[0] >= FORM_RIVAL * firmest),
+                           key=lambda r: (FORM_TRUST.get(r[1].pose, 0), r[0]))[1]
                 sure = replace(sure, pose=firm.pose, pose_share=firm.pose_share)
             hands.append(sure)
             sources[sure] = tuple(ids)

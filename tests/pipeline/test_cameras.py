@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ def game(tmp_path: Path, counts: tuple[int, int] = (4, 6)) -> Path:
     return tmp_path / "g.protocol.json"
 
 
-def seat_map(big: range, without: tuple[int, ...]) -> dict[str, Any]:
+def seat_map(big: Collection[int], without: tuple[int, ...]) -> dict[str, Any]:
     """Square zones in a row: 100 px wide for the seats `big` (near this camera), 40 px for the others."""
     seats = {}
     for n in range(1, 11):
@@ -176,6 +177,14 @@ def test_the_form_comes_from_the_firmest_reading_and_a_camera_that_shows_no_hand
     assert ("wrong_form", 7, 7) in both and ("wrong_form", 2, 5) not in both
     assert ("wrong_form", 2, 5) in kinds(run(protocol, None, b))  # b alone misreads seat 2
     b = [hand(h.seat, h.on, h.off, pose="open_palm" if h.seat in (2, 7) else h.pose) for h in truth_hands(FAR_OFFSET)]
+    # seat 3, seen as large by both: a's open palm, a little firmer, gives way to b's thumb-up fist, the form
+    # vision seldom misreads a hand into
+    write_json(tmp_path / "b.seats.json", seat_map(big=(3, 6, 7, 8, 9, 10), without=()))
+    a3 = [hand(3, h.on, h.off, pose="open_palm", share=0.9) if h.seat == 3 else h for h in truth_hands()]
+    b3 = [hand(3, h.on, h.off, share=0.8) if h.seat == 3 else h for h in truth_hands(FAR_OFFSET)]
+    assert ("wrong_form", 3, 5) in kinds(run(protocol, a3, None))
+    assert ("wrong_form", 3, 5) not in kinds(run(protocol, a3, b3))
+    write_json(tmp_path / "b.seats.json", seat_map(big=range(6, 11), without=()))
     # a hand that a camera with a view of the seat does not show at all is less sure
     alone = next(f for f in run(protocol, None, b).findings if f.kind == "wrong_form" and f.seat == 7)
     doubted = next(f for f in run(protocol, [h for h in a if h.seat != 7], b).findings
