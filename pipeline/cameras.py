@@ -81,7 +81,6 @@ class CameraView:
 
     id: str
     video: Path
-    seats: Path
     seat_map: SeatMap
     offset: float
     observations: Observations
@@ -91,7 +90,8 @@ class CameraView:
         return self.clock if self.clock is not None else Clock.constant(self.observations.fps)
 
     def seat_size(self, seat: int) -> float:
-        """How large this camera shows the seat's hands: the square root of the zone's area in pixels (0: no zone)."""
+        """How large this camera shows the seat's hands: the square root of the zone's area in the seat map's pixels
+        (a map is made at its camera's frame size), 0 without a zone."""
         zone = self.seat_map.seats.get(seat)
         if zone is None:
             return 0.0
@@ -387,7 +387,7 @@ def look(proto: GameProtocol, *, marks: Sequence[Mark], model: str, observer: Ob
             windows = [(max(0.0, a + shift), b + shift) for a, b in stretches if b + shift > 0]
             say(f"audit: camera {camera.id}: {len(windows)} stretches to look at in {video.name}")
             seen = observer.day(video, seat_map, windows, model=model, progress=progress(f"audit: camera {camera.id}:"))
-        views.append(CameraView(camera.id, video, seats, seat_map, camera.offset, seen, clock))
+        views.append(CameraView(camera.id, video, seat_map, camera.offset, seen, clock))
     return views
 
 
