@@ -59,6 +59,11 @@ def _table(data: dict[str, Any]) -> str:
                      f"{data['overlap_s']:.0f} s); taken as 0")
     used, heard = data["windows"]["used"], data["windows"]["heard"]
     lines.append(f"{data['overlap_s']:.1f} s of shared sound; {used} of {heard} stretches with sound agree")
-    lines.append(f"a moment at t s on B is at {offset:.3f} + t × {1 + ppm * 1e-6:.6f} s on A "
-                 f"(in a protocol's videos: B's offset = A's offset − {offset:.3f})")
+    lines.append(f"a moment at t s on B is at {offset:.3f} + t × {1 + ppm * 1e-6:.6f} s on A")
+    middle = data["overlap_from_s"] + data["overlap_s"] / 2
+    steady = offset + middle * ppm * 1e-6  # A time − B time at the middle of the overlap
+    spread = abs(ppm) * 1e-6 * data["overlap_s"] / 2 * 1000
+    lines.append(f"in a protocol's videos (one offset per camera): B's offset = A's offset − {steady:.3f} s"
+                 + (f", exact at {middle:.0f} s on B and within {spread:.1f} ms over the shared sound"
+                    if data["drift_measured"] else ""))
     return "\n".join(lines)

@@ -10,9 +10,9 @@ different gains, through other microphones and codecs, with hiss. Three steps, a
 2. **Fine**: for each candidate, up to 48 ten-second windows of B spread over the overlap are each located in A
    near it by GCC-PHAT (the cross-spectrum whitened to its phase, so every frequency band votes equally and the
    peak is one sample wide whatever the microphones' colour), to a fraction of a sample by parabolic
-   interpolation. A candidate's score is the mean height of the whitened peaks that agree with it (windows that
-   do not count 0); `confidence` = 1 − second-best score / best score: 0 when two offsets fit the sound equally,
-   1 when only one does. A phrase the judge says twice makes a second envelope peak almost as high as the true
+   interpolation. A candidate's score is the mean height of the whitened peaks that agree with it (windows with
+   sound that do not agree count 0); `confidence` = 1 − second-best score / best score: 0 when two offsets fit
+   the sound equally, 1 when only one does. A phrase the judge says twice makes a second envelope peak almost as high as the true
    one; only the true offset lines up every window.
 3. **Drift**: the windows' offsets against their time on B are fitted by a line (Theil–Sen, then least squares on
    the windows within 5 ms of it): the intercept is the offset at B's start, the slope the clock drift.
@@ -78,7 +78,8 @@ class SyncResult:
     confidence: float  # 1 − second-best / best candidate's score: 0 two offsets equally good, 1 one alone
     drift_ppm: float  # how much longer one second of B lasts on A's clock, in millionths (0 when not measured)
     drift_measured: bool  # False when the overlap was too short to measure drift (it is then taken as 0)
-    overlap_s: float  # seconds of B that A also heard
+    overlap_s: float  # seconds of B that A also heard …
+    overlap_from_s: float  # … from this time on B's clock
     windows_used: int  # fine windows that agree with the result …
     windows_heard: int  # … of the windows with sound in both tracks
 
@@ -90,12 +91,22 @@ class SyncResult:
         """The time on B's clock of a moment at `a_time` on A's clock."""
         return (a_time - self.offset_s) / (1.0 + self.drift_ppm * 1e-6)
 
+    def offset_at(self, b_time: float) -> float:
+        """A's time minus B's time at the moment `b_time` on B: the offset, which drift makes move."""
+        return self.a_time(b_time) - b_time
+
+    @property
+    def constant_offset(self) -> float:
+        """The one offset that is right at the middle of the overlap: what a protocol's `videos[].offset`, which
+        holds no drift, should be built from (off by at most `drift_ppm` × half the overlap at its ends)."""
+        return self.offset_at(self.overlap_from_s + self.overlap_s / 2)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "format": FORMAT, "a": self.a, "b": self.b,
             "offset_s": round(self.offset_s, 6), "confidence": round(self.confidence, 3),
             "drift_ppm": round(self.drift_ppm, 2), "drift_measured": self.drift_measured,
-            "overlap_s": round(self.overlap_s, 3),
+            "overlap_s": round(self.overlap_s, 3), "overlap_from_s": round(self.overlap_from_s, 3),
             "windows": {"used": self.windows_used, "heard": self.windows_heard},
         }
 
@@ -179,10 +190,11 @@ def _sync(a: _Sound, b: _Sound) -> SyncResult:
     if best.used <= best.heard // 2:  # a strict majority of the windows with sound must agree
         raise SyncError(f"{a.name} and {b.name}: the stretches of sound disagree about the offset "
                         f"(only {best.used} of {best.heard} agree), so the sound cannot tell where the videos meet.")
-    start, end = max(b.start, a.start - best.offset), min(b.end, a.end - best.offset)
+    rate = 1.0 + best.slope  # B's time t is A's offset + t · rate
+    start, end = max(b.start, (a.start - best.offset) / rate), min(b.end, (a.end - best.offset) / rate)
     return SyncResult(a=a.name, b=b.name, offset_s=best.offset, confidence=confidence, drift_ppm=best.slope * 1e6,
-                      drift_measured=best.measured, overlap_s=end - start, windows_used=best.used,
-                      windows_heard=best.heard)
+                      drift_measured=best.measured, overlap_s=end - start, overlap_from_s=start,
+                      windows_used=best.used, windows_heard=best.heard)
 
 
 @dataclass(frozen=True)
@@ -320,7 +332,8 @@ def _rms_db(x: np.ndarray) -> float:
 
 def _gcc_phat(segment: np.ndarray, window: np.ndarray, max_lag: int) -> tuple[float, float] | None:
     """Where in `segment` (0 … max_lag samples in) `window` sounds, to a fraction of a sample, and the whitened
-    peak's height (1: every frequency of the band in phase); None when there is no single clear peak."""
+    peak's height (1: every frequency of the band in phase); None when there is no single clear peak. A drifting
+    clock spreads a window's match over a few samples (100 ppm: 1 ms in 10 s) and lowers that height."""
     n = 1 << int(math.ceil(math.log2(len(segment) + len(window))))
     cross = np.fft.rfft(segment, n) * np.conj(np.fft.rfft(window, n))
     freqs = np.fft.rfftfreq(n, 1.0 / RATE)

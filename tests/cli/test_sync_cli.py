@@ -30,7 +30,7 @@ def test_json_says_where_b_starts_on_as_clock(cameras, capsys):
     assert main(["sync", str(a), str(b), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"format", "a", "b", "offset_s", "confidence", "drift_ppm", "drift_measured", "overlap_s",
-                         "windows"}
+                         "overlap_from_s", "windows"}
     assert (data["format"], data["a"], data["b"]) == ("stopframe-sync/1", str(a), str(b))
     assert abs(data["offset_s"] - START) < 0.020
     assert 0.3 <= data["confidence"] <= 1.0

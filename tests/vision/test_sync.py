@@ -55,6 +55,7 @@ def test_offset_of_a_reencoded_quieter_hissing_copy_within_20_ms(tmp_path, game,
     assert result.windows_used == result.windows_heard >= 4
     assert not result.drift_measured and result.drift_ppm == 0.0  # 50 s are too few to measure drift
     assert abs(result.overlap_s - (50.0 + min(start, 0.0))) < 0.1
+    assert abs(result.overlap_from_s - max(-start, 0.0)) < 0.1
 
 
 @needs_espeak
@@ -149,10 +150,14 @@ def test_a_lag_between_samples_is_found_to_a_fraction_of_a_sample():
 
 def test_result_json_shape_and_clock_mapping():
     result = SyncResult(a="a.mp4", b="b.mp4", offset_s=12.3456789, confidence=0.8123, drift_ppm=-99.987,
-                        drift_measured=True, overlap_s=170.0, windows_used=15, windows_heard=16)
+                        drift_measured=True, overlap_s=170.0, overlap_from_s=0.0, windows_used=15, windows_heard=16)
     assert result.to_json() == {
         "format": FORMAT, "a": "a.mp4", "b": "b.mp4", "offset_s": 12.345679, "confidence": 0.812,
-        "drift_ppm": -99.99, "drift_measured": True, "overlap_s": 170.0, "windows": {"used": 15, "heard": 16},
+        "drift_ppm": -99.99, "drift_measured": True, "overlap_s": 170.0, "overlap_from_s": 0.0,
+        "windows": {"used": 15, "heard": 16},
     }
     assert math.isclose(result.a_time(100.0), 12.3456789 + 100.0 * (1 - 99.987e-6))
     assert math.isclose(result.b_time(result.a_time(100.0)), 100.0)
+    # one constant offset for a protocol's videos: right at the overlap's middle (B's 85 s), 8.5 ms off at its ends
+    assert math.isclose(result.constant_offset, 12.3456789 - 85.0 * 99.987e-6)
+    assert math.isclose(abs(result.offset_at(170.0) - result.constant_offset), 85.0 * 99.987e-6)
