@@ -6,12 +6,12 @@ count is announced, so the places where hands come to rest during the protocol's
 zones. What is done, in order:
 
 1. Looking: in every vote window a few frames a second from just before «Стоп» to just after the count
-   (`[cutoff - 0.5 s, announced + 0.3 s]`, when every voter's hand rests) are compared with the pictures one
-   second before the naming and 1.5 s after the count; the coarse tiles of the frame (squares a quarter of the
-   picture's height, overlapping) where something differs from either are shown to the hand detector
-   (vision.backend, one fresh look per tile). A hand counts where its palm lies on such changed pixels (a hand
-   resting there before and after the vote, an idle hand or a prop, is no vote) and where it is found again, in
-   the same place, on another frame of the same window (a hand passing by is no rest).
+   (`[cutoff - 0.5 s, announced + 0.3 s]`, when every voter's hand rests) are compared with the pictures two
+   seconds before the naming and 1.5 s after the count; the coarse tiles of the frame (squares a quarter of
+   the picture's height, overlapping) where something differs from both are shown to the hand detector
+   (vision.backend, one fresh look per tile). A hand counts where a quarter of its box differs from both
+   pictures (an idle hand or a prop lying there before and after the vote is no vote) and where it is found
+   again, in the same place, on another frame of the same window (a hand passing by is no rest).
 2. Grouping: each window's resting hands are merged per place, then the places of all windows are grouped by
    distance (average linkage, cut at twice the median palm length: neighbours' zones lie three to four palm
    lengths apart) into at most ten resting places.
@@ -45,24 +45,28 @@ import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
 
 from vision.backend import HandBackend, MediaPipeBackend
-from vision.crops import SeatCrop
+from vision.crops import CROP_SIZE, SeatCrop
 from vision.pose import plausible_hand
 from vision.seats import Seat, SeatMap, point_in_polygon
-from vision.video import open_video
+from vision.video import VideoSource, open_video
 
 SEAT_COUNT = 10
 PALM_POINTS = [0, 5, 9, 13, 17]
 RATE = 3.0  # frames a second looked at inside a vote window
-BEFORE_S = 1.0  # the reference picture: this long before the candidate's naming
-AFTER_S = 1.5  # ... and this long after the announced count, when the voters' hands have gone (a hand that
-# landed before the naming still differs from this one)
+BEFORE_S = 2.0  # the reference pictures: this long before the candidate's naming (a hand that lands early,
+# a finding of its own, is mostly not there yet) ...
+AFTER_S = 1.5  # ... and this long after the announced count, when the voters' hands have gone. A voter's hand
+# differs from both; an idle hand or a prop lying there before and after differs from neither
 LEAD_S = 0.5  # look from this long before «Стоп» (every voter's hand has landed) ...
 TAIL_S = 0.3  # look this far past the announced count (hands may still rest)
 TILE_SHARE = 0.24  # a tile's side as a share of the picture's height: a palm of 3-5 % of the height becomes
 # 30-55 px on the detector's 256 px picture, as on vision.observe's seat crops (a third of the height made
 # them 20-35 px, and a seat of our own sample clips was never found)
+SMALL_TILE_SHARE = 0.12  # the smallest tiles (a tenth of a 720p picture's height: hands of 10 px palm)
+TILE_PALM = 36.0  # px: the palm length on the detector's picture the tiles aim at where hands are small
 TILE_STEP = 0.6  # tiles overlap: a step of this share of their side, so every hand lies whole in one
-CHANGE_GREY = 24  # grey levels (on a 1/4-size picture) for a pixel to count as changed since the reference
+CHANGE_LEVEL = 20  # levels of one colour channel (on a 1/4-size picture) for a pixel to count as changed
+HAND_CHANGED = 0.25  # share of a hand's landmark box that must have changed: it came to the table for the vote
 CHANGE_SHARE = 0.004  # a tile is looked at when this share of it changed
 SAME_PLACE = 0.7  # palm lengths: two sightings this close on two frames of a window are one resting hand
 GROUP_PALMS = 2.0  # palm lengths: the cut of the grouping across windows
@@ -155,16 +159,24 @@ def tiles(width: int, height: int, share: float = TILE_SHARE, step: float = TILE
     return [SeatCrop(x, y, side) for y in starts(height) for x in starts(width)]
 
 
-def _small_grey(image: np.ndarray) -> np.ndarray:
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    small = cv2.resize(grey, (grey.shape[1] // 4, grey.shape[0] // 4), interpolation=cv2.INTER_AREA)
+def _small(image: np.ndarray) -> np.ndarray:
+    """The picture at a quarter of its size, lightly blurred (sensor noise and compression are no change)."""
+    small = cv2.resize(image, (image.shape[1] // 4, image.shape[0] // 4), interpolation=cv2.INTER_AREA)
     return cv2.GaussianBlur(small, (3, 3), 0)
 
 
 def change_mask(reference: np.ndarray, now: np.ndarray) -> np.ndarray:
-    """Where `now` (a 1/4-size grey picture) differs from `reference`, grown a little (a hand's own edges)."""
-    changed = (cv2.absdiff(reference, now) > CHANGE_GREY).astype(np.uint8)
+    """Where `now` (a quarter-size colour picture) differs from `reference` in any colour channel, grown a
+    little (a hand's own edges). Colour, not grey: skin on a wooden table can be as bright as the wood."""
+    changed = (cv2.absdiff(reference, now).max(axis=2) > CHANGE_LEVEL).astype(np.uint8)
     return cv2.dilate(changed, np.ones((5, 5), np.uint8)) > 0
+
+
+def _box_changed(mask: np.ndarray, box: tuple[float, float, float, float]) -> bool:
+    """Whether a hand's landmark box (frame pixels) shows enough change to be a hand that came to the table."""
+    x0, y0, x1, y1 = (int(v) // 4 for v in box)
+    part = mask[max(0, y0):max(0, y1) + 1, max(0, x0):max(0, x1) + 1]
+    return part.size > 0 and float(part.mean()) >= HAND_CHANGED
 
 
 def _tile_changed(mask: np.ndarray, tile: SeatCrop) -> bool:
@@ -175,7 +187,7 @@ def _tile_changed(mask: np.ndarray, tile: SeatCrop) -> bool:
 
 def look_at_frame(backend: HandBackend, image: np.ndarray, grid: Sequence[SeatCrop], window: int, t: float,
                   mask: np.ndarray | None) -> list[Sighting]:
-    """The hands on one frame: every tile (or every tile where `mask` shows a change), palms on changed pixels."""
+    """The hands on one frame: every tile (or every tile where `mask` shows a change), hands on changed pixels."""
     found: list[Sighting] = []
     for tile in grid:
         if mask is not None and not _tile_changed(mask, tile):
@@ -185,12 +197,10 @@ def look_at_frame(backend: HandBackend, image: np.ndarray, grid: Sequence[SeatCr
             if not plausible_hand(points, hand.world):
                 continue
             x, y = points[PALM_POINTS, :2].mean(axis=0)
-            if mask is not None:
-                my, mx = int(y) // 4, int(x) // 4
-                if not (0 <= my < mask.shape[0] and 0 <= mx < mask.shape[1] and mask[my, mx]):
-                    continue
             palm = float(np.linalg.norm(points[9, :2] - points[0, :2]))
             lo, hi = points[:, :2].min(axis=0), points[:, :2].max(axis=0)
+            if mask is not None and not _box_changed(mask, (*lo, *hi)):
+                continue
             found.append(Sighting(window, t, float(x), float(y), palm, (*map(float, lo), *map(float, hi))))
     return _one_per_hand(found)
 
@@ -248,7 +258,8 @@ def assign_chairs(places: Sequence[Place], living: frozenset[int]) -> tuple[list
     """Each place's chair (0-9, clockwise from the judge's left), places given clockwise from the judge.
 
     The chairs without a place are chosen where the ring's spacing shows a gap: consecutive places k chairs
-    apart should be k times the usual spacing apart. At the judge's end the two sides mirror each other about
+    apart should be k times the usual spacing apart (one empty chair is told surely; several in a row round a
+    corner of the table less so, as the straight line across the corner is short). At the judge's end the two sides mirror each other about
     the vertical line through the ring's centre (the camera stands centred behind the judge), so the first place
     should be the mirror image of the last one, one spacing further round for each chair more left empty at its
     end. Only living seats' chairs can hold a place. Returns the chairs and the fit's cost (0 = regular)."""
@@ -423,6 +434,55 @@ def _sample_times(window: Window, rate: float) -> list[float]:
     return [a + (b - a) * (k + 0.5) / count for k in range(count)]
 
 
+class _Counter:
+    def __init__(self, progress: ProgressFn | None, total: int) -> None:
+        self.progress, self.total, self.done = progress, total, 0
+
+    def step(self) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(min(self.done, self.total), self.total)
+
+
+class _Masks:
+    """Each vote window's two reference pictures, and the change mask of a frame against both (None without
+    windows: nothing to compare with)."""
+
+    def __init__(self, video: VideoSource, windows: Sequence[Window]) -> None:
+        duration = video.meta.duration
+        self.references = [[_small(video.frame_at_time(_clamp(s, duration))[1])
+                            for s in (w.t - BEFORE_S, w.announced + AFTER_S)] for w in windows]
+
+    def at(self, window: int, image: np.ndarray) -> np.ndarray | None:
+        if not self.references:
+            return None
+        small = _small(image)
+        before, after = self.references[window]
+        return np.logical_and(change_mask(before, small), change_mask(after, small))
+
+
+def _tile_side(detector: HandBackend, video: VideoSource, plan: Sequence[tuple[int, list[float]]], masks: _Masks,
+               counter: _Counter) -> int:
+    """The tile side (frame pixels) that shows this video's hands at the size the detector reads best: one
+    frame of each window is looked at with tiles of TILE_SHARE, and where the hands found there are small
+    (a small table far from the camera, a wide view) the tiles shrink until a palm is TILE_PALM px."""
+    meta = video.meta
+    side = max(64, int(round(meta.height * TILE_SHARE)))
+    grid = tiles(meta.width, meta.height)
+    palms = []
+    for k, times in plan:
+        t = times[len(times) // 2]
+        _, image = video.frame_at_time(_clamp(t, meta.duration))
+        palms += [s.palm for s in look_at_frame(detector, image, grid, k, t, masks.at(k, image))]
+        counter.step()
+    if not palms:
+        return max(64, int(round(meta.height * SMALL_TILE_SHARE)))
+    palm_on_tile = float(np.median(palms)) * CROP_SIZE / side
+    if palm_on_tile >= TILE_PALM * 0.8:
+        return side
+    return max(64, int(round(side * palm_on_tile / TILE_PALM)), int(round(meta.height * SMALL_TILE_SHARE)))
+
+
 def _clamp(t: float, duration: float) -> float:
     return min(max(0.0, t), max(0.0, duration - 1e-3))
 
@@ -448,7 +508,6 @@ def find_seats(
     try:
         with open_video(video_path) as video:
             meta = video.meta
-            grid = tiles(meta.width, meta.height)
             usable = [w for w in windows or () if w.t < meta.duration]
             if usable:
                 mode = "votes"
@@ -457,21 +516,16 @@ def find_seats(
                 mode, usable = "whole video", []
                 step = meta.duration / (WHOLE_VIDEO_FRAMES + 1)
                 plan = [(0, [step * (k + 1) for k in range(WHOLE_VIDEO_FRAMES)])]
-            total, done = sum(len(ts) for _, ts in plan), 0
+            total = sum(len(ts) for _, ts in plan) + len(plan)
+            counter = _Counter(progress, total)
+            masks = _Masks(video, usable)
+            side = _tile_side(detector, video, plan, masks, counter)
+            grid = tiles(meta.width, meta.height, side / meta.height)
             for k, times in plan:
-                references = []
-                if mode == "votes":
-                    w = usable[k]
-                    references = [_small_grey(video.frame_at_time(_clamp(s, meta.duration))[1])
-                                  for s in (w.t - BEFORE_S, w.announced + AFTER_S)]
                 for t in times:
                     _, image = video.frame_at_time(_clamp(t, meta.duration))
-                    small = _small_grey(image)
-                    mask = None if not references else np.logical_or(*(change_mask(r, small) for r in references))
-                    sightings += look_at_frame(detector, image, grid, k, t, mask)
-                    done += 1
-                    if progress is not None:
-                        progress(done, total)
+                    sightings += look_at_frame(detector, image, grid, k, t, masks.at(k, image))
+                    counter.step()
     finally:
         if own:
             detector.close()
