@@ -25,8 +25,10 @@ zones. What is done, in order:
    protocol) never get a place. Where the protocol names the voters of a vote, the numbering that agrees best
    with them is taken (a seat that voted for X must have a hand in its zone during X's window).
    `renumbered` flips the direction or moves seat 1, for a judge whose camera stands elsewhere.
-4. Zones: the hull of a place's hand boxes, grown by a fifth, cut at the half-way line to every neighbour (no
-   two zones overlap) and at the frame's edge.
+4. Zones: the hull of a place's hand boxes, grown by two fifths, cut at the half-way line to every neighbour
+   (no two zones overlap) and at the frame's edge. A living seat whose player never put a hand down gets a
+   zone guessed between its neighbours (confidence 0, and a message saying so), so that the audit can say
+   "no vote" rather than "cannot see".
 
 Without vote windows (the first minutes of a game, a protocol without times) the frames are sampled evenly over
 the whole video and every tile is looked at (no change to compare with); the places are then where hands rest
@@ -70,7 +72,7 @@ HAND_CHANGED = 0.25  # share of a hand's landmark box that must have changed: it
 CHANGE_SHARE = 0.004  # a tile is looked at when this share of it changed
 SAME_PLACE = 0.7  # palm lengths: two sightings this close on two frames of a window are one resting hand
 GROUP_PALMS = 2.0  # palm lengths: the cut of the grouping across windows
-GROW = 1.2  # a zone is its hand boxes' hull grown by this factor about its centre
+GROW = 1.4  # a zone is its hand boxes' hull grown by this factor about its centre (cut at the neighbours)
 WHOLE_VIDEO_FRAMES = 10  # frames looked at when there are no vote windows
 ProgressFn = Callable[[int, int], None]
 
@@ -372,15 +374,51 @@ def _unfound_reason(seat: int, living: frozenset[int], windows: Sequence[Window]
     return f"seat {seat}: no hand seen resting on the table in this video; an empty chair?"
 
 
+def guessed_places(places: Sequence[Place], chairs: Sequence[int], wanted: Sequence[int]) -> dict[int, Place]:
+    """Places for the `wanted` chairs that hold none (a living player who never put a hand down): between the
+    nearest found chairs on either side, or, next to the judge, the mirror image of the chair opposite. Why: a
+    seat with no zone is "cannot see" to the audit, and a player who never voted must be "no vote"."""
+    at = {c: p for p, c in zip(places, chairs, strict=True)}
+    if not at:
+        return {}
+    pairs = [(at[c].x + at[SEAT_COUNT - 1 - c].x) / 2 for c in at if SEAT_COUNT - 1 - c in at]
+    xs = [p.x for p in places]
+    axis = float(np.median(pairs)) if pairs else (min(xs) + max(xs)) / 2  # the line the two sides mirror about
+    half = np.median(np.array([(p.boxes[:, 2:].max(axis=0) - p.boxes[:, :2].min(axis=0)) / 2 for p in places]),
+                     axis=0)
+    out: dict[int, Place] = {}
+    for chair in wanted:
+        if chair in at:
+            continue
+        lower = max((c for c in at if c < chair), default=None)
+        upper = min((c for c in at if c > chair), default=None)
+        if lower is not None and upper is not None:
+            a, b = at[lower], at[upper]
+            f = (chair - lower) / (upper - lower)
+            x, y = a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f
+        elif SEAT_COUNT - 1 - chair in at:
+            opposite = at[SEAT_COUNT - 1 - chair]
+            x, y = 2 * axis - opposite.x, opposite.y
+        else:
+            continue
+        box = np.array([[x - half[0], y - half[1], x + half[0], y + half[1]]])
+        out[chair] = Place(float(x), float(y), box, 0, frozenset())
+    return out
+
+
 def build_found(places: Sequence[Place], chairs: Sequence[int], fit: float, frame_size: tuple[int, int],
                 living: frozenset[int], mode: str, seconds: float, windows: Sequence[Window],
                 flipped: bool = False, shift: int = 0, checked: bool = False) -> FoundMap:
-    """The map of found places under one numbering, with each seat's confidence and each unfound seat's reason."""
+    """The map of found places under one numbering, with each seat's confidence and each unfound seat's reason;
+    a living seat with no place gets a guessed zone (confidence 0) that the judge is told to check."""
+    wanted = [c for c in range(SEAT_COUNT) if _chair_to_seat(c, flipped, shift) in living]
+    guesses = guessed_places(places, chairs, wanted)
+    every = [*zip(places, chairs, strict=True), *((p, c) for c, p in guesses.items())]
     seats: dict[int, Seat] = {}
     confidence: dict[int, float] = {}
     windows_with_hands = max(1, len({w for p in places for w in p.windows}))
-    for i, (place, chair) in enumerate(zip(places, chairs, strict=True)):
-        zone = zone_of(place, [p for j, p in enumerate(places) if j != i], frame_size)
+    for i, (place, chair) in enumerate(every):
+        zone = zone_of(place, [p for j, (p, _) in enumerate(every) if j != i], frame_size)
         if len(zone) < 3:
             continue
         seat = _chair_to_seat(chair, flipped, shift)
@@ -389,7 +427,11 @@ def build_found(places: Sequence[Place], chairs: Sequence[int], fit: float, fram
         if mode == "votes":
             seen *= min(1.0, 0.5 + len(place.windows) / windows_with_hands)
         confidence[seat] = round(seen * math.exp(-fit), 3)
-    unfound = {n: _unfound_reason(n, living, windows, mode) for n in range(1, SEAT_COUNT + 1) if n not in seats}
+    unfound = {n: _unfound_reason(n, living, windows, mode) for n in range(1, SEAT_COUNT + 1)
+               if n not in seats or confidence.get(n) == 0}
+    for n in unfound:
+        if n in seats:
+            unfound[n] += " Its zone is placed between its neighbours': check it on the picture."
     return FoundMap(SeatMap((int(frame_size[0]), int(frame_size[1])), seats), confidence, unfound, tuple(places),
                     tuple(chairs), living, mode, seconds, fit, tuple(windows), flipped, shift, checked)
 
@@ -397,9 +439,9 @@ def build_found(places: Sequence[Place], chairs: Sequence[int], fit: float, fram
 def renumbered(found: FoundMap, flip: bool = False, move_seat1: int = 0) -> FoundMap:
     """The same places under another numbering: `flip` reverses the direction (seat 1 becomes the judge's
     right, counter-clockwise), `move_seat1` moves seat 1 that many chairs on (clockwise in the new direction).
-    The judge's numbering overrides who the protocol says had left: every chair may hold a seat."""
+    Every found place keeps its zone; the guessed zones follow the living seats under the new numbering."""
     return build_found(found.places, found.slots, found.fit, found.seat_map.frame_size,
-                       frozenset(range(1, SEAT_COUNT + 1)), found.mode, found.seconds, found.windows,
+                       found.living, found.mode, found.seconds, found.windows,
                        found.flipped != flip, (found.shift + move_seat1) % SEAT_COUNT, found.checked_by_voters)
 
 
