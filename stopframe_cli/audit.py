@@ -154,6 +154,8 @@ def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
             who = "-"
         cons = f.consequence.type.replace("_", " ") + (f" {f.consequence.points:+g}" if f.consequence.points is not None else "")
         assumed = f" [assumed: {', '.join(ASSUMED_WORDS.get(a, a.replace('_', ' ')) for a in f.assumed_times)}]" if f.assumed_times else ""
+        seen = [c.id for c in f.cameras if c.evidence]  # a game filmed from several cameras: whose view it is
+        assumed += f" [seen by camera {', '.join(seen)}]" if seen else ""
         text = f.text  # whole: a sentence cut off mid-way says less than a long line
         moment = f"n{f.night}" if f.day is None and f.night is not None else f"d{f.day} r{f.round}"
         lines.append(
