@@ -100,3 +100,13 @@ def test_the_vase_hides_seat_6s_voting_hand_from_the_judges_camera_and_not_from_
     views = {v["id"]: v["hands"] for v in read("two_cameras.truth.json")["x_camera_views"]}
     palm = next(i for i, h in enumerate(views["judge"]) if h["seat"] == 6)
     assert views["judge"][palm]["visible_px"] < 0.05 * views["far"][palm]["visible_px"]
+
+
+def test_stopframe_sync_finds_the_protocols_offset_between_the_two_cameras_from_their_sound() -> None:
+    """vision.sync (what `stopframe sync` runs) on the two videos: the far camera's offset within 20 ms (issue 18)."""
+    from vision.sync import sync_files
+
+    proto = load_protocol(PROTOCOL)
+    judge, far = proto.videos
+    found = sync_files(resolve_camera_path(proto, judge), resolve_camera_path(proto, far))
+    assert abs((judge.offset - found.offset_s) - far.offset) < 0.02  # b's offset = a's offset − offset_s
