@@ -71,9 +71,9 @@ def observe_and_audit(stem: Path, seats: Path, folder: Path) -> None:
                 hands += data["hands"]
                 part.unlink()
             obs.write_text(json.dumps(dict(data, hands=hands)))
-    if not report.exists():
+    if not report.exists():  # on the observations just made: the same hands, watched once
         run([*STOPFRAME, "audit", f"{stem}.mp4", "--protocol", f"{stem}.protocol.json", "--seats", str(seats),
-             "--out", str(report)])
+             "--observations", str(obs), "--out", str(report)])
 
 
 def resting_shares(stem: Path, found_path: Path) -> dict[int, tuple[int, int]]:
