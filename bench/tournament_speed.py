@@ -44,8 +44,9 @@ LONG_GAME_FACTOR = 1.5  # a 90-minute game against the sample game's votes (see 
 
 
 def stems() -> list[Path]:
-    """The rendered games with votes: the sample game, then every day, stress and top-view clip."""
-    clips = sorted(p.with_name(p.name[: -len(".protocol.json")]) for p in CLIPS.glob("*.protocol.json"))
+    """The rendered games with votes: the sample game, then every one-camera day, stress and top-view clip."""
+    clips = sorted(p.with_name(p.name[: -len(".protocol.json")]) for p in CLIPS.glob("*.protocol.json")
+                   if not json.loads(p.read_text()).get("videos"))  # one camera each (a two-camera clip is another bench's)
     return [GAME, *(c for c in clips if not c.name.startswith("night"))]
 
 
