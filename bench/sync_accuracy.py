@@ -11,7 +11,7 @@ largest offset error (ms), the lowest confidence, and the time per pair.
 Long pair: a 60-minute game made from the sample game's and the clips' sound, each piece played back at a
 random speed between 0.94 and 1.06 (so no stretch repeats another exactly), encoded as AAC; B is a copy from
 95.3 s on, 3400 s long, running 100 ppm fast, 6 dB quieter, hissing at 10 dB SNR, in Opus. `stopframe sync`
-runs on it in a child process that reports its own time and peak memory (ru_maxrss). Reported: offset
+runs on it in a child process that reports its own CPU time and peak memory (VmHWM). Reported: offset
 error at B's start, drift error, the largest error of `b_time` over the overlap, and the error a plain offset
 without the drift would leave at the end.
 """
@@ -110,13 +110,15 @@ def long_game(sources: list[Path], work: Path) -> dict:
             "plain_offset_error_at_end_ms": float(abs(plain[-1] - truth_b[-1]) * 1000)}
 
 
-# The command in a child of its own, which reports its own peak memory (a forked child's ru_maxrss would count
-# the bench's pages too).
-_CHILD = """import resource, sys
+# The command in a child of its own, which reports its own peak memory: VmHWM, the high-water mark of its own
+# address space (ru_maxrss would keep the bench's pages, which Linux carries across the fork and exec).
+_CHILD = """import re, resource, sys
+from pathlib import Path
 from stopframe_cli.main import main
 status = main(["sync", sys.argv[1], sys.argv[2], "--json"])
 use = resource.getrusage(resource.RUSAGE_SELF)
-print(f"peak_mb {use.ru_maxrss / 1024:.1f} {use.ru_utime + use.ru_stime:.2f}", file=sys.stderr)
+hwm = int(re.search(r"VmHWM:\\s*(\\d+)", Path("/proc/self/status").read_text()).group(1))
+print(f"peak_mb {hwm / 1024:.1f} {use.ru_utime + use.ru_stime:.2f}", file=sys.stderr)
 sys.exit(status)
 """
 
