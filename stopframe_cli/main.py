@@ -23,6 +23,9 @@ COMMAND_MODULES = (
     "stopframe_cli.audit",  # audit, audit --batch
     "stopframe_cli.align",  # align
     "stopframe_cli.correct",  # correct
+    "stopframe_cli.seats",  # seats (the seat map found from the video)
+    "stopframe_cli.tournament",  # tournament
+    "stopframe_cli.sync",  # sync
 )
 
 
