@@ -2,8 +2,9 @@
 
 A `Clock` is made from the decoded video's frame timestamps (`Clock.variable`, phone videos with a
 variable frame rate) or from a stated frame rate (`Clock.constant`: a constant-rate video, or the
-`fps` of a JSON file). `Clock.of_protocol` carries the protocol's `video.offset_s`, and `video_time` is
-the only place where a protocol time becomes a video time. Every other module asks the clock, so a
+`fps` of a JSON file). `Clock.of_protocol` carries the protocol's `video.offset_s` (and, for a camera of
+`videos` that drifts, its `drift_ppm` as a rate), and `video_time` is the only place where a protocol time becomes
+a video time: video time = offset_s + protocol time × rate. Every other module asks the clock, so a
 frame number means the same frame everywhere (the audit's evidence, the viewer, the reports) and
 variable frame rates are right wherever a timestamped clock is at hand.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -20,6 +22,7 @@ from typing import Any
 from contract.errors import InvalidInput
 
 TIME_EPS = 1e-3  # 1 ms: absorbs float error in times typed by people or computed from a frame rate
+MAX_DRIFT_PPM = 1000.0  # a camera clock this far off (3.6 s an hour) is a typo or another game, not quartz drift
 
 
 class TimeOutsideVideo(InvalidInput):
@@ -45,7 +48,8 @@ class Clock:
     fps: float | None  # the stated rate, the mean rate of a timestamped clock, or None: a protocol's times alone
     frame_count: int | None = None  # None where a JSON file states a rate but not the length
     starts: tuple[float, ...] | None = None  # each frame's start (first = 0); None at a constant rate
-    offset_s: float = 0.0  # video time = protocol time + offset_s
+    offset_s: float = 0.0  # video time = offset_s + protocol time × rate
+    rate: float = 1.0  # video seconds per protocol second: 1 + drift_ppm·10⁻⁶ of a camera whose clock drifts
 
     @classmethod
     def constant(cls, fps: float, frame_count: int | None = None) -> Clock:
@@ -66,11 +70,21 @@ class Clock:
         return cls((len(stamps) - 1) / float(span) if span else fps, len(stamps), starts)
 
     @classmethod
+    def protocol_to(cls, offset_s: float, drift_ppm: float = 0.0) -> Clock:
+        """Protocol times onto one camera's seconds (`videos[]`: its offset and drift), no frames known."""
+        return cls(None, offset_s=float(offset_s), rate=1.0 + float(drift_ppm) * 1e-6)
+
+    @classmethod
     def of_protocol(cls, data: Mapping[str, Any], frames: Clock | None = None) -> Clock:
-        """The protocol's `video.offset_s` (0 where it states none) on the video's frame clock `frames`;
-        without one, a clock that turns protocol times into video seconds but knows no frames."""
-        offset = float((data.get("video") or {}).get("offset_s") or 0.0)
-        return replace(frames, offset_s=offset) if frames is not None else cls(None, offset_s=offset)
+        """The protocol's `video.offset_s` (0 where it states none), with the drift of the camera of `videos`
+        whose file `video.path` names (the validator keeps them on one clock), on the video's frame clock
+        `frames`; without one, a clock that turns protocol times into video seconds but knows no frames."""
+        video = data.get("video") or {}
+        offset = float(video.get("offset_s") or 0.0)
+        rate = 1.0 + _drift_of(data, video.get("path")) * 1e-6
+        if frames is not None:
+            return replace(frames, offset_s=offset, rate=rate)
+        return cls(None, offset_s=offset, rate=rate)
 
     def _rate(self) -> float:
         if self.fps is None:
@@ -88,8 +102,21 @@ class Clock:
         return self.starts[-1] + (self.starts[-1] / (n - 1) if n > 1 else 1 / self.fps)
 
     def video_time(self, protocol_t: float) -> float:
-        """A protocol time on the video's clock: the one place the offset is added."""
-        return float(protocol_t) + self.offset_s
+        """A protocol time on the video's clock: the one place the offset is added and the drift applied."""
+        return self.offset_s + float(protocol_t) * self.rate
+
+    def protocol_time(self, video_t: float) -> float:
+        """A time on the video's clock back on the protocol's clock (`video_time` undone)."""
+        return (float(video_t) - self.offset_s) / self.rate
+
+    def moved_onto(self, other: Clock) -> tuple[float, float]:
+        """(scale, shift) such that `other`'s video time = this clock's video time × scale + shift at the same
+        protocol moment: one camera's times put on another camera's clock; exactly (1, 0) for the same clock
+        and scale 1, shift = the offsets' difference, between two cameras that do not drift."""
+        if (self.offset_s, self.rate) == (other.offset_s, other.rate):
+            return 1.0, 0.0
+        scale = other.rate / self.rate
+        return scale, other.offset_s - self.offset_s * scale
 
     def frame(self, index: int) -> FrameTime:
         """Frame `index` and the time it starts."""
@@ -133,3 +160,23 @@ class Clock:
         t = self.frame(index).seconds + seconds
         end = self.duration
         return self.at(min(max(t, 0.0), end if end is not None else t))
+
+
+def same_file(path: str) -> str:
+    """One spelling per file name, so `./a.mp4` and `a.mp4` (or `clips\\a.mp4`) name the same camera file."""
+    return posixpath.normpath(path.replace("\\", "/"))
+
+
+def _drift_of(data: Mapping[str, Any], path: Any) -> float:
+    """`drift_ppm` of the camera in `videos` whose file is `path`, 0 where there is none; a malformed entry is
+    the validator's to report, and is read here as no drift."""
+    cameras = data.get("videos")
+    if not isinstance(path, str) or not isinstance(cameras, list):
+        return 0.0
+    for camera in cameras:
+        if isinstance(camera, Mapping) and isinstance(camera.get("path"), str) \
+                and same_file(camera["path"]) == same_file(path):
+            drift = camera.get("drift_ppm", 0.0)
+            sound = isinstance(drift, int | float) and not isinstance(drift, bool) and math.isfinite(drift)
+            return float(drift) if sound and abs(drift) <= MAX_DRIFT_PPM else 0.0
+    return 0.0

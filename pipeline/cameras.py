@@ -5,8 +5,9 @@ that sees it best, the other angles filling in what it missed.
 
 Each camera is observed on its own clock with its own seat map. Its hands are moved onto the main camera's
 clock (`video`, else the first of `videos`: the report's `video`, times and evidence are that camera's, as a
-single-camera report's are) through the protocol's clock: main time = camera time − camera offset + main
-offset. Then, per seat:
+single-camera report's are) through the protocol's clock (contract.clock: a camera's time = its offset +
+protocol time × (1 + its drift_ppm·10⁻⁶), so a camera time goes back to the protocol's time and on to the main
+camera's; without drift, main time = camera time − camera offset + main offset). Then, per seat:
 
 - the cameras that have a zone for the seat are ranked by how well they see it: the zone's size in pixels
   (the square root of its area: a hand's size in that picture) times the detector's mean confidence on that
@@ -77,7 +78,8 @@ FORM_RIVAL = 0.5  # a reading at least this share as firm as the firmest one may
 
 @dataclass(frozen=True)
 class CameraView:
-    """One camera as the audit uses it: its file, seat map, offset and what vision saw, on its own clock."""
+    """One camera as the audit uses it: its file, seat map, offset (and drift) and what vision saw, on its own
+    clock."""
 
     id: str
     video: Path
@@ -85,9 +87,14 @@ class CameraView:
     offset: float
     observations: Observations
     clock: Clock | None  # the video's own clock (None where it was not opened: the observations' rate then)
+    drift_ppm: float = 0.0
 
     def frame_clock(self) -> Clock:
         return self.clock if self.clock is not None else Clock.constant(self.observations.fps)
+
+    def times(self) -> Clock:
+        """Protocol times onto this camera's seconds (its `videos[]` offset and drift)."""
+        return Clock.protocol_to(self.offset, self.drift_ppm)
 
     def seat_size(self, seat: int) -> float:
         """How large this camera shows the seat's hands: the square root of the zone's area in the seat map's pixels
@@ -137,7 +144,8 @@ class _Moved:
     """A camera's observations on the main camera's clock."""
 
     camera: CameraView
-    shift: float  # main time = camera time + shift
+    scale: float  # main time = camera time × scale + shift (scale 1 between cameras that do not drift)
+    shift: float
     hands: tuple[HandInterval, ...]
     covered: tuple[Span, ...]  # what the camera filmed and vision looked at
     blind: dict[int, tuple[Span, ...]]  # per seat with a zone: unseen stretches
@@ -148,20 +156,32 @@ class _Moved:
             return False
         return not any(a < end and start < b for a, b in self.blind.get(seat, ()))
 
+    def to_main(self, t: float) -> float:
+        """A time on this camera's clock on the main camera's."""
+        return t * self.scale + self.shift
+
+    def to_own(self, t: float) -> float:
+        """A time on the main camera's clock on this camera's."""
+        return (t - self.shift) / self.scale
+
 
 def _move(camera: CameraView, main: CameraView) -> _Moved:
-    shift = main.offset - camera.offset
+    scale, shift = camera.times().moved_onto(main.times())
     seen = camera.observations
-    keep_frames = shift == 0.0 and camera.video == main.video
-    hands = tuple(h if keep_frames else replace(h, on=h.on + shift, off=h.off + shift, on_frame=None, off_frame=None)
+    keep_frames = (scale, shift) == (1.0, 0.0) and camera.video == main.video
+
+    def at(t: float) -> float:
+        return t * scale + shift
+
+    hands = tuple(h if keep_frames else replace(h, on=at(h.on), off=at(h.off), on_frame=None, off_frame=None)
                   for h in seen.hands)
     end = camera.clock.duration if camera.clock is not None else None
-    filmed = (shift, shift + end) if end is not None else (shift, FOREVER)
-    looked = [(a + shift, b + shift) for a, b in seen.windows] if seen.windows else [filmed]
+    filmed = (shift, at(end)) if end is not None else (shift, FOREVER)
+    looked = [(at(a), at(b)) for a, b in seen.windows] if seen.windows else [filmed]
     blind: dict[int, list[Span]] = {}
     for u in seen.unseen:
-        blind.setdefault(u["seat"], []).append((u["start"] + shift, u["end"] + shift))
-    return _Moved(camera, shift, hands, tuple(_intersect(looked, [filmed])),
+        blind.setdefault(u["seat"], []).append((at(u["start"]), at(u["end"])))
+    return _Moved(camera, scale, shift, hands, tuple(_intersect(looked, [filmed])),
                   {s: tuple(_union(v)) for s, v in blind.items()})
 
 
@@ -200,7 +220,7 @@ def merge(cameras: Sequence[CameraView], main: CameraView) -> Merged:
         only = moved[0]
         seats = {n: only.camera.id for n in only.camera.seat_map.seats}
         obs = replace(only.camera.observations, hands=only.hands,
-                      unseen=tuple(Unseen(seat=u["seat"], start=u["start"] + only.shift, end=u["end"] + only.shift,
+                      unseen=tuple(Unseen(seat=u["seat"], start=only.to_main(u["start"]), end=only.to_main(u["end"]),
                                           why=u["why"]) for u in only.camera.observations.unseen),
                       windows=tuple(only.covered) if only.camera.observations.windows else None)
         return Merged(obs, {h: (only.camera.id,) for h in only.hands}, seats, moved)
@@ -294,7 +314,7 @@ def camera_frames(finding: Finding, merged: Merged, main: CameraView) -> tuple[C
         end = clock.duration
         points = []
         for t in times:
-            own = t - m.shift  # the main clock back onto this camera's clock
+            own = m.to_own(t)  # the main clock back onto this camera's clock
             if own < 0 or (end is not None and own > end):
                 continue
             points.append((clock.at(own).frame, round(own, 3)))
@@ -383,11 +403,12 @@ def look(proto: GameProtocol, *, marks: Sequence[Mark], model: str, observer: Ob
             check_observations_fit(seen, obs_json, saved, own, rounds=vote_rounds(vote_windows(own)),
                                    video_name=video.name, video_file=video, video_clock=clock)
         else:
-            shift = camera.offset - main.offset
-            windows = [(max(0.0, a + shift), b + shift) for a, b in stretches if b + shift > 0]
+            scale, shift = Clock.protocol_to(main.offset, main.drift_ppm).moved_onto(
+                Clock.protocol_to(camera.offset, camera.drift_ppm))
+            windows = [(max(0.0, a * scale + shift), b * scale + shift) for a, b in stretches if b * scale + shift > 0]
             say(f"audit: camera {camera.id}: {len(windows)} stretches to look at in {video.name}")
             seen = observer.day(video, seat_map, windows, model=model, progress=progress(f"audit: camera {camera.id}:"))
-        views.append(CameraView(camera.id, video, seat_map, camera.offset, seen, clock))
+        views.append(CameraView(camera.id, video, seat_map, camera.offset, seen, clock, camera.drift_ppm))
     return views
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 import math
 import os
-import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from contract.clock import MAX_DRIFT_PPM, same_file
 from contract.errors import InvalidInput, UnreadableInput
 from contract.jsonio import format_problem, read_json, write_json
 from review.game import engine
@@ -41,13 +41,15 @@ _FORMAT_RE = re.compile(r"^([a-z][a-z0-9-]*)/(\d+)(?:\.(\d+))?$")
 
 @dataclass(frozen=True)
 class CameraVideo:
-    """One camera of a game filmed from several angles (`videos[]`): `offset` is added to a protocol time to
-    get this video's time, as `video.offset_s` is; `path` and `seats` are relative to the protocol's folder."""
+    """One camera of a game filmed from several angles (`videos[]`): this video's time = `offset` + protocol
+    time × (1 + `drift_ppm`·10⁻⁶) (`video.offset_s`'s meaning, with the camera's clock drift); `path` and
+    `seats` are relative to the protocol's folder."""
 
     id: str
     path: str
     offset: float
     seats: str | None
+    drift_ppm: float = 0.0
 
 
 @dataclass
@@ -345,7 +347,7 @@ def _check_video(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
                                   f"(at most {MAX_SECONDS:,.0f} s)")
 
 
-_CAMERA_FIELDS = ("id", "path", "offset", "seats")
+_CAMERA_FIELDS = ("id", "path", "offset", "drift_ppm", "seats")
 
 
 def _check_videos(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
@@ -368,7 +370,7 @@ def _check_videos(data: dict[str, Any], add: Callable[[str, str], None]) -> None
             continue
         for key in camera:
             if key not in _CAMERA_FIELDS and not key.startswith("x_"):
-                add(f"{where}.{key[:40]}", "unknown field (a camera has id, path, offset, seats; "
+                add(f"{where}.{key[:40]}", "unknown field (a camera has id, path, offset, drift_ppm, seats; "
                                            "fields of your own start with x_)")
         if "id" not in camera:
             add(f"{where}.id", "missing: the camera's name (such as \"a\" or \"far\")")
@@ -396,6 +398,13 @@ def _check_videos(data: dict[str, Any], add: Callable[[str, str], None]) -> None
             elif abs(offset) > MAX_SECONDS:
                 add(f"{where}.offset", f"{offset:g} s is not an offset between two clocks of one game "
                                        f"(at most {MAX_SECONDS:,.0f} s)")
+        if "drift_ppm" in camera:
+            drift = camera["drift_ppm"]
+            if not _is_number(drift):
+                add(f"{where}.drift_ppm", f"must be a number of millionths, not {_show(drift)}")
+            elif abs(drift) > MAX_DRIFT_PPM:
+                add(f"{where}.drift_ppm", f"{drift:g} ppm is not a camera clock's drift (at most {MAX_DRIFT_PPM:g}, "
+                                          f"{MAX_DRIFT_PPM * 3.6e-3:g} s an hour)")
         if "seats" in camera and camera["seats"] is not None and (why := _file_name_problem(camera["seats"])):
             add(f"{where}.seats", why)
     _check_video_is_a_camera(data, videos, first_path, add)
@@ -432,8 +441,9 @@ def _file_name_problem(path: Any) -> str | None:
 
 
 def _same_file(path: str) -> str:
-    """One spelling per file, so `./a.mp4` and `a.mp4` (or `clips\\a.mp4`) are seen as the same camera file."""
-    return posixpath.normpath(path.replace("\\", "/"))
+    """One spelling per file, so `./a.mp4` and `a.mp4` (or `clips\\a.mp4`) are seen as the same camera file
+    (the clock's own rule, which finds a camera's drift by its file)."""
+    return same_file(path)
 
 
 def camera_videos(data: dict[str, Any], where: str = "protocol") -> tuple[CameraVideo, ...]:
@@ -443,7 +453,8 @@ def camera_videos(data: dict[str, Any], where: str = "protocol") -> tuple[Camera
     _check_videos(data, lambda path, message: problems.append(Problem(path, message)))
     if problems:
         raise InvalidInput(f"{where}: {problems[0]}.")
-    return tuple(CameraVideo(id=c["id"], path=c["path"], offset=float(c.get("offset", 0.0)), seats=c.get("seats"))
+    return tuple(CameraVideo(id=c["id"], path=c["path"], offset=float(c.get("offset", 0.0)), seats=c.get("seats"),
+                             drift_ppm=float(c.get("drift_ppm", 0.0)))
                  for c in data.get("videos") or ())
 
 
