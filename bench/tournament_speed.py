@@ -97,14 +97,8 @@ def snapshot(where: Path) -> Path:
     return where
 
 
-# `stopframe` itself, with the tournament command registered whether or not the snapshot's main.py lists it yet
-DRIVER = ("import sys; import stopframe_cli.main as m; "
-          "m.COMMAND_MODULES = tuple(dict.fromkeys((*m.COMMAND_MODULES, 'stopframe_cli.tournament'))); "
-          "sys.exit(m.main(sys.argv[1:]))")
-
-
 def run(folder: Path, out: Path, engine: str, jobs: int, code: Path) -> tuple[float, str]:
-    cmd = [sys.executable, "-c", DRIVER, "tournament", str(folder), "--out", str(out), "--engine", engine,
+    cmd = [sys.executable, "-m", "stopframe_cli", "tournament", str(folder), "--out", str(out), "--engine", engine,
            "--jobs", str(jobs)]
     print("running:", " ".join(cmd), file=sys.stderr, flush=True)
     env = {**os.environ, "STOPFRAME_DATA": str(out / "data"), "PYTHONPATH": str(code)}
