@@ -357,8 +357,9 @@ class SeatDetector:
             # A zone that also holds a reading refused as no readable hand shows two hand-like things, and which of
             # them is the vote is unknown: an open reading there is no evidence of the vote's form. Under H.264
             # crf 40 a resting thumb-up fist came back refused while its own forearm read as a steady open palm
-            # (two false wrong_form on stress_compressed); no real open palm of ours, of the varied renders or of
-            # validation came with a refused reading beside it.
+            # (two false wrong_form on stress_compressed). It has a price: on the dark render (stress_dark) a real
+            # open palm had a refused reading beside it on some frames, its pose share fell from 0.89 to 0.75 and
+            # its wrong_form was lost (vision/README.md, issue 20); the open palms of validation kept theirs.
             best = {n: replace(hand, pose=Pose("other", hand.pose.fingers, 0.0))
                     if n in unread and hand.pose.pose in OPEN_POSES else hand for n, hand in best.items()}
         if self.pose_check is not None:

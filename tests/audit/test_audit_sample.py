@@ -134,8 +134,6 @@ def test_sample_game_from_video_finds_the_truths_audit_under_each_profile(game, 
         assert not extra
 
 
-@pytest.mark.xfail(strict=True, reason="one thumb-up (seat 7, day 4) whose landmarks sit below the fist reads as a "
-                                       "plain fist: one extra low-confidence wrong_form (vision/README.md)")
 @pytest.mark.parametrize("rules", ["mafclub", "showtime"])
 def test_sample_game_from_video_equals_the_truths_audit_where_the_thumb_must_be_up(game, rules):
     video, truth = _both_audits(game, rules)
