@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from contract.clock import Clock
 from contract.errors import InvalidInput, StopframeError, UnreadableInput
 from contract.observations import OBSERVATIONS_FORMAT, Observations, observations_from_json, read_observations
-from pipeline.cameras import audit_cameras, look, main_camera, on_camera
+from pipeline.cameras import audit_cameras, look, main_camera, marks_on, on_camera
 from review.audit.audit import audit
 from review.audit.calibration import calibrated
 from review.audit.findings import AuditReport
@@ -105,6 +105,7 @@ def audit_game(
     if problems:
         raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
     profile = get_profile(rules or proto.rules)
+    whole, camera = proto, None  # `whole`: the protocol as read, every camera on its own clock
     if proto.videos:
         camera = _camera_of(proto, video) if video is not None else None
         if camera is not None:
@@ -119,6 +120,8 @@ def audit_game(
     check_seat_geometry(seat_map, seats)
     marks_file = Path(marks) if marks else marks_path_for(protocol)
     mark_list = load_marks(marks_file) if (marks or marks_file.exists()) else []
+    if camera is not None:  # the marks were read off the main camera's video
+        mark_list = marks_on(whole, camera, mark_list)
     obs_json: dict[str, Any] | None = None
     if observations is not None:
         obs_json = read_observations(observations)

@@ -341,6 +341,17 @@ def on_camera(data: dict[str, Any], camera: CameraVideo) -> dict[str, Any]:
     return {**data, "video": {"path": camera.path, "offset_s": camera.offset}}
 
 
+def marks_on(proto: GameProtocol, camera: CameraVideo, marks: Sequence[Mark]) -> list[Mark]:
+    """The judge's marks (read off the main camera's video, `NAME.marks.json`) on `camera`'s clock, through the
+    protocol's: unchanged for the main camera itself."""
+    main = main_camera(proto)
+    scale, shift = Clock.protocol_to(main.offset, main.drift_ppm).moved_onto(
+        Clock.protocol_to(camera.offset, camera.drift_ppm))
+    if (scale, shift) == (1.0, 0.0):
+        return list(marks)
+    return [replace(m, times={k: v * scale + shift for k, v in m.times.items()}) for m in marks]
+
+
 def observations_beside(video: Path) -> Path:
     """Where a video's saved observations are kept: beside it, NAME.mp4 -> NAME.observations.json."""
     return video.with_name(video.name[: -len(video.suffix)] + ".observations.json" if video.suffix else

@@ -18,7 +18,7 @@ from contract.errors import StopframeError
 from contract.jsonio import write_json
 from contract.observations import observations_from_json, read_observations
 from pipeline.audit import audit_game
-from pipeline.cameras import every_camera_saved
+from pipeline.cameras import every_camera_saved, main_camera, marks_on, observations_beside, on_camera
 from pipeline.game import replay_game
 from review.audit.audit import audit
 from review.audit.findings import AuditReport, Finding, VoteReport
@@ -26,7 +26,14 @@ from review.audit.inputs import video_fingerprint
 from review.cases.store import data_dir, game_id_for
 from review.game import timeline
 from review.game.profiles import get_profile
-from review.game.protocol import RULE_PROFILES, format_problems, load_protocol, resolve_video_path
+from review.game.protocol import (
+    RULE_PROFILES,
+    CameraVideo,
+    format_problems,
+    load_protocol,
+    resolve_camera_path,
+    resolve_video_path,
+)
 from vision import observe
 from vision.seats import load_seat_map
 
@@ -80,16 +87,21 @@ def sample_spec() -> GameSpec:
 
 def complete_spec(spec: GameSpec) -> GameSpec:
     """Fill the video, seat map and observations the judge did not name from the usual places beside the
-    protocol (`video.path`, `NAME.seats.json`, `NAME.observations.json`) or the analysis cache."""
+    protocol (`video.path`, `NAME.seats.json`, `NAME.observations.json`) or the analysis cache; for a video
+    that is one of the protocol's cameras (`videos`), that camera's own seat map and the observations beside
+    its video come first."""
     protocol_path = Path(spec.protocol)
     folder, stem = protocol_path.parent, stem_of(protocol_path)
     video, seats, obs = spec.video, spec.seats, spec.observations
     if video is None:
         video = _video_from_protocol(protocol_path)
+    camera = _camera_files(protocol_path, video)
+    if seats is None and camera is not None and camera[0] is not None and camera[0].is_file():
+        seats = str(camera[0])
     if seats is None and (folder / f"{stem}.seats.json").is_file():
         seats = str(folder / f"{stem}.seats.json")
     if obs is None:
-        beside = folder / f"{stem}.observations.json"
+        beside = camera[1] if camera is not None and camera[1].is_file() else folder / f"{stem}.observations.json"
         cached = observations_cache_path(video, seats) if video else None
         if beside.is_file():
             obs = str(beside)
@@ -114,6 +126,33 @@ def _video_from_protocol(protocol_path: Path) -> str | None:
     except StopframeError:
         return None
     return str(video) if video.is_file() else None
+
+
+def camera_of(protocol: Protocol, video: str | os.PathLike[str] | None) -> CameraVideo | None:
+    """The camera of the protocol's `videos` whose file `video` is; None without cameras, video, or a match."""
+    if not video:
+        return None
+    try:
+        wanted = Path(video).resolve()
+        return next((c for c in protocol.videos if resolve_camera_path(protocol, c).resolve() == wanted), None)
+    except StopframeError:
+        return None
+
+
+def _camera_files(protocol_path: Path, video: str | None) -> tuple[Path | None, Path] | None:
+    """(seat map, observations beside the video) of the camera whose file `video` is, or None."""
+    try:
+        protocol = load_protocol(protocol_path)
+    except StopframeError:
+        return None
+    camera = camera_of(protocol, video)
+    if camera is None:
+        return None
+    try:
+        seats = resolve_camera_path(protocol, camera, "seats") if camera.seats else None
+    except StopframeError:
+        seats = None
+    return seats, observations_beside(resolve_camera_path(protocol, camera))
 
 
 def observations_cache_path(video: str | None, seats: str | None) -> Path | None:
@@ -141,12 +180,30 @@ class Game:
     video_meta: VideoMeta | None = None
     observations: dict[str, Any] | None = None
     audit: AuditReport | None = None
+    camera: CameraVideo | None = None  # the camera of `videos` the open video is (None: the protocol's one video)
     notes: dict[str, str] = field(default_factory=dict)  # what is missing, as a hint
     errors: dict[str, str] = field(default_factory=dict)  # a file that could not be used, one sentence each
 
     @property
     def data(self) -> dict[str, Any]:
         return self.protocol.data
+
+    @property
+    def clock_data(self) -> dict[str, Any]:
+        """The protocol on the open video's clock: `data` itself, or, opened on a camera of `videos` other than
+        the main one, `video` set to that camera (its offset and drift) — for everything timed on the video;
+        `data` stays the file as read, for what is exported."""
+        if self.camera is None or self.camera == main_camera(self.protocol):
+            return self.data
+        return on_camera(self.data, self.camera)
+
+    @property
+    def cameras(self) -> tuple[CameraVideo, ...]:
+        """The protocol's cameras (`videos`), () where it names none or the list is malformed."""
+        try:
+            return self.protocol.videos
+        except StopframeError:
+            return ()
 
     @property
     def players(self) -> dict[int, str]:
@@ -172,6 +229,7 @@ def load_game(spec: GameSpec) -> Game:
     game = Game(spec=spec, game_id=game_id_for(protocol.data, spec.protocol), title=_title(protocol),
                 protocol=protocol, profile_id=profile_id)
     game.problems = list(format_problems(protocol.data))
+    game.camera = None if game.problems else camera_of(protocol, spec.video)
     if game.problems:
         game.notes["protocol"] = f"The protocol has {len(game.problems)} format problem(s); the audit needs a sound protocol."
     else:
@@ -215,8 +273,10 @@ def _windows(game: Game) -> None:
             game.marks = timeline.load_marks(marks_path)
         except StopframeError as exc:
             game.errors["marks"] = str(exc)
+    if game.camera is not None:  # the marks were read off the main camera's video
+        game.marks = marks_on(game.protocol, game.camera, game.marks)
     if not game.problems:
-        game.windows = timeline.vote_windows(game.data, game.marks)
+        game.windows = timeline.vote_windows(game.clock_data, game.marks)
 
 
 def _seat_map(game: Game) -> None:
@@ -307,7 +367,7 @@ def run_audit(game: Game) -> AuditReport | None:
                           nights=nights).at_file_precision()
     visible = sorted(game.seat_map.seats) if game.seat_map is not None else None
     profile = get_profile(game.profile_id)
-    report = audit(game.data, game.observations, profile=profile,
+    report = audit(game.clock_data, game.observations, profile=profile,
                              visible_seats=visible, marks=game.marks,
                              video=Path(game.spec.video).name if game.spec.video else None)
     if any(k in game.observations for k in ("x_raised", "x_shown_numbers")):  # vision looked at the nights too
@@ -316,5 +376,6 @@ def run_audit(game: Game) -> AuditReport | None:
         def quiet(_message: str) -> None:
             """The CLI's progress lines; the page shows the rows instead."""
 
-        report = with_nights(report, game.data, profile, game.observations, night_fields(game.observations, quiet), quiet)
+        report = with_nights(report, game.clock_data, profile, game.observations, night_fields(game.observations, quiet),
+                             quiet)
     return report.at_file_precision()

@@ -23,6 +23,7 @@ from review.audit.findings import AuditReport
 from review.cases.appeal_store import AppealStore
 from review.cases.store import Store, default_db_path
 from review.cases.training_store import TrainingStore
+from review.game.protocol import resolve_camera_path
 from stopframe_app.game import Game, GameSpec, complete_spec, load_game, mtime, run_audit, sample_spec
 
 SPEC = "game_spec"
@@ -168,6 +169,21 @@ def try_open(spec: GameSpec, where: str) -> bool:
         return False
     open_spec(spec)
     return True
+
+
+def open_camera(game: Game, camera_id: str, where: str) -> bool:
+    """Open the game on another of its cameras (`videos`): that camera's video, seat map and observations, on its
+    own clock (the rule profile kept); False, with the reason kept for `where`, when it cannot be opened."""
+    camera = next((c for c in game.cameras if c.id == camera_id), None)
+    if camera is None:
+        st.session_state[OPEN_ERROR] = (where, f"Not opened: the protocol has no camera \"{camera_id}\".")
+        return False
+    try:
+        video = resolve_camera_path(game.protocol, camera)
+    except StopframeError as exc:
+        st.session_state[OPEN_ERROR] = (where, f"Not opened: {exc}")
+        return False
+    return try_open(GameSpec(game.spec.protocol, str(video), None, None, game.spec.profile), where)
 
 
 def open_error(where: str) -> str | None:
