@@ -186,7 +186,7 @@ def _picked_on_chart(game: Game) -> None:
 
 def render(game: Game) -> None:
     st.header("Timeline and frames")
-    rows = timeline_rows(game.data, game.windows, game.hands, game.findings,
+    rows = timeline_rows(game.clock_data, game.windows, game.hands, game.findings,
                          game.video_meta.duration if game.video_meta else None)
     now = None
     if game.video_meta is not None:
