@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from contract.clock import Clock
 from contract.errors import InvalidInput, StopframeError, UnreadableInput
 from contract.observations import OBSERVATIONS_FORMAT, Observations, observations_from_json, read_observations
-from pipeline.cameras import audit_cameras, look, main_camera, marks_on, on_camera
+from pipeline.cameras import audit_cameras, look, main_camera, marks_on, merge_nights, on_camera
 from review.audit.audit import audit
 from review.audit.calibration import calibrated
 from review.audit.findings import AuditReport
@@ -164,7 +164,8 @@ def _camera_of(proto: GameProtocol, video: str | os.PathLike[str]) -> CameraVide
 
 def _from_cameras(proto: GameProtocol, profile: Profile, marks: str | os.PathLike[str] | None, model: str, say: Say,
                   nights: bool, observer: Observer, saved: Mapping[str, str | os.PathLike[str]]) -> AuditReport:
-    """The audit from every camera of `videos` (pipeline.cameras); the nights from the main camera's view."""
+    """The audit from every camera of `videos` (pipeline.cameras); the nights too, each seat's raise zone from
+    the camera that sees it best (pipeline.cameras.merge_nights)."""
     marks_file = Path(marks) if marks else marks_path_for(proto.path or "protocol")
     mark_list = load_marks(marks_file) if (marks or marks_file.exists()) else []
     views = look(proto, marks=mark_list, model=model, observer=observer, observations=saved, say=say,
@@ -176,12 +177,18 @@ def _from_cameras(proto: GameProtocol, profile: Profile, marks: str | os.PathLik
     camera = main_camera(proto)
     main = next(v for v in views if v.id == camera.id)
     data = on_camera(proto.data, camera)
-    if camera.id in saved:
-        obs_json = read_observations(saved[camera.id])
-        return with_nights(report, data, profile, obs_json, night_fields(obs_json, say), say)
-    base = {"format": OBSERVATIONS_FORMAT, "fps": main.observations.fps, "hands": []}
-    return with_nights(report, data, profile, base,
-                       observe_nights(data, profile, main.video, main.seat_map, model, say, observer), say)
+    nights_seen = []  # each camera's night fields, on its own clock
+    for view in views:
+        if view.id in saved:
+            nights_seen.append((view, night_fields(read_observations(saved[view.id]), say)))
+        else:
+            own = on_camera(proto.data, next(c for c in proto.videos if c.id == view.id))
+            nights_seen.append((view, observe_nights(own, profile, view.video, view.seat_map, model, say, observer)))
+    # the main camera's day hands (the night pose) and its x_cues go with the merged night fields
+    obs_json = read_observations(saved[camera.id]) if camera.id in saved else \
+        {"format": OBSERVATIONS_FORMAT, "fps": main.observations.fps, "hands": []}
+    fields = merge_nights(nights_seen, main) if len(nights_seen) > 1 else nights_seen[0][1]
+    return with_nights(report, data, profile, obs_json, fields, say)
 
 
 def _protocol_video(proto: GameProtocol) -> Path | None:

@@ -45,6 +45,7 @@ import numpy as np
 
 from contract.clock import Clock
 from contract.errors import InvalidInput
+from contract.night import NightSeen, Raised, ShownNumber
 from contract.observations import (
     HandInterval,
     Observations,
@@ -278,6 +279,70 @@ def _gaps(spans: Sequence[Span]) -> list[Span]:
             out.append((last, a))
         last = max(last, b)
     return out + [(last, FOREVER)]
+
+
+# ---------------------------------------------------------------- the nights
+
+
+def _raise_size(camera: CameraView, seat: int) -> float:
+    """How large the camera shows the seat's raise zone (square root of its area in pixels), 0 without one."""
+    zone = camera.seat_map.seats.get(seat)
+    if zone is None or zone.raise_ is None:
+        return 0.0
+    x, y = np.asarray(zone.raise_, float).T
+    return math.sqrt(abs(float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1)))) / 2)
+
+
+def merge_nights(nights: Sequence[tuple[CameraView, Mapping[str, Any]]], main: CameraView) -> dict[str, Any]:
+    """The night fields (`x_raised`, `x_shown_numbers`, …) of several cameras as one, on the main camera's clock:
+    each seat's raised hands and shown numbers from the camera that sees its raise zone best — the day's rule,
+    with the raise zone's size for the hand zone's, the detector's mean confidence on the seat's raised hands,
+    the share of the other cameras' raised hands there that it shows too, and the share of the night stretches it
+    looked at; a seat is blind only where no camera has a view of its raise zone. The judge's count heard on the
+    audio (`x_night_words`) is the main camera's."""
+    moved = []
+    for camera, fields in nights:
+        scale, shift = camera.times().moved_onto(main.times())
+        seen = NightSeen.of(fields, str(camera.video))
+        at = (lambda t, sc=scale, sh=shift: t * sc + sh) if (scale, shift) != (1.0, 0.0) else (lambda t: t)
+        raised = tuple(replace(r, up=at(r.up), down=at(r.down), fire=None if r.fire is None else at(r.fire),
+                               fires=tuple(at(f) for f in r.fires),
+                               fire_frame=r.fire_frame if camera.id == main.id else None) for r in seen.raised)
+        shown = tuple(replace(n, t=at(n.t), frame=n.frame if camera.id == main.id else None) for n in seen.shown)
+        windows = None if seen.windows is None else tuple((at(x), at(y)) for x, y in seen.windows)
+        blind = set(seen.blind) | {n for n in range(1, 11) if _raise_size(camera, n) == 0.0}
+        moved.append((camera, NightSeen(raised, shown, windows, tuple(sorted(blind)), seen.words)))
+    known = [seen.windows for _, seen in moved if seen.windows is not None]
+    looked = _union([w for spans in known for w in spans]) if known else None  # None: no camera says (all looked)
+    span = sum(b - a for a, b in looked or ()) or 1.0
+    raised_out: list[Raised] = []
+    shown_out: list[ShownNumber] = []
+    blind_out = []
+    for seat in range(1, 11):
+        quality = {}
+        for camera, seen in moved:
+            if seat in seen.blind:
+                continue
+            own = [r for r in seen.raised if r.seat == seat]
+            others = [r for c, o in moved if c is not camera for r in o.raised if r.seat == seat]
+            shows = sum(1 for r in others if any(k.up < r.down and r.up < k.down for k in own))
+            confidences = [r.confidence for r in own] or [1.0]
+            covered = 1.0 if seen.windows is None or looked is None else \
+                sum(b - a for a, b in _intersect(_union(list(seen.windows)), looked)) / span
+            quality[camera.id] = (_raise_size(camera, seat) * sum(confidences) / len(confidences)
+                                  * (1 + shows) / (1 + len(others)) * covered)
+        if not quality:
+            blind_out.append(seat)
+            continue
+        best = max(quality, key=lambda c: quality[c])
+        seen = next(o for c, o in moved if c.id == best)
+        raised_out += [r for r in seen.raised if r.seat == seat]
+        shown_out += [n for n in seen.shown if n.seat == seat]
+    words = next((seen.words for c, seen in moved if c.id == main.id), ())
+    merged = NightSeen(tuple(sorted(raised_out, key=lambda r: (r.up, r.seat))),
+                       tuple(sorted(shown_out, key=lambda n: (n.t, n.seat))), None if looked is None else tuple(looked),
+                       tuple(blind_out), words)
+    return merged.to_json_fields()
 
 
 # ---------------------------------------------------------------- which camera a finding's evidence is from
