@@ -29,7 +29,8 @@ camera's; without drift, main time = camera time − camera offset + main offset
 The merged observations go through the one audit (review.audit.audit); each finding then gets `x_cameras`:
 per camera, whether its evidence was used and the finding's frames on that camera's own clock
 (docs/formats.md, "Findings from several cameras"). With one camera the merge is that camera's observations
-unchanged.
+unchanged. The nights go the same way (`merge_nights`): each seat's raised hands and shown numbers from the camera
+that sees its raise zone best.
 """
 
 from __future__ import annotations
