@@ -4,7 +4,7 @@ detector, LEGACY), on our own rendered day clips and on the validation day clips
     python3 bench/ablation.py [--jobs N] [--clips NAME ...] [--out DIR]
 
 Each clip is watched from its first frame, like `stopframe observe`. Rules that act after detection
-(zone_model, landing, picture_thumbs) share one detector pass per detector set-up. Scored by
+(zone_model, landing, still_picture, picture_thumbs, miss_once) share one detector pass per detector set-up. Scored by
 ../shared/validation/score_observe.py (called as a program: recall, precision, median |onset error|, an event
 matching within 3 frames) and by vision.scoring (mean |onset error| in frames over matched events). Prints one
 markdown table. Outputs under bench/out/ablation (gitignored), reused when present.
@@ -31,7 +31,8 @@ from vision.options import DEFAULT, LEGACY, VisionOptions  # noqa: E402
 from vision.scoring import Score, score_intervals  # noqa: E402
 
 OUT = ROOT / "bench" / "out" / "ablation"
-AFTER_DETECTION = ("zone_model", "landing", "still_picture", "picture_thumbs")  # switches that need no detector pass of their own
+AFTER_DETECTION = ("zone_model", "landing", "still_picture", "picture_thumbs", "miss_once")  # switches that need no
+# detector pass of their own
 
 
 def variants() -> dict[str, VisionOptions]:

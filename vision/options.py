@@ -37,6 +37,9 @@ class VisionOptions:
     # (vision.pose): a compact thumb-up fist whose picture landmarks put the wrist on the knuckles read open
     lone_open: bool = True  # an open reading is no evidence of the form where a reading refused as no readable hand
     # shares the zone (vision.detect): a compressed fist refused beside its own forearm read as an open palm
+    miss_once: bool = True  # a looked miss on the very picture of the last looked miss is no new evidence in the zone
+    # model (vision.zone_model._misses_once): with look_on_miss, a resting hand the detector lost was no longer
+    # carried by gated repeats and its run ended early (false lifted_early on the clutter and varied renders)
     look_on_miss: bool = True  # a still zone that shows something new, where no hand was found, is looked at on
     # every frame instead of its miss being repeated by change gating (vision.detect._unchanged)
 

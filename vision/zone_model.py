@@ -113,13 +113,37 @@ def viterbi(scores: Sequence[float]) -> list[bool]:
     return [bool(p) for p in reversed(path)]
 
 
+def _misses_once(sightings: Sequence[Sighting], zones: Sequence[np.ndarray], empty: Sequence[bool | None],
+                 scores: list[float], sigma: float) -> list[float]:
+    """A looked miss on the very picture (within the noise) of the last looked miss is no new evidence: it weighs
+    like a miss repeated by change gating. Fresh looks at a picture that does not change mostly give the same
+    answer, so twenty looked misses on a resting hand the detector has lost are one miss, not twenty (a hand's
+    hits are what the looks are for: they stay)."""
+    out = list(scores)
+    last_miss: int | None = None
+    for k, s in enumerate(sightings):
+        if not s.looked or s.repeat or s.present or s.unread or empty[k] or not zones[k].size:
+            if s.looked and not s.repeat and (s.present or s.unread):
+                last_miss = None
+            continue
+        if (last_miss is not None and zones[last_miss].size == zones[k].size
+                and differs(zones[k], zones[last_miss], sigma) < EMPTY_SHARE):
+            out[k] = CHANGED if empty[k] is False else 0.0
+        else:
+            last_miss = k
+    return out
+
+
 def decode_runs(sightings: Sequence[Sighting], zones: Sequence[np.ndarray] | None, sigma: float,
-                end_frame: int, end_t: float, landing: bool = True, still_picture: bool = True) -> list[Run]:
+                end_frame: int, end_t: float, landing: bool = True, still_picture: bool = True,
+                miss_once: bool = True) -> list[Run]:
     """One seat's hand runs in one window (sightings one per frame, in order; `zones` its zone's cells per frame,
     None: no pixel evidence). `landing`: the onset is moved to where the palm stops moving (vision.intervals);
     `still_picture`: and back over the frames before it that show the very same picture (_from_still_picture)."""
     empty = empty_frames(zones, sightings, sigma) if zones is not None else [None] * len(sightings)
     scores = [evidence(s, e) for s, e in zip(sightings, empty, strict=True)]
+    if zones is not None and miss_once:
+        scores = _misses_once(sightings, zones, empty, scores, sigma)
     path = viterbi(scores)
     runs: list[Run] = []
     i = 0

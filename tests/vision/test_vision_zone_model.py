@@ -105,3 +105,15 @@ def test_an_onset_moves_back_over_frames_that_show_the_very_picture_of_the_onset
     assert run.on_frame == 6
     [alone] = decode_runs(s, None, 0.0, len(s), len(s) / FPS, landing=True)
     assert alone.on_frame == 11  # without the zone's pixels: the first sighting that stays put
+
+
+def test_looked_misses_on_the_same_picture_weigh_as_one_miss() -> None:
+    # a resting hand the detector loses for its last 20 frames, looked at on each (VisionOptions.look_on_miss):
+    # the zone still shows the hand, and twenty fresh looks at one unchanged picture are one miss, not twenty
+    seen, zone = "." * 8 + "x" * 8 + "." * 20 + "....", "e" * 8 + "h" * 28 + "eeee"
+    s, z = sightings(seen), zones(zone)
+    once = [(r.on_frame, r.off_frame) for r in decode_runs(s, z, noise_sigma(z), len(s), len(s) / FPS, landing=False)]
+    each = [(r.on_frame, r.off_frame)
+            for r in decode_runs(s, z, noise_sigma(z), len(s), len(s) / FPS, landing=False, miss_once=False)]
+    assert once == [(8, 36)] and each == [(8, 16)]
+    assert runs("." * 8 + "." * 20 + "....", "e" * 8 + "h" * 20 + "eeee") == []  # misses alone never make a hand
