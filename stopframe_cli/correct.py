@@ -1,13 +1,16 @@
 """`stopframe correct`: the corrected protocol from an audit report, for scripts and batches.
 
     stopframe correct PROTOCOL --audit AUDIT.json (--confirm-all | --confirm I [I ...]) [--reason TEXT]
-                      [--who NAME] [--format protocol|polemica|mafiaratings] --out CORRECTED.json
+                      [--who NAME] [--format protocol|polemica|mafiaratings] [--voters-from-video]
+                      --out CORRECTED.json
 
 `I` is a finding's 0-based index in the report's `findings`. The same code as the app's export
 (review.cases.corrected): exit 0 and a file `stopframe validate` accepts, or exit 1 with one sentence naming the
 finding that cannot be applied and why; exit 2 for an unreadable file or wrong arguments (spec §6).
 `--format polemica|mafiaratings` writes the corrected game as that club system's game file instead
-(review.cases.club_exports), or exits 1 naming the event the format cannot hold.
+(review.cases.club_exports), or exits 1 naming the event the format cannot hold. `--voters-from-video` first fills
+each count-only vote's voters from the audit's hands where they agree with the count and no finding on that vote is
+left unconfirmed (review.cases.voters; each such vote is marked `x_voters_from_video`); the others keep their count.
 """
 
 from __future__ import annotations
@@ -42,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("protocol", "polemica", "mafiaratings"), default="protocol",
                    help="what to write: the corrected protocol (default) or the corrected game as a Polemica or "
                         "mafiaratings game file")
+    p.add_argument("--voters-from-video", action="store_true",
+                   help="fill each count-only vote's voters from the audit's hands where the video agrees with the "
+                        "count and the vote's findings are all in the confirmed ones (marked x_voters_from_video)")
     p.add_argument("--out", metavar="CORRECTED", required=True, help="where to write the corrected protocol")
     p.set_defaults(func=run)
 
@@ -120,17 +126,35 @@ def run(args: argparse.Namespace) -> int:
     left = validate(corrected)
     if left:  # never expected: corrected_protocol checks every change; a file that does not validate is not written
         raise InvalidInput(f"{args.out}: the corrected protocol would not validate ({left[0]}); nothing was written.")
+    filled_words = ""
+    if args.voters_from_video:
+        corrected, filled_words = _fill_voters(corrected, report, findings, decisions)
     if args.format != "protocol":
-        return _write_club_file(args, corrected, len(chosen))
+        return _write_club_file(args, corrected, len(chosen), filled_words)
     out = write_corrected_protocol(args.out, corrected, args.protocol)
     applied = [c for c in corrected["x_review"]["changes"] if not str(c.get("change", "")).startswith("none")]
     word = "finding" if len(chosen) == 1 else "findings"
     print(f"{out}: {len(chosen)} {word} confirmed, {len(applied)} change{'s' if len(applied) != 1 else ''} "
-          f"to the protocol; valid under {protocol.rules}.")
+          f"to the protocol; valid under {protocol.rules}.{filled_words}")
     return EXIT_OK
 
 
-def _write_club_file(args: argparse.Namespace, corrected: dict[str, Any], confirmed: int) -> int:
+def _fill_voters(corrected: dict[str, Any], report: AuditReport, findings: list[Any],
+                 decisions: list[Any]) -> tuple[dict[str, Any], str]:
+    """The corrected protocol with voters from the video, and a sentence saying how many votes got them. A finding
+    not given with --confirm is still open, so its vote keeps its count only (nothing is guessed)."""
+    from review.cases.voters import fill_voters_from_video
+
+    by_key = {d.finding_key: d for d in decisions}
+    fill = fill_voters_from_video(corrected, findings, report.votes, by_key)
+    n = len(fill.filled)
+    said = f" Voters of {n} vote{'s' if n != 1 else ''} filled from the video (marked x_voters_from_video)"
+    if fill.left:
+        said += f"; {len(fill.left)} vote{'s' if len(fill.left) != 1 else ''} kept the count only, first {fill.left[0]}"
+    return fill.protocol, said + ("" if said.endswith(".") else ".")
+
+
+def _write_club_file(args: argparse.Namespace, corrected: dict[str, Any], confirmed: int, filled: str = "") -> int:
     """The corrected game as a Polemica or mafiaratings file, or exit 1 naming what the format cannot hold."""
     from contract.jsonio import write_json
     from review.cases.club_exports import NAMES, ExportRefused, export_game, left_out
@@ -145,7 +169,7 @@ def _write_club_file(args: argparse.Namespace, corrected: dict[str, Any], confir
     out = write_json(Path(args.out), club)
     word = "finding" if confirmed == 1 else "findings"
     print(f"{out}: the corrected game as a {name} game file ({confirmed} {word} confirmed); it reads back as the "
-          f"same game under {corrected['rules']}. Not in the file: {'; '.join(left_out(corrected, args.format))}.")
+          f"same game under {corrected['rules']}.{filled} Not in the file: {'; '.join(left_out(corrected, args.format))}.")
     return EXIT_OK
 
 

@@ -1,5 +1,6 @@
 """Exports: the corrected protocol (never over the original), the corrected game as a Polemica and a
-mafiaratings game file (where the format holds it), the findings CSV and the HTML report."""
+mafiaratings game file (where the format holds it; the voters filled from the video only where the judge ticks it
+and the video agrees with the count), the findings CSV and the HTML report."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from review.cases.club_exports import FORMATS, NAMES, ExportRefused, export_game
 from review.cases.corrected import corrected_name, write_corrected_protocol
 from review.cases.exports import KeyFrame, finding_rows, write_html_report
 from review.cases.store import data_dir
+from review.cases.voters import fill_voters_from_video
 from stopframe_app import report, state, words
 from stopframe_app.decisions import evidence_frames, plain_title, show_flash
 from stopframe_app.game import Game, stem_of
@@ -35,11 +37,19 @@ def _corrected(game: Game) -> dict:
                             appeals=appeals)
 
 
-def club_files(game: Game, corrected: dict) -> tuple[dict[str, tuple[str, str, str]], dict[str, str]]:
+FILL_LABEL = "Fill voters from the video where the count agrees"
+
+
+def club_files(game: Game, corrected: dict, voters_from_video: bool = False
+               ) -> tuple[dict[str, tuple[str, str, str]], dict[str, str]]:
     """The corrected game as each club system's file where the format holds it: (file name -> (label, content,
-    mime), format -> the sentence saying why it cannot be written)."""
+    mime), format -> the sentence saying why it cannot be written). With `voters_from_video`, count-only votes
+    get their voters from the audit where the video agrees with the count and every finding on them is decided."""
     stem = stem_of(Path(game.spec.protocol))
     files, refused = {}, {}
+    if voters_from_video:
+        decisions = state.store().decisions(game.game_id)
+        corrected = fill_voters_from_video(corrected, game.findings, game.votes, decisions).protocol
     for target in FORMATS:
         try:
             club = export_game(corrected, target)
@@ -52,7 +62,8 @@ def club_files(game: Game, corrected: dict) -> tuple[dict[str, tuple[str, str, s
     return files, refused
 
 
-def build_exports(game: Game, with_frames: bool = True) -> dict[str, tuple[str, str | bytes, str]]:
+def build_exports(game: Game, with_frames: bool = True,
+                  voters_from_video: bool = False) -> dict[str, tuple[str, str | bytes, str]]:
     """file name -> (label, content, mime) for everything the judge may download."""
     decisions = state.store().decisions(game.game_id)
     book = state.appeals()
@@ -76,16 +87,16 @@ def build_exports(game: Game, with_frames: bool = True) -> dict[str, tuple[str, 
     return {
         corrected_name(game.spec.protocol): ("Corrected protocol (JSON)",
                                              json.dumps(corrected, ensure_ascii=False, indent=2) + "\n", "application/json"),
-        **club_files(game, corrected)[0],
+        **club_files(game, corrected, voters_from_video)[0],
         f"{stem}.findings.csv": ("Findings (CSV)", report.findings_csv(rows), "text/csv"),
         f"{stem}.review.html": ("Report (HTML, self-contained)", page, "text/html"),
     }
 
 
-def save_all(game: Game) -> list[Path]:
+def save_all(game: Game, voters_from_video: bool = False) -> list[Path]:
     """Write every export atomically into the data folder (the protocol's own folder is left alone)."""
     folder = export_folder(game)
-    files = build_exports(game)
+    files = build_exports(game, voters_from_video=voters_from_video)
     out = []
     for name, (_, content, _) in files.items():
         path = folder / name
@@ -129,10 +140,10 @@ def _in_words(sentence: str) -> str:
     return words.humanise(placed[:1].upper() + placed[1:])
 
 
-def _club_notes(game: Game) -> None:
+def _club_notes(game: Game, voters_from_video: bool) -> None:
     """Beside the club files: why a format cannot take this game, and what the files never carry."""
     corrected = _corrected(game)
-    _, refused = club_files(game, corrected)
+    _, refused = club_files(game, corrected, voters_from_video)
     for target in FORMATS:
         if target in refused:
             st.info(f"No {NAMES[target]} file: {_in_words(refused[target])}")
@@ -143,7 +154,7 @@ def _club_notes(game: Game) -> None:
 
 def _save(game: Game) -> None:
     try:
-        paths = save_all(game)
+        paths = save_all(game, voters_from_video=bool(st.session_state.get("voters_from_video")))
     except (OSError, ValueError) as exc:
         st.session_state["exports_said"] = ("error", f"Not saved: {exc}")
     else:
@@ -160,10 +171,15 @@ def render(game: Game) -> None:
     if warnings:
         st.warning("The corrected protocol leaves out what it cannot take (it still validates): \n"
                    + "\n".join(f"- {w}" for w in warnings))
-    files = build_exports(game)
+    fill = st.checkbox(FILL_LABEL, value=False, key="voters_from_video",
+                       help="Polemica and mafiaratings list every voter's seat. Ticked, a vote the protocol gives only "
+                            "as a count gets the seats whose hands the video counted, where they are exactly that count "
+                            "and every finding on that vote is decided; such votes are marked x_voters_from_video. "
+                            "The other votes keep their count, and the club file then names the first of them.")
+    files = build_exports(game, voters_from_video=fill)
     for name, (label, content, mime) in files.items():
         st.download_button(f"Download {label}", data=content, file_name=name, mime=mime, key=f"dl_{name}")
-    _club_notes(game)
+    _club_notes(game, fill)
     st.button("Save all to the data folder", key="save_exports", on_click=_save, args=(game,))
     said = st.session_state.pop("exports_said", None)
     if said:
