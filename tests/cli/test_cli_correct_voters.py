@@ -1,0 +1,55 @@
+"""`stopframe correct --voters-from-video` (issue 16): a club game kept as a paper protocol (counts only) goes back
+as the club's file with the voters the video shows; without the flag it refuses naming the count-only vote."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from clubgames import prepare
+
+from pipeline.audit import audit_game
+from stopframe_cli.main import main
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+@pytest.mark.parametrize("source", ["polemica", "mafiaratings"])
+def test_the_flag_fills_the_voters_and_the_file_reads_back(capsys, tmp_path: Path, source: str) -> None:
+    paths = prepare(source, tmp_path)
+    paper = json.loads(paths["protocol"].read_text(encoding="utf-8"))
+    for e in paper["events"]:
+        e.pop("voters", None)
+    paths["protocol"].write_text(json.dumps(paper, ensure_ascii=False), encoding="utf-8")
+    report = audit_game(protocol=paths["protocol"], seats=paths["seats"], observations=paths["observations"],
+                        marks=paths["marks"])
+    audit = tmp_path / "club.audit.json"
+    audit.write_text(json.dumps(report.to_json()), encoding="utf-8")
+    club = tmp_path / f"club.corrected.{source}.json"
+    code, out, err = _run(capsys, "correct", paths["protocol"], "--audit", audit, "--confirm-all",
+                          "--format", source, "--out", club)
+    assert code == 1 and out == "" and not club.exists() and "gives only the count" in err
+
+    code, out, err = _run(capsys, "correct", paths["protocol"], "--audit", audit, "--confirm-all",
+                          "--format", source, "--voters-from-video", "--out", club)
+    assert (code, err) == (0, "")
+    filled = sum(1 for e in paper["events"] if e["type"] == "vote" and e["count"])
+    assert f"Voters of {filled} votes filled from the video (marked x_voters_from_video)." in out
+    assert "None" not in out
+    again = tmp_path / "again.protocol.json"
+    assert _run(capsys, "import", source, club, "--out", again)[0] == 0
+    assert _run(capsys, "validate", again)[0] == 0
+
+    corrected = tmp_path / "club.corrected.protocol.json"
+    code, out, _ = _run(capsys, "correct", paths["protocol"], "--audit", audit, "--confirm-all",
+                        "--voters-from-video", "--out", corrected)
+    assert code == 0 and "filled from the video" in out
+    votes = [e for e in json.loads(corrected.read_text())["events"] if e["type"] == "vote" and e["count"]]
+    assert votes and all(e["x_voters_from_video"] is True and len(e["voters"]) == e["count"] for e in votes)
+    assert _run(capsys, "validate", corrected)[0] == 0
