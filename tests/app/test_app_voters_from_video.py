@@ -1,0 +1,60 @@
+"""The Exports page's "Fill voters from the video where the count agrees" (issue 16): off by default, so a club
+game kept as counts only gets no club file; ticked, the file is written with the video's voters and reads back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from clubgames import prepare
+from streamlit.testing.v1 import AppTest
+
+from review.game.engine import replay
+from review.game.importers import import_file
+from review.game.protocol import validate
+from stopframe_app.game import GameSpec
+from stopframe_app.views.exports import FILL_LABEL
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def _ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def test_the_checkbox_fills_the_voters_for_the_club_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STOPFRAME_DATA", str(tmp_path / "data"))
+    paths = prepare("mafiaratings", tmp_path / "game")
+    paper = json.loads(paths["protocol"].read_text(encoding="utf-8"))
+    for e in paper["events"]:
+        e.pop("voters", None)
+    paths["protocol"].write_text(json.dumps(paper, ensure_ascii=False), encoding="utf-8")
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["game_spec"] = GameSpec(str(paths["protocol"]), seats=str(paths["seats"]),
+                                             observations=str(paths["observations"]))
+    at.session_state["judge"] = "Chief Judge"
+    at.run()
+    at.sidebar.radio(key="view").set_value("Exports").run()
+    _ok(at)
+    box = at.checkbox(key="voters_from_video")
+    assert box.label == FILL_LABEL and box.value is False
+    infos = " ".join(i.value for i in at.info)
+    assert "No mafiaratings file:" in infos and "gives only the count" in infos and "None" not in infos
+    labels = [b.label for b in at.get("download_button")]
+    assert not any("mafiaratings" in label for label in labels), labels
+
+    box.check().run()
+    _ok(at)
+    assert not any(i.value.startswith("No mafiaratings file:") for i in at.info)
+    assert any("mafiaratings game file" in b.label for b in at.get("download_button"))
+    at.button(key="save_exports").click().run()
+    _ok(at)
+    saved = tmp_path / "data" / "exports" / "club" / "club.corrected.mafiaratings.json"
+    again = import_file("mafiaratings", saved, rules=paper["rules"])
+    assert validate(again) == []
+    assert replay(again).eliminations == replay(paper).eliminations
+    assert replay(again).result == replay(paper).result
+    votes = [e for e in again["events"] if e["type"] == "vote" and e["count"]]
+    assert votes and all(len(e["voters"]) == e["count"] for e in votes)
