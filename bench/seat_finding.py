@@ -129,7 +129,7 @@ def main() -> None:
     ap.add_argument("--given", type=Path, help="a folder with the given maps' NAME.observe.json / NAME.audit.json")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
-    clips = clip_list(args.clips)
+    clips = sorted(clip_list(args.clips), key=lambda c: c[0] != "validation")  # the done-when set first
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(one_clip, [stem for _, _, stem in clips], [args.out] * len(clips),
                                 [args.given] * len(clips)))
