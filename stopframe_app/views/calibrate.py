@@ -1,7 +1,9 @@
 """Seat calibration: start from the game's own map, the map found from the video (vision.seat_finder: where the
 hands rest during the votes) or an ellipse of ten seats, click the frame to move zones, see them drawn on the
 game's own frame, save the seat map (spec §2). A found map is only a proposal: it is saved when the judge clicks
-save, and a file already there is replaced only when the judge ticks so."""
+save, and a file already there is replaced only when the judge ticks so. A game filmed from several cameras
+(`videos`) has a camera picker: the game opens on the chosen camera and its map is saved to that camera's `seats`
+file, under the same rule."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import streamlit as st
 
 from contract.errors import StopframeError
 from review.cases.store import data_dir
+from review.game.protocol import resolve_camera_path
 from stopframe_app import state
 from stopframe_app.game import Game, GameSpec, stem_of
 from vision.seat_finder import FoundMap, renumbered
@@ -26,6 +29,7 @@ MOVES = "calib_moves"  # seat -> (dx, dy) shifts of single zones, in frame pixel
 GRID = 24  # click resolution of the picture, in frame pixels
 FOUND = "calib_found"  # (video path, FoundMap): the map found from this video in this session
 TRIED = "calib_found_tried"  # video paths the finder has already run on (the page never loops on a failure)
+CAMERA = "calib_camera"  # the camera whose seats are placed (a game of several cameras)
 OWN, FOUND_START, ELLIPSE = "the game's seat map", "the seat map found from the video", "an ellipse of ten seats"
 
 
@@ -135,8 +139,40 @@ def found_panel(game: Game, found: FoundMap) -> None:
         st.warning(why)
 
 
+def _open_camera(game: Game) -> None:
+    st.session_state[MOVES] = {}
+    state.open_camera(game, str(st.session_state[CAMERA]), CAMERA)
+
+
+def camera_picker(game: Game) -> None:
+    """Which camera's seats to place, where the protocol names several: picking one opens the game on it."""
+    ids = [c.id for c in game.cameras]
+    if not ids:
+        return
+    if game.camera is not None:
+        st.session_state[CAMERA] = game.camera.id
+    st.radio("Camera", ids, horizontal=True, key=CAMERA, on_change=_open_camera, args=(game,),
+             help="Each camera has its own seat map, saved to that camera's seat map file (videos[].seats).")
+    if (why := state.open_error(CAMERA)) is not None:
+        st.error(why)
+    elif game.camera is None:
+        st.caption("The open video is none of the protocol's cameras: pick one to place its seats.")
+
+
+def _save_path(game: Game) -> tuple[Path, str]:
+    """Where the seat map is saved by default, and the path box's key: the open camera's own seat map file, or
+    the data folder's map of the game."""
+    if game.camera is not None and game.camera.seats:
+        try:
+            return resolve_camera_path(game.protocol, game.camera, "seats"), f"calib_path_{game.camera.id}"
+        except StopframeError:
+            pass
+    return data_dir() / "seatmaps" / f"{stem_of(Path(game.spec.protocol))}.seats.json", "calib_path"
+
+
 def render(game: Game) -> None:
     st.header("Seat calibration")
+    camera_picker(game)
     if game.video_meta is None:
         st.info(game.notes.get("video", "Open a game with a video to place its seats."))
         return
@@ -182,8 +218,8 @@ def render(game: Game) -> None:
     st.altair_chart(click_chart(encode_jpeg(preview, 80), (w, h)), key=CLICK, on_select=lambda: _apply_click(target, (w, h)),
                     selection_mode="spot")
     st.caption("Click the picture to place what is chosen above; fine-tune with the numbers.")
-    default_path = data_dir() / "seatmaps" / f"{stem_of(Path(game.spec.protocol))}.seats.json"
-    path = st.text_input("Save the seat map as", value=str(default_path), key="calib_path")
+    default_path, path_key = _save_path(game)
+    path = st.text_input("Save the seat map as", value=str(default_path), key=path_key)
     target_file = Path(path).expanduser() if path.strip() else None
     existing = target_file is not None and target_file.exists()
     in_use = bool(game.spec.seats) and target_file is not None and target_file.resolve() == Path(game.spec.seats).resolve()

@@ -69,3 +69,46 @@ def test_the_judges_marks_are_moved_onto_the_far_cameras_clock(data: Path, tmp_p
     (m,), (f,) = ([w for w in g.windows if w.event_index == index] for g in (main, far))
     assert m.cutoff == 4.25 and f.cutoff == pytest.approx(4.25 + LEAD)
     assert (m.sources["cutoff"], f.sources["cutoff"]) == ("marks", "marks")
+
+
+def calibration(protocol: Path) -> AppTest:
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=120)
+    at.session_state["game_spec"] = GameSpec(str(protocol))
+    at.session_state["judge"] = "Chief Judge"
+    at.run()
+    at.sidebar.radio(key="view").set_value("Seat calibration")
+    return at.run()
+
+
+def ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def test_the_calibration_page_places_each_cameras_seats_and_saves_them_to_that_cameras_file(
+        data: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "game"
+    folder.mkdir()
+    for path in CLIPS.glob("two_cameras.*"):
+        shutil.copy(path, folder / path.name)
+    judge_seats, far_seats = folder / "two_cameras.seats.json", folder / "two_cameras.far.seats.json"
+    before = {p: p.read_bytes() for p in (judge_seats, far_seats)}
+    at = calibration(folder / "two_cameras.protocol.json")
+    ok(at)
+    picker = at.radio(key="calib_camera")
+    assert picker.options == ["judge", "far"] and picker.value == "judge"
+    assert Path(at.text_input(key="calib_path_judge").value) == judge_seats
+    picker.set_value("far").run()
+    ok(at)
+    assert Path(at.session_state["game_spec"].video) == folder / "two_cameras.far.mp4"  # the game, on the far camera
+    assert Path(at.text_input(key="calib_path_far").value) == far_seats
+    at.radio(key="calib_start").set_value("an ellipse of ten seats").run()
+    at.button(key="calib_save").click().run()
+    assert any("Not saved" in e.value for e in at.error)  # the far camera's map stays until the judge says so
+    assert {p: p.read_bytes() for p in before} == before
+    at.checkbox(key="calib_replace").check().run()
+    at.button(key="calib_save").click().run()
+    ok(at)
+    assert far_seats.read_bytes() != before[far_seats] and judge_seats.read_bytes() == before[judge_seats]
+    assert Path(at.session_state["game_spec"].seats) == far_seats
+    assert at.radio(key="calib_camera").value == "far"
