@@ -166,8 +166,9 @@ def _table(data: dict[str, Any]) -> str:
     used, heard = data["windows"]["used"], data["windows"]["heard"]
     lines.append(f"{data['overlap_s']:.1f} s of shared sound; {used} of {heard} stretches with sound agree")
     lines.append(f"a moment at t s on B is at {offset:.3f} + t × {1 + ppm * 1e-6:.6f} s on A")
+    less = f"− {offset:.3f} s" if offset >= 0 else f"+ {-offset:.3f} s"  # A's offset less offset_s
     if data["drift_measured"]:
-        lines.append(f"in a protocol's videos: B's offset = (A's offset − {offset:.3f} s) / {1 + ppm * 1e-6:.6f}, "
+        lines.append(f"in a protocol's videos: B's offset = (A's offset {less}) / {1 + ppm * 1e-6:.6f}, "
                      f"B's drift_ppm = {-ppm / (1 + ppm * 1e-6):+.2f} for an A without drift "
                      "(--protocol P --protocol-out P2 writes them)")
         middle = data["overlap_from_s"] + data["overlap_s"] / 2
@@ -176,6 +177,6 @@ def _table(data: dict[str, Any]) -> str:
         lines.append(f"for a reader that holds no drift: B's offset = A's offset − {steady:.3f} s, exact at "
                      f"{middle:.0f} s on B and within {spread:.1f} ms over the shared sound")
     else:
-        lines.append(f"in a protocol's videos: B's offset = A's offset − {offset:.3f} s "
+        lines.append(f"in a protocol's videos: B's offset = A's offset {less} "
                      "(--protocol P --protocol-out P2 writes it)")
     return "\n".join(lines)

@@ -103,3 +103,12 @@ def test_the_re_timed_camera_runs_as_the_sync_result_says_over_an_hours_game(a_o
     full["videos"][0]["path"], full["videos"][1]["path"] = "two_cameras.far.mp4", "two_cameras.mp4"
     full["video"]["path"] = "two_cameras.mp4"
     assert format_problems(full) == []
+
+
+def test_the_readable_lines_of_a_drifting_pair_give_the_cameras_offset_and_drift_in_words() -> None:
+    from stopframe_cli.sync import _table
+
+    text = _table(result(-12.48, -38.4).to_json())
+    assert "drift: -38.4 ppm (B's clock runs 38.4 millionths faster than A's; 138.2 ms an hour)" in text
+    assert "B's offset = (A's offset + 12.480 s) / 0.999962, B's drift_ppm = +38.40" in text
+    assert "--protocol P --protocol-out P2 writes them" in text and "None" not in text and "{" not in text
