@@ -99,3 +99,21 @@ def test_an_undecided_finding_on_a_vote_leaves_it_and_a_confirmed_miscount_lets_
     lift = next(i for i, e in enumerate(fill.protocol["events"]) if e["type"] == "lift_vote")
     assert fill.protocol["events"][lift]["count"] == 5
     assert read(GAME.with_suffix(".protocol.json")) == protocol | {"rules": "rfm"}
+
+
+def test_the_sample_game_with_its_miscounts_confirmed_is_held_back_only_by_its_lift_vote() -> None:
+    protocol, findings, votes = source("sample_game", "rfm")
+    decided = {finding_key(f): decision(f, "confirmed" if f.kind == "count_mismatch" else "rejected") for f in findings}
+    corrected = corrected_protocol(protocol, decided.values(), votes=votes)
+    with pytest.raises(ExportRefused, match="gives only the count"):
+        export_game(corrected, "polemica")
+    fill = fill_voters_from_video(corrected, findings, votes, decided)
+    assert validate(fill.protocol) == []
+    counted = [i for i, e in enumerate(fill.protocol["events"]) if e["type"] == "vote"]
+    # every candidate vote but day 1's last (seat 1's repeated hand is the judge's call; the export gives that
+    # candidate the silent votes itself, rfm 4.4.10) has its voters from the video
+    assert [i for i in counted if i not in fill.filled] == [8]
+    assert len(fill.left) == 1 and fill.left[0].startswith("events[8] (the vote on candidate 8 on day 1)")
+    with pytest.raises(ExportRefused, match=r"^events\[24\] \(the vote on lifting 9, 3 on day 2\): a Polemica file "
+                                            r"lists votes for candidates and holds no vote on lifting"):
+        export_game(fill.protocol, "polemica")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from clubgames import prepare
+from corrections import GAME
 
 from pipeline.audit import audit_game
 from stopframe_cli.main import main
@@ -53,3 +54,25 @@ def test_the_flag_fills_the_voters_and_the_file_reads_back(capsys, tmp_path: Pat
     votes = [e for e in json.loads(corrected.read_text())["events"] if e["type"] == "vote" and e["count"]]
     assert votes and all(e["x_voters_from_video"] is True and len(e["voters"]) == e["count"] for e in votes)
     assert _run(capsys, "validate", corrected)[0] == 0
+
+
+def test_a_vote_the_video_does_not_settle_is_named_and_the_export_still_refused(capsys, tmp_path: Path) -> None:
+    report = audit_game(protocol=GAME.with_suffix(".protocol.json"), seats=GAME.with_suffix(".seats.json"),
+                        observations=GAME.with_suffix(".observations.json"))
+    audit = tmp_path / "sample.audit.json"
+    audit.write_text(json.dumps(report.to_json()), encoding="utf-8")
+    corrected = tmp_path / "sample.corrected.protocol.json"
+    code, out, err = _run(capsys, "correct", GAME.with_suffix(".protocol.json"), "--audit", audit, "--confirm", "0",
+                          "--voters-from-video", "--out", corrected)
+    assert (code, err) == (0, "")
+    assert "kept the count only, first events[6] (the vote on candidate 6 on day 1): the " in out
+    assert "is not decided yet." in out and "None" not in out
+    events = json.loads(corrected.read_text())["events"]
+    assert "voters" not in events[6] and "x_voters_from_video" not in events[6]
+    assert events[7]["voters"] == [3] and events[7]["x_voters_from_video"] is True
+    club = tmp_path / "sample.polemica.json"
+    code, out, err = _run(capsys, "correct", GAME.with_suffix(".protocol.json"), "--audit", audit, "--confirm", "0",
+                          "--voters-from-video", "--format", "polemica", "--out", club)
+    assert code == 1 and out == "" and not club.exists()
+    assert err.startswith(f"stopframe: {club}: no Polemica file written: in the corrected game, events[6] (the vote on "
+                          "candidate 6 on day 1): the protocol gives only the count (5)")
