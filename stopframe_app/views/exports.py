@@ -174,8 +174,8 @@ def render(game: Game) -> None:
     fill = st.checkbox(FILL_LABEL, value=False, key="voters_from_video",
                        help="Polemica and mafiaratings list every voter's seat. Ticked, a vote the protocol gives only "
                             "as a count gets the seats whose hands the video counted, where they are exactly that count "
-                            "and every finding on that vote is decided; such votes are marked x_voters_from_video. "
-                            "The other votes keep their count, and the club file then names the first of them.")
+                            "and every finding on that vote is decided. The other votes keep their count only, and the "
+                            "note below the files then names the first of them. Only the club files change.")
     files = build_exports(game, voters_from_video=fill)
     for name, (label, content, mime) in files.items():
         st.download_button(f"Download {label}", data=content, file_name=name, mime=mime, key=f"dl_{name}")
