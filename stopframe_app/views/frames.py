@@ -15,7 +15,7 @@ from contract.errors import StopframeError
 from contract.jsonio import read_json
 from pipeline.cameras import main_camera, observations_beside
 from review.audit.findings import Finding
-from review.game.protocol import resolve_camera_path
+from review.game.protocol import CameraVideo, resolve_camera_path
 from stopframe_app import state
 from stopframe_app.game import Game
 from stopframe_app.timeline import SELECTION, timeline_chart, timeline_rows
@@ -29,12 +29,13 @@ SIDE_BY_SIDE = "frames_side_by_side"
 
 @dataclass(frozen=True)
 class CameraSide:
-    """One camera of a game filmed from several angles, as the viewer draws it: its video, its clock's offset,
-    its seat map (scaled to its video) and the hands its saved observations hold (on its own clock)."""
+    """One camera of a game filmed from several angles, as the viewer draws it: its video, its clock (offset and
+    drift from the protocol's `videos`), its seat map (scaled to its video) and the hands its saved observations
+    hold (on its own clock)."""
 
     id: str
     video: str
-    offset: float
+    clock: Clock
     seat_map: SeatMap | None
     hands: tuple[dict[str, Any], ...]
     main: bool
@@ -65,7 +66,7 @@ def _cameras(signature: tuple, _game: Game) -> list[CameraSide]:
             if not video.is_file():
                 return []
             if camera.id == main.id:
-                out.append(CameraSide(camera.id, str(video), camera.offset, game.seat_map, tuple(game.hands), True))
+                out.append(CameraSide(camera.id, str(video), _clock(camera), game.seat_map, tuple(game.hands), True))
                 continue
             with state.video_file(str(video)) as source:
                 size = (source.meta.width, source.meta.height)
@@ -73,10 +74,21 @@ def _cameras(signature: tuple, _game: Game) -> list[CameraSide]:
                 if camera.seats else None
             saved = observations_beside(video)
             hands = tuple(read_json(saved, "observations file").get("hands") or ()) if saved.is_file() else ()
-            out.append(CameraSide(camera.id, str(video), camera.offset, seat_map, hands, False))
+            out.append(CameraSide(camera.id, str(video), _clock(camera), seat_map, hands, False))
     except StopframeError:
         return []
     return out
+
+
+def _clock(camera: CameraVideo) -> Clock:
+    """Protocol times onto this camera's seconds."""
+    return Clock.protocol_to(camera.offset, camera.drift_ppm)
+
+
+def camera_time(source: CameraSide, target: CameraSide, t: float) -> float:
+    """A time on `source`'s video clock as the same moment on `target`'s (offsets and drifts both applied)."""
+    scale, shift = source.clock.moved_onto(target.clock)
+    return t * scale + shift
 
 
 def camera_frame(game: Game, camera: CameraSide, index: int, show_zones: bool = True) -> tuple[bytes, str]:
@@ -94,14 +106,13 @@ def _camera_frame(signature: tuple, camera_id: str, index: int, show_zones: bool
     with state.video_file(camera.video) as source:
         image = source.frame_at(index)
         t = source.time_of(index)
-    shift = camera.offset - main.offset  # this camera's time = the open video's time + shift
-    window = window_at(game.windows, t - shift)
-    marks = ({k: (v + shift if v is not None else None) for k, v in
+    window = window_at(game.windows, camera_time(camera, main, t))
+    marks = ({k: (camera_time(main, camera, v) if v is not None else None) for k, v in
               (("t", window.t), ("cutoff", window.cutoff), ("announced", window.announced))} if window else None)
     minutes, seconds = divmod(t, 60)
     caption = f"camera {camera.id} · frame {index} · {int(minutes):02d}:{seconds:06.3f}"
     if window is not None:
-        caption = f"{window.label} · t = {t - shift - window.t:+.2f} s · " + caption
+        caption = f"{window.label} · t = {camera_time(camera, main, t) - window.t:+.2f} s · " + caption
     picture = draw_overlay(image, seat_map=camera.seat_map, hands=hands_at(camera.hands, t),
                            flagged_seats=flagged_seats(game.findings, window), marks=marks, now=t,
                            caption=caption.replace(" · ", " | "), show_zones=show_zones, legend=True)
@@ -115,7 +126,7 @@ def same_instant(game: Game, cameras: list[CameraSide], index: int) -> list[int 
     main = next(c for c in cameras if c.main)
     out: list[int | None] = []
     for camera in cameras:
-        own = t + camera.offset - main.offset
+        own = camera_time(main, camera, t)
         with state.video_file(camera.video) as source:
             out.append(source.index_at(own) if 0.0 <= own <= source.meta.duration else None)
     return out

@@ -86,3 +86,15 @@ def test_a_finding_shows_its_frames_from_every_camera(data: Path) -> None:
     captions = [c for image in at.get("image") for c in image.captions]
     assert any("camera far" in c and "its evidence" in c for c in captions)
     assert any("camera judge" in c and "not used" in c for c in captions)  # seat 6: behind the vase for the judge
+
+
+def test_a_drifting_camera_is_shown_at_the_same_moment_late_in_the_game() -> None:
+    """100 ppm over an hour is 0.36 s, nine frames at 25 fps: the side-by-side view follows the drift both ways."""
+    from contract.clock import Clock
+    from stopframe_app.views.frames import CameraSide, camera_time
+
+    judge = CameraSide("judge", "judge.mp4", Clock.protocol_to(0.0), None, (), True)
+    far = CameraSide("far", "far.mp4", Clock.protocol_to(1.72, 100.0), None, (), False)
+    assert camera_time(judge, far, 3600.0) == pytest.approx(1.72 + 3600.0 * (1 + 100e-6), abs=1e-9)
+    assert camera_time(far, judge, camera_time(judge, far, 3600.0)) == pytest.approx(3600.0, abs=1e-9)
+    assert camera_time(judge, judge, 12.3) == 12.3
