@@ -127,7 +127,7 @@ def called_seats(profile: Profile, living: Iterable[int]) -> tuple[int, ...]:
 COUNT_KINDS = ("shoot_count", "count", "count_word")
 
 
-def count_calls(event: Mapping[str, Any], seats: Sequence[int], *, offset: float = 0.0,
+def count_calls(event: Mapping[str, Any], seats: Sequence[int], *, clock: Clock | None = None,
                 cues: Sequence[Any] = (), cadence: float = DEFAULT_CADENCE_S) -> CountCalls | None:
     """The call times of one shooting: the protocol's `x_count_times`, else the count heard, else the default cadence.
 
@@ -137,7 +137,7 @@ def count_calls(event: Mapping[str, Any], seats: Sequence[int], *, offset: float
     None when the shooting has neither `x_count_times` nor `t`.
     """
     seats = tuple(seats)
-    video_time = Clock(None, offset_s=offset).video_time  # `offset`: the protocol's video.offset_s
+    video_time = (clock or Clock(None)).video_time  # the protocol's clock onto the video's: offset and drift
     given = event.get("x_count_times")
     if isinstance(given, Mapping):
         pairs = sorted((video_time(t), int(s)) for s, t in given.items() if _num(t))
@@ -231,7 +231,7 @@ def _plans(data: Mapping[str, Any], profile: Profile, cues: Sequence[Any]) -> li
             living = tuple(sorted(state.at_table))
             night = int(ev["night"])
             if ev["type"] == "shooting":
-                calls = count_calls(ev, called_seats(profile, living), offset=clock.offset_s, cues=cues)
+                calls = count_calls(ev, called_seats(profile, living), clock=clock, cues=cues)
                 if calls is not None:
                     a, b = calls.span
                     w = NightWindow("shooting", night, max(0.0, a - SHOOT_LEAD_S), b + SHOOT_TAIL_S, index,

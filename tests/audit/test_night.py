@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from contract.clock import Clock
 from contract.night import NightSeen, Raised, ShownNumber
 from review.audit.findings import NIGHT_KINDS, identity_of
 from review.audit.night import (
@@ -83,7 +84,7 @@ def test_the_same_firing_aims_at_another_seat_when_only_living_seats_are_called(
 
 def test_count_times_from_the_protocol_win_over_heard_cues_and_the_default() -> None:
     ev = {"type": "shooting", "night": 1, "target": None, "t": 4.0, "x_count_times": [4.0, 5.5, 7.0]}
-    calls = count_calls(ev, (1, 2, 3), offset=10.0, cues=[{"kind": "shoot_count", "t": 99.0}])
+    calls = count_calls(ev, (1, 2, 3), clock=Clock(None, offset_s=10.0), cues=[{"kind": "shoot_count", "t": 99.0}])
     assert calls.source == "protocol" and calls.times == (14.0, 15.5, 17.0)
     assert calls.target_of(16.0)[0] == 2
 
@@ -283,3 +284,11 @@ def test_sample_game_nights_from_their_truth_give_exactly_the_planted_night_find
     mismatched = {night for kind, night, _ in expected if kind == "shot_mismatch"}
     shootings = [r for r in result.rows if r["kind"] == "shooting" and r["night"] not in mismatched]
     assert shootings and all(r["video_target"] == r["protocol_target"] for r in shootings)
+
+
+def test_count_times_follow_a_drifting_camera_clock() -> None:
+    """A camera 1000 ppm fast: the protocol's count times an hour in land 3.6 s later on its video (issue 18)."""
+    ev = {"type": "shooting", "night": 3, "target": None, "t": 3600.0, "x_count_times": [3600.0, 3601.0, 3602.0]}
+    calls = count_calls(ev, (1, 2, 3), clock=Clock.protocol_to(0.0, 1000.0))
+    assert calls.times == pytest.approx((3603.6, 3604.6010, 3605.6020))
+    assert calls.target_of(3604.7)[0] == 2
