@@ -17,21 +17,20 @@ from typing import Any, Protocol
 from contract.clock import Clock
 from contract.errors import InvalidInput, StopframeError, UnreadableInput
 from contract.observations import OBSERVATIONS_FORMAT, Observations, observations_from_json, read_observations
-from pipeline.cameras import audit_cameras, look, main_camera, marks_on, merge_nights, on_camera
+from pipeline.cameras import audit_cameras, camera_of, look, main_camera, marks_on, merge_nights, on_camera
 from review.audit.audit import audit
 from review.audit.calibration import calibrated
 from review.audit.findings import AuditReport
 from review.audit.inputs import check_observations_fit, check_seat_geometry
 from review.audit.night import audit_nights, night_windows, observe_spans
 from review.game.profiles import Profile, get_profile
+from review.game.protocol import Protocol as GameProtocol
 from review.game.protocol import (
-    CameraVideo,
     format_problems,
     load_protocol,
     resolve_camera_path,
     resolve_video_path,
 )
-from review.game.protocol import Protocol as GameProtocol
 from review.game.timeline import analysis_windows, load_marks, marks_path_for, vote_rounds, vote_windows
 from vision.seats import SeatMap, load_seat_map
 
@@ -107,7 +106,7 @@ def audit_game(
     profile = get_profile(rules or proto.rules)
     whole, camera = proto, None  # `whole`: the protocol as read, every camera on its own clock
     if proto.videos:
-        camera = _camera_of(proto, video) if video is not None else None
+        camera = camera_of(proto, video)
         if camera is not None:
             proto = GameProtocol(on_camera(proto.data, camera), proto.path)
             seats = seats if seats is not None else resolve_camera_path(proto, camera, "seats")
@@ -154,12 +153,6 @@ def audit_game(
             report = with_nights(report, proto.data, profile, base,
                                  observe_nights(proto.data, profile, video_path, seat_map, model, say, observer), say)
     return report
-
-
-def _camera_of(proto: GameProtocol, video: str | os.PathLike[str]) -> CameraVideo | None:
-    """The camera of `videos` whose file `video` is, or None."""
-    wanted = Path(video).resolve()
-    return next((c for c in proto.videos if resolve_camera_path(proto, c).resolve() == wanted), None)
 
 
 def _from_cameras(proto: GameProtocol, profile: Profile, marks: str | os.PathLike[str] | None, model: str, say: Say,

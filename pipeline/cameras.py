@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from contract.clock import Clock
-from contract.errors import InvalidInput
+from contract.errors import InvalidInput, StopframeError
 from contract.night import NightSeen, Raised, ShownNumber
 from contract.observations import (
     HandInterval,
@@ -400,6 +400,17 @@ def main_camera(proto: GameProtocol) -> CameraVideo:
     path = video.get("path") if isinstance(video, dict) else None
     same = [c for c in cameras if isinstance(path, str) and Path(c.path) == Path(path)]
     return same[0] if same else cameras[0]
+
+
+def camera_of(proto: GameProtocol, video: str | os.PathLike[str] | None) -> CameraVideo | None:
+    """The camera of the protocol's `videos` whose file `video` is; None without cameras, a video, or a match."""
+    if not video:
+        return None
+    try:
+        wanted = Path(video).resolve()
+        return next((c for c in proto.videos if resolve_camera_path(proto, c).resolve() == wanted), None)
+    except StopframeError:
+        return None
 
 
 def on_camera(data: dict[str, Any], camera: CameraVideo) -> dict[str, Any]:

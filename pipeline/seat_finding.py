@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from contract.errors import InvalidInput
+from pipeline.cameras import camera_of, on_camera
 from review.game.protocol import format_problems, load_protocol
 from review.game.timeline import vote_windows
 from vision.seat_finder import FoundMap, Window, find_seats
@@ -51,5 +52,6 @@ def find_game_seats(video: str | os.PathLike[str], protocol: str | os.PathLike[s
         problems = format_problems(proto.data)
         if problems:
             raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
-        windows, living = finder_windows(proto.data, most)
+        camera = camera_of(proto, video)  # a camera of `videos`: the votes on its own clock (offset and drift)
+        windows, living = finder_windows(on_camera(proto.data, camera) if camera else proto.data, most)
     return find_seats(str(Path(video)), windows, living, progress=progress)

@@ -18,7 +18,14 @@ from contract.errors import StopframeError
 from contract.jsonio import write_json
 from contract.observations import observations_from_json, read_observations
 from pipeline.audit import audit_game
-from pipeline.cameras import every_camera_saved, main_camera, marks_on, observations_beside, on_camera
+from pipeline.cameras import (
+    camera_of,
+    every_camera_saved,
+    main_camera,
+    marks_on,
+    observations_beside,
+    on_camera,
+)
 from pipeline.game import replay_game
 from review.audit.audit import audit
 from review.audit.findings import AuditReport, Finding, VoteReport
@@ -126,17 +133,6 @@ def _video_from_protocol(protocol_path: Path) -> str | None:
     except StopframeError:
         return None
     return str(video) if video.is_file() else None
-
-
-def camera_of(protocol: Protocol, video: str | os.PathLike[str] | None) -> CameraVideo | None:
-    """The camera of the protocol's `videos` whose file `video` is; None without cameras, video, or a match."""
-    if not video:
-        return None
-    try:
-        wanted = Path(video).resolve()
-        return next((c for c in protocol.videos if resolve_camera_path(protocol, c).resolve() == wanted), None)
-    except StopframeError:
-        return None
 
 
 def _camera_files(protocol_path: Path, video: str | None) -> tuple[Path | None, Path] | None:
