@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from review.audit.calibration import shipped
 from stopframe_app.game import (
     SAMPLE_PROTOCOL,
     GameSpec,
@@ -30,6 +31,7 @@ from stopframe_app.game import (
     run_audit,
     video_fingerprint,
 )
+from stopframe_app.views.votes import ranked
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else None
@@ -110,7 +112,8 @@ def _late_vote_row(args: list[str]) -> int | None:
     game = load_game(complete_spec(spec))
     report = run_audit(game)
     day1 = [f for f in (report.findings if report is not None else ()) if f.day == 1 and f.round == 1]
-    return next((i for i, f in enumerate(day1) if f.kind == "late_vote"), None)
+    shown = ranked(day1, shipped().default_threshold)  # as the page lists them: most confident first
+    return next((i for i, f in enumerate(shown) if f.kind == "late_vote"), None)
 
 
 def _wait_rendered(page: object, header: str) -> str:
