@@ -20,6 +20,7 @@ from review.game.timeline import analysis_windows, vote_rounds, vote_windows
 from vision.backend import DetectedHand, hands_from_result
 from vision.crops import crop_for_zone
 from vision.detect import MIN_SKIN_SHARE, SeatDetector, _SeatStream, hull_change, looks_like_prop, skin_share
+from vision.options import DEFAULT
 from vision.seats import load_seat_map
 from vision.video import open_video
 
@@ -74,6 +75,7 @@ def _detector(seat3: dict, resting: bool) -> tuple[SeatDetector, _SeatStream]:
     detector = SeatDetector.__new__(SeatDetector)  # no landmarker needed: _hands reads a given result
     detector.seat_map, detector.resting = seat3["seats"], resting
     detector.tracking = True  # props are dropped by colour on the tracking streams; the zone model vetoes them
+    detector.options = DEFAULT
     stream = _SeatStream(3, seat3["crop"], lead=seat3["lead_grey"])
     return detector, stream
 
