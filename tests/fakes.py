@@ -11,12 +11,16 @@ that misses a hand it has in view.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import av
 import numpy as np
 
+from contract.clock import Clock
+from contract.observations import Observations
 from vision.backend import DetectedHand
 from vision.seats import SeatMap
 
@@ -163,3 +167,25 @@ class FakeBackend:
             points[:, 2] *= scale
             found.append(DetectedHand(points, hand.score, "Right"))
         return found
+
+
+class ScriptedCameras:
+    """The observer (pipeline.audit.Observer) of a several-camera test game: each video's scripted observations,
+    on that video's clock; `clock` None is a game read from saved observations (no video opened)."""
+
+    def __init__(self, clock: Clock | None, seen: dict[str, Observations]) -> None:
+        self.clock = clock
+        self.seen = seen
+        self.asked: dict[str, list[tuple[float, float]]] = {}  # video name -> the windows it was asked for
+
+    def day(self, video: Path, seat_map: SeatMap, windows: Sequence[tuple[float, float]], *, model: str,
+            progress: Any) -> Observations:
+        self.asked[video.name] = list(windows)
+        return self.seen[video.name]
+
+    def nights(self, video: Path, seat_map: SeatMap, shootings: Sequence[tuple[float, float]],
+               checks: Sequence[tuple[float, float]], *, model: str) -> dict[str, Any]:
+        raise AssertionError("no night is looked at here")
+
+    def video_clock(self, video: Path) -> Clock | None:
+        return self.clock

@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
+from clirun import run_cli
 from corrections import GAME, read
 
 from pipeline.audit import audit_game
-from stopframe_cli.main import main
 
 PROTOCOL = GAME.with_suffix(".protocol.json")
 
@@ -28,13 +28,6 @@ def audits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return out
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
 def _index(audit: Path, kind: str, seat: int | None) -> int:
     findings = read(audit)["findings"]
     return next(i for i, f in enumerate(findings) if f["kind"] == kind and f["seat"] == seat)
@@ -44,12 +37,12 @@ def test_confirmed_findings_give_a_file_validate_accepts(capsys, audits, tmp_pat
     before = PROTOCOL.read_bytes()
     picks = [_index(audits["rfm"], k, s) for k, s in (("early_hand", 5), ("no_vote", 8), ("late_vote", 9), ("night_hand", 1))]
     out = tmp_path / "sample_game.corrected.protocol.json"
-    code, stdout, err = _run(capsys, "correct", PROTOCOL, "--audit", audits["rfm"], "--confirm", *picks,
+    code, stdout, err = run_cli(capsys, "correct", PROTOCOL, "--audit", audits["rfm"], "--confirm", *picks,
                              "--reason", "seen frame by frame", "--out", out)
     assert (code, err) == (0, "")
     assert "4 findings confirmed" in stdout and "valid under rfm" in stdout and "None" not in stdout
-    assert _run(capsys, "validate", out)[0] == 0  # our own validator accepts the file a judge signs
-    code, stdout, _ = _run(capsys, "replay", out, "--json")
+    assert run_cli(capsys, "validate", out)[0] == 0  # our own validator accepts the file a judge signs
+    code, stdout, _ = run_cli(capsys, "replay", out, "--json")
     assert code == 0 and json.loads(stdout)["result"] == "red"
     data = read(out)
     assert {e["type"] for e in data["events"] if e.get("x_review")} == {"foul", "fine"}
@@ -59,7 +52,7 @@ def test_confirmed_findings_give_a_file_validate_accepts(capsys, audits, tmp_pat
 
 def test_a_finding_that_cannot_be_applied_is_one_sentence_and_exit_1(capsys, audits, tmp_path) -> None:
     out = tmp_path / "c.json"
-    code, stdout, err = _run(capsys, "correct", PROTOCOL, "--audit", audits["rfm"], "--confirm-all", "--out", out)
+    code, stdout, err = run_cli(capsys, "correct", PROTOCOL, "--audit", audits["rfm"], "--confirm-all", "--out", out)
     assert code == 1 and stdout == "" and not out.exists()
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].endswith(".")
@@ -73,7 +66,7 @@ def test_mafclub_confirm_all_names_the_first_finding_and_how_many_more(capsys, a
     mafclub["rules"] = "mafclub"
     proto = tmp_path / "sample_game.protocol.json"
     proto.write_text(json.dumps(mafclub), encoding="utf-8")
-    code, _, err = _run(capsys, "correct", proto, "--audit", audits["mafclub"], "--confirm-all", "--out", tmp_path / "c.json")
+    code, _, err = run_cli(capsys, "correct", proto, "--audit", audits["mafclub"], "--confirm-all", "--out", tmp_path / "c.json")
     assert code == 1 and "more cannot be applied either" in err and "None" not in err
 
 
@@ -84,18 +77,18 @@ def test_mafclub_confirm_all_names_the_first_finding_and_how_many_more(capsys, a
     ([], "required"),
 ])
 def test_wrong_arguments_exit_2(capsys, audits, tmp_path, argv: list[str], words: str) -> None:
-    code, _, err = _run(capsys, "correct", PROTOCOL, "--audit", audits["rfm"], *argv, "--out", tmp_path / "c.json")
+    code, _, err = run_cli(capsys, "correct", PROTOCOL, "--audit", audits["rfm"], *argv, "--out", tmp_path / "c.json")
     assert code == 2 and words in err and err.count("\n") == 1
 
 
 def test_an_audit_under_other_rules_is_refused(capsys, audits, tmp_path) -> None:
-    code, _, err = _run(capsys, "correct", PROTOCOL, "--audit", audits["mafclub"], "--confirm", "0", "--out", tmp_path / "c.json")
+    code, _, err = run_cli(capsys, "correct", PROTOCOL, "--audit", audits["mafclub"], "--confirm", "0", "--out", tmp_path / "c.json")
     assert code == 1 and "made under mafclub" in err and "--rules rfm" in err
 
 
 def test_the_original_is_never_the_output(capsys, audits) -> None:
     before = PROTOCOL.read_bytes()
-    code, _, err = _run(capsys, "correct", PROTOCOL, "--audit", audits["rfm"], "--confirm", "0", "--out", PROTOCOL)
+    code, _, err = run_cli(capsys, "correct", PROTOCOL, "--audit", audits["rfm"], "--confirm", "0", "--out", PROTOCOL)
     assert code == 1 and "original protocol" in err and PROTOCOL.read_bytes() == before
 
 
@@ -109,7 +102,7 @@ def test_the_original_is_never_the_output(capsys, audits) -> None:
 def test_an_unreadable_audit_report_exits_2(capsys, tmp_path, content: str, words: str) -> None:
     audit = tmp_path / "bad.audit.json"
     audit.write_text(content, encoding="utf-8")
-    code, _, err = _run(capsys, "correct", PROTOCOL, "--audit", audit, "--confirm-all", "--out", tmp_path / "c.json")
+    code, _, err = run_cli(capsys, "correct", PROTOCOL, "--audit", audit, "--confirm-all", "--out", tmp_path / "c.json")
     assert code == 2 and words in err and str(audit) in err
 
 
@@ -118,5 +111,5 @@ def test_an_audit_of_another_video_is_refused(capsys, audits, tmp_path) -> None:
     report["video"] = "other_game.mp4"
     audit = tmp_path / "other.audit.json"
     audit.write_text(json.dumps(report), encoding="utf-8")
-    code, _, err = _run(capsys, "correct", PROTOCOL, "--audit", audit, "--confirm", "0", "--out", tmp_path / "c.json")
+    code, _, err = run_cli(capsys, "correct", PROTOCOL, "--audit", audit, "--confirm", "0", "--out", tmp_path / "c.json")
     assert code == 1 and "other_game.mp4" in err and "sample_game.mp4" in err

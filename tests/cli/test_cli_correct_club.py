@@ -8,18 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
+from clirun import run_cli
 from clubgames import prepare
 from corrections import GAME
 
 from pipeline.audit import audit_game
-from stopframe_cli.main import main
-
-
-def _run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 @pytest.mark.parametrize("source", ["polemica", "mafiaratings"])
@@ -31,14 +24,14 @@ def test_the_corrected_game_goes_back_as_the_clubs_file(capsys, tmp_path: Path, 
     audit.write_text(json.dumps(report.to_json()), encoding="utf-8")
     late = next(i for i, f in enumerate(report.findings) if f.kind == "late_vote")
     club = tmp_path / f"club.corrected.{source}.json"
-    code, out, err = _run(capsys, "correct", paths["protocol"], "--audit", audit, "--confirm", late,
+    code, out, err = run_cli(capsys, "correct", paths["protocol"], "--audit", audit, "--confirm", late,
                           "--format", source, "--out", club)
     assert (code, err) == (0, "")
     assert "1 finding confirmed" in out and "reads back as the same game under rfm" in out
     assert "import the file back with --rules rfm" in out and "None" not in out
     again = tmp_path / "again.protocol.json"
-    assert _run(capsys, "import", source, club, "--out", again)[0] == 0
-    assert _run(capsys, "validate", again)[0] == 0
+    assert run_cli(capsys, "import", source, club, "--out", again)[0] == 0
+    assert run_cli(capsys, "validate", again)[0] == 0
     votes = {(e["day"], e["candidate"]): e for e in json.loads(again.read_text())["events"] if e["type"] == "vote"}
     assert votes[(3, 7)]["count"] == 4 and 1 not in votes[(3, 7)]["voters"]  # seat 1's late hand is off
 
@@ -49,7 +42,7 @@ def test_a_game_the_format_cannot_hold_is_one_sentence_and_exit_1(capsys, tmp_pa
     audit = tmp_path / "sample.audit.json"
     audit.write_text(json.dumps(report.to_json()), encoding="utf-8")
     out = tmp_path / "sample.polemica.json"
-    code, stdout, err = _run(capsys, "correct", GAME.with_suffix(".protocol.json"), "--audit", audit, "--confirm", "0",
+    code, stdout, err = run_cli(capsys, "correct", GAME.with_suffix(".protocol.json"), "--audit", audit, "--confirm", "0",
                              "--format", "polemica", "--out", out)
     assert code == 1 and stdout == "" and not out.exists()
     assert err.startswith(f"stopframe: {out}: no Polemica file written: in the corrected game, events[")

@@ -7,18 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
+from clirun import run_cli
 from clubgames import prepare
 from corrections import GAME
 
 from pipeline.audit import audit_game
-from stopframe_cli.main import main
-
-
-def _run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 @pytest.mark.parametrize("source", ["polemica", "mafiaratings"])
@@ -33,27 +26,27 @@ def test_the_flag_fills_the_voters_and_the_file_reads_back(capsys, tmp_path: Pat
     audit = tmp_path / "club.audit.json"
     audit.write_text(json.dumps(report.to_json()), encoding="utf-8")
     club = tmp_path / f"club.corrected.{source}.json"
-    code, out, err = _run(capsys, "correct", paths["protocol"], "--audit", audit, "--confirm-all",
+    code, out, err = run_cli(capsys, "correct", paths["protocol"], "--audit", audit, "--confirm-all",
                           "--format", source, "--out", club)
     assert code == 1 and out == "" and not club.exists() and "gives only the count" in err
 
-    code, out, err = _run(capsys, "correct", paths["protocol"], "--audit", audit, "--confirm-all",
+    code, out, err = run_cli(capsys, "correct", paths["protocol"], "--audit", audit, "--confirm-all",
                           "--format", source, "--voters-from-video", "--out", club)
     assert (code, err) == (0, "")
     filled = sum(1 for e in paper["events"] if e["type"] == "vote" and e["count"])
     assert f"Voters of {filled} votes filled from the video (marked x_voters_from_video)." in out
     assert "None" not in out
     again = tmp_path / "again.protocol.json"
-    assert _run(capsys, "import", source, club, "--out", again)[0] == 0
-    assert _run(capsys, "validate", again)[0] == 0
+    assert run_cli(capsys, "import", source, club, "--out", again)[0] == 0
+    assert run_cli(capsys, "validate", again)[0] == 0
 
     corrected = tmp_path / "club.corrected.protocol.json"
-    code, out, _ = _run(capsys, "correct", paths["protocol"], "--audit", audit, "--confirm-all",
+    code, out, _ = run_cli(capsys, "correct", paths["protocol"], "--audit", audit, "--confirm-all",
                         "--voters-from-video", "--out", corrected)
     assert code == 0 and "filled from the video" in out
     votes = [e for e in json.loads(corrected.read_text())["events"] if e["type"] == "vote" and e["count"]]
     assert votes and all(e["x_voters_from_video"] is True and len(e["voters"]) == e["count"] for e in votes)
-    assert _run(capsys, "validate", corrected)[0] == 0
+    assert run_cli(capsys, "validate", corrected)[0] == 0
 
 
 def test_a_vote_the_video_does_not_settle_is_named_and_the_export_still_refused(capsys, tmp_path: Path) -> None:
@@ -62,7 +55,7 @@ def test_a_vote_the_video_does_not_settle_is_named_and_the_export_still_refused(
     audit = tmp_path / "sample.audit.json"
     audit.write_text(json.dumps(report.to_json()), encoding="utf-8")
     corrected = tmp_path / "sample.corrected.protocol.json"
-    code, out, err = _run(capsys, "correct", GAME.with_suffix(".protocol.json"), "--audit", audit, "--confirm", "0",
+    code, out, err = run_cli(capsys, "correct", GAME.with_suffix(".protocol.json"), "--audit", audit, "--confirm", "0",
                           "--voters-from-video", "--out", corrected)
     assert (code, err) == (0, "")
     assert "kept the count only, first events[6] (the vote on candidate 6 on day 1): the " in out
@@ -71,7 +64,7 @@ def test_a_vote_the_video_does_not_settle_is_named_and_the_export_still_refused(
     assert "voters" not in events[6] and "x_voters_from_video" not in events[6]
     assert events[7]["voters"] == [3] and events[7]["x_voters_from_video"] is True
     club = tmp_path / "sample.polemica.json"
-    code, out, err = _run(capsys, "correct", GAME.with_suffix(".protocol.json"), "--audit", audit, "--confirm", "0",
+    code, out, err = run_cli(capsys, "correct", GAME.with_suffix(".protocol.json"), "--audit", audit, "--confirm", "0",
                           "--voters-from-video", "--format", "polemica", "--out", club)
     assert code == 1 and out == "" and not club.exists()
     assert err.startswith(f"stopframe: {club}: no Polemica file written: in the corrected game, events[6] (the vote on "

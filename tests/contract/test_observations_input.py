@@ -10,26 +10,19 @@ import shutil
 from pathlib import Path
 
 import pytest
+from clirun import run_cli
 from corrections import GAME, read
 
 from review.audit.audit import audit
 from review.audit.inputs import polygons_overlap, video_fingerprint
-from stopframe_cli.main import main
 
 PROTOCOL, SEATS, OBS = (GAME.with_suffix(s) for s in (".protocol.json", ".seats.json", ".observations.json"))
 FORMAT = "stopframe-observations/1"
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
 def _refused(capsys, path: Path, *words: str, seats: Path = SEATS, video: Path | None = None, code: int = 1) -> str:
     argv = [*([video] if video else []), "--protocol", PROTOCOL, "--seats", seats, "--observations", path]
-    got, out, err = _run(capsys, "audit", *argv)
+    got, out, err = run_cli(capsys, "audit", *argv)
     lines = [ln for ln in err.splitlines() if ln.startswith("stopframe:")]
     assert (got, out, len(lines)) == (code, "", 1), err
     assert str(path) in lines[0] and lines[0].endswith(".")
@@ -90,7 +83,7 @@ def test_observations_of_another_version_of_the_video_are_refused(capsys, tmp_pa
     shutil.copy(PROTOCOL, folder / PROTOCOL.name)
     (folder / "sample_game.mp4").write_bytes(b"not the video the observations were made from")
     obs = _write(folder, read(OBS), "sample_game.observations.json")
-    code, _, err = _run(capsys, "audit", "--protocol", folder / PROTOCOL.name, "--seats", SEATS, "--observations", obs)
+    code, _, err = run_cli(capsys, "audit", "--protocol", folder / PROTOCOL.name, "--seats", SEATS, "--observations", obs)
     assert code == 1 and "x_video_fingerprint" in err and "another version of sample_game.mp4" in err
 
 
@@ -108,7 +101,7 @@ def test_observations_at_another_frame_rate_are_refused(capsys, tmp_path) -> Non
 
 
 def test_good_observations_still_audit(capsys) -> None:
-    code, out, err = _run(capsys, "audit", "--protocol", PROTOCOL, "--seats", SEATS, "--observations", OBS, "--json")
+    code, out, err = run_cli(capsys, "audit", "--protocol", PROTOCOL, "--seats", SEATS, "--observations", OBS, "--json")
     assert code == 0 and json.loads(out)["findings"]
 
 
@@ -135,7 +128,7 @@ def test_a_zone_that_leaves_the_frame_is_refused(capsys, tmp_path) -> None:
         data["seats"]["3"]["zone"][1] = [2400, 300]
 
     seats = _seats(tmp_path, move)
-    code, _, err = _run(capsys, "audit", "--protocol", PROTOCOL, "--seats", seats, "--observations", OBS)
+    code, _, err = run_cli(capsys, "audit", "--protocol", PROTOCOL, "--seats", seats, "--observations", OBS)
     assert code == 1 and str(seats) in err and "seats.3.zone[1]" in err and "outside the 1920x1080 frame" in err
 
 
@@ -144,7 +137,7 @@ def test_overlapping_zones_are_refused(capsys, tmp_path) -> None:
         data["seats"]["4"]["zone"] = [list(p) for p in data["seats"]["5"]["zone"]]
 
     seats = _seats(tmp_path, copy_zone)
-    code, _, err = _run(capsys, "audit", "--protocol", PROTOCOL, "--seats", seats, "--observations", OBS)
+    code, _, err = run_cli(capsys, "audit", "--protocol", PROTOCOL, "--seats", seats, "--observations", OBS)
     assert code == 1 and "seats.4.zone and seats.5.zone overlap" in err
 
 
@@ -190,5 +183,5 @@ def test_observe_refuses_a_seat_map_whose_zones_overlap_before_decoding(capsys, 
         data["seats"]["2"]["zone"] = [list(p) for p in data["seats"]["1"]["zone"]]
 
     seats = _seats(tmp_path, copy_zone)
-    code, out, err = _run(capsys, "observe", GAME.with_suffix(".mp4"), "--seats", seats)
+    code, out, err = run_cli(capsys, "observe", GAME.with_suffix(".mp4"), "--seats", seats)
     assert (code, out) == (1, "") and f"{seats}: seats.1.zone and seats.2.zone overlap" in err

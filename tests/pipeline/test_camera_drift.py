@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 from corrections import one_vote_game
+from fakes import ScriptedCameras
 
 from contract.clock import Clock
 from contract.jsonio import write_json
 from contract.observations import HandInterval, Observations
-from pipeline.audit import Spans, audit_game
+from pipeline.audit import audit_game
 from pipeline.cameras import audit_cameras, look
 from review.audit.findings import AuditReport
 from review.game.profiles import get_profile
 from review.game.protocol import load_protocol
-from vision.seats import SeatMap
 
 LATE = 3500.0  # the vote is near the end of an hour's game: drift has piled up
 T5, CUT5, ANN5 = LATE + 2.0, LATE + 3.5, LATE + 4.3
@@ -74,32 +74,14 @@ def hands(on_seat_6: float, move: Any = float, leave_out: tuple[int, ...] = ()) 
     return out
 
 
-class Cameras:
-    """Each video's scripted observations, on its own clock."""
-
-    def __init__(self, seen: dict[str, Observations]) -> None:
-        self.seen = seen
-        self.asked: dict[str, list[tuple[float, float]]] = {}
-
-    def day(self, video: Path, seat_map: SeatMap, windows: Spans, *, model: str, progress: Any) -> Observations:
-        self.asked[video.name] = list(windows)
-        return self.seen[video.name]
-
-    def nights(self, video: Path, seat_map: SeatMap, shootings: Spans, checks: Spans, *, model: str) -> dict[str, Any]:
-        raise AssertionError("no night is looked at here")
-
-    def video_clock(self, video: Path) -> Clock | None:
-        return CLOCK
-
-
-def filmed(on_seat_6: float) -> Cameras:
+def filmed(on_seat_6: float) -> ScriptedCameras:
     """Camera a misses seat 6's hand (a player leans in front of it); camera b shows every hand."""
     a = Observations(tuple(hands(on_seat_6, leave_out=(6,))), 25.0, (), None, ((LATE, LATE + 12),))
     b = Observations(tuple(hands(on_seat_6, b_time)), 25.0, (), None, ((b_time(LATE), b_time(LATE + 12)),))
-    return Cameras({"a.mp4": a, "b.mp4": b})
+    return ScriptedCameras(CLOCK, {"a.mp4": a, "b.mp4": b})
 
 
-def both(protocol: Path, fake: Cameras) -> AuditReport:
+def both(protocol: Path, fake: ScriptedCameras) -> AuditReport:
     proto = load_protocol(protocol)
     views = look(proto, marks=[], model="full", observer=fake, observations=None, say=lambda _m: None,
                  progress=lambda _w: (lambda _d, _t: None))

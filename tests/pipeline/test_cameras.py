@@ -13,17 +13,17 @@ from typing import Any
 
 import pytest
 from corrections import one_vote_game
+from fakes import ScriptedCameras
 
 from contract.clock import Clock
 from contract.jsonio import write_json
 from contract.observations import HandInterval, Observations, Unseen
-from pipeline.audit import Spans, audit_game
+from pipeline.audit import audit_game
 from pipeline.cameras import CameraView, audit_cameras, look, merge
 from review.audit.audit import audit
 from review.audit.findings import AuditReport, identity_of
 from review.game.profiles import get_profile
 from review.game.protocol import load_protocol
-from vision.seats import SeatMap
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIP = ROOT / "sample_videos" / "clips"
@@ -82,30 +82,11 @@ def observations(hands: list[HandInterval], shift: float = 0.0, unseen: tuple[Un
     return Observations(tuple(hands), 25.0, unseen, None, ((shift, 12.0 + shift),))
 
 
-class Cameras:
-    """The observer of a two-camera test game: each video's scripted observations (on that video's clock)."""
-
-    def __init__(self, seen: dict[str, Observations], clock: Clock | None = CLOCK) -> None:
-        self.seen = seen
-        self.clock = clock  # every video's clock (None: the videos are not opened, as from saved observations)
-        self.asked: dict[str, list[tuple[float, float]]] = {}
-
-    def day(self, video: Path, seat_map: SeatMap, windows: Spans, *, model: str, progress: Any) -> Observations:
-        self.asked[video.name] = list(windows)
-        return self.seen[video.name]
-
-    def nights(self, video: Path, seat_map: SeatMap, shootings: Spans, checks: Spans, *, model: str) -> dict[str, Any]:
-        raise AssertionError("no night is looked at here")
-
-    def video_clock(self, video: Path) -> Clock | None:
-        return self.clock
-
-
 def run(protocol: Path, a: list[HandInterval] | None, b: list[HandInterval] | None,
         unseen_a: tuple[Unseen, ...] = (), unseen_b: tuple[Unseen, ...] = ()) -> AuditReport:
     """The audit from the cameras given (None: that camera left out, its observer never asked)."""
     proto = load_protocol(protocol)
-    fake = Cameras({"a.mp4": observations(a or [], 0.0, unseen_a),
+    fake = ScriptedCameras(CLOCK, {"a.mp4": observations(a or [], 0.0, unseen_a),
                     "b.mp4": observations(b or [], FAR_OFFSET, unseen_b)})
     views = look(proto, marks=[], model="full", observer=fake, observations=None, say=lambda _m: None,
                  progress=lambda _w: (lambda _d, _t: None))
@@ -224,7 +205,7 @@ def test_one_camera_alone_is_the_audit_of_its_own_observations(tmp_path: Path) -
 
 def test_audit_game_takes_a_protocol_with_videos_without_a_video_or_a_seat_map(tmp_path: Path) -> None:
     protocol = game(tmp_path)
-    fake = Cameras({"a.mp4": observations(truth_hands(leave_out=(9,))), "b.mp4": observations(truth_hands(FAR_OFFSET), FAR_OFFSET)})
+    fake = ScriptedCameras(CLOCK, {"a.mp4": observations(truth_hands(leave_out=(9,))), "b.mp4": observations(truth_hands(FAR_OFFSET), FAR_OFFSET)})
     report = audit_game(protocol=protocol, observer=fake)
     assert kinds(report) == set() and set(fake.asked) == {"a.mp4", "b.mp4"}
     (a0, _), = fake.asked["a.mp4"]
@@ -244,7 +225,7 @@ def test_the_bundled_two_camera_clip_audited_from_both_is_at_least_as_right_as_e
     truth = json.loads((CLIP / "two_cameras.truth.json").read_text(encoding="utf-8"))
     expected = {identity_of(f) for f in truth["expected_findings"]}
     proto = load_protocol(protocol)
-    views = look(proto, marks=[], model="full", observer=Cameras({}, None), observations=saved, say=lambda _m: None,
+    views = look(proto, marks=[], model="full", observer=ScriptedCameras(None, {}), observations=saved, say=lambda _m: None,
                  progress=lambda _w: (lambda _d, _t: None))
 
     def errors(selected: list[CameraView]) -> dict[int | None, int]:
