@@ -60,11 +60,18 @@ def flagged_seats(findings: Iterable[Finding], window: VoteWindow | None) -> set
     return seats
 
 
-def _step(kind: str, amount: float, clock: Clock, last: int) -> None:
+def step_frame(kind: str, amount: float, clock: Clock, last: int) -> None:
     """Step by frames, or by seconds on the video's own clock (variable frame rates step by time, not by a mean rate)."""
     now = min(state.frame(), last)
     to = clock.step(now, amount).frame if kind == "s" else now + int(amount)
     st.session_state[state.FRAME] = min(max(0, to), last)
+
+
+def step_buttons(cols: Sequence[Any], key: str, clock: Clock, last: int) -> None:
+    """One button per step of STEPS in the first columns of `cols` (keys `{key}_step_{label}`)."""
+    for col, (label, kind, amount) in zip(cols, STEPS, strict=False):
+        col.button(label, key=f"{key}_step_{label}", on_click=step_frame, args=(kind, amount, clock, last),
+                   width="stretch")
 
 
 def _typed_frame() -> None:
@@ -125,9 +132,7 @@ def _viewer_fragment(game: Game, key: str) -> None:
     with state.video(game) as source:
         clock = source.clock
     cols = st.columns(len(STEPS) + 2)
-    for col, (label, kind, amount) in zip(cols, STEPS, strict=False):
-        col.button(label, key=f"{key}_step_{label}", on_click=_step, args=(kind, amount, clock, last),
-                   width="stretch")
+    step_buttons(cols, key, clock, last)
     cols[-2].number_input("frame", min_value=0, max_value=last, step=1, key=state.FRAME_BOX,
                           label_visibility="collapsed", on_change=_typed_frame)
     show = cols[-1].toggle("zones", value=True, key=f"{key}_zones")

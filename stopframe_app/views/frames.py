@@ -19,7 +19,7 @@ from review.game.protocol import CameraVideo, resolve_camera_path
 from stopframe_app import state
 from stopframe_app.game import Game
 from stopframe_app.timeline import SELECTION, timeline_chart, timeline_rows
-from stopframe_app.viewer import STEPS, flagged_seats, frame_viewer, hands_at, window_at
+from stopframe_app.viewer import STEPS, flagged_seats, frame_viewer, hands_at, step_buttons, window_at
 from vision.seats import SeatMap, load_seat_map
 
 EVENT = "timeline_event"
@@ -132,13 +132,6 @@ def same_instant(game: Game, cameras: list[CameraSide], index: int) -> list[int 
     return out
 
 
-def _step_together(kind: str, amount: float, clock: Clock, last: int) -> None:
-    """Move the open video's frame (every camera follows it): by frames, or by seconds on its own clock."""
-    now = min(state.frame(), last)
-    to = clock.step(now, amount).frame if kind == "s" else now + int(amount)
-    st.session_state[state.FRAME] = min(max(0, to), last)
-
-
 @st.fragment
 def side_by_side(game: Game, cameras: list[CameraSide]) -> None:
     """Every camera at the same instant, side by side; the steps move them all together."""
@@ -147,9 +140,7 @@ def side_by_side(game: Game, cameras: list[CameraSide]) -> None:
     with state.video(game) as source:
         clock = source.clock
     cols = st.columns(len(STEPS) + 1)
-    for col, (label, kind, amount) in zip(cols, STEPS, strict=False):
-        col.button(label, key=f"both_step_{label}", on_click=_step_together, args=(kind, amount, clock, last),
-                   width="stretch")
+    step_buttons(cols, "both", clock, last)
     show = cols[-1].toggle("zones", value=True, key="both_zones")
     index = state.frame()
     pictures = st.columns(len(cameras))
