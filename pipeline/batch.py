@@ -69,19 +69,19 @@ def find_games(folder: Path, reuse_observations: bool = False, *, foreign: bool 
 
 @dataclass(frozen=True)
 class AuditTask:
-    """What a worker needs to audit one game (paths must be readable where the worker runs)."""
+    """One game's audit as a worker runs it: the game's files (readable where the worker runs; a converted
+    protocol put in place of the game's own) and how to audit them."""
 
-    name: str
-    protocol: str
-    seats: str
-    video: str | None
-    observations: str | None = None
-    marks: str | None = None
+    game: GameFiles
     rules: str | None = None
     nights: bool = False
     model: str = "full"
     vision_jobs: int | None = None  # processes for the game's vision windows; None: vision decides (all cores
     # in the main process, one in a pool's worker)
+
+    @property
+    def name(self) -> str:
+        return self.game.name
 
 
 class VisionOnCores(VisionObserver):
@@ -110,24 +110,14 @@ class TaskResult:
     cpu_seconds: float = 0.0  # the worker's own CPU time (its vision windows included where they ran in it)
 
 
-def task_for(game: GameFiles, *, protocol: Path | None = None, rules: str | None = None, nights: bool = False,
-             model: str = "full", vision_jobs: int | None = None) -> AuditTask:
-    """The task for one game; `protocol`: the file to audit instead of the game's own (a converted one)."""
-    return AuditTask(game.name, str(protocol or game.protocol), str(game.seats), _text(game.video),
-                     _text(game.observations), _text(game.marks), rules, nights, model, vision_jobs)
-
-
-def _text(p: Path | None) -> str | None:
-    return None if p is None else str(p)
-
-
 def audit_task(task: AuditTask) -> TaskResult:
     """Audit one game with pipeline.audit.audit_game; any failure comes back as a sentence, never raised."""
     start, cpu = time.perf_counter(), time.process_time()
     try:
         observer: Observer = VISION if task.vision_jobs is None else VisionOnCores(task.vision_jobs)
-        report = audit_game(protocol=task.protocol, seats=task.seats, video=task.video, rules=task.rules,
-                            observations=task.observations, marks=task.marks, nights=task.nights, model=task.model,
+        g = task.game
+        report = audit_game(protocol=g.protocol, seats=g.seats, video=g.video, rules=task.rules,
+                            observations=g.observations, marks=g.marks, nights=task.nights, model=task.model,
                             observer=observer)
     except StopframeError as exc:
         return TaskResult(task.name, None, str(exc), exc.exit_code, time.perf_counter() - start)
@@ -138,11 +128,9 @@ def audit_task(task: AuditTask) -> TaskResult:
 
 def unexpected(task: AuditTask, exc: BaseException) -> str:
     """The sentence for a failure that is no StopframeError (a library's crash, a lost worker)."""
-    where = task.video or task.observations or task.protocol
+    where = task.game.video or task.game.observations or task.game.protocol
     return (f"{where}: the audit of this game stopped on an unexpected {type(exc).__name__}; "
             f"`stopframe audit` on this game with --debug shows where.")
-
-
 
 
 def run_local(tasks: Sequence[AuditTask], jobs: int) -> Iterator[TaskResult]:

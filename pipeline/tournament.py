@@ -20,7 +20,7 @@ import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -40,7 +40,6 @@ from pipeline.batch import (
     audit_task,
     find_games,
     run_local,
-    task_for,
     unexpected,
 )
 from review.audit.calibration import shipped
@@ -330,8 +329,9 @@ def run_tournament(
             done = _read_done(games_dir / f"{name}.done.json") or {}
             runs[name] = _run(prep, "reused", earlier, done.get("seconds"))
         else:
-            todo.append(task_for(prep.game, protocol=prep.protocol, rules=settings.rules, nights=settings.nights,
-                                 model=settings.model, vision_jobs=1 if engine == "ray" else None))
+            game = replace(prep.game, protocol=prep.protocol or prep.game.protocol)  # the converted one, if any
+            todo.append(AuditTask(game, rules=settings.rules, nights=settings.nights, model=settings.model,
+                                  vision_jobs=1 if engine == "ray" else None))
     workers = max(1, jobs or os.cpu_count() or 1)
     broken = sum(1 for r in runs.values() if r.status == "failed")
     speak(f"tournament: {len(games)} games: {len(runs) - broken} audited earlier, {broken} unreadable, "

@@ -30,7 +30,7 @@ from contract.errors import (
 )
 from contract.jsonio import dumps, write_atomic
 from pipeline.audit import audit_game
-from pipeline.batch import TaskResult, find_games, run_local, task_for
+from pipeline.batch import AuditTask, TaskResult, find_games, run_local
 from review.audit.calibration import shipped
 from review.audit.findings import FINDING_KINDS, AuditReport
 from review.game.profiles import PROFILES
@@ -245,7 +245,7 @@ def run_batch(args: argparse.Namespace) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(games)))
     progress(f"audit: {len(games)} games, {jobs} at a time")
-    tasks = [task_for(g, nights=args.nights) for g in games]
+    tasks = [AuditTask(g, nights=args.nights) for g in games]
     results: list[GameResult] = []
     for done in run_local(tasks, jobs):
         results.append(_result(done, out_dir))

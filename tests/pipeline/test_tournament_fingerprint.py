@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 from pathlib import Path
 
+import pipeline.tournament as tournament_module
 from pipeline.batch import find_games
 from pipeline.tournament import Settings, code_version, prepare
 
@@ -67,3 +69,21 @@ def test_a_vote_window_count_comes_with_the_game(tmp_path):
     games, _ = find_games(folder)
     prep = prepare(games[0], out, Settings())
     assert prep.windows and prep.windows >= 1 and prep.span > 0
+
+
+def test_the_fingerprint_is_what_earlier_runs_wrote(tmp_path, monkeypatch):
+    """What a done file's fingerprint covers, spelled out: a change here redoes every tournament's games, so
+    it must be made on purpose (a new part, or a new DONE_FORMAT), never by a refactoring."""
+    folder, out = _folder(tmp_path), tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setattr(tournament_module, "code_version", lambda: "1.0+000000000000")
+
+    def sha(name: str) -> str:
+        return hashlib.sha256((folder / name).read_bytes()).hexdigest()
+
+    rules = json.loads((folder / "g.protocol.json").read_text())["rules"]
+    parts = {"video": sha("g.mp4"), "protocol": sha("g.protocol.json"), "seats": sha("g.seats.json"), "marks": None,
+             "observations": None, "profile": rules, "nights": False, "model": "full", "code": "1.0+000000000000"}
+    expected = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+    assert _print(folder, out) == expected
+    assert tournament_module.DONE_FORMAT == "stopframe-tournament-game/1"
