@@ -16,11 +16,11 @@ from typing import Any, TypedDict
 
 from contract.clock import Clock
 from contract.errors import InvalidInput
+from contract.fields import MAX_SECONDS, is_number, seat_problem
 from contract.jsonio import check_format, read_document, read_json
 
 OBSERVATIONS_FORMAT = "stopframe-observations/1"
 MAX_FPS = 1000.0  # no camera films faster; a larger figure is a corrupt file
-MAX_SECONDS = 1_000_000.0  # 11 days of video (as review.game.protocol)
 POSES = ("fist", "thumb_up_fist", "open_palm", "finger", "other")  # what vision tells a hand's form by
 FRAME_DRIFT_S, FRAME_DRIFT_SHARE = 0.5, 0.05  # how far a frame's time may stray from its interval's time
 WINDOW_SLACK_S = 0.05  # observed stretches are cut at frame times; a vote needs them from t to the count
@@ -129,10 +129,6 @@ def show(value: Any) -> str:
     return "a value of another kind"
 
 
-def is_number(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-
-
 def secs(v: float) -> str:
     return f"{round(v, 3):g} s"
 
@@ -161,11 +157,21 @@ def _time(where: str, place: str, v: Any) -> float:
 
 
 def _seat(where: str, place: str, v: Any) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise refuse(where, place, f"must be a seat number 1–10, not {show(v)}")
-    if not 1 <= v <= 10:
-        raise refuse(where, place, f"seat {v} does not exist (seats are 1–10)")
-    return v
+    why = seat_problem(v, show)
+    if why:
+        raise refuse(where, place, why)
+    return int(v)
+
+
+def _seat_span(where: str, at: str, item: Any, what: str, first: str, last: str) -> tuple[int, float, float]:
+    """The seat and the two times of a hand interval or an unseen stretch (`what`), each refused with its place."""
+    if not isinstance(item, dict):
+        raise refuse(where, at, f"must be an object with seat, {first} and {last}, not {show(item)}")
+    for name in ("seat", first, last):
+        if name not in item:
+            raise refuse(where, f"{at}.{name}", f"missing ({what} needs seat, {first} and {last})")
+    return (_seat(where, f"{at}.seat", item["seat"]), _time(where, f"{at}.{first}", item[first]),
+            _time(where, f"{at}.{last}", item[last]))
 
 
 def observations_from_json(data: Any, where: str | os.PathLike[str] = "observations") -> Observations:
@@ -193,14 +199,7 @@ def observations_from_json(data: Any, where: str | os.PathLike[str] = "observati
     hands = []
     for i, h in enumerate(raw):
         at = f"hands[{i}]"
-        if not isinstance(h, dict):
-            raise refuse(where, at, f"must be an object with seat, on and off, not {show(h)}")
-        for name in ("seat", "on", "off"):
-            if name not in h:
-                raise refuse(where, f"{at}.{name}", "missing (a hand interval needs seat, on and off)")
-        seat = _seat(where, f"{at}.seat", h["seat"])
-        on = _time(where, f"{at}.on", h["on"])
-        off = _time(where, f"{at}.off", h["off"])
+        seat, on, off = _seat_span(where, at, h, "a hand interval", "on", "off")
         if off <= on:
             raise refuse(where, f"{at}.off", f"{secs(off)} is not after on {secs(on)} (an interval is [on, off))")
         pose = h.get("pose", "other")
@@ -236,14 +235,7 @@ def observations_from_json(data: Any, where: str | os.PathLike[str] = "observati
     unseen = []
     for i, u in enumerate(raw_unseen):
         at = f"{unseen_key}[{i}]"
-        if not isinstance(u, dict):
-            raise refuse(where, at, f"must be an object with seat, start and end, not {show(u)}")
-        for name in ("seat", "start", "end"):
-            if name not in u:
-                raise refuse(where, f"{at}.{name}", "missing (an unseen stretch needs seat, start and end)")
-        seat = _seat(where, f"{at}.seat", u["seat"])
-        start = _time(where, f"{at}.start", u["start"])
-        end = _time(where, f"{at}.end", u["end"])
+        seat, start, end = _seat_span(where, at, u, "an unseen stretch", "start", "end")
         if end < start:
             raise refuse(where, f"{at}.end", f"{secs(end)} comes before start {secs(start)}")
         why = u.get("why")

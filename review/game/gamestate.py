@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from contract.fields import is_int
 from review.game.voting import Outcome, VoteContext
 
 BLACK_ROLES = frozenset({"mafia", "don"})
@@ -158,10 +159,6 @@ def initial_state(data: dict[str, Any]) -> GameState:
             if e.get("candidate") in SEATS and e["candidate"] not in seen:
                 implied[day] = (*seen, e["candidate"])
     return GameState(roles=roles, implied=implied, nominations_recorded=bool(nominated_days))
-
-
-def is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def sane(event: Any) -> dict[str, Any]:

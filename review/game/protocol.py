@@ -18,6 +18,7 @@ from typing import Any
 
 from contract.clock import MAX_DRIFT_PPM, same_file
 from contract.errors import InvalidInput, UnreadableInput
+from contract.fields import MAX_SECONDS, SEATS, is_int, is_number, seat_problem
 from contract.jsonio import format_problem, read_json, write_json
 from review.game import engine
 from review.game.problems import Problem
@@ -27,12 +28,10 @@ FORMAT = "stopframe-protocol/1"
 FORMAT_NAME = "stopframe-protocol"
 RULE_PROFILES = tuple(PROFILES)  # spec §1: the ids of the profiles in review.game.profiles, in their order
 ROLES = ("civilian", "sheriff", "mafia", "don")
-SEATS = range(1, 11)
 # Bounds no real game comes near; they keep a typo or a hostile file from making the replay walk through a
 # billion phases, or copy its state for hundreds of thousands of events (a game has a few hundred).
 MAX_DAY = 99
 MAX_EVENTS = 10_000
-MAX_SECONDS = 1_000_000.0  # 11 days of video: a time beyond it is a typo, and would overflow frame arithmetic
 MAX_VIDEOS = 16  # cameras at one table; more is a generated or hostile file, not a game
 MAX_CAMERA_ID = 64  # characters: an id names a camera on a page and in a file name
 _SEAT_KEYS = frozenset(str(s) for s in SEATS)
@@ -130,14 +129,6 @@ def _header_problem(data: Any) -> str | None:
 # A check takes a value and returns why it is wrong, or None. Booleans are never numbers here.
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v: Any) -> bool:
-    return (isinstance(v, int | float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
 def _show(v: Any) -> str:
     try:
         text = json.dumps(v, ensure_ascii=False, allow_nan=True)
@@ -161,11 +152,7 @@ def _json_kind(v: Any) -> str:
 
 
 def _seat(v: Any) -> str | None:
-    if not _is_int(v):
-        return f"must be a seat number 1–10, not {_show(v)}"
-    if v not in SEATS:
-        return f"seat {v} does not exist (seats are 1–10)"
-    return None
+    return seat_problem(v, _show)
 
 
 def _seat_or_null(v: Any) -> str | None:
@@ -176,7 +163,7 @@ def _int_from(low: int, what: str, high: int | None = None) -> Callable[[Any], s
     span = f"from {low}" if high is None else f"from {low} to {high}"
 
     def check(v: Any) -> str | None:
-        if not _is_int(v) or v < low or (high is not None and v > high):
+        if not is_int(v) or v < low or (high is not None and v > high):
             return f"must be {what} (a whole number {span}), not {_show(v)}"
         return None
 
@@ -190,10 +177,18 @@ _count = _int_from(0, "a count")
 
 
 def _time(v: Any) -> str | None:
-    if not _is_number(v):
+    if not is_number(v):
         return f"must be a time in seconds, not {_show(v)}"
     if abs(v) > MAX_SECONDS:
         return f"{v:g} s is not a time on any game's video (at most {MAX_SECONDS:,.0f} s)"
+    return None
+
+
+def _offset(v: Any) -> str | None:
+    if not is_number(v):
+        return f"must be a number of seconds, not {_show(v)}"
+    if abs(v) > MAX_SECONDS:
+        return f"{v:g} s is not an offset between two clocks of one game (at most {MAX_SECONDS:,.0f} s)"
     return None
 
 
@@ -234,7 +229,7 @@ def _seat_list(min_len: int = 0, max_len: int = 10) -> Callable[[Any], str | Non
 
 
 def _fine_points(v: Any) -> str | None:
-    if not _is_number(v) or v >= 0:
+    if not is_number(v) or v >= 0:
         return f"must be a negative number of points, not {_show(v)}"
     return None
 
@@ -311,6 +306,24 @@ def format_problems(data: Any) -> list[Problem]:
     return problems
 
 
+def _listed(data: dict[str, Any], key: str, add: Callable[[str, str], None], what: str, *, missing: str | None,
+            most: tuple[int, str] | None = None) -> list[Any] | None:
+    """`data[key]` when it is a list of at most `most[0]` items (`most[1]`: what holds no more), else None with
+    its problem added; `missing`: the sentence for an absent key (None: the key, or a null, may be left out)."""
+    if key not in data or (missing is None and data[key] is None):
+        if missing is not None:
+            add(key, missing)
+        return None
+    items = data[key]
+    if not isinstance(items, list):
+        add(key, f"must be a list of {what}, not {_show(items)}")
+        return None
+    if most is not None and len(items) > most[0]:
+        add(key, f"{len(items)} {what} are more than any {most[1]} has (at most {most[0]:,})")
+        return None
+    return items
+
+
 def _check_game(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
     if "game" not in data or data["game"] is None:
         return
@@ -319,7 +332,7 @@ def _check_game(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
         add("game", f"must be an object, not {_show(game)}")
         return
     for key, value in game.items():
-        if not key.startswith("x_") and not (value is None or isinstance(value, str) or _is_number(value)):
+        if not key.startswith("x_") and not (value is None or isinstance(value, str) or is_number(value)):
             add(f"game.{key}", f"must be text, not {_show(value)}")
 
 
@@ -330,21 +343,10 @@ def _check_video(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
     if not isinstance(video, dict):
         add("video", f"must be an object, not {_show(video)}")
         return
-    if "path" in video:
-        path = video["path"]
-        if not isinstance(path, str) or not path:
-            add("video.path", f"must be a file name, not {_show(path)}")
-        else:
-            why = _escape_reason(path)
-            if why:
-                add("video.path", why)
-    if "offset_s" in video:
-        offset = video["offset_s"]
-        if not _is_number(offset):
-            add("video.offset_s", f"must be a number of seconds, not {_show(offset)}")
-        elif abs(offset) > MAX_SECONDS:
-            add("video.offset_s", f"{offset:g} s is not an offset between two clocks of one game "
-                                  f"(at most {MAX_SECONDS:,.0f} s)")
+    if "path" in video and (why := _file_name_problem(video["path"])):
+        add("video.path", why)
+    if "offset_s" in video and (why := _offset(video["offset_s"])):
+        add("video.offset_s", why)
 
 
 _CAMERA_FIELDS = ("id", "path", "offset", "drift_ppm", "seats")
@@ -352,14 +354,8 @@ _CAMERA_FIELDS = ("id", "path", "offset", "drift_ppm", "seats")
 
 def _check_videos(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
     """`videos`: the cameras of a game filmed from several angles (docs/formats.md, "Several cameras")."""
-    if "videos" not in data or data["videos"] is None:
-        return
-    videos = data["videos"]
-    if not isinstance(videos, list):
-        add("videos", f"must be a list of cameras, not {_show(videos)}")
-        return
-    if len(videos) > MAX_VIDEOS:
-        add("videos", f"{len(videos)} cameras are more than any table has (at most {MAX_VIDEOS})")
+    videos = _listed(data, "videos", add, "cameras", missing=None, most=(MAX_VIDEOS, "table"))
+    if videos is None:
         return
     first_id: dict[str, int] = {}
     first_path: dict[str, int] = {}
@@ -391,16 +387,11 @@ def _check_videos(data: dict[str, Any], add: Callable[[str, str], None]) -> None
                                  "(each camera has its own file)")
         else:
             first_path[key] = i
-        if "offset" in camera:
-            offset = camera["offset"]
-            if not _is_number(offset):
-                add(f"{where}.offset", f"must be a number of seconds, not {_show(offset)}")
-            elif abs(offset) > MAX_SECONDS:
-                add(f"{where}.offset", f"{offset:g} s is not an offset between two clocks of one game "
-                                       f"(at most {MAX_SECONDS:,.0f} s)")
+        if "offset" in camera and (why := _offset(camera["offset"])):
+            add(f"{where}.offset", why)
         if "drift_ppm" in camera:
             drift = camera["drift_ppm"]
-            if not _is_number(drift):
+            if not is_number(drift):
                 add(f"{where}.drift_ppm", f"must be a number of millionths, not {_show(drift)}")
             elif abs(drift) > MAX_DRIFT_PPM:
                 add(f"{where}.drift_ppm", f"{drift:g} ppm is not a camera clock's drift (at most {MAX_DRIFT_PPM:g}, "
@@ -428,7 +419,7 @@ def _check_video_is_a_camera(data: dict[str, Any], videos: list[Any], first_path
         return
     offset = video.get("offset_s", 0.0)
     camera_offset = videos[i].get("offset", 0.0)
-    if _is_number(offset) and _is_number(camera_offset) and not math.isclose(offset, camera_offset, abs_tol=1e-6):
+    if is_number(offset) and is_number(camera_offset) and not math.isclose(offset, camera_offset, abs_tol=1e-6):
         add("video.offset_s", f"{offset:g} s disagrees with videos[{i}].offset {camera_offset:g} s "
                               "(the same file on two clocks)")
 
@@ -459,12 +450,8 @@ def camera_videos(data: dict[str, Any], where: str = "protocol") -> tuple[Camera
 
 
 def _check_players(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
-    if "players" not in data:
-        add("players", "missing: the list of players at seats 1–10")
-        return
-    players = data["players"]
-    if not isinstance(players, list):
-        add("players", f"must be a list of players, not {_show(players)}")
+    players = _listed(data, "players", add, "players", missing="missing: the list of players at seats 1–10")
+    if players is None:
         return
     first_at: dict[int, int] = {}
     for i, player in enumerate(players):
@@ -493,15 +480,9 @@ def _check_players(data: dict[str, Any], add: Callable[[str, str], None]) -> Non
 
 
 def _check_events(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
-    if "events" not in data:
-        add("events", "missing: the list of events (may be empty)")
-        return
-    events = data["events"]
-    if not isinstance(events, list):
-        add("events", f"must be a list of events, not {_show(events)}")
-        return
-    if len(events) > MAX_EVENTS:
-        add("events", f"{len(events)} events are more than any game has (at most {MAX_EVENTS:,})")
+    events = _listed(data, "events", add, "events", missing="missing: the list of events (may be empty)",
+                     most=(MAX_EVENTS, "game"))
+    if events is None:
         return
     last_t: tuple[float, int] | None = None  # (time, index) of the latest timed event so far
     for i, event in enumerate(events):

@@ -50,7 +50,7 @@ def test_the_issues_file_is_refused_not_audited_into_13_findings(capsys, tmp_pat
     ({"seat": 1, "on": 5.2, "off": 4.1}, ["hands[0].off", "4.1 s is not after on 5.2 s"]),
     ({"seat": 11, "on": 5, "off": 6}, ["hands[0].seat", "seat 11 does not exist"]),
     ({"seat": "one", "on": 5, "off": 6}, ["hands[0].seat", 'not the text "one"']),
-    ({"seat": 1, "on": 5}, ["hands[0].off", "missing"]),
+    ({"seat": 1, "on": 5}, ["hands[0].off: missing (a hand interval needs seat, on and off)."]),
     ({"seat": 1, "on": 5, "off": 6, "pose": "wave"}, ["hands[0].pose", "no pose"]),
     ({"seat": 1, "on": 5, "off": 6, "confidence": 7}, ["hands[0].confidence", "from 0 to 1"]),
 ])
@@ -63,6 +63,13 @@ def test_malformed_intervals_are_exit_1_with_their_json_path(capsys, tmp_path, h
 def test_malformed_unseen_and_windows_are_refused(capsys, tmp_path) -> None:
     good = read(OBS)
     _refused(capsys, _write(tmp_path, {**good, "x_unseen": [{"seat": 2, "start": 9, "end": 3}]}), "x_unseen[0].end")
+    _refused(capsys, _write(tmp_path, {**good, "x_unseen": [{"seat": 2, "start": 9}]}),
+             "x_unseen[0].end: missing (an unseen stretch needs seat, start and end).")
+    _refused(capsys, _write(tmp_path, {**good, "x_unseen": [{"seat": 0, "start": 1, "end": 3}]}),
+             "x_unseen[0].seat: seat 0 does not exist (seats are 1–10).")
+    plain = {k: v for k, v in good.items() if k != "x_unseen"}  # the spec's own key, read where x_unseen is not
+    _refused(capsys, _write(tmp_path, {**plain, "unseen": [[2, 1, 3]]}),
+             "unseen[0]: must be an object with seat, start and end, not a list.")
     _refused(capsys, _write(tmp_path, {**good, "x_windows": [[5, "end"]]}), "x_windows[0][1]")
 
 

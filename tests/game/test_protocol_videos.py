@@ -123,7 +123,7 @@ def test_videos_must_be_a_list(game, value):
 
 def test_more_cameras_than_any_table_has_are_refused(game):
     game["videos"] = [{"id": str(i), "path": f"g{i}.mp4"} for i in range(MAX_VIDEOS + 1)]
-    assert _paths(format_problems(game)) == ["videos"]
+    assert [str(p) for p in format_problems(game)] == ["videos: 17 cameras are more than any table has (at most 16)"]
     game["videos"].pop()
     assert len(Protocol(game).videos) == MAX_VIDEOS
 
@@ -175,3 +175,19 @@ def test_a_camera_linked_outside_the_folder_is_refused(tmp_path, game):
     protocol = load_protocol(_write(home, game))
     with pytest.raises(InvalidInput, match=r"videos\[1\]\.path .* leads outside"):
         resolve_camera_path(protocol, protocol.videos[1])
+
+
+def test_video_and_a_camera_are_held_to_one_offset_and_file_rule_in_the_same_words(game):
+    """`video.offset_s` and `videos[].offset` mean the same shift of clocks; `video.path` and `videos[].path`
+    both name a file in the protocol's folder."""
+    lone = json.loads(COMPLETE.read_text(encoding="utf-8"))
+    for offset, words in ((2e6, "2e+06 s is not an offset between two clocks of one game (at most 1,000,000 s)"),
+                          ("soon", 'must be a number of seconds, not "soon"')):
+        game["videos"][1]["offset"] = offset
+        lone["video"] = {"path": "game.mp4", "offset_s": offset}
+        assert {p.path: p.message for p in format_problems(game)} == {"videos[1].offset": words}
+        assert {p.path: p.message for p in format_problems(lone)} == {"video.offset_s": words}
+    game["videos"][1] = {"id": "far", "path": ""}
+    lone["video"] = {"path": ""}
+    assert [p.message for p in format_problems(game)] == [p.message for p in format_problems(lone)] == [
+        'must be a file name, not ""']
