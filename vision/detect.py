@@ -37,6 +37,7 @@ import numpy as np
 
 from vision.backend import DetectedHand, HandBackend, HandTracker, MediaPipeBackend
 from vision.crops import SeatCrop, crop_for_zone, zone_visible_share
+from vision.intervals import REST_RADIUS
 from vision.options import DEFAULT, VisionOptions
 from vision.pose import Pose, classify, plausible_hand
 from vision.seats import SeatMap
@@ -174,6 +175,20 @@ class Hand:
         return float(np.linalg.norm(self.landmarks[9, :2] - self.landmarks[0, :2]))
 
 
+def _beside(hand: Hand, refused: list[tuple[float, float]]) -> bool:
+    """Whether a reading refused as no readable hand lies apart from `hand` (beyond REST_RADIUS of its palm
+    lengths, the rest rule's 'same place'): then the zone shows two hand-like things and which of them is the
+    vote is unknown, so an open reading there is no evidence of the vote's form (vision.options.lone_open).
+
+    Under H.264 crf 40 a resting thumb-up fist came back refused 1.1-2.9 palm lengths from its own forearm, read
+    as a steady open palm (two false wrong_form on stress_compressed). A refused reading on the open hand itself
+    (0.05-0.13 palm lengths: the dark render's open palm, read twice) is that same hand, not a second thing; counting
+    it had cost stress_dark its wrong_form."""
+    x, y = hand.palm_centre
+    reach = REST_RADIUS * max(hand.palm_length, 1.0)
+    return any(math.hypot(cx - x, cy - y) > reach for cx, cy in refused)
+
+
 @dataclass
 class _SeatStream:
     seat: int
@@ -187,8 +202,8 @@ class _SeatStream:
     confirmed_thumb: np.ndarray | None = None  # ... in this picture
     confirmed_index: int = -(10**9)
     agree: int = 0  # consecutive detector runs with the same answer (which seats have a hand)
-    rejected: list[int] = field(default_factory=list)  # seats whose zone held a hand the last run found but
-    # the plausibility check refused
+    rejected: list[tuple[int, tuple[float, float]]] = field(default_factory=list)  # (seat, palm centre) of every
+    # reading the last run found in a zone but the plausibility check refused
     anchor: np.ndarray | None = None  # thumbnail at the start of the current still stretch ...
     still: int = 0  # ... and how many frames since have matched it
     recent: deque = field(default_factory=lambda: deque(maxlen=HOLD_FRAMES))  # (index, thumbnail) of past frames
@@ -291,11 +306,11 @@ class SeatDetector:
         found: list[Hand] = []
         dark: set[int] = set()
         backfill: dict[int, tuple[list[int], Hand]] = {}
-        unread: set[int] = set()
         looked: set[int] = set()
         fresh: set[int] = set()
         zones: dict[int, np.ndarray] = {}
         own: dict[int, list[Hand]] = {}
+        refused: dict[int, list[tuple[float, float]]] = {}
         ran = skipped = 0
         for stream in self.streams.values():
             t0 = time.perf_counter()
@@ -348,20 +363,16 @@ class SeatDetector:
             stream.reference, stream.last_run_index = thumb, index
             found.extend(hands)
             own[stream.seat] = [h for h in hands if h.seat == stream.seat]
-            unread.update(stream.rejected)
+            for seat, centre in stream.rejected:
+                refused.setdefault(seat, []).append(centre)
         best: dict[int, Hand] = {}
         for hand in found:
             if hand.seat not in best or hand.score > best[hand.seat].score:
                 best[hand.seat] = hand
         if self.resting and self.options.lone_open:
-            # A zone that also holds a reading refused as no readable hand shows two hand-like things, and which of
-            # them is the vote is unknown: an open reading there is no evidence of the vote's form. Under H.264
-            # crf 40 a resting thumb-up fist came back refused while its own forearm read as a steady open palm
-            # (two false wrong_form on stress_compressed). It has a price: on the dark render (stress_dark) a real
-            # open palm had a refused reading beside it on some frames, its pose share fell from 0.89 to 0.75 and
-            # its wrong_form was lost (vision/README.md, issue 20); the open palms of validation kept theirs.
             best = {n: replace(hand, pose=Pose("other", hand.pose.fingers, 0.0))
-                    if n in unread and hand.pose.pose in OPEN_POSES else hand for n, hand in best.items()}
+                    if hand.pose.pose in OPEN_POSES and _beside(hand, refused.get(n, [])) else hand
+                    for n, hand in best.items()}
         if self.pose_check is not None:
             best = {n: self.pose_check.confirm(hand, frame, index, self.options.second_look or self.tracking,
                                                self.options.picture_thumbs)
@@ -371,7 +382,7 @@ class SeatDetector:
             # otherwise, and the 12 back-filled frames before it had kept "open palm" (a false wrong_form)
             backfill = {n: (same, replace(hand, pose=best[n].pose, thumb=best[n].thumb) if n in best else hand)
                         for n, (same, hand) in backfill.items()}
-        return FrameResult(best, dark, ran, skipped, backfill, unread - set(best), looked, fresh, zones, own)
+        return FrameResult(best, dark, ran, skipped, backfill, set(refused) - set(best), looked, fresh, zones, own)
 
     @staticmethod
     def _doubtful(stream: _SeatStream, raw: list[Hand], thumb: np.ndarray) -> bool:
@@ -450,7 +461,7 @@ class SeatDetector:
     def _hands(self, stream: _SeatStream, detected: list[DetectedHand], crop: np.ndarray | None = None,
                grey: np.ndarray | None = None) -> list[Hand]:
         """The detected hands (crop pixels) that lie in a seat's zone and read as hands, in frame pixels; the
-        seats of those refused as unreadable go to `stream.rejected`."""
+        seats and palm centres of those refused as unreadable go to `stream.rejected`."""
         hands: list[Hand] = []
         stream.rejected = []
         for found in detected:
@@ -460,7 +471,7 @@ class SeatDetector:
             if seat is None:
                 continue  # a hand outside every zone: an idle hand, not a vote
             if not plausible_hand(found.landmarks[:, :2], found.world):
-                stream.rejected.append(seat)
+                stream.rejected.append((seat, (float(cx), float(cy))))
                 continue
             if (self.resting and self.tracking and crop is not None and grey is not None
                     and looks_like_prop(crop, grey, stream.lead, found.landmarks[:, :2])):

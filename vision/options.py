@@ -36,7 +36,8 @@ class VisionOptions:
     world_fingers: bool = True  # a finger is extended only where MediaPipe's metric 3-D landmarks say so too
     # (vision.pose): a compact thumb-up fist whose picture landmarks put the wrist on the knuckles read open
     lone_open: bool = True  # an open reading is no evidence of the form where a reading refused as no readable hand
-    # shares the zone (vision.detect): a compressed fist refused beside its own forearm read as an open palm
+    # lies apart from it in the zone (vision.detect._beside): a compressed fist refused beside its own forearm read
+    # as an open palm
     miss_once: bool = True  # a looked miss on the very picture of the last looked miss is no new evidence in the zone
     # model (vision.zone_model._misses_once): with look_on_miss, a resting hand the detector lost was no longer
     # carried by gated repeats and its run ended early (false lifted_early on the clutter and varied renders)
