@@ -17,6 +17,7 @@ import importlib.util
 import json
 import logging
 import os
+import socket
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
@@ -223,14 +224,34 @@ def ray_session(jobs: int, address: str | None, say: Say) -> Iterator[Any]:
         raise UnreadableInput(CLUSTER_HINT) from exc
     start = time.perf_counter()
     if address:
-        ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+        _join(ray, address)
+        began = f"the Ray cluster at {address} joined"
     else:
         ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
-    say(f"tournament: Ray started in {time.perf_counter() - start:.1f} s")
+        began = "Ray started"
+    cpus = ray.cluster_resources().get("CPU", 0)  # a cluster's, said so the organiser sees which one it is
+    say(f"tournament: {began} in {time.perf_counter() - start:.1f} s, {cpus:g} CPU{'' if cpus == 1 else 's'}")
     try:
         yield ray
     finally:
         ray.shutdown()
+
+
+def _join(ray: Any, address: str) -> None:
+    """Connect to the cluster at `address`, or one sentence saying why not: Ray itself retries an address where
+    nothing listens for minutes, and turns a missing token into a traceback."""
+    host, colon, port = address.rpartition(":")
+    if colon and port.isdigit() and "://" not in address:  # host:port ("auto" and ray:// addresses are Ray's to read)
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+        except OSError as exc:
+            raise UnreadableInput(f"--address {address[:60]}: no Ray cluster answers there ({exc.strerror or exc}); "
+                                  "start its head with `ray start --head` and give the address it prints.") from exc
+    try:
+        ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+    except ConnectionError as exc:
+        raise UnreadableInput(f"--address {address[:60]}: the Ray cluster there does not let this run join; "
+                              "a cluster with token authentication needs its token in RAY_AUTH_TOKEN.") from exc
 
 
 def run_ray(ray: Any, tasks: Sequence[AuditTask]) -> Iterator[TaskResult]:

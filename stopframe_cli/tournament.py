@@ -35,7 +35,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", required=True, metavar="OUT", help="where the audits and tournament.json/.html/.csv go")
     p.add_argument("--engine", choices=ENGINES, default="local",
                    help='local: processes on this machine (default); ray: Ray (pip install -e ".[cluster]")')
-    p.add_argument("--address", metavar="ADDR", help="with --engine ray: a running Ray cluster (default: a local Ray)")
+    p.add_argument("--address", metavar="ADDR",
+                   help="with --engine ray: a running Ray cluster, host:port of its head (default: a local Ray); "
+                        "a cluster with token authentication takes its token from RAY_AUTH_TOKEN")
     p.add_argument("--jobs", type=int, default=None, metavar="N", help="games audited at once (default: cores)")
     p.add_argument("--rules", metavar="ID", help="audit every game under this rule profile instead of its protocol's")
     p.add_argument("--nights", action="store_true", help="audit the nights too (shootings and checks)")

@@ -5,7 +5,12 @@ converted on the way, and one rendered clip looked at by vision."""
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import shutil
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -243,3 +248,76 @@ def test_a_rendered_clip_looked_at_by_vision_gives_stopframe_audits_findings(tmp
     assert main(args) == 0
     assert json.loads((out / "games" / "final.audit.json").read_text()) == json.loads(capsys.readouterr().out)
     assert load_tournament(out / "tournament.json").game("final").windows == 1
+
+
+HEAD = """
+import sys, ray
+ray.init(num_cpus=5, include_dashboard=False, log_to_driver=False)
+print(ray.get_runtime_context().gcs_address, flush=True)
+sys.stdin.read()  # held until the test closes stdin
+ray.shutdown()
+"""
+
+
+def _comparable(out: Path) -> dict:
+    """tournament.json without what differs from one run to the next (when it ran, how long each game took)."""
+    data = json.loads((out / "tournament.json").read_text())
+    del data["created"]
+    for g in data["games"]:
+        del g["seconds"]
+    return data
+
+
+def test_address_sends_the_games_to_a_running_ray_head_with_the_local_engines_report(tmp_path, capsys):
+    """`--engine ray --address`: a Ray head started apart (as an organiser's cluster is), its token shared the way
+    Ray documents for a cluster with token authentication (RAY_AUTH_MODE, RAY_AUTH_TOKEN)."""
+    pytest.importorskip("ray", reason='Ray is not installed here (pip install -e ".[cluster]")')
+    folder = tmp_path / "day1"
+    folder.mkdir()
+    _game(folder, "t1-g1", DAY, "Ivanov", "1")
+    _game(folder, "t2-g1", DAY, "Petrova", "2", rules="lvi2015")
+    tournament_module.code_version.cache_clear()  # the code as it is now, as the command run below will read it
+    assert _run(folder, tmp_path / "local") == 0
+    capsys.readouterr()
+    env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32),
+           "RAY_USAGE_STATS_ENABLED": "0"}
+    head = subprocess.Popen([sys.executable, "-c", HEAD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env=env)
+    try:
+        address = (head.stdout.readline() if head.stdout else "").strip()
+        assert address, "the Ray head did not start"
+        def tournament(out: str, **env_too: str) -> subprocess.CompletedProcess[str]:
+            argv = ["tournament", str(folder), "--out", str(tmp_path / out), "--reuse-observations", "--jobs", "2",
+                    "--engine", "ray", "--address", address]
+            return subprocess.run([sys.executable, "-m", "stopframe_cli", *argv], capture_output=True, text=True,
+                                  env={**env, **env_too}, timeout=120, cwd=ROOT)
+
+        run = tournament("ray")
+        # another token: refused in one sentence, not a traceback (Ray's wait for the cluster cut to a second)
+        stranger = tournament("stranger", RAY_AUTH_TOKEN=secrets.token_hex(32), RAY_gcs_server_port_wait_time_s="1")
+    finally:
+        if head.stdin:
+            head.stdin.close()
+        head.wait(timeout=60)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert f"the Ray cluster at {address} joined" in run.stderr and "5 CPUs" in run.stderr  # the head's, not a new Ray
+    assert "2 games: 2 audited, 0 reused, 0 failed" in run.stdout
+    assert _comparable(tmp_path / "ray") == _comparable(tmp_path / "local")
+    for name in ("t1-g1", "t2-g1"):
+        audit = f"games/{name}.audit.json"
+        assert (tmp_path / "ray" / audit).read_bytes() == (tmp_path / "local" / audit).read_bytes()
+    refused = stranger.stderr.strip().splitlines()[-1]
+    assert stranger.returncode == 2 and "Traceback" not in stranger.stderr, stranger.stderr[-2000:]
+    assert refused == (f"stopframe: --address {address}: the Ray cluster there does not let this run join; a cluster "
+                       "with token authentication needs its token in RAY_AUTH_TOKEN.")
+
+
+def test_an_address_where_no_cluster_answers_is_one_sentence_at_once(games, tmp_path, capsys):
+    pytest.importorskip("ray", reason='Ray is not installed here (pip install -e ".[cluster]")')
+    with socket.socket() as s:  # a port just freed: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert _run(games, tmp_path / "out", "--engine", "ray", "--address", f"127.0.0.1:{port}") == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith(f"stopframe: --address 127.0.0.1:{port}: no Ray cluster answers there (")
+    assert err.endswith("start its head with `ray start --head` and give the address it prints.")
