@@ -176,20 +176,19 @@ _round = _int_from(1, "a round number")
 _count = _int_from(0, "a count")
 
 
-def _time(v: Any) -> str | None:
-    if not is_number(v):
-        return f"must be a time in seconds, not {_show(v)}"
-    if abs(v) > MAX_SECONDS:
-        return f"{v:g} s is not a time on any game's video (at most {MAX_SECONDS:,.0f} s)"
-    return None
+def _seconds(what: str, beyond: str) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if not is_number(v):
+            return f"must be {what}, not {_show(v)}"
+        if abs(v) > MAX_SECONDS:
+            return f"{v:g} s is not {beyond} (at most {MAX_SECONDS:,.0f} s)"
+        return None
+
+    return check
 
 
-def _offset(v: Any) -> str | None:
-    if not is_number(v):
-        return f"must be a number of seconds, not {_show(v)}"
-    if abs(v) > MAX_SECONDS:
-        return f"{v:g} s is not an offset between two clocks of one game (at most {MAX_SECONDS:,.0f} s)"
-    return None
+_time = _seconds("a time in seconds", "a time on any game's video")
+_offset = _seconds("a number of seconds", "an offset between two clocks of one game")  # video.offset_s, videos[].offset
 
 
 def _text(v: Any) -> str | None:
