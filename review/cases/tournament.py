@@ -16,9 +16,9 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from contract.errors import InvalidInput, StopframeError
 from contract.jsonio import format_problem, read_document, read_json
@@ -57,8 +57,19 @@ class GameRun:
 # ------------------------------------------------------------------------------------------ the report
 
 
+class _Row:
+    """A row of one of the report's lists (a dataclass): written as its fields, read back by their names."""
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        return cls(**{f.name: data[f.name] for f in fields(cls)})
+
+
 @dataclass(frozen=True)
-class TournamentGame:
+class TournamentGame(_Row):
     """One row of `games[]`."""
 
     id: str
@@ -85,16 +96,9 @@ class TournamentGame:
     seconds: float | None
     windows: int | None
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TournamentGame:
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__})
-
 
 @dataclass(frozen=True)
-class JudgeRecord:
+class JudgeRecord(_Row):
     """One row of `judges[]`: a judge's games and what their audits and decisions say."""
 
     judge: str | None
@@ -108,16 +112,9 @@ class JudgeRecord:
     missed_per_game: float | None
     miscounted_votes: int
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> JudgeRecord:
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__})
-
 
 @dataclass(frozen=True)
-class PlayerRecord:
+class PlayerRecord(_Row):
     """One row of `players[]`: what the rules would have given one seat of one game."""
 
     nickname: str | None
@@ -129,13 +126,6 @@ class PlayerRecord:
     removals: int
     points: float
     findings: int
-
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> PlayerRecord:
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__})
 
 
 @dataclass(frozen=True)
