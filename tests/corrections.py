@@ -5,6 +5,7 @@ numbers — what a perfect detector would report), audited under a profile. No M
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "sample_videos" / "game" / "sample_game"
 CLIPS = ROOT / "sample_videos" / "clips"
 PROFILES = ("rfm", "mafclub", "lvi2015", "showtime")
+SAMPLE = {"protocol": GAME.with_suffix(".protocol.json"), "seats": GAME.with_suffix(".seats.json"),
+          "observations": GAME.with_suffix(".observations.json")}  # audit_game's files for the sample game
 
 
 def one_vote_game() -> dict[str, Any]:
@@ -48,8 +51,7 @@ def source(name: str, rules: str) -> tuple[dict[str, Any], tuple[Finding, ...], 
     if name == "sample_game":
         from pipeline.audit import audit_game
 
-        report = audit_game(protocol=GAME.with_suffix(".protocol.json"), seats=GAME.with_suffix(".seats.json"),
-                            observations=GAME.with_suffix(".observations.json"), rules=rules, nights=True).to_json()
+        report = audit_game(**SAMPLE, rules=rules, nights=True).to_json()
         protocol = read(GAME.with_suffix(".protocol.json"))
     else:
         stem = CLIPS / name
@@ -67,6 +69,16 @@ def source(name: str, rules: str) -> tuple[dict[str, Any], tuple[Finding, ...], 
         report = {**day, "findings": day["findings"] + [f.to_json() for f in night.findings]}
     read_back = AuditReport.from_json(report)
     return dict(protocol, rules=rules), read_back.findings, read_back.votes
+
+
+def written_audit(files: Mapping[str, Path], out: Path, **options: Any) -> AuditReport:
+    """The audit of a game from its saved observations (`files`: audit_game's protocol, seats, observations and
+    marks), written to `out` as `stopframe correct --audit` reads it."""
+    from pipeline.audit import audit_game
+
+    report = audit_game(**files, **options)
+    out.write_text(json.dumps(report.to_json()), encoding="utf-8")
+    return report
 
 
 def names() -> list[str]:

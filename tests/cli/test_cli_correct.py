@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 from clirun import run_cli
-from corrections import GAME, read
-
-from pipeline.audit import audit_game
+from corrections import GAME, SAMPLE, read, written_audit
 
 PROTOCOL = GAME.with_suffix(".protocol.json")
 
@@ -21,10 +19,8 @@ def audits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("audits")
     out = {}
     for rules in ("rfm", "mafclub"):
-        report = audit_game(protocol=PROTOCOL, seats=GAME.with_suffix(".seats.json"),
-                            observations=GAME.with_suffix(".observations.json"), rules=rules, nights=True)
         out[rules] = folder / f"sample_game.{rules}.audit.json"
-        out[rules].write_text(json.dumps(report.to_json()), encoding="utf-8")
+        written_audit(SAMPLE, out[rules], rules=rules, nights=True)
     return out
 
 

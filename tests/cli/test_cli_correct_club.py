@@ -10,18 +10,14 @@ from pathlib import Path
 import pytest
 from clirun import run_cli
 from clubgames import prepare
-from corrections import GAME
-
-from pipeline.audit import audit_game
+from corrections import GAME, SAMPLE, written_audit
 
 
 @pytest.mark.parametrize("source", ["polemica", "mafiaratings"])
 def test_the_corrected_game_goes_back_as_the_clubs_file(capsys, tmp_path: Path, source: str) -> None:
     paths = prepare(source, tmp_path, late={(3, 1, 7): 1})
-    report = audit_game(protocol=paths["protocol"], seats=paths["seats"], observations=paths["observations"],
-                        marks=paths["marks"])
     audit = tmp_path / "club.audit.json"
-    audit.write_text(json.dumps(report.to_json()), encoding="utf-8")
+    report = written_audit(paths, audit)
     late = next(i for i, f in enumerate(report.findings) if f.kind == "late_vote")
     club = tmp_path / f"club.corrected.{source}.json"
     code, out, err = run_cli(capsys, "correct", paths["protocol"], "--audit", audit, "--confirm", late,
@@ -37,10 +33,8 @@ def test_the_corrected_game_goes_back_as_the_clubs_file(capsys, tmp_path: Path, 
 
 
 def test_a_game_the_format_cannot_hold_is_one_sentence_and_exit_1(capsys, tmp_path: Path) -> None:
-    report = audit_game(protocol=GAME.with_suffix(".protocol.json"), seats=GAME.with_suffix(".seats.json"),
-                        observations=GAME.with_suffix(".observations.json"))
     audit = tmp_path / "sample.audit.json"
-    audit.write_text(json.dumps(report.to_json()), encoding="utf-8")
+    written_audit(SAMPLE, audit)
     out = tmp_path / "sample.polemica.json"
     code, stdout, err = run_cli(capsys, "correct", GAME.with_suffix(".protocol.json"), "--audit", audit, "--confirm", "0",
                              "--format", "polemica", "--out", out)

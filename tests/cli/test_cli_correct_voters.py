@@ -9,9 +9,7 @@ from pathlib import Path
 import pytest
 from clirun import run_cli
 from clubgames import prepare
-from corrections import GAME
-
-from pipeline.audit import audit_game
+from corrections import GAME, SAMPLE, written_audit
 
 
 @pytest.mark.parametrize("source", ["polemica", "mafiaratings"])
@@ -21,10 +19,8 @@ def test_the_flag_fills_the_voters_and_the_file_reads_back(capsys, tmp_path: Pat
     for e in paper["events"]:
         e.pop("voters", None)
     paths["protocol"].write_text(json.dumps(paper, ensure_ascii=False), encoding="utf-8")
-    report = audit_game(protocol=paths["protocol"], seats=paths["seats"], observations=paths["observations"],
-                        marks=paths["marks"])
     audit = tmp_path / "club.audit.json"
-    audit.write_text(json.dumps(report.to_json()), encoding="utf-8")
+    written_audit(paths, audit)
     club = tmp_path / f"club.corrected.{source}.json"
     code, out, err = run_cli(capsys, "correct", paths["protocol"], "--audit", audit, "--confirm-all",
                           "--format", source, "--out", club)
@@ -50,10 +46,8 @@ def test_the_flag_fills_the_voters_and_the_file_reads_back(capsys, tmp_path: Pat
 
 
 def test_a_vote_the_video_does_not_settle_is_named_and_the_export_still_refused(capsys, tmp_path: Path) -> None:
-    report = audit_game(protocol=GAME.with_suffix(".protocol.json"), seats=GAME.with_suffix(".seats.json"),
-                        observations=GAME.with_suffix(".observations.json"))
     audit = tmp_path / "sample.audit.json"
-    audit.write_text(json.dumps(report.to_json()), encoding="utf-8")
+    written_audit(SAMPLE, audit)
     corrected = tmp_path / "sample.corrected.protocol.json"
     code, out, err = run_cli(capsys, "correct", GAME.with_suffix(".protocol.json"), "--audit", audit, "--confirm", "0",
                           "--voters-from-video", "--out", corrected)
