@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from appcheck import goto, renders
 from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 from streamlit.testing.v1 import AppTest
 
@@ -32,27 +33,11 @@ def game_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_game_mod.make_game(tmp_path_factory.mktemp("game")).parent
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("STOPFRAME_DATA", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
 def app(spec: GameSpec | None, judge: str = "Chief Judge") -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     if spec is not None:
         at.session_state["game_spec"] = spec
     at.session_state["judge"] = judge
-    return at.run()
-
-
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not [e.value for e in at.error if "could not be shown" in e.value], [e.value for e in at.error]
-
-
-def goto(at: AppTest, page: str) -> AppTest:
-    at.sidebar.radio(key="view").set_value(page)
     return at.run()
 
 
@@ -62,7 +47,7 @@ def spec_of(folder: Path) -> GameSpec:
 
 def test_opens_on_the_sample_game_with_no_setup(data: Path) -> None:
     at = app(None)
-    ok(at)
+    renders(at)
     assert at.header[0].value == "Vote audit"
     assert "sample_game.protocol.json" in " ".join(m.value for m in at.sidebar.markdown)
 
@@ -77,17 +62,17 @@ def test_sample_game_late_vote_is_found_confirmed_and_exported(data: Path, curre
     """The issue's walk-through on the bundled game: opening shows day 1's vote with the late hand of seat 9
     for candidate 8 and its frame; one click confirms it; the export holds the corrected count."""
     at = app(GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS)))
-    ok(at)
+    renders(at)
     assert at.selectbox(key="vote_round").value.startswith("Day 1 · round 1")
     card = card_key(Finding.from_json({"kind": "late_vote", "day": 1, "round": 1, "candidate": 8, "seat": 9, "night": None}))
     assert any(m.value.startswith("**late vote — seat 9") for m in at.markdown)
     captions = [c for img in at.get("image") for c in img.captions]
     assert any("candidate 8" in c for c in captions), captions
     at.button(key=f"{card}_confirm").click().run()  # click 1
-    ok(at)
+    renders(at)
     goto(at, "Exports")  # click 2
     at.button(key="save_exports").click().run()  # click 3 (or a download button)
-    ok(at)
+    renders(at)
     corrected = json.loads((data / "exports" / "sample_game" / "sample_game.corrected.protocol.json").read_text())
     from review.game.protocol import validate
 
@@ -97,11 +82,11 @@ def test_sample_game_late_vote_is_found_confirmed_and_exported(data: Path, curre
 
 def test_each_page_renders_the_game(data: Path, game_folder: Path) -> None:
     at = app(spec_of(game_folder))
-    ok(at)
+    renders(at)
     for page, header in (("Timeline & frames", "Timeline and frames"), ("Seat calibration", "Seat calibration"),
                          ("Exports", "Exports"), ("Open a game", "Open a game"), ("Vote audit", "Vote audit")):
         goto(at, page)
-        ok(at)
+        renders(at)
         assert at.header[0].value == header
     # The game was remembered for "recent games".
     assert Store(data / "stopframe.sqlite").recent_games()[0].protocol_path.endswith("app_game.protocol.json")
@@ -109,7 +94,7 @@ def test_each_page_renders_the_game(data: Path, game_folder: Path) -> None:
 
 def test_step_frames_and_jump_to_an_event(data: Path, game_folder: Path) -> None:
     at = goto(app(spec_of(game_folder)), "Timeline & frames")
-    ok(at)
+    renders(at)
     at.button(key="frames_step_+1").click().run()
     at.button(key="frames_step_+5").click().run()
     assert at.session_state["frame"] == 6
@@ -122,7 +107,7 @@ def test_step_frames_and_jump_to_an_event(data: Path, game_folder: Path) -> None
     box = at.selectbox(key="timeline_event")
     label = next(o for o in box.options if "candidate 5" in o and "vote" in o)
     box.set_value(label).run()
-    ok(at)
+    renders(at)
     assert at.session_state["frame"] == 350
     caption = at.get("image")[0].captions[0]
     assert "candidate 5" in caption and "t = +0.00 s" in caption
@@ -132,7 +117,7 @@ def test_stepping_in_the_browser_prefetches_the_frames_around(data: Path, game_f
     at = goto(app(spec_of(game_folder)), "Timeline & frames")
     at.number_input(key="frame_box").set_value(100).run()
     at.toggle(key="frames_strip").set_value(True).run()
-    ok(at)
+    renders(at)
     strip = next(e for e in at.main if "component_instance" in str(type(getattr(e, "proto", ""))) or
                  "json_args" in str(getattr(e, "proto", ""))[:2000])
     args = json.loads(strip.proto.json_args)
@@ -141,7 +126,7 @@ def test_stepping_in_the_browser_prefetches_the_frames_around(data: Path, game_f
     # The browser tells the server where it stopped: the server's viewer carries on from there.
     at.session_state["frames_strip_at"] = {"frame": 112, "seq": 1}
     at.run()
-    ok(at)
+    renders(at)
     assert at.session_state["frame"] == 112
     args = json.loads(next(e for e in at.main if "json_args" in str(getattr(e, "proto", ""))[:2000]).proto.json_args)
     assert args["frames"][args["at"]]["i"] == 112 and args["frames"][-1]["i"] == 124  # recentred: more frames
@@ -151,7 +136,7 @@ def test_a_short_clip_is_written_for_playback(data: Path, game_folder: Path) -> 
     at = goto(app(spec_of(game_folder)), "Timeline & frames")
     at.button(key="frames_step_+1 s").click().run()
     at.button(key="frames_clip").click().run()
-    ok(at)
+    renders(at)
     clips = sorted((data / "clips").glob("*.mp4"))
     assert len(clips) == 2 and all(c.stat().st_size > 1000 for c in clips)
     assert len(at.get("video")) == 2
@@ -159,25 +144,25 @@ def test_a_short_clip_is_written_for_playback(data: Path, game_folder: Path) -> 
 
 def test_confirm_a_late_vote_then_export_the_corrected_protocol(data: Path, game_folder: Path) -> None:
     at = app(spec_of(game_folder))
-    ok(at)
+    renders(at)
     assert "finding" in at.selectbox(key="vote_round").value  # opens on the round with findings
     assert any(m.value.startswith("**late vote — seat 9") for m in at.markdown)
     at.button(key=f"{LATE_CARD}_confirm").click().run()
-    ok(at)
+    renders(at)
     assert any("Saved" in s.value for s in at.success)
     game_id = "game:|||APP-FIXTURE-1"
     decisions = Store(data / "stopframe.sqlite").decisions(game_id)
     assert [(k, d.status, d.who) for k, d in decisions.items()] == [('["late_vote",1,1,3,9]', "confirmed", "Chief Judge")]
     # From the finding straight to its frame in the viewer.
     at.button(key=f"{LATE_CARD}_go").click().run()
-    ok(at)
+    renders(at)
     assert at.session_state["view"] == "Timeline & frames" and at.header[0].value == "Timeline and frames"
     assert at.session_state["frame"] in (287, 288)  # the late hand lands at 11.5 s, with «Стоп»
     assert "candidate 3 · t = +1.4" in at.get("image")[0].captions[0] or "t = +1.52" in at.get("image")[0].captions[0]
     goto(at, "Exports")
-    ok(at)
+    renders(at)
     at.button(key="save_exports").click().run()
-    ok(at)
+    renders(at)
     folder = data / "exports" / "app_game"
     corrected = json.loads((folder / "app_game.corrected.protocol.json").read_text())
     original = json.loads((game_folder / "app_game.protocol.json").read_text())
@@ -200,7 +185,7 @@ def test_second_judge_gets_a_clear_conflict_message(data: Path, game_folder: Pat
     reject = next(b for b in second.button if b.key and b.key.endswith("_reject"))
     second.text_input(key=reject.key.replace("_reject", "_reason")).set_value("not late on video")
     reject.click().run()
-    ok(second)
+    renders(second)
     assert any("Anna already decided" in e.value for e in second.error), [e.value for e in second.error]
     decisions = Store(data / "stopframe.sqlite").decisions("game:|||APP-FIXTURE-1")
     assert {d.status for d in decisions.values()} == {"confirmed"}
@@ -225,13 +210,13 @@ def test_bad_protocol_is_one_sentence_and_the_app_keeps_running(data: Path, tmp_
 
 def test_calibration_saves_a_seat_map_the_game_then_uses(data: Path, game_folder: Path) -> None:
     at = goto(app(spec_of(game_folder)), "Seat calibration")
-    ok(at)
+    renders(at)
     # The game has its own seat map: calibration starts from it, not from the default ellipse.
     assert at.radio(key="calib_start").value == "the game's seat map"
     at.radio(key="calib_start").set_value("an ellipse of ten seats").run()
     at.number_input(key="calib_cx").set_value(300.0).run()
     at.button(key="calib_save").click().run()
-    ok(at)
+    renders(at)
     saved = data / "seatmaps" / "app_game.seats.json"
     seats = json.loads(saved.read_text())
     assert seats["format"] == "stopframe-seats/1" and seats["frame_size"] == [640, 360] and len(seats["seats"]) == 10
@@ -243,7 +228,7 @@ def test_calibration_saves_a_seat_map_the_game_then_uses(data: Path, game_folder
     assert any("already holds a seat map" in e.value for e in at.error) and saved.read_text() == before
     at.checkbox(key="calib_replace").check().run()
     at.button(key="calib_save").click().run()
-    ok(at)
+    renders(at)
     assert saved.read_text() != before
 
 
@@ -265,7 +250,7 @@ def test_switching_the_rule_profile_audits_again(data: Path, game_folder: Path) 
     at = app(spec_of(game_folder))
     assert any("rfm" in m.value for m in at.markdown if m.value.startswith("- clause"))
     at.sidebar.selectbox(key="profile_pick").set_value("mafclub").run()
-    ok(at)
+    renders(at)
     assert at.session_state["game_spec"].profile == "mafclub"
     clauses = [m.value for m in at.markdown if m.value.startswith("- clause")]
     assert clauses and all("rfm" not in c for c in clauses), clauses
@@ -301,10 +286,10 @@ def test_analysis_shows_progress_and_is_kept_for_the_next_run(data: Path, tmp_pa
 
     monkeypatch.setattr(vision.observe, "observe", fake_observe)
     at = app(spec_of(folder))
-    ok(at)
+    renders(at)
     assert any("not been analysed" in i.value for i in at.info)
     at.button(key="analyse").click().run()
-    ok(at)
+    renders(at)
     assert len(calls) == 1 and calls[0][0] < 10.0 < calls[0][1]  # only the vote windows are analysed
     assert at.session_state["game_spec"].observations.startswith(str(data / "observations"))
     assert any(m.value.startswith("**late vote") for m in at.markdown)
@@ -320,7 +305,7 @@ def test_edit_records_only_the_changed_fields(data: Path, game_folder: Path) -> 
     at.number_input(key=f"{key}_points").set_value(-0.2).run()
     at.text_input(key=f"{key}_reason").set_value("late by two frames: small fine as well").run()
     at.button(key=f"{key}_edit").click().run()
-    ok(at)
+    renders(at)
     d = next(iter(Store(data / "stopframe.sqlite").decisions("game:|||APP-FIXTURE-1").values()))
     assert d.status == "edited" and d.edited == {"consequence": {"type": "fine", "points": -0.2}}
     assert d.reason == "late by two frames: small fine as well"

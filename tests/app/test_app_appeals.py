@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from appcheck import goto, renders
 from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
-from test_app import app, goto, ok
+from test_app import app
 
 from contract.jsonio import read_json
 from review.cases.appeal_report import chromium
@@ -28,15 +29,9 @@ def _current_sample() -> None:
     require_current_sample_fixture()
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("STOPFRAME_DATA", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
 def test_chief_judge_appeals_a_miscounted_vote_decides_and_exports(data: Path) -> None:
     at = goto(app(SPEC), "Appeals")
-    ok(at)
+    renders(at)
     assert at.header[0].value == "Appeals"
     source = at.selectbox(key="appeal_from")
     miscount = next(o for o in source.options if "count mismatch" in o and "candidate 8" in o)
@@ -45,7 +40,7 @@ def test_chief_judge_appeals_a_miscounted_vote_decides_and_exports(data: Path) -
     at.text_input(key="appeal_who").set_value("seat 8 (Theta)")
     at.selectbox(key="appeal_seat").set_value(8)
     at.button(key="appeal_open").click().run()
-    ok(at)
+    renders(at)
     case_id = at.selectbox(key="appeal_case").value
     book = AppealStore(Store(data / "stopframe.sqlite"))
     case = book.case(case_id)
@@ -59,7 +54,7 @@ def test_chief_judge_appeals_a_miscounted_vote_decides_and_exports(data: Path) -
     at.button(key=f"{case_id}_attach_go").click().run()
     at.text_area(key=f"{case_id}_side").set_value("Seat 9's hand came after «Стоп»; 3 votes, not 4.")
     at.button(key=f"{case_id}_save").click().run()
-    ok(at)
+    renders(at)
 
     # A result change without the chief judge's agreement is refused (rfm 7.1.1.3) and the case stays open.
     at.radio(key=f"{case_id}_d_outcome").set_value("result_changed").run()
@@ -71,7 +66,7 @@ def test_chief_judge_appeals_a_miscounted_vote_decides_and_exports(data: Path) -
     at.radio(key=f"{case_id}_d_outcome").set_value("result_stands").run()
     at.text_area(key=f"{case_id}_d_reasoning").set_value("Miscount confirmed, but seat 6 leaves either way (7.1.2.3).")
     at.button(key=f"{case_id}_d_go").click().run()
-    ok(at)
+    renders(at)
     decided = book.case(case_id)
     assert decided.status == "decided" and decided.decision.outcome == "result_stands"
     assert at.text_area(key=f"{case_id}_side").disabled  # read-only once decided
@@ -81,11 +76,11 @@ def test_chief_judge_appeals_a_miscounted_vote_decides_and_exports(data: Path) -
     at.text_area(key=f"{case_id}_a_reasoning").set_value("Committee: replay.")
     at.checkbox(key=f"{case_id}_a_agree").check()
     at.button(key=f"{case_id}_a_go").click().run()
-    ok(at)
+    renders(at)
     assert book.in_force(case_id).outcome == "replay" and book.case(case_id).decision == decided.decision
 
     at.button(key=f"{case_id}_report").click().run()
-    ok(at)
+    renders(at)
     html = (data / "appeals" / f"{case_id}.html").read_text()
     for expected in ("rfm 7.1.2.3", "count mismatch", "Seat 9&#x27;s hand came after «Стоп»", "the result stands",
                      "Amendment 1", "the game is replayed", "rfm 7.2.1",
@@ -102,13 +97,13 @@ def test_chief_judge_appeals_a_miscounted_vote_decides_and_exports(data: Path) -
 
 def test_trainee_takes_the_ten_question_quiz_and_sees_score_and_explanations(data: Path) -> None:
     at = goto(app(SPEC, judge="Trainee One"), "Training")
-    ok(at)
+    renders(at)
     at.selectbox(key="quiz_set").set_value("builtin-sample-game")
     at.button(key="quiz_start").click().run()
     truth = {q.qid: q for q in questions_from_truth(SAMPLE_PROTOCOL, SAMPLE_PROTOCOL.with_name("sample_game.truth.json"))}
     perfect = None
     for n in range(10):
-        ok(at)
+        renders(at)
         assert at.subheader[0].value.startswith(f"Question {n + 1} of 10")
         qid = at.number_input[0].key.split("_")[1]
         q = truth[qid]
@@ -123,7 +118,7 @@ def test_trainee_takes_the_ten_question_quiz_and_sees_score_and_explanations(dat
                     widget = at.multiselect(key=f"q_{qid}_{kind}")
                     widget.set_value([*widget.value, seat])
         at.button(key=f"q_{qid}_submit").click().run()
-        ok(at)
+        renders(at)
         assert any(m.label == "Score" for m in at.metric)
         if q is perfect:
             assert at.metric[0].value == "100 %"
@@ -152,13 +147,13 @@ def test_trainer_builds_a_set_from_confirmed_findings_and_sees_the_group(data: P
     book.record("T1", "Anna", "builtin-sample-game", q, Response(0, (), ()), mark(q, Response(0, (), ())))
     goto(at, "Training")
     at.radio(key="training_mode").set_value("Trainer").run()
-    ok(at)
+    renders(at)
     picks = [o for o in at.multiselect(key="trainer_pick").options if "decided findings" in o]
     assert picks and all("candidate 8" in o for o in picks)
     at.multiselect(key="trainer_pick").set_value(picks)
     at.text_input(key="trainer_title").set_value("Late hands, day 1")
     at.button(key="trainer_save").click().run()
-    ok(at)
+    renders(at)
     made = next(s for s in book.sets() if s.title == "Late hands, day 1")
     assert ("late_vote", 9) in made.questions[0].violations
     assert at.dataframe and "Anna" in at.dataframe[0].value["trainee"].tolist()

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from appcheck import ok
 from streamlit.testing.v1 import AppTest
 
 from contract.jsonio import write_json
@@ -21,12 +22,6 @@ CLIPS = REPO / "sample_videos" / "clips"
 CLIP = CLIPS / "two_cameras.protocol.json"
 FAR = CLIPS / "two_cameras.far.mp4"
 LEAD = 1.72  # the far camera's offset
-
-
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("STOPFRAME_DATA", str(tmp_path / "data"))
-    return tmp_path / "data"
 
 
 def test_the_far_camera_opens_with_its_own_seat_map_observations_and_clock(data: Path) -> None:
@@ -78,11 +73,6 @@ def calibration(protocol: Path) -> AppTest:
     at.run()
     at.sidebar.radio(key="view").set_value("Seat calibration")
     return at.run()
-
-
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
 
 
 def test_the_calibration_page_places_each_cameras_seats_and_saves_them_to_that_cameras_file(

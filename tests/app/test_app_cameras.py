@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from appcheck import ok
 from streamlit.testing.v1 import AppTest
 
 from stopframe_app.game import GameSpec
@@ -15,12 +16,6 @@ from stopframe_app.game import GameSpec
 REPO = Path(__file__).resolve().parents[2]
 CLIP = REPO / "sample_videos" / "clips" / "two_cameras.protocol.json"
 FAR_LEAD_FRAMES = 43  # the far camera's offset, 1.72 s, at 25 fps
-
-
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("STOPFRAME_DATA", str(tmp_path / "data"))
-    return tmp_path / "data"
 
 
 def opened(page: str) -> AppTest:
@@ -32,11 +27,6 @@ def opened(page: str) -> AppTest:
     at.run()
     at.sidebar.radio(key="view").set_value(page)
     return at.run()
-
-
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
 
 
 def frames_shown(at: AppTest) -> dict[str, int]:

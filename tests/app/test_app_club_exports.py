@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from appcheck import ok
 from clubgames import prepare
 from streamlit.testing.v1 import AppTest
 
@@ -19,17 +20,6 @@ from stopframe_app.game import GameSpec
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("STOPFRAME_DATA", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
-def _ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
 @pytest.mark.parametrize(("source", "other"), [("mafiaratings", "polemica"), ("polemica", None)])
 def test_confirm_then_save_the_club_files(data: Path, tmp_path: Path, source: str, other: str | None) -> None:
     paths = prepare(source, tmp_path / "game", late={(3, 1, 7): 1})
@@ -38,19 +28,19 @@ def test_confirm_then_save_the_club_files(data: Path, tmp_path: Path, source: st
                                              observations=str(paths["observations"]))
     at.session_state["judge"] = "Chief Judge"
     at.run()
-    _ok(at)
+    ok(at)
     card = card_key(Finding.from_json({"kind": "late_vote", "day": 3, "round": 1, "candidate": 7, "seat": 1, "night": None}))
     at.selectbox(key="vote_round").set_value(next(o for o in at.selectbox(key="vote_round").options
                                                   if o.startswith("Day 3"))).run()
     at.button(key=f"{card}_confirm").click().run()
-    _ok(at)
+    ok(at)
     at.sidebar.radio(key="view").set_value("Exports").run()
-    _ok(at)
+    ok(at)
     infos = [i.value for i in at.info]
     if source == "polemica":  # the Polemica game names a best move's three seats: mafiaratings cannot hold them
         assert any(i.startswith("No mafiaratings file: The corrected protocol's event ") and "not whom it named" in i for i in infos), infos
     at.button(key="save_exports").click().run()
-    _ok(at)
+    ok(at)
     folder = data / "exports" / "club"
     for target in (source, other):
         if target is None:

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from appcheck import goto, renders
 from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 from streamlit.testing.v1 import AppTest
 from test_app_words import assert_people_words
@@ -45,30 +46,14 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("STOPFRAME_DATA", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
-def _ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not [e.value for e in at.error if "could not be shown" in e.value], [e.value for e in at.error]
-
-
-def _page(at: AppTest, page: str) -> AppTest:
-    at.sidebar.radio(key="view").set_value(page)
-    return at.run()
-
-
 def _open(tournament: Path) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     at.session_state["judge"] = "Chief Judge"
     at.run()
-    _page(at, "Tournament")
+    goto(at, "Tournament")
     at.text_input(key="tournament_path").set_value(str(tournament / "tournament.json"))
     at.button(key="tournament_open").click().run()
-    _ok(at)
+    renders(at)
     return at
 
 
@@ -100,13 +85,13 @@ def test_open_a_game_confirm_a_finding_and_the_judges_record_counts_it(data: Pat
     at = _open(tournament)
     at.selectbox(key="tournament_game").set_value("t1-g1").run()
     at.button(key="tournament_open_game").click().run()
-    _ok(at)
+    renders(at)
     assert at.sidebar.radio(key="view").value == "Vote audit"
     assert "t1-g1.protocol.json" in " ".join(m.value for m in at.sidebar.markdown)
     at.button(key=f"{LATE_CARD}_confirm").click().run()
-    _ok(at)
-    _page(at, "Tournament")
-    _ok(at)
+    renders(at)
+    goto(at, "Tournament")
+    renders(at)
     games, judges, _ = _frames(at)
     record = judges.set_index("judge")
     assert record.loc["Иванов", "violations missed (confirmed)"] == "1"
@@ -116,18 +101,18 @@ def test_open_a_game_confirm_a_finding_and_the_judges_record_counts_it(data: Pat
     # the folder is remembered: a fresh session offers it among the recent ones
     again = AppTest.from_file(APP, default_timeout=60)
     again.run()
-    _page(again, "Tournament")
+    goto(again, "Tournament")
     recent = [b for b in again.button if (b.key or "").startswith("tournament_recent_")]
     assert [b.label for b in recent] == [str(tournament.resolve())]
     recent[0].click().run()
-    _ok(again)
+    renders(again)
     assert len(_frames(again)) == 3
 
 
 def test_a_folder_without_a_report_is_one_sentence(data: Path, tmp_path: Path) -> None:
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
-    _page(at, "Tournament")
+    goto(at, "Tournament")
     at.text_input(key="tournament_path").set_value(str(tmp_path))
     at.button(key="tournament_open").click().run()
     assert [e.value for e in at.error] == [f"Not opened: there is no tournament.json in {tmp_path}."]

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from appcheck import ok
 from clubgames import prepare
 from streamlit.testing.v1 import AppTest
 
@@ -17,11 +18,6 @@ from stopframe_app.game import GameSpec
 from stopframe_app.views.exports import FILL_LABEL
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def _ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
 
 
 def test_the_checkbox_fills_the_voters_for_the_club_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -37,7 +33,7 @@ def test_the_checkbox_fills_the_voters_for_the_club_file(tmp_path: Path, monkeyp
     at.session_state["judge"] = "Chief Judge"
     at.run()
     at.sidebar.radio(key="view").set_value("Exports").run()
-    _ok(at)
+    ok(at)
     box = at.checkbox(key="voters_from_video")
     assert box.label == FILL_LABEL and box.value is False
     infos = " ".join(i.value for i in at.info)
@@ -46,11 +42,11 @@ def test_the_checkbox_fills_the_voters_for_the_club_file(tmp_path: Path, monkeyp
     assert not any("mafiaratings" in label for label in labels), labels
 
     box.check().run()
-    _ok(at)
+    ok(at)
     assert not any(i.value.startswith("No mafiaratings file:") for i in at.info)
     assert any("mafiaratings game file" in b.label for b in at.get("download_button"))
     at.button(key="save_exports").click().run()
-    _ok(at)
+    ok(at)
     saved = tmp_path / "data" / "exports" / "club" / "club.corrected.mafiaratings.json"
     again = import_file("mafiaratings", saved, rules=paper["rules"])
     assert validate(again) == []

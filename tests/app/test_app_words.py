@@ -14,8 +14,9 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from appcheck import goto, renders
 from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
-from test_app import app, goto, ok
+from test_app import app
 
 from review.audit.findings import Finding
 from stopframe_app.decisions import card_key
@@ -90,7 +91,7 @@ def page_texts(at: Any) -> list[str]:
 
 
 def assert_people_words(at: Any, where: str) -> None:
-    ok(at)
+    renders(at)
     bad = [b for text in page_texts(at) for b in raw_bits(text)]
     assert not bad, f"{where}: {bad[:8]}"
 
@@ -110,12 +111,6 @@ def messages_elsewhere(at: Any, key: str, within: int = 8) -> list[str]:
     beside = set(messages_beside(at, key, within))
     return [n.value for n in _walk(at._tree) if type(n).__name__ in ("Error", "Warning", "Success")
             and n.value not in beside]
-
-
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("STOPFRAME_DATA", str(tmp_path / "data"))
-    return tmp_path / "data"
 
 
 def _html_text(page: str) -> str:
@@ -200,7 +195,7 @@ def _table(at: Any) -> pd.DataFrame:
 
 def test_one_count_on_the_table_the_card_and_the_export(data: Path) -> None:
     at = app(SPEC)
-    ok(at)
+    renders(at)
     row8 = _table(at).set_index("candidate").loc["8"]
     # The audit's count: seat 6's hand plus the two silent votes (rfm 4.4.10), as the finding says.
     assert (row8["protocol count"], row8["video count"], row8["count mismatch"]) == ("4", "3", "yes")
@@ -216,7 +211,7 @@ def test_one_count_on_the_table_the_card_and_the_export(data: Path) -> None:
     assert "None" not in " ".join(said)
     # Under mafclub a plain fist may count or not: the video supports 3–4, so 4 is no mismatch — on the table too.
     at.sidebar.selectbox(key="profile_pick").set_value("mafclub").run()
-    ok(at)
+    renders(at)
     row8 = _table(at).set_index("candidate").loc["8"]
     assert (row8["video count"], row8["count mismatch"]) == ("3–4", "")
     assert not [f for f in at.markdown if f.value.startswith("**count mismatch") and "candidate 8" in f.value]
@@ -225,7 +220,7 @@ def test_one_count_on_the_table_the_card_and_the_export(data: Path) -> None:
 def test_messages_appear_beside_the_button_that_caused_them(data: Path) -> None:
     at = app(SPEC, judge="")
     at.button(key=f"{LATE8}_confirm").click().run()
-    ok(at)
+    renders(at)
     said = messages_beside(at, f"{LATE8}_confirm")
     assert said and said[0].startswith("Enter your name first"), said
     assert not [m for m in messages_elsewhere(at, f"{LATE8}_confirm") if m.startswith("Enter your name")]
@@ -242,7 +237,7 @@ def test_messages_appear_beside_the_button_that_caused_them(data: Path) -> None:
     case_id = at.selectbox(key="appeal_case").value
     at.radio(key=f"{case_id}_d_outcome").set_value("result_changed").run()
     at.button(key=f"{case_id}_d_go").click().run()
-    ok(at)
+    renders(at)
     said = messages_beside(at, f"{case_id}_d_go")
     assert said and said[0].startswith("Not recorded yet. Missing:"), said
     text = said[0]
@@ -268,7 +263,7 @@ def test_the_viewer_frame_and_the_game_survive_page_changes_and_failed_opens(dat
     assert box.options[0] == "frame 100 (the frame open in the frame viewer)"
     box.set_value(box.options[0])
     at.button(key=f"{case_id}_attach_go").click().run()
-    ok(at)
+    renders(at)
     from review.cases.appeal_store import AppealStore
     from review.cases.store import Store
 
@@ -281,7 +276,7 @@ def test_the_viewer_frame_and_the_game_survive_page_changes_and_failed_opens(dat
     goto(at, "Open a game")
     at.text_input(key="path_protocol").set_value(str(data / "nowhere.protocol.json"))
     at.button(key="open_paths").click().run()
-    ok(at)
+    renders(at)
     said = messages_beside(at, "open_paths")
     assert said and "no protocol file" in said[0] and "stays open" in said[0], said
     broken = data / "broken.protocol.json"
@@ -316,7 +311,7 @@ def test_a_missing_video_says_so_plainly(data: Path, tmp_path: Path) -> None:
     path = tmp_path / "game.protocol.json"
     path.write_text(json.dumps(protocol, ensure_ascii=False))
     at = app(GameSpec(str(path)))
-    ok(at)
+    renders(at)
     said = [m.value for m in [*at.warning, *at.info]]
     assert any(m.startswith("The video is missing:") and "gone.mp4 does not exist" in m for m in said), said
     assert not any("has not been analysed" in m for m in said), said
@@ -333,7 +328,7 @@ def test_exports_warn_before_export_of_what_the_corrected_protocol_cannot_take(
     said = "The late vote of seat 9 for candidate 8 cannot be applied: the count would go below zero."
     monkeypatch.setattr(corrected, "check_corrections", lambda data, decisions, votes=(): [said], raising=False)
     at = goto(app(SPEC), "Exports")
-    ok(at)
+    renders(at)
     warning = next(w.value for w in at.warning if "leaves out" in w.value)
     assert said in warning
     nodes = list(_walk(at._tree))

@@ -1,0 +1,24 @@
+"""The checks an app test makes after each run of the page (Streamlit's AppTest), and the move to a page."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+
+def ok(at: AppTest) -> None:
+    """The page ran without an exception and showed no error at all."""
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def renders(at: AppTest) -> None:
+    """The page ran without an exception and every part of it could be shown (a page may show an error that
+    is the judge's to read, such as a refused file)."""
+    assert not at.exception, [e.value for e in at.exception]
+    assert not [e.value for e in at.error if "could not be shown" in e.value], [e.value for e in at.error]
+
+
+def goto(at: AppTest, page: str) -> AppTest:
+    """The app on another page of the sidebar."""
+    at.sidebar.radio(key="view").set_value(page)
+    return at.run()
