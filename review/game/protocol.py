@@ -323,12 +323,18 @@ def _listed(data: dict[str, Any], key: str, add: Callable[[str, str], None], wha
     return items
 
 
+def _object(data: dict[str, Any], key: str, add: Callable[[str, str], None]) -> dict[str, Any] | None:
+    """`data[key]` when it is an object; None when it is left out or null, or (its problem added) not an object."""
+    value = data.get(key)
+    if value is not None and not isinstance(value, dict):
+        add(key, f"must be an object, not {_show(value)}")
+        return None
+    return value
+
+
 def _check_game(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
-    if "game" not in data or data["game"] is None:
-        return
-    game = data["game"]
-    if not isinstance(game, dict):
-        add("game", f"must be an object, not {_show(game)}")
+    game = _object(data, "game", add)
+    if game is None:
         return
     for key, value in game.items():
         if not key.startswith("x_") and not (value is None or isinstance(value, str) or is_number(value)):
@@ -336,11 +342,8 @@ def _check_game(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
 
 
 def _check_video(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
-    if "video" not in data or data["video"] is None:
-        return
-    video = data["video"]
-    if not isinstance(video, dict):
-        add("video", f"must be an object, not {_show(video)}")
+    video = _object(data, "video", add)
+    if video is None:
         return
     if "path" in video and (why := _file_name_problem(video["path"])):
         add("video.path", why)
