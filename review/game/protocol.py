@@ -11,7 +11,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
@@ -332,6 +332,16 @@ def _object(data: dict[str, Any], key: str, add: Callable[[str, str], None]) -> 
     return value
 
 
+def _objects(items: list[Any], key: str, add: Callable[[str, str], None],
+             needs: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """The objects of the list `key`, each with its index and JSON path; any other item's problem added in turn."""
+    for i, item in enumerate(items):
+        if isinstance(item, dict):
+            yield i, f"{key}[{i}]", item
+        else:
+            add(f"{key}[{i}]", f"must be an object with {needs}, not {_show(item)}")
+
+
 def _check_game(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
     game = _object(data, "game", add)
     if game is None:
@@ -361,11 +371,7 @@ def _check_videos(data: dict[str, Any], add: Callable[[str, str], None]) -> None
         return
     first_id: dict[str, int] = {}
     first_path: dict[str, int] = {}
-    for i, camera in enumerate(videos):
-        where = f"videos[{i}]"
-        if not isinstance(camera, dict):
-            add(where, f"must be an object with an id and a path, not {_show(camera)}")
-            continue
+    for i, where, camera in _objects(videos, "videos", add, "an id and a path"):
         for key in camera:
             if key not in _CAMERA_FIELDS and not key.startswith("x_"):
                 add(f"{where}.{key[:40]}", "unknown field (a camera has id, path, offset, drift_ppm, seats; "
@@ -456,11 +462,7 @@ def _check_players(data: dict[str, Any], add: Callable[[str, str], None]) -> Non
     if players is None:
         return
     first_at: dict[int, int] = {}
-    for i, player in enumerate(players):
-        where = f"players[{i}]"
-        if not isinstance(player, dict):
-            add(where, f"must be an object with a seat, not {_show(player)}")
-            continue
+    for i, where, player in _objects(players, "players", add, "a seat"):
         if "seat" not in player:
             add(f"{where}.seat", "missing")
         else:
@@ -487,11 +489,7 @@ def _check_events(data: dict[str, Any], add: Callable[[str, str], None]) -> None
     if events is None:
         return
     last_t: tuple[float, int] | None = None  # (time, index) of the latest timed event so far
-    for i, event in enumerate(events):
-        where = f"events[{i}]"
-        if not isinstance(event, dict):
-            add(where, f"must be an object with a type, not {_show(event)}")
-            continue
+    for i, where, event in _objects(events, "events", add, "a type"):
         kind = event.get("type")
         if "type" not in event:
             add(f"{where}.type", "missing")
