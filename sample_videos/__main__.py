@@ -2,7 +2,8 @@
 
 `python3 -m sample_videos varied --out DIR [--count N] [--first SEED]` renders varied vote clips
 (sample_videos/varied.py) into DIR instead; they are rendered on demand and never committed.
-`python3 -m sample_videos two-cameras` renders only the two-camera clip (clips/two_cameras.*)."""
+`python3 -m sample_videos two-cameras` renders only the two-camera clip (clips/two_cameras.*).
+`python3 -m sample_videos busy --out DIR` renders the busy table (sample_videos/busy.py) into DIR."""
 
 from __future__ import annotations
 
@@ -44,6 +45,14 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["varied"]:
         return varied(argv[1:])
+    if argv[:1] == ["busy"]:
+        from .busy import build_busy
+
+        parser = argparse.ArgumentParser(prog="python3 -m sample_videos busy",
+                                         description="render the sample game with every player's hands always moving")
+        parser.add_argument("--out", type=Path, default=HERE / "out" / "busy", help="folder (default sample_videos/out/busy)")
+        build_busy(parser.parse_args(argv[1:]).out, lambda msg: print(msg, file=sys.stderr, flush=True))
+        return 0
     if argv[:1] == ["two-cameras"]:
         from .build import build_two_cameras
 

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from .game import OtherHand, Show, VoteHand, Window
-from .hands import HandState, arm_capsules, hand_capsules, number_pose, raised_pose
+from .hands import POSES, HandState, arm_capsules, hand_capsules, number_pose, raised_pose
 from .motion import FPS, UP, Jitter, Track, place
 from .render import Camera, Canvas, Light
 from .scene import (
@@ -215,7 +215,9 @@ def tracks_for(window: Window, seats: dict[int, Seat], seed: int) -> dict[tuple[
     for s in window.shows:
         _show(s, seats[s.seat], tracks)
     for o in window.others:
-        if o.spot is not None:
+        if o.kind == "busy":
+            _busy(o, seats[o.seat], tracks[(o.seat, o.right)], seed)
+        elif o.spot is not None:
             _other(o, seats[o.seat], tracks[(o.seat, o.right)], seed)
     return tracks
 
@@ -245,6 +247,32 @@ def _other(o: OtherHand, seat: Seat, track: Track, seed: int) -> None:
             step = float(rng.uniform(0.12, 0.3))
             track.move(t, t + step, seat.on_table(pose, *spot, o.right, True), float(rng.uniform(0.0, 0.03)))
             t += step + float(rng.uniform(0.3, 1.1))
+
+
+def _busy(o: OtherHand, seat: Seat, track: Track, seed: int) -> None:
+    """A hand that never keeps still over [on, off) (sample_videos.busy): moves of a quarter to two thirds of a
+    second among the table edge, the lap and a gesture at chest height, holds of at most 0.3 s, back at its
+    rest by `off`."""
+    from .busy import busy_spots
+
+    rng = np.random.default_rng([seed, o.seat, int(o.right), int(o.on * FPS)])
+    t = o.on
+    while True:
+        step = float(rng.uniform(0.25, 0.65))
+        if t + step + 0.3 > o.off - 0.4:
+            break
+        kind, spot = busy_spots(rng, o.right)
+        if kind == "edge":
+            pose = FIDGET_POSES[int(rng.integers(len(FIDGET_POSES)))]
+            dst = seat.on_table(pose, *spot, o.right, True)
+        elif kind == "lap":
+            dst = seat.lap(o.right)
+        else:
+            dst = seat.raised(POSES["relaxed"], o.right, height=float(rng.uniform(0.05, 0.15)),
+                              reach=float(rng.uniform(-0.05, 0.05)))
+        track.move(t, t + step, dst, float(rng.uniform(0.0, 0.04)))
+        t += step + float(rng.uniform(0.0, 0.3))
+    track.move(t, min(o.off, t + 0.4), track.base, 0.02, arrive=False)
 
 
 def _show(show: Show, seat: Seat, tracks: dict[tuple[int, bool], Track]) -> None:

@@ -23,6 +23,16 @@ measured on the sample game's late onsets (a resting fist first found 13-48 fram
 - where something has come to rest in a seat's crop and its tracking stream sees no hand, a fresh
   look (no tracking) decides (`_relook`): from straight above the tracker lost two of six
   resting fists that a fresh look finds in every frame.
+
+What a detector run costs is what the audit costs (issue 19: a look is ~20 ms of CPU, decoding a 1080p
+frame ~2 ms), so for resting hands with fresh looks two more rules keep the looks where the hands are:
+- the picture gating compares is the seat's zone, not its whole crop (`zone_gating`): a crop takes in
+  the player's arms, the table edge and the neighbours, which real players move all the time, and a hand
+  there lies in no zone or in a zone its own seat watches;
+- a still zone that shows what it showed on the window's first frame is not re-checked (`still_lead`):
+  a fresh look has nothing to forget, so on an unchanged picture it can only repeat the runs that agreed;
+- a reading refused as no readable hand is an answer gating may repeat (`refused_repeat`): a tracker may be
+  locking on and is run again at once, a fresh look on the same picture refuses the same reading.
 """
 
 from __future__ import annotations
@@ -42,6 +52,7 @@ from vision.options import DEFAULT, VisionOptions
 from vision.pose import Pose, classify, plausible_hand
 from vision.seats import SeatMap
 from vision.second_look import OPEN_POSES, PoseCheck
+from vision.video import Picture
 
 PALM_POINTS = [0, 5, 9, 13, 17]
 THUMB_SIZE = 32  # change-gating thumbnail side
@@ -106,6 +117,22 @@ def zone_mask(crop: SeatCrop, zone: np.ndarray, side: int = ZONE_SIDE) -> np.nda
     mask = np.zeros((side, side), np.uint8)
     cv2.fillPoly(mask, [np.round(points).astype(np.int32)], 1)
     return mask.astype(bool)
+
+
+def grey_square(crop: SeatCrop, grey: np.ndarray, side: int) -> np.ndarray:
+    """A seat crop's square of a grey frame as a side x side picture (area-averaged where it shrinks, black where
+    the square leaves the frame): the picture gating and the zone model compare, made without a BGR crop."""
+    h, w = grey.shape[:2]
+    x1, y1 = crop.x0 + crop.side, crop.y0 + crop.side
+    sx0, sy0, sx1, sy1 = max(crop.x0, 0), max(crop.y0, 0), min(x1, w), min(y1, h)
+    if (sx0, sy0, sx1, sy1) == (crop.x0, crop.y0, x1, y1):
+        square = grey[sy0:sy1, sx0:sx1]
+    else:
+        square = np.zeros((crop.side, crop.side), grey.dtype)
+        if sx1 > sx0 and sy1 > sy0:
+            square[sy0 - crop.y0:sy1 - crop.y0, sx0 - crop.x0:sx1 - crop.x0] = grey[sy0:sy1, sx0:sx1]
+    shrink = cv2.INTER_AREA if crop.side >= side else cv2.INTER_LINEAR
+    return cv2.resize(square, (side, side), interpolation=shrink)
 
 
 def _hull_mask(shape: tuple[int, ...], points: np.ndarray) -> np.ndarray:
@@ -211,6 +238,8 @@ class _SeatStream:
     lead_thumb: np.ndarray | None = None  # ... and its thumbnail
     zone_cells: np.ndarray | None = None  # the zone's cells in a ZONE_SIDE picture of the crop (zone model)
     looked_tight: bool = False  # the current still picture has had its look at the tight crop
+    gate_cells: np.ndarray | None = None  # the thumbnail cells gating compares: the zone's, grown by a cell
+    # (zone_gating), None: the whole thumbnail
     lead_zone: np.ndarray | None = None  # the zone's cells on the window's first frame
     zone_now: np.ndarray | None = None  # ... and on the current frame
 
@@ -272,6 +301,9 @@ class SeatDetector:
         stream = _SeatStream(seat, crop, self.backend.tracker() if self.tracking else None)
         if self.resting:
             stream.zone_cells = zone_mask(crop, self.seat_map.seats[seat].zone)
+            if self.options.zone_gating and not self.tracking:
+                cells = zone_mask(crop, self.seat_map.seats[seat].zone, THUMB_SIZE).astype(np.uint8)
+                stream.gate_cells = cv2.dilate(cells, np.ones((3, 3), np.uint8)).astype(bool)
         return stream
 
     def reset(self) -> None:
@@ -301,8 +333,10 @@ class SeatDetector:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def process(self, index: int, t: float, frame: np.ndarray) -> FrameResult:
-        """Detect on one upright BGR frame at full resolution (the seat map must match its size)."""
+    def process(self, index: int, t: float, frame: np.ndarray | Picture) -> FrameResult:
+        """Detect on one upright frame at full resolution (the seat map must match its size): a BGR array, or a
+        Picture, converted to BGR only if some seat's detector runs on it (gating reads its grey)."""
+        picture = frame if isinstance(frame, Picture) else Picture(index, t, image=frame)
         found: list[Hand] = []
         dark: set[int] = set()
         backfill: dict[int, tuple[list[int], Hand]] = {}
@@ -314,9 +348,10 @@ class SeatDetector:
         ran = skipped = 0
         for stream in self.streams.values():
             t0 = time.perf_counter()
-            crop = stream.crop.cut(frame)
-            grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-            thumb = cv2.resize(grey, (THUMB_SIZE, THUMB_SIZE), interpolation=cv2.INTER_AREA).astype(np.float32)
+            small = picture.full_range(grey_square(stream.crop, picture.luma, ZONE_SIDE))
+            thumb = cv2.resize(small, (THUMB_SIZE, THUMB_SIZE), interpolation=cv2.INTER_AREA).astype(np.float32)
+            grey = (picture.full_range(grey_square(stream.crop, picture.luma, stream.crop.size))
+                    if stream.lead is None else None)
             self.seconds["crop"] += time.perf_counter() - t0
             if float(thumb.mean()) < DARK_MEAN and float(thumb.std()) < DARK_STD:
                 dark.add(stream.seat)
@@ -325,27 +360,36 @@ class SeatDetector:
                 stream.recent.clear()
                 continue
             if stream.zone_cells is not None:
-                small = cv2.resize(grey, (ZONE_SIDE, ZONE_SIDE), interpolation=cv2.INTER_AREA)
                 zones[stream.seat] = stream.zone_now = small[stream.zone_cells]
                 if stream.lead_zone is None:
                     stream.lead_zone = stream.zone_now
+            view = thumb if stream.gate_cells is None else thumb[stream.gate_cells]
             if self.resting:
                 if stream.lead is None:
                     stream.lead, stream.lead_thumb = grey, thumb
-                if stream.anchor is None or not _same_picture(thumb, stream.anchor):
-                    stream.anchor, stream.still, stream.looked_tight = thumb, 0, False
+                if stream.anchor is None or not _same_picture(view, stream.anchor):
+                    stream.anchor, stream.still, stream.looked_tight = view, 0, False
                 stream.still += 1
                 stream.recent.append((index, thumb))
-            if self.gating and self._unchanged(stream, thumb, index):
+            if self.gating and self._unchanged(stream, view, thumb, index):
                 skipped += 1
-                found.extend(stream.last_hands)
                 own[stream.seat] = [h for h in stream.last_hands if h.seat == stream.seat]
+                # a zone-gated stream vouches for its own zone only: the other zones its crop shows may have changed
+                found.extend(stream.last_hands if stream.gate_cells is None else own[stream.seat])
+                for seat, centre in stream.rejected:  # its refusals repeated with its answer (refused_repeat)
+                    if stream.gate_cells is None or seat == stream.seat:
+                        refused.setdefault(seat, []).append(centre)
                 continue
+            t0 = time.perf_counter()
+            crop = stream.crop.cut(picture.image)
+            if grey is None:
+                grey = picture.full_range(grey_square(stream.crop, picture.luma, stream.crop.size))
+            self.seconds["crop"] += time.perf_counter() - t0
             seen = enhance_dark(crop, grey) if self.resting and self.options.enhance_dark else crop
             raw = self._detect(stream, seen, t, grey)
             if ((self.tracking or self.options.tight_look) and self.pose_check is not None
                     and self._doubtful(stream, raw, thumb)):
-                raw = raw + self._relook(stream, frame, crop, grey)
+                raw = raw + self._relook(stream, picture.image, crop, grey)
                 stream.looked_tight = True
             ran += 1
             looked.add(stream.seat)
@@ -360,7 +404,7 @@ class SeatDetector:
             same = sorted(h.seat for h in hands) == sorted(h.seat for h in stream.last_hands)
             stream.agree = stream.agree + 1 if same else 1
             stream.last_hands = hands
-            stream.reference, stream.last_run_index = thumb, index
+            stream.reference, stream.last_run_index = view, index
             found.extend(hands)
             own[stream.seat] = [h for h in hands if h.seat == stream.seat]
             for seat, centre in stream.rejected:
@@ -374,7 +418,7 @@ class SeatDetector:
                     if hand.pose.pose in OPEN_POSES and _beside(hand, refused.get(n, [])) else hand
                     for n, hand in best.items()}
         if self.pose_check is not None:
-            best = {n: self.pose_check.confirm(hand, frame, index, self.options.second_look or self.tracking,
+            best = {n: self.pose_check.confirm(hand, picture, index, self.options.second_look or self.tracking,
                                                self.options.picture_thumbs)
                     for n, hand in best.items()}
             # frames back-filled with a newly found hand take the pose its second look settled on: on the wood
@@ -392,10 +436,16 @@ class SeatDetector:
         hands in motion and compression artefacts (3 false findings)."""
         if any(h.seat == stream.seat for h in raw) or stream.lead_thumb is None or stream.still < RELOOK_STILL:
             return False
+        return SeatDetector._shows_new(stream, thumb)
+
+    @staticmethod
+    def _shows_new(stream: _SeatStream, thumb: np.ndarray) -> bool:
+        """Whether the seat's zone shows something its window's first frame did not."""
         if stream.lead_zone is not None and stream.zone_now is not None:  # the zone's own cells, where kept
             changed = np.abs(stream.zone_now.astype(np.float32) - stream.lead_zone) > ZONE_NEW_DIFF
             return bool(changed.mean() >= ZONE_NEW_SHARE)
-        return not _same_picture(thumb, stream.lead_thumb, HOLD_MAX_DIFF, HOLD_MEAN_DIFF, lit=True)
+        return stream.lead_thumb is not None and not _same_picture(thumb, stream.lead_thumb, HOLD_MAX_DIFF,
+                                                                   HOLD_MEAN_DIFF, lit=True)
 
     def _relook(self, stream: _SeatStream, frame: np.ndarray, crop: np.ndarray, grey: np.ndarray) -> list[Hand]:
         """The stream's own seat's hand from a fresh look (no tracking), at the tight crop and then the stream's:
@@ -426,11 +476,17 @@ class SeatDetector:
             same.append(i)
         return same
 
-    def _unchanged(self, stream: _SeatStream, thumb: np.ndarray, index: int) -> bool:
+    def _unchanged(self, stream: _SeatStream, view: np.ndarray, thumb: np.ndarray, index: int) -> bool:
+        """Whether the seat's detector may repeat its last answer: the picture it compares (`view`: the zone's cells
+        with zone_gating, else the whole thumbnail `thumb`) matches the one at its last run, and no rule wants a
+        look."""
         refresh = min(GATE_REFRESH_MAX, max(GATE_REFRESH, stream.still // 2)) if self.resting else GATE_REFRESH
-        if stream.reference is None or stream.agree < GATE_AGREE or index - stream.last_run_index >= refresh:
+        if stream.reference is None or stream.agree < GATE_AGREE:
             return False
-        if self.resting and stream.rejected:
+        if index - stream.last_run_index >= refresh and not (
+                self.resting and self.options.still_lead and not self.tracking and not self._shows_new(stream, thumb)):
+            return False
+        if self.resting and stream.rejected and (self.tracking or not self.options.refused_repeat):
             return False
         # a still picture showing something new in the zone and no hand found there: a fresh look has no state to
         # carry a miss, so a repeated miss is no answer (look_on_miss); gating it froze a dark fist behind a bottle
@@ -439,7 +495,7 @@ class SeatDetector:
         due = self.options.look_on_miss or (self.options.tight_look and not stream.looked_tight)
         if due and not self.tracking and self._doubtful(stream, stream.last_hands, thumb):
             return False
-        return _same_picture(thumb, stream.reference)
+        return _same_picture(view, stream.reference)
 
     @staticmethod
     def _hold(stream: _SeatStream, raw: list[Hand], thumb: np.ndarray, index: int) -> list[Hand]:

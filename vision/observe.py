@@ -174,14 +174,14 @@ def watch_window(video: VideoSource, detector: SeatDetector, a: float, b: float,
     dark: dict[int, list[Sighting]] = {n: [] for n in detector.streams}
     span = video.frames_in(a, b)
     first, end_index = span.start, span.stop  # one sighting per frame and seat: seen[n][i - first] is frame i
-    frames = video.iter_window(a, b)
+    frames = video.iter_pictures(a, b)  # converted to BGR only where a seat's detector runs (vision.video.Picture)
     while True:
         t0 = time.perf_counter()
         frame = next(frames, None)
         stats["decode_s"] += time.perf_counter() - t0
         if frame is None:
             break
-        result = detector.process(frame.index, frame.t, frame.image)
+        result = detector.process(frame.index, frame.t, frame)
         stats["frames"] += 1
         stats["detector_runs"] += result.ran
         stats["gated"] += result.skipped

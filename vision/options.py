@@ -44,8 +44,18 @@ class VisionOptions:
     look_on_miss: bool = True  # a still zone that shows something new, where no hand was found, is looked at on
     # every frame instead of its miss being repeated by change gating (vision.detect._unchanged)
 
+    zone_gating: bool = True  # change gating compares the seat's zone (its thumbnail cells, grown by one), not its
+    # whole crop, and a gated seat repeats its own hand only: arms, gestures and neighbours in the crop cost no look
+    # (issue 19: on the busy table every crop changes on most frames, its zone only where a vote lands or leaves)
+    still_lead: bool = True  # a still zone that shows what it showed on the window's first frame gets no periodic
+    # re-check: a fresh look on that unchanged picture can only repeat the runs that agreed (issue 19)
+    refused_repeat: bool = True  # a reading refused as no readable hand is repeated by change gating with the rest of
+    # the run's answer instead of keeping the detector running on every frame (a tracker locking on needs the next
+    # frame; a fresh look at the same picture refuses the same reading)
+
 
 DEFAULT = VisionOptions()
 # what the product did before issue 20 (kept so the ablation can show what the change bought)
 LEGACY = VisionOptions(tracking=True, min_confidence=0.1, enhance_dark=False, zone_model=False, world_fingers=False,
-                       lone_open=False, look_on_miss=False)
+                       lone_open=False, look_on_miss=False, zone_gating=False, still_lead=False,
+                       refused_repeat=False)

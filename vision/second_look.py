@@ -28,6 +28,7 @@ from vision.crops import SeatCrop, crop_for_zone
 from vision.pose import Pose, classify, plausible_hand
 from vision.seats import SeatMap
 from vision.thumb import shared_reader
+from vision.video import Picture
 
 OPEN_POSES = frozenset({"open_palm", "finger"})  # readings a tracked fist can fake
 FIST_POSES = frozenset({"fist", "thumb_up_fist"})  # readings whose thumb the picture decides
@@ -67,9 +68,11 @@ class PoseCheck:
         if self._owns_backend:
             self.backend.close()
 
-    def confirm(self, hand: Any, frame: np.ndarray, index: int, open_check: bool = True, thumbs: bool = True) -> Any:
+    def confirm(self, hand: Any, frame: np.ndarray | Picture, index: int, open_check: bool = True,
+                thumbs: bool = True) -> Any:
         """`hand` (a vision.detect.Hand) after a fresh look: an open reading confirmed or replaced by a
-        tracking-free landmarker (`open_check`); a fist given the picture reader's thumb decision (`thumbs`)."""
+        tracking-free landmarker (`open_check`); a fist given the picture reader's thumb decision (`thumbs`).
+        `frame`: BGR, or a Picture (the thumb is read off its grey, which needs no BGR conversion)."""
         wanted = (OPEN_POSES if open_check else frozenset()) | (FIST_POSES if thumbs else frozenset())
         if hand.seat not in self.crops or hand.pose.pose not in wanted:
             return hand
@@ -80,15 +83,18 @@ class PoseCheck:
             self.last[hand.seat] = last
         return replace(hand, thumb=last.thumb) if fist else replace(hand, pose=last.pose)
 
-    def _thumb(self, hand: Any, frame: np.ndarray) -> float:
+    def _thumb(self, hand: Any, frame: np.ndarray | Picture) -> float:
         t0 = time.perf_counter()
-        decision = self.thumbs.decision(frame, hand.landmarks)
+        if isinstance(frame, Picture):  # the patch cut from the luma plane, then mapped to full range
+            decision = self.thumbs.decision(frame.luma, hand.landmarks, frame.full_range)
+        else:
+            decision = self.thumbs.decision(frame, hand.landmarks)
         self.seconds += time.perf_counter() - t0
         return decision
 
-    def _look(self, hand: Any, frame: np.ndarray) -> Pose:
+    def _look(self, hand: Any, frame: np.ndarray | Picture) -> Pose:
         x, y = hand.palm_centre
-        found = self.hands_at(hand.seat, frame, self.crops[hand.seat])
+        found = self.hands_at(hand.seat, frame.image if isinstance(frame, Picture) else frame, self.crops[hand.seat])
         if not found:
             return Pose("other", hand.pose.fingers, 0.0)
         nearest = min(found, key=lambda h: float(np.hypot(*(h[0][PALM_POINTS, :2].mean(axis=0) - (x, y)))))

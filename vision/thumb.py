@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -57,25 +58,28 @@ def hand_scale(points: np.ndarray) -> float:
 
 
 def hand_patch(frame: np.ndarray, points: np.ndarray, scales: float = PATCH_SCALES,
-               shift: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+               shift: tuple[float, float] = (0.0, 0.0), grey: Callable[[np.ndarray], np.ndarray] | None = None,
+               ) -> np.ndarray:
     """The upright grey patch around a hand (PATCH x PATCH), cut from the full-resolution frame.
 
     `points`: the hand's 21 landmarks in frame pixels. `scales`, `shift` (in hand scales) move the
     square; training uses them to make the reader indifferent to where MediaPipe put the landmarks.
+    `grey`: how a grey frame's patch becomes full-range grey (vision.video.Picture.full_range), None: as it is.
     """
     p = np.asarray(points, float)[:, :2]
     s = max(hand_scale(p), 2.0)
     centre = p[PALM_POINTS].mean(axis=0) + np.asarray(shift, float) * s
     side = max(int(round(scales * s)), 8)
     x0, y0 = int(round(centre[0] - side / 2)), int(round(centre[1] - side / 2))
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    h, w = grey.shape
+    h, w = frame.shape[:2]
     sx0, sy0, sx1, sy1 = max(x0, 0), max(y0, 0), min(x0 + side, w), min(y0 + side, h)
     if sx1 <= sx0 or sy1 <= sy0:
         return np.zeros((PATCH, PATCH), np.uint8)
-    square = cv2.copyMakeBorder(grey[sy0:sy1, sx0:sx1], sy0 - y0, y0 + side - sy1, sx0 - x0, x0 + side - sx1,
+    part = frame[sy0:sy1, sx0:sx1]  # grey only the square: converting the whole frame cost 1 ms a reading
+    square = cv2.copyMakeBorder(cv2.cvtColor(part, cv2.COLOR_BGR2GRAY) if part.ndim == 3 else part, sy0 - y0, y0 + side - sy1, sx0 - x0, x0 + side - sx1,
                                 cv2.BORDER_REPLICATE)
-    return cv2.resize(square, (PATCH, PATCH), interpolation=cv2.INTER_AREA)
+    patch = cv2.resize(square, (PATCH, PATCH), interpolation=cv2.INTER_AREA)
+    return patch if grey is None else grey(patch)
 
 
 def features(frame: np.ndarray, points: np.ndarray, scales: float = PATCH_SCALES,
@@ -108,10 +112,12 @@ class ThumbReader:
         self.squares = (self.vectors**2).sum(axis=1)
         self.hog = _hog()
 
-    def decision(self, frame: np.ndarray, points: np.ndarray) -> float:
+    def decision(self, frame: np.ndarray, points: np.ndarray,
+                 grey: Callable[[np.ndarray], np.ndarray] | None = None) -> float:
         """The machine's signed distance, averaged over READ_SCALES: > 0 thumb up, < 0 plain fist; |value| ~ 1
-        at the margin."""
-        x = np.stack([self.hog.compute(hand_patch(frame, points, k)).ravel() for k in READ_SCALES]).astype(np.float32)
+        at the margin. `frame`: BGR or grey (`grey`: as for hand_patch)."""
+        x = np.stack([self.hog.compute(hand_patch(frame, points, k, grey=grey)).ravel()
+                      for k in READ_SCALES]).astype(np.float32)
         distances = np.maximum(self.squares[None, :] - 2 * x @ self.vectors.T + (x**2).sum(axis=1)[:, None], 0.0)
         return float(np.mean(np.exp(-self.gamma * distances) @ self.weights) - self.offset)
 

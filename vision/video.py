@@ -50,6 +50,73 @@ class Frame:
     image: np.ndarray  # BGR, upright
 
 
+LIMITED_LUMA = np.clip(np.round((np.arange(256) - 16) * 255 / 219), 0, 255).astype(np.uint8)  # video-range luma
+# (16-235) to the full-range grey that OpenCV's BGR -> grey gives of the same frame (within 1-2 levels)
+PLANAR_LUMA = frozenset({"yuv420p", "yuvj420p", "yuv422p", "yuvj422p", "yuv444p", "yuvj444p", "nv12", "nv21"})
+
+
+class Picture:
+    """One decoded frame, converted only as far as it is looked at (vision.observe's frames).
+
+    Why: turning a 1080p frame into BGR costs about half of decoding it, and the detector needs BGR only on the
+    frames where some seat's detector runs; change gating and the zone model need grey, which a planar YUV frame
+    already holds: its luma plane (`luma`), in video range where `lut` maps it to full range; mapping only the
+    small pictures cut from it (`full_range`) spares a pass over the whole frame. `image`, `luma` and `grey` are
+    made on first use and kept."""
+
+    def __init__(self, index: int, t: float, frame: Any = None, rotation: int = 0,
+                 image: np.ndarray | None = None) -> None:
+        self.index, self.t = index, t
+        self._frame, self._rotation = frame, rotation
+        self._image, self._luma, self._grey = image, None, None
+        self.lut: np.ndarray | None = None  # video-range luma -> full-range grey (None: `luma` is full range)
+
+    @property
+    def image(self) -> np.ndarray:
+        """BGR, upright."""
+        if self._image is None:
+            self._image = _upright_array(self._frame.to_ndarray(format="bgr24"), self._rotation)
+        return self._image
+
+    @property
+    def luma(self) -> np.ndarray:
+        """Grey, upright: the luma plane where the frame has one (see `lut`), else the grey of `image`."""
+        if self._luma is None:
+            frame = self._frame
+            if frame is not None and self._image is None and frame.format.name in PLANAR_LUMA:
+                plane = frame.planes[0]
+                luma = np.frombuffer(plane, np.uint8).reshape(-1, plane.line_size)[:frame.height, :frame.width]
+                full = frame.format.name.startswith("yuvj") or getattr(frame, "color_range", 0) == 2
+                self.lut = None if full else LIMITED_LUMA
+                self._luma = _upright_array(luma, self._rotation)
+            else:
+                import cv2
+
+                self._luma = cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
+        return self._luma
+
+    def full_range(self, part: np.ndarray) -> np.ndarray:
+        """A picture cut from `luma` (uint8), in full-range grey."""
+        if self._luma is None:
+            self.luma  # noqa: B018 - decides `lut`
+        if self.lut is None:
+            return part
+        import cv2
+
+        return cv2.LUT(part, self.lut)
+
+    @property
+    def grey(self) -> np.ndarray:
+        """Full-range grey of the whole frame, upright."""
+        if self._grey is None:
+            self._grey = self.full_range(self.luma)
+        return self._grey
+
+
+def _upright_array(image: np.ndarray, rotation: int) -> np.ndarray:
+    return np.ascontiguousarray(np.rot90(image, k=rotation // 90)) if rotation else image
+
+
 def open_video(path: str | Path) -> VideoSource:
     """Open a video file; raise VideoError with one sentence naming the file if it cannot be used."""
     return VideoSource(Path(path))
@@ -202,10 +269,7 @@ class VideoSource:
 
     # ---------------------------------------------------------------- decoding
     def _upright(self, frame: Any) -> np.ndarray:
-        image = frame.to_ndarray(format="bgr24")
-        if self._rotation:
-            image = np.ascontiguousarray(np.rot90(image, k=self._rotation // 90))
-        return image
+        return _upright_array(frame.to_ndarray(format="bgr24"), self._rotation)
 
     def _seek_before(self, index: int) -> None:
         """Position the decoder on a keyframe at or before frame `index`."""
@@ -285,6 +349,11 @@ class VideoSource:
 
     def iter_window(self, start_s: float, end_s: float | None = None, stride: int = 1) -> Iterator[Frame]:
         """Frames with start_s <= t < end_s, every `stride`-th; decodes only from the keyframe before start_s."""
+        for picture in self.iter_pictures(start_s, end_s, stride):
+            yield Frame(picture.index, picture.t, picture.image)
+
+    def iter_pictures(self, start_s: float, end_s: float | None = None, stride: int = 1) -> Iterator[Picture]:
+        """As iter_window, each frame a Picture: converted to BGR or grey only when asked (vision.observe)."""
         if stride < 1:
             raise ValueError("stride must be at least 1")
         span = self.frames_in(start_s, end_s)
@@ -297,7 +366,7 @@ class VideoSource:
                 return
             expected = i + 1
             if (i - first) % stride == 0:
-                yield Frame(i, self.time_of(i), self._upright(frame))
+                yield Picture(i, self.time_of(i), frame, self._rotation)
         if last - expected > 2:
             raise _fail(self.path, f"ends at frame {expected} although it should have {self.meta.frame_count} (truncated?)")
 

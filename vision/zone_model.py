@@ -24,6 +24,7 @@ a resting hand on most looks (p 0.9) and a phantom rarely (0.05); a detector mis
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -64,9 +65,9 @@ def empty_frames(zones: Sequence[np.ndarray], sightings: Sequence[Sighting], sig
     size = max((z.size for z in zones), default=0)  # frames whose view was dark carry no cells
     if not size:
         return [None] * len(zones)
-    found = [s.index for s in sightings if s.present]
+    found = [s.index for s in sightings if s.present]  # in frame order
     free = [z for z, s in zip(zones, sightings, strict=True)
-            if z.size == size and not s.present and all(abs(s.index - i) > FAR_FRAMES for i in found)]
+            if z.size == size and not s.present and _far_from(s.index, found)]
     if len(free) < MIN_BACKGROUND:  # hands all along: the window's lead-in, before the first detection
         free = [z for z, s in zip(zones, sightings, strict=True) if z.size == size and (not found or s.index < found[0])]
     if len(free) < MIN_BACKGROUND:
@@ -75,6 +76,12 @@ def empty_frames(zones: Sequence[np.ndarray], sightings: Sequence[Sighting], sig
     shares = [differs(z, background, sigma) if z.size == size else None for z in zones]
     return [None if share is None else True if share < EMPTY_SHARE else False if share >= CHANGED_SHARE else None
             for share in shares]
+
+
+def _far_from(index: int, found: list[int]) -> bool:
+    """Whether frame `index` lies more than FAR_FRAMES from every frame of `found` (sorted)."""
+    k = bisect.bisect_left(found, index)
+    return all(abs(index - found[j]) > FAR_FRAMES for j in (k - 1, k) if 0 <= j < len(found))
 
 
 def differs(zone: np.ndarray, other: np.ndarray, sigma: float) -> float:

@@ -1,0 +1,187 @@
+"""What the votes-only audit costs against the decode of the frames it needs (issue 19), side by side in one run.
+
+    python3 bench/audit_cost.py [--game STEM ...] [--busy] [--variants default gating=off zone_gating=off ...]
+                                [--model full|lite]
+
+For each game (default: the bundled sample game; `--busy` adds the busy table of sample_videos/busy.py,
+rendered once into bench/out/busy) it measures, each in a fresh child process:
+- the yardstick: PyAV decoding to BGR arrays of the frames of every vote round, each round from its first
+  candidate's `t` - 1 s to its last count + 1 s (overlapping rounds merged), CPU seconds of all its threads;
+- the votes-only audit (pipeline.audit.audit_game, what `stopframe audit` runs) under each variant: CPU
+  seconds of the audit and its vision worker processes (RUSAGE_CHILDREN: every descendant waited for), wall
+  seconds, the peak resident memory of the largest of those processes, detector looks, and the findings
+  against the truth's expected day findings.
+A variant is `default`, `gating=off` (change gating off) or `RULE=on|off` for a vision.options.VisionOptions
+switch, several joined by commas. It prints one markdown table: audit CPU / decode CPU, CPU per vote window.
+Outputs (the audit reports) go to bench/out/audit_cost/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import fields, replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from contract.jsonio import read_json  # noqa: E402
+from review.game.timeline import vote_rounds, vote_windows  # noqa: E402
+
+GAME = ROOT / "sample_videos" / "game" / "sample_game"
+BUSY = ROOT / "bench" / "out" / "busy"
+OUT = ROOT / "bench" / "out" / "audit_cost"
+ROUND_MARGIN_S = 1.0  # the yardstick's margin either side of a round (the issue's definition)
+
+
+def round_spans(protocol: dict) -> list[tuple[float, float]]:
+    """Every timed vote round from its first candidate's t - 1 s to its last count + 1 s, overlaps merged."""
+    spans = sorted((max(0.0, r.start - ROUND_MARGIN_S), r.end + ROUND_MARGIN_S)
+                   for r in vote_rounds(vote_windows(protocol)) if r.timed)
+    merged: list[tuple[float, float]] = []
+    for a, b in spans:
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def decode_child(video: str, spans: list[tuple[float, float]]) -> dict:
+    """Plain PyAV: seek before each span, decode, and turn every frame inside it into a BGR array."""
+    import av
+
+    frames = 0
+    with av.open(video) as container:
+        stream = container.streams.video[0]
+        stream.thread_type = "AUTO"
+        tb = float(stream.time_base)
+        start = float(stream.start_time or 0) * tb
+        for a, b in spans:
+            container.seek(int((start + a) / tb), stream=stream, backward=True, any_frame=False)
+            for frame in container.decode(stream):
+                t = float(frame.pts) * tb - start
+                if t >= b:
+                    break
+                if t >= a - 1e-6:
+                    frame.to_ndarray(format="bgr24")
+                    frames += 1
+    return {"frames": frames}
+
+
+def parse_variant(text: str) -> tuple[bool, dict[str, bool]]:
+    """(change gating, VisionOptions switches) of a variant such as `gating=off,zone_gating=off`."""
+    gating, switches = True, {}
+    names = {f.name for f in fields(_options())}
+    for part in filter(None, text.split(",")):
+        if part == "default":
+            continue
+        key, _, value = part.partition("=")
+        if value not in ("on", "off") or (key != "gating" and key not in names):
+            raise SystemExit(f"variant {text!r}: {part!r} is not gating=on|off or a VisionOptions switch=on|off")
+        if key == "gating":
+            gating = value == "on"
+        else:
+            switches[key] = value == "on"
+    return gating, switches
+
+
+def _options():
+    from vision.options import DEFAULT
+
+    return DEFAULT
+
+
+def audit_child(stem: str, variant: str, model: str, out: str) -> dict:
+    """The votes-only audit of one game under one variant (the CLI's own audit_game, observer with the variant)."""
+    from pipeline.audit import VisionObserver, audit_game
+    from vision.observe import observe
+
+    gating, switches = parse_variant(variant)
+    options = replace(_options(), **switches)
+    stats: dict = {}
+
+    class Observer(VisionObserver):
+        def day(self, video, seat_map, windows, *, model, progress):
+            seen = observe(video, seat_map, list(windows), model=model, progress=progress, gating=gating, options=options)
+            stats.update(seen.stats)
+            return seen
+
+    report = audit_game(protocol=f"{stem}.protocol.json", seats=f"{stem}.seats.json", video=f"{stem}.mp4",
+                        model=model, observer=Observer())
+    Path(out).write_text(json.dumps(report.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
+    return {"stats": stats}
+
+
+def child(args: list[str]) -> dict:
+    """Run this script as a child process doing one measured job; its CPU, wall and peak RSS with its result."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, __file__, "--child", *args], check=True, cwd=ROOT, capture_output=True,
+                          text=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result.update(cpu=(after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall=wall,
+                  peak_mb=after.ru_maxrss / 1024)
+    return result
+
+
+def findings_score(report_path: Path, truth: dict) -> tuple[int, int, int]:
+    """(expected day findings found, expected, findings reported that the truth does not list)."""
+    from review.audit.findings import DAY_KINDS, identity_of
+
+    expected = {identity_of(f) for f in truth.get("expected_findings", []) if f["kind"] in (*DAY_KINDS, "cannot_see")}
+    found = {identity_of(f) for f in read_json(report_path)["findings"]}
+    return len(expected & found), len(expected), len(found - expected)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", type=Path, action="append", help="STEM of a game (STEM.mp4/.protocol.json/.seats.json)")
+    ap.add_argument("--busy", action="store_true", help="also the busy table (rendered into bench/out/busy once)")
+    ap.add_argument("--variants", nargs="+", default=["default", "gating=off"])
+    ap.add_argument("--model", choices=("full", "lite"), default="full")
+    ap.add_argument("--child", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        job, *rest = args.child
+        result = decode_child(rest[0], json.loads(rest[1])) if job == "decode" else audit_child(*rest)
+        print(json.dumps(result))
+        return 0
+    for v in args.variants:
+        parse_variant(v)
+    stems = list(args.game or [GAME])
+    if args.busy:
+        stem = BUSY / "busy_game"
+        if not Path(f"{stem}.seats.json").exists():
+            subprocess.run([sys.executable, "-m", "sample_videos", "busy", "--out", str(BUSY)], check=True, cwd=ROOT)
+        stems.append(stem)
+    OUT.mkdir(parents=True, exist_ok=True)
+    print("| game | variant | vote windows | decode frames | decode CPU (s) | audit CPU (s) | audit / decode "
+          "| CPU s per window | wall (s) | peak RSS (MB) | detector runs | second looks | findings right / expected / false |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for stem in stems:
+        protocol = read_json(f"{stem}.protocol.json")
+        truth = read_json(f"{stem}.truth.json") if Path(f"{stem}.truth.json").exists() else {}
+        windows = sum(len(r.windows) for r in vote_rounds(vote_windows(protocol)) if r.timed)
+        decode = child(["decode", f"{stem}.mp4", json.dumps(round_spans(protocol))])
+        for variant in args.variants:
+            out = OUT / f"{stem.name}.{variant.replace(',', '+').replace('=', '-')}.audit.json"
+            run = child(["audit", str(stem), variant, args.model, str(out)])
+            st = run["stats"]
+            right, expected, false = findings_score(out, truth)
+            print(f"| {stem.name} | {variant} | {windows} | {decode['frames']} | {decode['cpu']:.1f} | {run['cpu']:.1f} "
+                  f"| {run['cpu'] / decode['cpu']:.1f}x | {run['cpu'] / max(windows, 1):.2f} | {run['wall']:.1f} "
+                  f"| {run['peak_mb']:.0f} | {st.get('detector_runs', 0)} | {st.get('second_looks', 0)} "
+                  f"| {right} / {expected} / {false} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

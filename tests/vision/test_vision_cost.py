@@ -1,0 +1,110 @@
+"""Issue 19: the detector's looks follow the hands in the zones, not the frames (vision.detect's zone_gating,
+still_lead and refused_repeat), and a frame is converted to BGR only where a look needs it (vision.video.Picture).
+
+On the scripted detector (tests/fakes.py): what each rule saves is counted in looks, and what the detector
+reports with it on is what it reports with it off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import av
+import cv2
+import numpy as np
+import pytest
+from fakes import FPS, FakeBackend, Scene
+
+from vision.detect import FrameResult, SeatDetector
+from vision.options import DEFAULT
+from vision.seats import SeatMap, seat_map_from_json
+from vision.video import Picture
+
+
+def _three_seats() -> SeatMap:
+    """Three 120-px square seat zones in a row on a 640 x 360 picture (each crop reaches 30 px past its zone)."""
+    seats = {str(n): {"zone": [[x, 200], [x + 120, 200], [x + 120, 320], [x, 320]]} for n, x in ((1, 40), (2, 260), (3, 480))}
+    return seat_map_from_json({"format": "stopframe-seats/1", "frame_size": [640, 360], "seats": seats})
+
+
+def _run(detector: SeatDetector, scene: Scene, frames: int) -> list[FrameResult]:
+    return [detector.process(i, i / FPS, scene.frame(i)) for i in range(frames)]
+
+
+def _busy_scene(frames: int) -> Scene:
+    """Seat 1's crop shows something moving on every frame beside its zone, in no zone (an idle hand fidgeting at
+    the table edge), and a vote hand lands in seat 1's zone at frame 20."""
+    scene = Scene(_three_seats())
+    a, b = scene.hand(1, "fist", size=6, dx=83), scene.hand(1, "fist", size=6, dx=85)
+    scene.show(a, range(0, frames, 2))
+    scene.show(b, range(1, frames, 2))
+    scene.show(scene.hand(1, "fist"), range(20, frames))
+    return scene
+
+
+def test_zone_gating_looks_only_where_the_zone_changes_and_reports_the_same_hands() -> None:
+    scene = _busy_scene(60)
+    looks, hands = {}, {}
+    for name, options in (("on", DEFAULT), ("off", replace(DEFAULT, zone_gating=False))):
+        with SeatDetector(scene.seat_map, resting=True, options=options, backend=FakeBackend(scene)) as detector:
+            results = _run(detector, scene, 60)
+        looks[name] = sum(1 in r.looked for r in results)
+        hands[name] = [sorted(r.hands) for r in results]
+    assert hands["on"] == hands["off"] == [[]] * 20 + [[1]] * 40
+    assert looks["off"] == 60  # the crop changes on every frame
+    assert looks["on"] <= 6  # the first runs, the landing and the runs that agree on it
+
+
+def test_a_still_zone_showing_its_first_picture_is_not_rechecked() -> None:
+    scene = Scene(_three_seats())
+    scene.show(scene.hand(2, "fist"), range(0, 200))  # resting since before the window: its first picture
+    looks, hands = {}, {}
+    for name, options in (("on", DEFAULT), ("off", replace(DEFAULT, still_lead=False))):
+        backend = FakeBackend(scene)
+        with SeatDetector(scene.seat_map, resting=True, options=options, backend=backend) as detector:
+            results = _run(detector, scene, 200)
+        looks[name] = sum(len(r.looked) for r in results)
+        hands[name] = [sorted(r.hands) for r in results]
+    assert hands["on"] == hands["off"] == [[2]] * 200
+    assert looks["on"] == 3 * 2  # every seat: the two runs that agree, then nothing
+    assert looks["off"] > looks["on"] + 3 * 5  # the periodic re-checks of the old gating
+
+
+def test_a_refused_reading_is_repeated_by_gating_with_its_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.detect
+
+    scene = Scene(_three_seats())
+    refused = scene.hand(2, "fist")
+    scene.show(refused, range(0, 80))  # there from the first frame: no look_on_miss (the zone shows its lead)
+    wrist = scene.hands[refused].landmarks[0, :2]
+    real = vision.detect.plausible_hand
+
+    def refuse_the_fist(points: np.ndarray, world: np.ndarray | None = None) -> bool:
+        crop = vision.detect.crop_for_zone(scene.seat_map.seats[2].zone, scene.seat_map.frame_size)
+        return real(points, world) and not np.allclose(crop.to_frame(points)[0, :2], wrist, atol=3.0)
+
+    monkeypatch.setattr(vision.detect, "plausible_hand", refuse_the_fist)
+    looks, unread = {}, {}
+    for name, options in (("on", DEFAULT), ("off", replace(DEFAULT, refused_repeat=False))):
+        with SeatDetector(scene.seat_map, resting=True, options=options, backend=FakeBackend(scene)) as detector:
+            results = _run(detector, scene, 80)
+        looks[name] = sum(2 in r.looked for r in results)
+        unread[name] = [2 in r.unread and 2 not in r.hands for r in results]
+    assert all(unread["on"]) and all(unread["off"])  # refused on every frame, looked at or repeated
+    assert looks["off"] == 80 and looks["on"] <= 2
+
+
+def test_a_picture_gives_grey_without_converting_to_bgr_and_bgr_as_decoded() -> None:
+    rng = np.random.default_rng(3)
+    bgr = cv2.GaussianBlur(rng.integers(0, 256, (64, 96, 3), dtype=np.uint8), (0, 0), 2.0)
+    frame = av.VideoFrame.from_ndarray(bgr, format="bgr24").reformat(format="yuv420p")
+    picture = Picture(0, 0.0, frame)
+    grey = picture.grey
+    assert picture._image is None  # the luma plane, no colour conversion
+    expected = cv2.cvtColor(frame.to_ndarray(format="bgr24"), cv2.COLOR_BGR2GRAY).astype(int)
+    assert grey.shape == (64, 96) and np.abs(grey.astype(int) - expected).mean() < 2.5
+    assert np.array_equal(picture.image, frame.to_ndarray(format="bgr24"))
+    rotated = Picture(0, 0.0, frame, rotation=90)
+    assert rotated.grey.shape == (96, 64) and rotated.image.shape == (96, 64, 3)
+    given = Picture(0, 0.0, image=bgr)  # an array (the nights, tests): grey from it
+    assert np.array_equal(given.grey, cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY))
