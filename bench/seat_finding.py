@@ -4,7 +4,7 @@
 
 For every clip of our own (sample_videos/clips day, stress and top-view clips, the sample game) and every day
 clip of ../shared/validation (read from there; nothing made from them is kept in the project):
-1. `stopframe seats VIDEO --protocol P` finds the map (its wall time is the "time to find" figure);
+1. `stopframe seats VIDEO --protocol P` finds the map (its wall and CPU seconds are the "time to find" figures);
 2. `stopframe observe` and `stopframe audit` run with the found map, and (unless `--given DIR` holds them
    already, e.g. bench/out/validation_compare/LABEL) with the given one;
 3. both are scored by the validation scorers (score_observe.py, score_audit.py) per clip set;
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -43,14 +44,21 @@ def run(cmd: list[str]) -> None:
     subprocess.run(cmd, check=True, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 
 
-def find_map(stem: Path, folder: Path) -> tuple[Path, float]:
-    """The found map of one clip (reused where present) and the seconds its finding took."""
+def find_map(stem: Path, folder: Path) -> tuple[Path, float, float]:
+    """The found map of one clip (reused where present), the wall seconds its finding took and the CPU seconds
+    of the `stopframe seats` process (user + system: on a machine shared with other jobs the wall time is
+    mostly waiting, the CPU time is what two idle cores would need at most)."""
     path = folder / f"{stem.name}.seats.json"
     if not path.exists():
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         run([*STOPFRAME, "seats", f"{stem}.mp4", "--protocol", f"{stem}.protocol.json", "--out", str(path)])
-        (folder / f"{stem.name}.seconds").write_text(f"{time.perf_counter() - t0:.2f}")
-    return path, float((folder / f"{stem.name}.seconds").read_text())
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        (folder / f"{stem.name}.seconds").write_text(f"{wall:.2f} {cpu:.2f}")
+    wall, cpu = (float(v) for v in (folder / f"{stem.name}.seconds").read_text().split())
+    return path, wall, cpu
 
 
 def observe_and_audit(stem: Path, seats: Path, folder: Path) -> None:
@@ -111,14 +119,14 @@ def one_clip(stem: Path, out: Path, given: Path | None) -> dict:
     found_dir, given_dir = out / "found", given or out / "given"
     found_dir.mkdir(parents=True, exist_ok=True)
     given_dir.mkdir(parents=True, exist_ok=True)
-    seats, seconds = find_map(stem, found_dir)
+    seats, seconds, cpu = find_map(stem, found_dir)
     observe_and_audit(stem, seats, found_dir)
     if given is None:
         observe_and_audit(stem, Path(f"{stem}.seats.json"), given_dir)
     shares_file = found_dir / f"{stem.name}.shares.json"
     if not shares_file.exists():
         shares_file.write_text(json.dumps({str(k): v for k, v in resting_shares(stem, seats).items()}))
-    return {"name": stem.name, "seconds": seconds, "shares": json.loads(shares_file.read_text()),
+    return {"name": stem.name, "seconds": seconds, "cpu": cpu, "shares": json.loads(shares_file.read_text()),
             "unfound": json.loads(seats.read_text())["x_found"]["unfound"]}
 
 
@@ -148,16 +156,18 @@ def main() -> None:
         if not names:
             continue
         secs = sorted(by_name[n]["seconds"] for n in names)
+        cpus = sorted(by_name[n]["cpu"] for n in names)
         inside = sum(v[0] for n in names for v in by_name[n]["shares"].values())
         located = sum(v[1] for n in names for v in by_name[n]["shares"].values())
-        print(f"\n{which}: time to find the map median {secs[len(secs) // 2]:.1f} s, max {secs[-1]:.1f} s "
-              f"(wall, `stopframe seats`); truth's resting hands inside the found zone {inside}/{located}"
-              f" = {inside / max(1, located):.3f}")
+        print(f"\n{which}: time to find the map (`stopframe seats`, start-up included) median {secs[len(secs) // 2]:.1f} s"
+              f" wall / {cpus[len(cpus) // 2]:.1f} CPU s, max {secs[-1]:.1f} s wall / {cpus[-1]:.1f} CPU s; "
+              f"truth's resting hands inside the found zone {inside}/{located} = {inside / max(1, located):.3f}")
         for n in names:
             r = by_name[n]
             per_seat = " ".join(f"{k}:{v[0]}/{v[1]}" for k, v in sorted(r["shares"].items(), key=lambda kv: int(kv[0])))
             unfound = "; ".join(re.sub(r"^seat \d+: ", f"{k}: ", v) for k, v in r["unfound"].items())
-            print(f"  {n}: {r['seconds']:.1f} s; per seat {per_seat}" + (f"; unfound {unfound}" if unfound else ""))
+            print(f"  {n}: {r['seconds']:.1f} s wall, {r['cpu']:.1f} CPU s; per seat {per_seat}"
+                  + (f"; unfound {unfound}" if unfound else ""))
 
 
 if __name__ == "__main__":

@@ -7,14 +7,18 @@ zones. What is done, in order:
 
 1. Looking: in every vote window a few frames a second from just before «Стоп» to just after the count
    (`[cutoff - 0.5 s, announced + 0.3 s]`, when every voter's hand rests) are compared with the pictures two
-   seconds before the naming and 1.5 s after the count; the coarse tiles of the frame (squares a quarter of
-   the picture's height, overlapping) where something differs from both are shown to the hand detector
-   (vision.backend, one fresh look per tile). A hand counts where a quarter of its box differs from both
-   pictures (an idle hand or a prop lying there before and after the vote is no vote) and where it is found
-   again, in the same place, on another frame of the same window (a hand passing by is no rest).
-2. Grouping: each window's resting hands are merged per place, then the places of all windows are grouped by
+   seconds before the naming and 1.5 s after the count; where a pixel differs from both on most of those frames
+   a voter's hand and forearm rest (an idle hand or a prop lying there before and after differs from neither, a
+   passing hand shows on a few frames only). Each resting blob is one voter's forearm: the detector (one fresh
+   look per square, vision.backend) is shown a square on the blob's end nearest the ring's centre, where the
+   hand is, on three of the frames, and the covering grid over a blob where that showed no hand. A hand counts
+   where a quarter of its box rests and where it is found again on another of the frames.
+2. Places: per window, one hand per forearm (the one nearest the table's middle; the detector's second "hand"
+   on a forearm is a wrist or a sleeve); a blob the detector showed no hand on gets one at its end; hands far
+   off the ring the others make (a face, a hand reaching to the middle) are dropped; where the judge recorded
+   a count, at most that many per window, the biggest blobs first. The places of all windows are grouped by
    distance (average linkage, cut at twice the median palm length: neighbours' zones lie three to four palm
-   lengths apart) into at most ten resting places.
+   lengths apart) into at most ten resting places. Pictures over 1080 lines are looked at scaled down.
 3. Numbering (the assumption, stated): the judge sits at the end of the table nearest the camera (the camera
    stands behind the judge, as tournament rules ask for a view of every player's hands and as our renderer and
    the validation clips have it), so the judge's place is where the ring of resting places crosses the
@@ -25,14 +29,17 @@ zones. What is done, in order:
    protocol) never get a place. Where the protocol names the voters of a vote, the numbering that agrees best
    with them is taken (a seat that voted for X must have a hand in its zone during X's window).
    `renumbered` flips the direction or moves seat 1, for a judge whose camera stands elsewhere.
-4. Zones: the hull of a place's hand boxes, grown by two fifths, cut at the half-way line to every neighbour
+4. Zones: the hull of a place's hand boxes, grown by two fifths, and of a disc reaching 0.45 of the way to the
+   nearest neighbour (a hand lands anywhere in front of the chair), cut at the half-way line to every neighbour
    (no two zones overlap) and at the frame's edge. A living seat whose player never put a hand down gets a
    zone guessed between its neighbours (confidence 0, and a message saying so), so that the audit can say
    "no vote" rather than "cannot see".
 
-Without vote windows (the first minutes of a game, a protocol without times) the frames are sampled evenly over
-the whole video and every tile is looked at (no change to compare with); the places are then where hands rest
-most, which is rougher (`mode` says which). Faces and bodies are not used: no face or pose model is bundled.
+Without vote windows (the first minutes of a game, a protocol without times: players only) the frames are
+sampled evenly over the whole video and every square is looked at (no change to compare with); the places are
+where hands rest most, and the players' faces (vision.players, MediaPipe's bundled face detector) add a chair,
+with a lower confidence, for each player whose hand was seen nowhere. That map is rougher (`mode` says which);
+once votes exist, finding again refines it.
 """
 
 from __future__ import annotations
@@ -48,6 +55,8 @@ from scipy.cluster.hierarchy import fcluster, linkage
 
 from vision.backend import HandBackend, MediaPipeBackend
 from vision.crops import CROP_SIZE, SeatCrop
+from vision.players import Face, FaceFinder, chair_places
+from vision.players import players as players_of
 from vision.pose import plausible_hand
 from vision.seats import Seat, SeatMap, point_in_polygon
 from vision.video import VideoSource, open_video
@@ -72,8 +81,20 @@ HAND_CHANGED = 0.25  # share of a hand's landmark box that must have changed: it
 CHANGE_SHARE = 0.004  # a tile is looked at when this share of it changed
 SAME_PLACE = 0.7  # palm lengths: two sightings this close on two frames of a window are one resting hand
 GROUP_PALMS = 2.0  # palm lengths: the cut of the grouping across windows
-GROW = 1.4  # a zone is its hand boxes' hull grown by this factor about its centre (cut at the neighbours)
-WHOLE_VIDEO_FRAMES = 10  # frames looked at when there are no vote windows
+GROW = 1.4  # a zone is its hand boxes' hull grown by this factor about its centre (cut at the neighbours) ...
+ZONE_REACH = 0.45  # ... and at least a disc reaching this share of the way to the nearest other place
+WHOLE_VIDEO_FRAMES = 10  # frames sampled when there are no vote windows
+REST_SHARE = 0.6  # a pixel rests where it differs from both reference pictures on this share of a window's frames
+DETECT_FRAMES = 3  # frames of each window shown to the detector (a resting hand must be found on two of them);
+# without windows, the frames the face detector is shown
+WORK_HEIGHT = 1080  # larger pictures are looked at scaled down to this height
+RING_INNER, RING_OUTER = 0.35, 1.6  # a resting place lies this far from the middle of the others' box, in half
+# its sides (vision.seat_finder.on_the_ring): on the ring 1, at a corner of the box 1.4
+NEIGHBOUR_PALMS = 3.0  # palm lengths: two hands on one forearm blob closer than this are one voter's
+CLOSE_PALMS = 0.5  # gaps in a resting blob narrower than this share of a palm are closed (vision.seat_finder.closed)
+BLOB_PALMS = 2.0  # a resting blob is at least this many palm areas (a hand and some forearm)
+FACE_ONLY = 0.5  # the most a chair placed from its player's face alone is trusted (no hand has rested there)
+FALLBACK_PALM = 0.04  # the palm as a share of the picture's height where the detector found no hand at all
 ProgressFn = Callable[[int, int], None]
 
 
@@ -87,6 +108,7 @@ class Window:
     announced: float
     voters: frozenset[int] | None = None
     label: str = ""  # how a judge names it ("day 1, candidate 6"), for messages
+    count: int | None = None  # the judge's count of hands (None: not recorded)
 
 
 @dataclass(frozen=True)
@@ -110,6 +132,7 @@ class Place:
     boxes: np.ndarray  # (N, 4) hand boxes of its sightings
     sightings: int
     windows: frozenset[int]  # the vote windows with a resting hand here
+    faces: int = 0  # frames on which the player of this chair was seen (a place from a face: vision.players)
 
 
 @dataclass(frozen=True)
@@ -331,14 +354,24 @@ def _clip_half_plane(poly: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarr
     return np.array(out) if out else np.empty((0, 2))
 
 
-def zone_of(place: Place, others: Sequence[Place], frame_size: tuple[int, int]) -> np.ndarray:
-    """The hull of a place's hand boxes grown by GROW, cut at the half-way line to every other place (a small
-    gap is kept, so neighbours never touch) and at the frame's edge."""
+def zone_of(place: Place, others: Sequence[Place], frame_size: tuple[int, int],
+            spacing: float | None = None) -> np.ndarray:
+    """The hull of a place's hand boxes grown by GROW and of a disc reaching ZONE_REACH of the way to the nearest
+    other place (a voter's hand lands anywhere in front of the chair, not only where it was seen), cut at the
+    half-way line to every other place (a small gap is kept, so neighbours never touch) and at the frame's edge.
+    `spacing` (the ring's usual distance between neighbours) bounds the disc beside an empty chair."""
     b = place.boxes
-    corners = np.concatenate([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]]).astype(np.float32)
-    hull = cv2.convexHull(corners).reshape(-1, 2).astype(float)
+    corners = np.concatenate([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]]).astype(float)
     centre = np.array([place.x, place.y])
-    poly = centre + (hull - centre) * GROW
+    corners = centre + (corners - centre) * GROW
+    if others:
+        reach = ZONE_REACH * min(math.hypot(o.x - place.x, o.y - place.y) for o in others)
+        if spacing is not None:
+            reach = min(reach, ZONE_REACH * spacing)
+        angles = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+        disc = centre + reach * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        corners = np.concatenate([corners, disc])
+    poly = cv2.convexHull(corners.astype(np.float32)).reshape(-1, 2).astype(float)
     for other in others:
         o = np.array([other.x, other.y])
         gap = (o - centre) * 0.03
@@ -406,6 +439,16 @@ def guessed_places(places: Sequence[Place], chairs: Sequence[int], wanted: Seque
     return out
 
 
+def _usual_spacing(places: Sequence[Place]) -> float | None:
+    """The median distance from a place to its nearest neighbour (None for fewer than two places)."""
+    if len(places) < 2:
+        return None
+    xy = np.array([(p.x, p.y) for p in places])
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    np.fill_diagonal(d, np.inf)
+    return float(np.median(d.min(axis=1)))
+
+
 def build_found(places: Sequence[Place], chairs: Sequence[int], fit: float, frame_size: tuple[int, int],
                 living: frozenset[int], mode: str, seconds: float, windows: Sequence[Window],
                 flipped: bool = False, shift: int = 0, checked: bool = False) -> FoundMap:
@@ -417,13 +460,16 @@ def build_found(places: Sequence[Place], chairs: Sequence[int], fit: float, fram
     seats: dict[int, Seat] = {}
     confidence: dict[int, float] = {}
     windows_with_hands = max(1, len({w for p in places for w in p.windows}))
+    spacing = _usual_spacing([p for p, _ in every])
     for i, (place, chair) in enumerate(every):
-        zone = zone_of(place, [p for j, (p, _) in enumerate(every) if j != i], frame_size)
+        zone = zone_of(place, [p for j, (p, _) in enumerate(every) if j != i], frame_size, spacing)
         if len(zone) < 3:
             continue
         seat = _chair_to_seat(chair, flipped, shift)
         seats[seat] = Seat(zone)
         seen = 1 - math.exp(-place.sightings / 4)
+        if not place.sightings and place.faces:  # only the player seen: where the hand will rest is a guess
+            seen = FACE_ONLY * (1 - math.exp(-place.faces / 2))
         if mode == "votes":
             seen *= min(1.0, 0.5 + len(place.windows) / windows_with_hands)
         confidence[seat] = round(seen * math.exp(-fit), 3)
@@ -439,7 +485,8 @@ def build_found(places: Sequence[Place], chairs: Sequence[int], fit: float, fram
 def renumbered(found: FoundMap, flip: bool = False, move_seat1: int = 0) -> FoundMap:
     """The same places under another numbering: `flip` reverses the direction (seat 1 becomes the judge's
     right, counter-clockwise), `move_seat1` moves seat 1 that many chairs on (clockwise in the new direction).
-    Every found place keeps its zone; the guessed zones follow the living seats under the new numbering."""
+    Every found place keeps its place; the guessed chairs follow the living seats under the new numbering, and
+    the zones are cut anew against them."""
     return build_found(found.places, found.slots, found.fit, found.seat_map.frame_size,
                        found.living, found.mode, found.seconds, found.windows,
                        found.flipped != flip, (found.shift + move_seat1) % SEAT_COUNT, found.checked_by_voters)
@@ -486,47 +533,255 @@ class _Counter:
             self.progress(min(self.done, self.total), self.total)
 
 
-class _Masks:
-    """Each vote window's two reference pictures, and the change mask of a frame against both (None without
-    windows: nothing to compare with)."""
+def ring_centre(blobs: Sequence[np.ndarray]) -> np.ndarray:
+    """The middle of the resting blobs' centroids' bounding box (picture pixels): the table's middle, as the
+    voters' forearms reach in from all round it."""
+    centroids = np.array([b.mean(axis=0) for b in blobs]) * 4 + 2
+    return (centroids.min(axis=0) + centroids.max(axis=0)) / 2
 
-    def __init__(self, video: VideoSource, windows: Sequence[Window]) -> None:
+
+def blob_tip(blob: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A resting blob's point nearest the ring's centre (picture pixels), and the unit direction from there
+    back along the blob (towards its centroid): the hand, and the way the forearm runs."""
+    points = blob * 4 + 2
+    tip = points[int(np.argmin(np.hypot(points[:, 0] - centre[0], points[:, 1] - centre[1])))]
+    back = points.mean(axis=0) - tip
+    return tip, back / max(float(np.linalg.norm(back)), 1e-6)
+
+
+class _Rest:
+    """Each vote window's resting picture: where the frame differs from both reference pictures (two seconds
+    before the naming, 1.5 s after the count) on most of the frames from just before «Стоп» to just after the
+    count. A voter's hand and forearm rest there all that time; a hand passing by, a player leaning or a prop
+    moved shows on a few frames only, and an idle hand lying there before and after differs from neither.
+    Without windows (nothing to compare with) there is no mask and every tile is looked at."""
+
+    def __init__(self, video: VideoSource, plan: Sequence[tuple[int, list[float]]], windows: Sequence[Window],
+                 scale: float, counter: _Counter) -> None:
         duration = video.meta.duration
-        self.references = [[_small(video.frame_at_time(_clamp(s, duration))[1])
-                            for s in (w.t - BEFORE_S, w.announced + AFTER_S)] for w in windows]
+        self.scale = scale
+        self.centre: np.ndarray | None = None
+        self.stable: dict[int, np.ndarray] = {}
+        self.frames: dict[int, list[tuple[float, np.ndarray]]] = {}
+        for k, times in plan:
+            if not windows:  # every sampled frame is looked at, every tile of it
+                self.frames[k] = [(t, self._picture(video, t, duration)) for t in times]
+                counter.step()
+                continue
+            picks = set(_detect_picks(len(times)))
+            w = windows[k]
+            before, after = (_small(self._picture(video, s, duration)) for s in (w.t - BEFORE_S, w.announced + AFTER_S))
+            votes = np.zeros(before.shape[:2], np.float32)
+            kept = []
+            for j, t in enumerate(times):
+                image = self._picture(video, t, duration)
+                small = _small(image)
+                votes += np.logical_and(change_mask(before, small), change_mask(after, small))
+                if j in picks:
+                    kept.append((t, image))
+            self.stable[k] = votes >= REST_SHARE * len(times)
+            self.frames[k] = kept
+            counter.step()
 
-    def at(self, window: int, image: np.ndarray) -> np.ndarray | None:
-        if not self.references:
-            return None
-        small = _small(image)
-        before, after = self.references[window]
-        return np.logical_and(change_mask(before, small), change_mask(after, small))
+    def _picture(self, video: VideoSource, t: float, duration: float) -> np.ndarray:
+        image = video.frame_at_time(_clamp(t, duration))[1]
+        if self.scale >= 1.0:
+            return image
+        size = (int(round(image.shape[1] * self.scale)), int(round(image.shape[0] * self.scale)))
+        return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+
+    def blobs(self, window: int, size: tuple[int, int]) -> list[np.ndarray]:
+        """A window's resting blobs big enough to hold a hand of the smallest size looked for."""
+        return rest_blobs(self.stable[window], (size[1] * FALLBACK_PALM / 8) ** 2 * BLOB_PALMS)
+
+    def look(self, detector: HandBackend, window: int, t: float, image: np.ndarray, size: tuple[int, int],
+             side: int) -> list[Sighting]:
+        """The hands on one frame of a window. With a resting mask: first one square on the end of each resting
+        blob (where a forearm reaching in from a chair ends in the hand: the hand whole and centred), then, for
+        the blobs that showed no hand, the squares of the covering grid over them. Without windows: the whole
+        covering grid."""
+        grid = tiles(size[0], size[1], side / size[1])
+        if window not in self.stable:
+            return look_at_frame(detector, image, grid, window, t, None)
+        mask = self.stable[window]
+        blobs = self.blobs(window, size)
+        if self.centre is None:
+            every = [b for k in self.stable for b in self.blobs(k, size)]
+            self.centre = ring_centre(every) if every else np.array(size, float) / 2
+        ends = []
+        for blob in blobs:
+            tip, back = blob_tip(blob, self.centre)
+            x, y = tip + back * side * 0.15
+            ends.append(SeatCrop(int(round(x - side / 2)), int(round(y - side / 2)), side))
+        found = look_at_frame(detector, image, ends, window, t, mask)
+        missed = np.zeros_like(mask)
+        for blob in blobs:
+            points = blob * 4 + 2
+            if not any(np.min(np.hypot(points[:, 0] - s.x, points[:, 1] - s.y)) <= s.palm for s in found):
+                missed[blob[:, 1].astype(int), blob[:, 0].astype(int)] = True
+        if missed.any():
+            found += look_at_frame(detector, image, [c for c in grid if _tile_changed(missed, c)], window, t, mask)
+        return _one_per_hand(found)
 
 
-def _tile_side(detector: HandBackend, video: VideoSource, plan: Sequence[tuple[int, list[float]]], masks: _Masks,
-               counter: _Counter) -> int:
-    """The tile side (frame pixels) that shows this video's hands at the size the detector reads best: one
-    frame of each window is looked at with tiles of TILE_SHARE, and where the hands found there are small
-    (a small table far from the camera, a wide view) the tiles shrink until a palm is TILE_PALM px."""
-    meta = video.meta
-    side = max(64, int(round(meta.height * TILE_SHARE)))
-    grid = tiles(meta.width, meta.height)
-    palms = []
-    for k, times in plan:
-        t = times[len(times) // 2]
-        _, image = video.frame_at_time(_clamp(t, meta.duration))
-        palms += [s.palm for s in look_at_frame(detector, image, grid, k, t, masks.at(k, image))]
+def _detect_picks(count: int) -> list[int]:
+    """Which of a window's sampled frames the detector looks at: DETECT_FRAMES spread over the stretch."""
+    if count <= DETECT_FRAMES:
+        return list(range(count))
+    return [int(round((count - 1) * (j + 0.5) / DETECT_FRAMES)) for j in range(DETECT_FRAMES)]
+
+
+def _tile_side(detector: HandBackend, rest: _Rest, size: tuple[int, int],
+               counter: _Counter) -> tuple[int, dict[tuple[int, float], list[Sighting]]]:
+    """The tile side (pixels of the picture looked at) that shows this video's hands at the size the detector
+    reads best: one frame of each window is looked at with tiles of TILE_SHARE, and where the hands found there
+    are small (a small table far from the camera, a wide view) the tiles shrink until a palm is TILE_PALM px.
+    Also returns what those looks found, by (window, time), to be reused where the side stays."""
+    height = size[1]
+    side = max(64, int(round(height * TILE_SHARE)))
+    seen: dict[tuple[int, float], list[Sighting]] = {}
+    for k, frames in rest.frames.items():
+        t, image = frames[len(frames) // 2]
+        seen[(k, t)] = rest.look(detector, k, t, image, size, side)
         counter.step()
+    palms = [s.palm for found in seen.values() for s in found]
     if not palms:
-        return max(64, int(round(meta.height * SMALL_TILE_SHARE)))
+        return max(64, int(round(height * SMALL_TILE_SHARE))), {}
     palm_on_tile = float(np.median(palms)) * CROP_SIZE / side
     if palm_on_tile >= TILE_PALM * 0.8:
-        return side
-    return max(64, int(round(side * palm_on_tile / TILE_PALM)), int(round(meta.height * SMALL_TILE_SHARE)))
+        return side, seen
+    return max(64, int(round(side * palm_on_tile / TILE_PALM)), int(round(height * SMALL_TILE_SHARE))), {}
 
 
 def _clamp(t: float, duration: float) -> float:
     return min(max(0.0, t), max(0.0, duration - 1e-3))
+
+
+def closed(mask: np.ndarray, palm: float) -> np.ndarray:
+    """A resting mask (quarter-size) with gaps under CLOSE_PALMS of a palm closed: a forearm split by a
+    sleeve's edge or a shadow is one blob, while neighbours' forearms (palms apart) stay apart."""
+    side = max(1, int(round(palm / 4 * CLOSE_PALMS)))
+    if side < 2:
+        return mask
+    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((side, side), np.uint8)) > 0
+
+
+def rest_blobs(mask: np.ndarray, min_area: float) -> list[np.ndarray]:
+    """The resting blobs of a window's mask (quarter-size pixels): one voter's hand and forearm each, as
+    (N, 2) point arrays in quarter-size pixels; specks smaller than `min_area` dropped."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    out = []
+    for label in range(1, count):
+        if stats[label, cv2.CC_STAT_AREA] >= min_area:
+            ys, xs = np.nonzero(labels == label)
+            out.append(np.stack([xs, ys], axis=1).astype(float))
+    return out
+
+
+def _one_per_forearm(hands: list[list[Sighting]], blobs: list[np.ndarray], centre: np.ndarray,
+                     palm: float) -> list[list[Sighting]]:
+    """A voter rests one hand: of the hands found on one resting blob (a forearm and its hand) closer together
+    than NEIGHBOUR_PALMS, only the one nearest the ring's centre (the forearm's end) is kept; the detector's
+    second "hand" there is a wrist or a sleeve. Hands farther apart on one blob are two neighbours whose arms
+    touch. The order (best supported first) is kept."""
+    dropped: set[int] = set()
+    for blob in blobs:
+        points = blob * 4 + 2
+        on = [i for i, hand in enumerate(hands)
+              if np.min(np.hypot(points[:, 0] - hand[0].x, points[:, 1] - hand[0].y)) <= hand[0].palm * 0.5]
+        on.sort(key=lambda i: math.hypot(hands[i][0].x - centre[0], hands[i][0].y - centre[1]))
+        for a, i in enumerate(on):
+            if any(j not in dropped and math.hypot(hands[i][0].x - hands[j][0].x, hands[i][0].y - hands[j][0].y)
+                   < NEIGHBOUR_PALMS * palm for j in on[:a]):
+                dropped.add(i)
+    return [hand for i, hand in enumerate(hands) if i not in dropped]
+
+
+def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], palm: float,
+               counts: dict[int, int | None]) -> list[Sighting]:
+    """Each window's resting hands: the detector's resting sightings, and, for a resting blob no sighting lies
+    on (the detector missed that hand: a fist seen edge-on, a dark hand), the blob's tip towards the ring's
+    centre, where a forearm reaching in from a chair ends in the hand. Hands far off the ring the others make
+    (a face, a hand reaching to the table's middle) are dropped (`on_the_ring`); where the judge's count is
+    recorded, at most that many per window are kept, those on the biggest resting blobs first (a voter's whole
+    forearm rests for the vote; a player who shifted in the chair or a hand that moved leaves a speck). Points in the picture looked at (the
+    blobs are 4x smaller)."""
+    every = [b for bs in blobs.values() for b in bs]
+    if not every:
+        return sightings
+    if len(sightings) >= 4:  # the detector's hands lie on the ring itself: their box's middle is the table's
+        xy = np.array([(x.x, x.y) for x in sightings])
+        centre = (xy.min(axis=0) + xy.max(axis=0)) / 2
+    else:
+        centre = ring_centre(every)
+    candidates: list[tuple[int, list[Sighting]]] = []  # (window, sightings of one hand), best first per window
+    for k, window_blobs in blobs.items():
+        own = [s for s in sightings if s.window == k]
+        # one hand per place, the best supported first (found on the most frames); its sightings kept with it
+        hands: list[list[Sighting]] = []
+        for sgt in sorted(own, key=lambda a: -sum(math.hypot(a.x - o.x, a.y - o.y) <= SAME_PLACE * a.palm for o in own)):
+            for hand in hands:
+                if math.hypot(sgt.x - hand[0].x, sgt.y - hand[0].y) <= SAME_PLACE * hand[0].palm:
+                    hand.append(sgt)
+                    break
+            else:
+                hands.append([sgt])
+        hands = _one_per_forearm(hands, window_blobs, centre, palm)
+        kept = [hand[0] for hand in hands]
+        extra: list[Sighting] = []
+        for blob in sorted(window_blobs, key=len, reverse=True):
+            points = blob * 4 + 2
+            if any(np.min(np.hypot(points[:, 0] - s.x, points[:, 1] - s.y)) <= s.palm for s in kept):
+                continue
+            tip, back = blob_tip(blob, centre)
+            tip = tip + back * palm * 0.6
+            if any(math.hypot(tip[0] - o.x, tip[1] - o.y) < GROUP_PALMS * palm for o in [*kept, *extra]):
+                continue  # a piece of a forearm whose hand is already there
+            box = (tip[0] - palm * 0.8, tip[1] - palm * 0.8, tip[0] + palm * 0.8, tip[1] + palm * 0.8)
+            extra.append(Sighting(k, -1.0, float(tip[0]), float(tip[1]), palm, box))
+        sized = [(_blob_area(hand[0], window_blobs), -i, hand) for i, hand in enumerate([*hands, *([x] for x in extra)])]
+        candidates += [(k, hand) for _, _, hand in sorted(sized, key=lambda c: c[:2], reverse=True)]
+    ring = on_the_ring([(hand[0].x, hand[0].y) for _, hand in candidates])
+    out: list[Sighting] = []
+    taken: dict[int, int] = {}
+    for (k, hand), ok in zip(candidates, ring, strict=True):
+        count = counts.get(k)
+        if not ok or (count is not None and taken.get(k, 0) >= max(0, count)):
+            continue
+        taken[k] = taken.get(k, 0) + 1
+        out += hand
+    return out
+
+
+def _blob_area(hand: Sighting, blobs: list[np.ndarray]) -> int:
+    """The size (quarter-size pixels) of the biggest resting blob a hand lies on (0: on none)."""
+    sizes = [len(b) for b in blobs
+             if np.min(np.hypot(b[:, 0] * 4 + 2 - hand.x, b[:, 1] * 4 + 2 - hand.y)) <= hand.palm * 0.5]
+    return max(sizes, default=0)
+
+
+def on_the_ring(points: Sequence[tuple[float, float]]) -> list[bool]:
+    """Whether each resting place lies on the ring the others make round the table. Each place is measured
+    against the bounding box of all the other kept places, centred and halved to a unit square: a place on the
+    ring lies about one from the middle (up to 1.4 at a corner of the box), a hand reaching to the table's
+    middle under RING_INNER, a face or a shoulder beyond the ring over RING_OUTER. The worst place outside
+    that band is dropped and the others measured again, until none is (one stray place must not move the box
+    the others are judged by). Fewer than seven places: all kept (too few to tell)."""
+    xy = np.array(points, dtype=float)
+    keep = [True] * len(xy)
+    while sum(keep) >= 7:
+        worst, index = 0.0, -1
+        for i in (i for i in range(len(xy)) if keep[i]):
+            others = xy[[j for j in range(len(xy)) if keep[j] and j != i]]
+            lo, hi = others.min(axis=0), others.max(axis=0)
+            rho = float(np.hypot(*((xy[i] - (lo + hi) / 2) / np.maximum((hi - lo) / 2, 1e-6))))
+            off = max(RING_INNER - rho, rho - RING_OUTER, 0.0)
+            if off > worst:
+                worst, index = off, i
+        if index < 0:
+            break
+        keep[index] = False
+    return keep
 
 
 def find_seats(
@@ -537,11 +792,13 @@ def find_seats(
     backend: HandBackend | None = None,
     rate: float = RATE,
     progress: ProgressFn | None = None,
+    players: bool = True,
 ) -> FoundMap:
     """The seat map of a game video from where hands rest during `windows` (None or empty: the whole video).
 
     `living`: the seats still at the table during those votes (None: all ten); a seat not in it gets no zone.
-    `backend`: the hand detector (default: MediaPipe on the bundled model)."""
+    `backend`: the hand detector (default: MediaPipe on the bundled model). `players`: without vote windows,
+    look for the players' faces too (vision.players) and give their chairs a place."""
     started = time.perf_counter()
     living = frozenset(range(1, SEAT_COUNT + 1)) if living is None else frozenset(living)
     own = backend is None
@@ -550,6 +807,8 @@ def find_seats(
     try:
         with open_video(video_path) as video:
             meta = video.meta
+            scale = min(1.0, WORK_HEIGHT / meta.height)  # a 4K picture is looked at as 1080p: tiles and masks
+            size = (int(round(meta.width * scale)), int(round(meta.height * scale)))
             usable = [w for w in windows or () if w.t < meta.duration]
             if usable:
                 mode = "votes"
@@ -558,21 +817,64 @@ def find_seats(
                 mode, usable = "whole video", []
                 step = meta.duration / (WHOLE_VIDEO_FRAMES + 1)
                 plan = [(0, [step * (k + 1) for k in range(WHOLE_VIDEO_FRAMES)])]
-            total = sum(len(ts) for _, ts in plan) + len(plan)
+            total = len(plan) * 2 + sum(len(_detect_picks(len(ts)) if usable else ts) for _, ts in plan)
             counter = _Counter(progress, total)
-            masks = _Masks(video, usable)
-            side = _tile_side(detector, video, plan, masks, counter)
-            grid = tiles(meta.width, meta.height, side / meta.height)
-            for k, times in plan:
-                for t in times:
-                    _, image = video.frame_at_time(_clamp(t, meta.duration))
-                    sightings += look_at_frame(detector, image, grid, k, t, masks.at(k, image))
+            rest = _Rest(video, plan, usable, scale, counter)
+            side, seen = _tile_side(detector, rest, size, counter)
+            for k, frames in rest.frames.items():
+                for t, image in frames:
+                    found = seen.get((k, t))
+                    sightings += rest.look(detector, k, t, image, size, side) if found is None else found
                     counter.step()
     finally:
         if own:
             detector.close()
-    places = group_places(resting(sightings))
+    still = resting(sightings)
+    faces: list[Face] = []
+    if not usable and players:  # no vote yet: the players' faces show the chairs
+        faces = _faces(rest)
+    if rest.stable:
+        palm = float(np.median([x.palm for x in still])) if still else size[1] * FALLBACK_PALM
+        blobs = {k: rest_blobs(closed(m, palm), (palm / 4) ** 2 * BLOB_PALMS) for k, m in rest.stable.items()}
+        still = blob_spots(still, blobs, palm, {k: w.count for k, w in enumerate(usable)})
+    if scale < 1.0:
+        still = [_scaled(x, 1.0 / scale) for x in still]
+    places = group_places(still)
+    if faces:
+        places = with_players(places, [Face(f.frame, f.x / scale, f.y / scale, f.size / scale, f.score) for f in faces])
     return number_places(places, living, usable, (meta.width, meta.height), mode, time.perf_counter() - started)
+
+
+def _faces(rest: _Rest) -> list[Face]:
+    """The faces on the sampled frames (vision.players)."""
+    finder = FaceFinder()
+    try:
+        frames = rest.frames.get(0, [])
+        picks = _detect_picks(len(frames))  # a few frames: a player sits still, the detector is slow on squares
+        return [f for j in picks for f in finder.faces(frames[j][1], j)]
+    finally:
+        finder.close()
+
+
+def with_players(places: list[Place], faces: Sequence[Face]) -> list[Place]:
+    """The resting places and, for each player seen (a face on two frames or more) whose bearing from the ring's
+    centre holds no resting place, a chair where that player's hand would rest (vision.players.chair_places),
+    its box the size of the found hands' (or, with none, a little larger than the faces)."""
+    seen = players_of(faces)
+    spots = chair_places(seen, [(p.x, p.y) for p in places])
+    if not spots:
+        return places
+    if places:
+        half = np.median(np.concatenate([(p.boxes[:, 2:] - p.boxes[:, :2]) / 2 for p in places]), axis=0)
+    else:
+        half = np.full(2, 0.6 * float(np.median([p.size for p in seen])))
+    extra = [Place(x, y, np.array([[x - half[0], y - half[1], x + half[0], y + half[1]]]), 0, frozenset(),
+                   faces=player.frames) for player, x, y in spots]
+    return [*places, *extra]
+
+
+def _scaled(s: Sighting, f: float) -> Sighting:
+    return Sighting(s.window, s.t, s.x * f, s.y * f, s.palm * f, tuple(v * f for v in s.box))  # type: ignore[arg-type]
 
 
 def place_share(zone: np.ndarray, points: Sequence[tuple[float, float]]) -> float:

@@ -43,8 +43,14 @@ def centres(seat_map) -> dict[int, tuple[float, float]]:
 
 
 def seen(found) -> dict[int, tuple[float, float]]:
-    """The centres of the zones where hands were seen (not the guessed ones)."""
-    return {n: c for n, c in centres(found.seat_map).items() if found.confidence[n] > 0}
+    """Each place where hands were seen (not the guessed ones) under the seat whose zone holds it: a renumbering
+    moves the numbers round the places (the zones are cut anew against the chairs guessed under it)."""
+    out = {}
+    for place in found.places:
+        seats = [n for n, s in found.seat_map.seats.items() if s.contains(place.x, place.y)]
+        assert len(seats) == 1
+        out[seats[0]] = (round(place.x, 1), round(place.y, 1))
+    return out
 
 
 def copied_clip(folder: Path, with_map: bool) -> GameSpec:

@@ -4,21 +4,35 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import pipeline.seat_finding
 from pipeline.seat_finding import find_game_seats
 from review.game.protocol import load_protocol
+from vision.seat_finder import Place, number_places
 
 CLIPS = Path(__file__).resolve().parents[2] / "sample_videos" / "clips"
 PROTOCOL = CLIPS / "two_cameras.protocol.json"
 
 
 def _windows_seen(monkeypatch: pytest.MonkeyPatch, video: Path) -> list:
-    seen: list = []
-    monkeypatch.setattr(pipeline.seat_finding, "find_seats", lambda _video, windows, *_a, **_k: seen.extend(windows))
+    """The windows of the finder's first look (every seat found there: no second look)."""
+    looks: list[list] = []
+
+    def find(_video, windows, living, **_kwargs):
+        looks.append(list(windows))
+        return number_places(_ring(living), living, [], (1280, 720), "votes", 0.0)
+
+    monkeypatch.setattr(pipeline.seat_finding, "find_seats", find)
     find_game_seats(video, PROTOCOL)
-    return seen
+    assert len(looks) == 1
+    return looks[0]
+
+
+def _ring(living: frozenset[int]) -> list[Place]:
+    return [Place(100.0 + 100 * n, 300.0 + 20 * (n % 2), np.array([[90.0 + 100 * n, 290, 110 + 100 * n, 310]]), 6,
+                  frozenset({0})) for n in sorted(living)]
 
 
 def test_the_far_cameras_votes_are_watched_at_its_own_times(monkeypatch: pytest.MonkeyPatch) -> None:

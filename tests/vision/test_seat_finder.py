@@ -14,7 +14,16 @@ from fakes import FPS, FakeBackend, Scene
 from review.audit.inputs import check_seat_geometry
 from vision.backend import MediaPipeBackend
 from vision.crops import crop_for_zone
-from vision.seat_finder import Place, Window, find_seats, number_places, renumbered
+from vision.seat_finder import (
+    Place,
+    Sighting,
+    Window,
+    blob_spots,
+    find_seats,
+    number_places,
+    on_the_ring,
+    renumbered,
+)
 from vision.seats import Seat, SeatMap, load_seat_map
 from vision.video import open_video
 
@@ -212,3 +221,49 @@ def test_on_rendered_clips_the_found_zones_hold_the_truths_resting_hands(name: s
         assert "no hand seen on the table during day 1 votes" in found.unfound[8]
     else:
         assert all("left the game" in found.unfound[n] for n in (3, 6, 9, 10))
+
+
+def _sighting(window: int, t: float, x: float, y: float, palm: float = 20.0) -> Sighting:
+    return Sighting(window, t, x, y, palm, (x - palm, y - palm, x + palm, y + palm))
+
+
+def _blob(x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    """A rectangular resting blob in quarter-size pixels, as rest_blobs gives it."""
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    return np.stack([xs.ravel(), ys.ravel()], axis=1).astype(float)
+
+
+def test_a_place_far_off_the_ring_is_told_apart() -> None:
+    truth = ring()
+    points = [truth[n] for n in truth]
+    w, h = SIZE
+    flags = on_the_ring([*points, (w / 2, h * 0.55), (truth[5][0], truth[5][1] - 0.2 * h)])
+    assert flags[:10] == [True] * 10  # every chair of the ring, corners of the table included
+    assert flags[10:] == [False, False]  # a hand reaching to the middle, a face above the far end
+    assert on_the_ring(points[:5]) == [True] * 5  # too few places to tell
+
+
+def test_one_voter_one_hand_and_a_missed_hand_found_at_its_forearms_end() -> None:
+    """Window 0: the detector sees a hand and a wrist on one forearm, and nothing on another forearm reaching in
+    from the right; the judge counted two hands."""
+    left = _blob(10, 40, 40, 50)  # quarter-size: a forearm from x=40 (frame) to 160, reaching right
+    right = _blob(120, 40, 150, 50)  # another, reaching left towards the middle
+    hand, wrist = _sighting(0, 1.0, 150, 180), _sighting(0, 1.0, 110, 180)
+    hand2, wrist2 = _sighting(0, 2.0, 151, 181), _sighting(0, 2.0, 111, 181)
+    spots = blob_spots([hand, wrist, hand2, wrist2], {0: [left, right]}, 20.0, {0: 2})
+    xs = sorted({round(s.x) for s in spots})
+    assert 150 in xs and 110 not in xs  # the hand nearest the table's middle, not the wrist
+    tip = [s for s in spots if s.t < 0]
+    assert len(tip) == 1 and 480 < tip[0].x < 510  # the right forearm's end, a little back along it
+    only_one = blob_spots([hand, wrist, hand2, wrist2], {0: [left, right]}, 20.0, {0: 1})
+    assert {round(s.x) for s in only_one} == {150, 151}  # the judge's count keeps the best supported
+
+
+def test_a_zone_reaches_towards_its_neighbours_without_touching_them() -> None:
+    truth = ring()
+    found = number_places([place(*truth[n], r=5.0) for n in truth], ALL, [], SIZE, "votes", 0.0)
+    check_seat_geometry(found.seat_map, "found")
+    for n in (2, 3, 8):  # a hand landing a third of the way to the next chair is still in its own zone
+        x, y = truth[n]
+        nx, ny = truth[n + 1]
+        assert found.seat_map.seats[n].contains(x + (nx - x) / 3, y + (ny - y) / 3), n

@@ -1,0 +1,166 @@
+"""The players round the table, from their faces: where the chairs are before any hand has rested.
+
+Why: in the first minutes of a game no vote has happened, so no hand has rested in front of a chair; the players
+themselves show where the chairs are. MediaPipe's full-range face detector (from the same Apache-2.0 wheel as the
+hand model, bundled in vision/models and checked against its sha256 in models.json; nothing is downloaded) is
+run on overlapping squares of a few frames; a face found on several of them, in the same place, is a player.
+vision.seat_finder turns each player into a chair on the ring of resting places (`chair_places`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import cv2
+import numpy as np
+
+from contract.errors import UnreadableInput
+from vision.backend import quiet_native_stderr
+
+FACE_MODEL = "face_detection_full_range_sparse.tflite"
+MIN_SCORE = 0.3  # the detector's score for a face (rendered and distant faces score low; a player must also
+# be found again on another frame, which a stray pattern rarely is)
+TILE_SHARE = 0.5  # squares of half the picture's height, overlapping by half: a face of 3-10 % of the height
+# is 6-20 % of the square, where the full-range model reads best
+SAME_FACE = 0.6  # face sizes: two faces this close are one player
+HAND_REACH = 0.75  # with no resting hand to learn from: a player's hand rests this share of the way from the
+# ring's centre to the face (the table's edge lies between the face and the centre)
+
+
+@dataclass(frozen=True)
+class Face:
+    """One face on one frame, in frame pixels."""
+
+    frame: int
+    x: float
+    y: float
+    size: float
+    score: float
+
+
+@dataclass(frozen=True)
+class Player:
+    """A face found on several frames in the same place: a player sitting there."""
+
+    x: float
+    y: float
+    size: float
+    frames: int
+
+
+@lru_cache(maxsize=1)
+def face_model_bytes() -> bytes:
+    """The bundled face detector's bytes, refused unless their sha256 is the one models.json records."""
+    folder = resources.files("vision").joinpath("models")
+    try:
+        manifest = json.loads(folder.joinpath("models.json").read_text(encoding="utf-8"))
+        data = folder.joinpath(FACE_MODEL).read_bytes()
+    except (OSError, ValueError) as exc:
+        raise UnreadableInput(f"vision/models/{FACE_MODEL}: the bundled face model cannot be read ({exc}).") from exc
+    digest, expected = hashlib.sha256(data).hexdigest(), manifest.get("sha256", {}).get(FACE_MODEL)
+    if digest != expected:
+        raise UnreadableInput(f"vision/models/{FACE_MODEL}: sha256 {digest[:12]}… does not match models.json "
+                              f"({str(expected)[:12]}…); the model file is damaged or was replaced.")
+    return data
+
+
+class FaceFinder:
+    """MediaPipe's face detector (IMAGE mode) on the bundled model, shown overlapping squares of a frame."""
+
+    def __init__(self, min_score: float = MIN_SCORE) -> None:
+        from mediapipe.tasks.python import BaseOptions
+        from mediapipe.tasks.python.vision import FaceDetector, FaceDetectorOptions
+
+        options = FaceDetectorOptions(base_options=BaseOptions(model_asset_buffer=face_model_bytes()),
+                                      min_detection_confidence=min_score)
+        with quiet_native_stderr():
+            self._detector = FaceDetector.create_from_options(options)
+
+    def faces(self, image: np.ndarray, frame: int = 0) -> list[Face]:
+        """The faces on one BGR frame (one per place: the overlapping squares find a face twice)."""
+        import mediapipe as mp
+
+        height, width = image.shape[:2]
+        side = max(64, int(round(height * TILE_SHARE)))
+        step = max(32, side // 2)
+        found: list[Face] = []
+        for y0 in _starts(height, side, step):
+            for x0 in _starts(width, side, step):
+                square = np.ascontiguousarray(cv2.cvtColor(image[y0:y0 + side, x0:x0 + side], cv2.COLOR_BGR2RGB))
+                result = self._detector.detect(mp.Image(image_format=mp.ImageFormat.SRGB, data=square))
+                for d in result.detections:
+                    b = d.bounding_box
+                    found.append(Face(frame, x0 + b.origin_x + b.width / 2, y0 + b.origin_y + b.height / 2,
+                                      float(max(b.width, b.height)), float(d.categories[0].score)))
+        kept: list[Face] = []
+        for face in sorted(found, key=lambda f: -f.score):
+            if all(math.hypot(face.x - k.x, face.y - k.y) > SAME_FACE * max(face.size, k.size) for k in kept):
+                kept.append(face)
+        return kept
+
+    def close(self) -> None:
+        self._detector.close()
+
+
+def _starts(extent: int, side: int, step: int) -> list[int]:
+    if extent <= side:
+        return [0]
+    out = list(range(0, extent - side + 1, step))
+    if out[-1] + side < extent:
+        out.append(extent - side)
+    return out
+
+
+def players(faces: Sequence[Face], least_frames: int = 2) -> list[Player]:
+    """Faces grouped by place over the frames; a group seen on at least `least_frames` frames is a player."""
+    groups: list[list[Face]] = []
+    for face in sorted(faces, key=lambda f: -f.score):
+        for group in groups:
+            g = group[0]
+            if math.hypot(face.x - g.x, face.y - g.y) <= SAME_FACE * max(face.size, g.size):
+                group.append(face)
+                break
+        else:
+            groups.append([face])
+    out = []
+    for group in groups:
+        frames = len({f.frame for f in group})
+        if frames >= least_frames:
+            xy = np.median(np.array([(f.x, f.y) for f in group]), axis=0)
+            out.append(Player(float(xy[0]), float(xy[1]), float(np.median([f.size for f in group])), frames))
+    return out
+
+
+def chair_places(seen: Sequence[Player], hands: Sequence[tuple[float, float]]) -> list[tuple[Player, float, float]]:
+    """Where the hands of the players with no resting hand would rest: on the line from the ring's centre to
+    the face, at the share of that distance the resting hands lie at for the players who have one (a face
+    and a hand on the same bearing from the centre), or HAND_REACH with none. The ring's centre is the middle
+    of the faces' and hands' bounding box. A player whose bearing already holds a hand gets nothing."""
+    if not seen:
+        return []
+    xy = np.array([(p.x, p.y) for p in seen] + list(hands), dtype=float)
+    centre = (xy.min(axis=0) + xy.max(axis=0)) / 2
+    bearing = lambda x, y: math.atan2(y - centre[1], x - centre[0])  # noqa: E731
+    apart = math.pi / max(len(seen), 1)  # half the bearing between neighbouring players
+    shares, free = [], []
+    for p in seen:
+        near = [h for h in hands if abs(_turn(bearing(*h) - bearing(p.x, p.y))) < apart]
+        if near:
+            h = min(near, key=lambda h: abs(_turn(bearing(*h) - bearing(p.x, p.y))))
+            shares.append(math.dist(h, centre) / max(math.dist((p.x, p.y), centre), 1e-6))
+        else:
+            free.append(p)
+    share = float(np.median(shares)) if shares else HAND_REACH
+    return [(p, float(centre[0] + (p.x - centre[0]) * share), float(centre[1] + (p.y - centre[1]) * share))
+            for p in free]
+
+
+def _turn(a: float) -> float:
+    """An angle folded into (-π, π]."""
+    return (a + math.pi) % (2 * math.pi) - math.pi
