@@ -47,8 +47,10 @@ class VisionOptions:
     zone_gating: bool = True  # change gating compares the seat's zone (its thumbnail cells, grown by one), not its
     # whole crop, and a gated seat repeats its own hand only: arms, gestures and neighbours in the crop cost no look
     # (issue 19: on the busy table every crop changes on most frames, its zone only where a vote lands or leaves)
-    still_lead: bool = True  # a still zone that shows what it showed on the window's first frame gets no periodic
-    # re-check: a fresh look on that unchanged picture can only repeat the runs that agreed (issue 19)
+    still_lead: bool = False  # a still zone that shows what it showed on the window's first frame gets no periodic
+    # re-check: a fresh look on that unchanged picture can only repeat the runs that agreed (issue 19). Off: in dim
+    # light a dark hand landing late barely moves the zone's cells off the first picture (no dim-light scaling there),
+    # so the re-check that finds it never came; on, stress_dark lost seat 9's late_vote to a false no_vote
     refused_repeat: bool = True  # a reading refused as no readable hand is repeated by change gating with the rest of
     # the run's answer instead of keeping the detector running on every frame (a tracker locking on needs the next
     # frame; a fresh look at the same picture refuses the same reading)

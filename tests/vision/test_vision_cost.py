@@ -45,7 +45,8 @@ def _busy_scene(frames: int) -> Scene:
 def test_zone_gating_looks_only_where_the_zone_changes_and_reports_the_same_hands() -> None:
     scene = _busy_scene(60)
     looks, hands = {}, {}
-    for name, options in (("on", DEFAULT), ("off", replace(DEFAULT, zone_gating=False))):
+    still = replace(DEFAULT, still_lead=True)  # no periodic re-check of a still zone, so only changes count
+    for name, options in (("on", still), ("off", replace(still, zone_gating=False))):
         with SeatDetector(scene.seat_map, resting=True, options=options, backend=FakeBackend(scene)) as detector:
             results = _run(detector, scene, 60)
         looks[name] = sum(1 in r.looked for r in results)
@@ -59,7 +60,7 @@ def test_a_still_zone_showing_its_first_picture_is_not_rechecked() -> None:
     scene = Scene(_three_seats())
     scene.show(scene.hand(2, "fist"), range(0, 200))  # resting since before the window: its first picture
     looks, hands = {}, {}
-    for name, options in (("on", DEFAULT), ("off", replace(DEFAULT, still_lead=False))):
+    for name, options in (("on", replace(DEFAULT, still_lead=True)), ("off", DEFAULT)):
         backend = FakeBackend(scene)
         with SeatDetector(scene.seat_map, resting=True, options=options, backend=backend) as detector:
             results = _run(detector, scene, 200)
@@ -85,7 +86,8 @@ def test_a_refused_reading_is_repeated_by_gating_with_its_refusal(monkeypatch: p
 
     monkeypatch.setattr(vision.detect, "plausible_hand", refuse_the_fist)
     looks, unread = {}, {}
-    for name, options in (("on", DEFAULT), ("off", replace(DEFAULT, refused_repeat=False))):
+    still = replace(DEFAULT, still_lead=True)  # no periodic re-check of a still zone, so only refusals count
+    for name, options in (("on", still), ("off", replace(still, refused_repeat=False))):
         with SeatDetector(scene.seat_map, resting=True, options=options, backend=FakeBackend(scene)) as detector:
             results = _run(detector, scene, 80)
         looks[name] = sum(2 in r.looked for r in results)
