@@ -105,3 +105,14 @@ def zone_visible_share(zone: np.ndarray, frame_size: tuple[int, int]) -> float:
     x1, y1 = min(size[0], w - lo[0]), min(size[1], h - lo[1])
     inside = int(mask[y0:y1, x0:x1].sum()) if x1 > x0 and y1 > y0 else 0
     return inside / total
+
+
+def covering_starts(extent: int, side: int, step: int) -> list[int]:
+    """Where overlapping squares of `side` pixels, `step` apart, start so that they cover `extent` pixels, the last
+    one flush with the far edge (the seat finder's tiles, the face finder's squares)."""
+    if extent <= side:
+        return [0]
+    starts = list(range(0, extent - side + 1, step))
+    if starts[-1] + side < extent:
+        starts.append(extent - side)
+    return starts

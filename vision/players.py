@@ -22,6 +22,7 @@ import numpy as np
 
 from contract.errors import UnreadableInput
 from vision.backend import quiet_native_stderr
+from vision.crops import covering_starts
 
 FACE_MODEL = "face_detection_full_range_sparse.tflite"
 MIN_SCORE = 0.3  # the detector's score for a face (rendered and distant faces score low; a player must also
@@ -90,8 +91,8 @@ class FaceFinder:
         side = max(64, int(round(height * TILE_SHARE)))
         step = max(32, side // 2)
         found: list[Face] = []
-        for y0 in _starts(height, side, step):
-            for x0 in _starts(width, side, step):
+        for y0 in covering_starts(height, side, step):
+            for x0 in covering_starts(width, side, step):
                 square = np.ascontiguousarray(cv2.cvtColor(image[y0:y0 + side, x0:x0 + side], cv2.COLOR_BGR2RGB))
                 result = self._detector.detect(mp.Image(image_format=mp.ImageFormat.SRGB, data=square))
                 for d in result.detections:
@@ -106,15 +107,6 @@ class FaceFinder:
 
     def close(self) -> None:
         self._detector.close()
-
-
-def _starts(extent: int, side: int, step: int) -> list[int]:
-    if extent <= side:
-        return [0]
-    out = list(range(0, extent - side + 1, step))
-    if out[-1] + side < extent:
-        out.append(extent - side)
-    return out
 
 
 def players(faces: Sequence[Face], least_frames: int = 2) -> list[Player]:

@@ -54,7 +54,7 @@ import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
 
 from vision.backend import HandBackend, MediaPipeBackend
-from vision.crops import CROP_SIZE, SeatCrop
+from vision.crops import CROP_SIZE, SeatCrop, covering_starts
 from vision.players import Face, FaceFinder, chair_places
 from vision.players import players as players_of
 from vision.pose import plausible_hand
@@ -172,16 +172,8 @@ def tiles(width: int, height: int, share: float = TILE_SHARE, step: float = TILE
     """Overlapping squares covering the picture, each later shown to the detector at 256 px."""
     side = max(64, int(round(height * share)))
     stride = max(16, int(round(side * step)))
-
-    def starts(extent: int) -> list[int]:
-        if extent <= side:
-            return [0]
-        out = list(range(0, extent - side + 1, stride))
-        if out[-1] + side < extent:
-            out.append(extent - side)
-        return out
-
-    return [SeatCrop(x, y, side) for y in starts(height) for x in starts(width)]
+    return [SeatCrop(x, y, side) for y in covering_starts(height, side, stride)
+            for x in covering_starts(width, side, stride)]
 
 
 def _small(image: np.ndarray) -> np.ndarray:

@@ -27,6 +27,18 @@ def _three_seats() -> SeatMap:
     return seat_map_from_json({"format": "stopframe-seats/1", "frame_size": [640, 360], "seats": seats})
 
 
+def _on_off(scene: Scene, frames: int, rule: str) -> dict[str, list[FrameResult]]:
+    """Every frame's result with a gating rule on and off; the periodic re-check of a still zone stays out of both
+    unless it is the rule (still_lead on), so only what the rule changes counts."""
+    base = replace(DEFAULT, still_lead=True)
+    out = {}
+    for name, value in (("on", True), ("off", False)):
+        options = replace(base, **{rule: value})
+        with SeatDetector(scene.seat_map, resting=True, options=options, backend=FakeBackend(scene)) as detector:
+            out[name] = _run(detector, scene, frames)
+    return out
+
+
 def _run(detector: SeatDetector, scene: Scene, frames: int) -> list[FrameResult]:
     return [detector.process(i, i / FPS, scene.frame(i)) for i in range(frames)]
 
@@ -44,13 +56,9 @@ def _busy_scene(frames: int) -> Scene:
 
 def test_zone_gating_looks_only_where_the_zone_changes_and_reports_the_same_hands() -> None:
     scene = _busy_scene(60)
-    looks, hands = {}, {}
-    still = replace(DEFAULT, still_lead=True)  # no periodic re-check of a still zone, so only changes count
-    for name, options in (("on", still), ("off", replace(still, zone_gating=False))):
-        with SeatDetector(scene.seat_map, resting=True, options=options, backend=FakeBackend(scene)) as detector:
-            results = _run(detector, scene, 60)
-        looks[name] = sum(1 in r.looked for r in results)
-        hands[name] = [sorted(r.hands) for r in results]
+    runs = _on_off(scene, 60, "zone_gating")
+    looks = {name: sum(1 in r.looked for r in results) for name, results in runs.items()}
+    hands = {name: [sorted(r.hands) for r in results] for name, results in runs.items()}
     assert hands["on"] == hands["off"] == [[]] * 20 + [[1]] * 40
     assert looks["off"] == 60  # the crop changes on every frame
     assert looks["on"] <= 6  # the first runs, the landing and the runs that agree on it
@@ -59,13 +67,9 @@ def test_zone_gating_looks_only_where_the_zone_changes_and_reports_the_same_hand
 def test_a_still_zone_showing_its_first_picture_is_not_rechecked() -> None:
     scene = Scene(_three_seats())
     scene.show(scene.hand(2, "fist"), range(0, 200))  # resting since before the window: its first picture
-    looks, hands = {}, {}
-    for name, options in (("on", replace(DEFAULT, still_lead=True)), ("off", DEFAULT)):
-        backend = FakeBackend(scene)
-        with SeatDetector(scene.seat_map, resting=True, options=options, backend=backend) as detector:
-            results = _run(detector, scene, 200)
-        looks[name] = sum(len(r.looked) for r in results)
-        hands[name] = [sorted(r.hands) for r in results]
+    runs = _on_off(scene, 200, "still_lead")
+    looks = {name: sum(len(r.looked) for r in results) for name, results in runs.items()}
+    hands = {name: [sorted(r.hands) for r in results] for name, results in runs.items()}
     assert hands["on"] == hands["off"] == [[2]] * 200
     assert looks["on"] == 3 * 2  # every seat: the two runs that agree, then nothing
     assert looks["off"] > looks["on"] + 3 * 5  # the periodic re-checks of the old gating
@@ -85,13 +89,9 @@ def test_a_refused_reading_is_repeated_by_gating_with_its_refusal(monkeypatch: p
         return real(points, world) and not np.allclose(crop.to_frame(points)[0, :2], wrist, atol=3.0)
 
     monkeypatch.setattr(vision.detect, "plausible_hand", refuse_the_fist)
-    looks, unread = {}, {}
-    still = replace(DEFAULT, still_lead=True)  # no periodic re-check of a still zone, so only refusals count
-    for name, options in (("on", still), ("off", replace(still, refused_repeat=False))):
-        with SeatDetector(scene.seat_map, resting=True, options=options, backend=FakeBackend(scene)) as detector:
-            results = _run(detector, scene, 80)
-        looks[name] = sum(2 in r.looked for r in results)
-        unread[name] = [2 in r.unread and 2 not in r.hands for r in results]
+    runs = _on_off(scene, 80, "refused_repeat")
+    looks = {name: sum(2 in r.looked for r in results) for name, results in runs.items()}
+    unread = {name: [2 in r.unread and 2 not in r.hands for r in results] for name, results in runs.items()}
     assert all(unread["on"]) and all(unread["off"])  # refused on every frame, looked at or repeated
     assert looks["off"] == 80 and looks["on"] <= 2
 
