@@ -59,6 +59,7 @@ from vision.players import Face, FaceFinder, chair_places
 from vision.players import players as players_of
 from vision.pose import plausible_hand
 from vision.seats import Seat, SeatMap, point_in_polygon
+from vision.table import Table, fits_places, table_outline
 from vision.video import VideoSource, open_video
 
 SEAT_COUNT = 10
@@ -95,6 +96,12 @@ CLOSE_PALMS = 0.5  # gaps in a resting blob narrower than this share of a palm a
 BLOB_PALMS = 2.0  # a resting blob is at least this many palm areas (a hand and some forearm)
 FACE_ONLY = 0.5  # the most a chair placed from its player's face alone is trusted (no hand has rested there)
 FALLBACK_PALM = 0.04  # the palm as a share of the picture's height where the detector found no hand at all
+TABLE_BAND = (0.3, 1.1)  # with the table's outline: a resting place lies this far from its middle (1: the rim);
+# a hand reaching to the middle lies nearer, a face or a shoulder beyond the chair farther
+RIM_MARGIN = 0.05  # a zone reaches this far past the rim (the table's measure) beyond its own place at most
+BEHIND_PALMS = 5.0  # palm lengths: a blob's end this far behind another hand on its line is that arm's piece
+TIP_DEPTH = 1.6  # palm lengths: how far back from a resting blob's end its hand may lie
+ARC_STEPS = 16  # points per stretch when measuring the way round the ring between two places
 ProgressFn = Callable[[int, int], None]
 
 
@@ -152,6 +159,7 @@ class FoundMap:
     flipped: bool = False
     shift: int = 0  # seat 1 moved this many chairs clockwise
     checked_by_voters: bool = False
+    table: Table | None = None  # the table top's outline (vision.table), where it was found
 
     def to_json(self) -> dict:
         """The `stopframe-seats/1` map with the finder's evidence in `x_found` (an x_ extension, spec §1)."""
@@ -165,6 +173,10 @@ class FoundMap:
             "confidence": {str(n): round(c, 3) for n, c in sorted(self.confidence.items())},
             "unfound": {str(n): why for n, why in sorted(self.unfound.items())},
         }
+        if self.table is not None:
+            data["x_found"]["table"] = {"centre": [round(v, 1) for v in self.table.centre],
+                                        "axes": [round(v, 1) for v in self.table.axes],
+                                        "angle": round(self.table.angle, 1)}
         return data
 
 
@@ -182,11 +194,15 @@ def _small(image: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(small, (3, 3), 0)
 
 
+def raw_change(reference: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """Where `now` (a quarter-size colour picture) differs from `reference` in any colour channel. Colour, not
+    grey: skin on a wooden table can be as bright as the wood."""
+    return cv2.absdiff(reference, now).max(axis=2) > CHANGE_LEVEL
+
+
 def change_mask(reference: np.ndarray, now: np.ndarray) -> np.ndarray:
-    """Where `now` (a quarter-size colour picture) differs from `reference` in any colour channel, grown a
-    little (a hand's own edges). Colour, not grey: skin on a wooden table can be as bright as the wood."""
-    changed = (cv2.absdiff(reference, now).max(axis=2) > CHANGE_LEVEL).astype(np.uint8)
-    return cv2.dilate(changed, np.ones((5, 5), np.uint8)) > 0
+    """raw_change grown a little (a hand's own edges)."""
+    return cv2.dilate(raw_change(reference, now).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
 
 
 def _box_changed(mask: np.ndarray, box: tuple[float, float, float, float]) -> bool:
@@ -196,6 +212,16 @@ def _box_changed(mask: np.ndarray, box: tuple[float, float, float, float]) -> bo
     return part.size > 0 and float(part.mean()) >= HAND_CHANGED
 
 
+def _palm_changed(mask: np.ndarray, x: float, y: float) -> bool:
+    """Whether the palm's own middle (frame pixels) differs from both reference pictures on this frame (`mask`:
+    raw_change against both, not grown): an idle hand lying at the table's edge beside a voter's resting
+    forearm has a box that overlaps the forearm's change, and its fingers' small moves change its edges, but
+    its palm stays the same."""
+    qx, qy = int(x) // 4, int(y) // 4
+    part = mask[max(0, qy - 1):qy + 2, max(0, qx - 1):qx + 2]
+    return part.size > 0 and float(part.mean()) >= 0.5
+
+
 def _tile_changed(mask: np.ndarray, tile: SeatCrop) -> bool:
     x0, y0, s = tile.x0 // 4, tile.y0 // 4, max(1, tile.side // 4)
     part = mask[max(0, y0):y0 + s, max(0, x0):x0 + s]
@@ -203,8 +229,9 @@ def _tile_changed(mask: np.ndarray, tile: SeatCrop) -> bool:
 
 
 def look_at_frame(backend: HandBackend, image: np.ndarray, grid: Sequence[SeatCrop], window: int, t: float,
-                  mask: np.ndarray | None) -> list[Sighting]:
-    """The hands on one frame: every tile (or every tile where `mask` shows a change), hands on changed pixels."""
+                  mask: np.ndarray | None, moved: np.ndarray | None = None) -> list[Sighting]:
+    """The hands on one frame: every tile (or every tile where `mask` shows a change), hands on changed pixels
+    (`mask`: where the window rests; `moved`: this frame's own change, which the palm must show)."""
     found: list[Sighting] = []
     for tile in grid:
         if mask is not None and not _tile_changed(mask, tile):
@@ -217,6 +244,8 @@ def look_at_frame(backend: HandBackend, image: np.ndarray, grid: Sequence[SeatCr
             palm = float(np.linalg.norm(points[9, :2] - points[0, :2]))
             lo, hi = points[:, :2].min(axis=0), points[:, :2].max(axis=0)
             if mask is not None and not _box_changed(mask, (*lo, *hi)):
+                continue
+            if moved is not None and not _palm_changed(moved, float(x), float(y)):
                 continue
             found.append(Sighting(window, t, float(x), float(y), palm, (*map(float, lo), *map(float, hi))))
     return _one_per_hand(found)
@@ -261,17 +290,37 @@ def group_places(sightings: list[Sighting], most: int = SEAT_COUNT) -> list[Plac
     return places[:most]
 
 
-def _judge_angles(places: Sequence[Place]) -> tuple[np.ndarray, tuple[float, float]]:
+def _judge_angles(places: Sequence[Place], table: Table | None = None) -> tuple[np.ndarray, tuple[float, float]]:
     """Each place's angle clockwise (on screen) from the downward ray through the ring's centre, 0-2π. The
-    centre is the middle of the places' bounding box: a mean would lean away from a side with empty chairs."""
+    centre is the table's (its outline), or else the middle of the places' bounding box: a mean would lean away
+    from a side with empty chairs (the box's middle still leans where a whole side is missing)."""
     xy = np.array([(p.x, p.y) for p in places])
     lo, hi = xy.min(axis=0), xy.max(axis=0)
-    centre = (float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2)
+    centre = table.centre if table is not None else (float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2)
     angles = np.arctan2(xy[:, 1] - centre[1], xy[:, 0] - centre[0])  # y down: growing angle = clockwise
     return np.mod(angles - math.pi / 2, 2 * math.pi), centre
 
 
-def assign_chairs(places: Sequence[Place], living: frozenset[int]) -> tuple[list[int], float]:
+def ring_distances(places: Sequence[Place], table: Table | None) -> np.ndarray:
+    """The distance between consecutive places (in ring order): with the table's outline, the way round the
+    ring (the table's ellipse through the two places), else the straight line. Why: chairs stand evenly along
+    the table's edge, and round a corner of the table the straight line across is far shorter than the way the
+    chairs stand."""
+    xy = np.array([(p.x, p.y) for p in places], dtype=float)
+    if table is None or len(xy) < 2:
+        return np.linalg.norm(np.diff(xy, axis=0), axis=1) if len(xy) > 1 else np.empty(0)
+    out = []
+    for a, b in zip(places[:-1], places[1:], strict=True):
+        ta, tb = table.theta(a.x, a.y), table.theta(b.x, b.y)
+        ra, rb = table.radius(a.x, a.y), table.radius(b.x, b.y)
+        turn = (tb - ta) % (2 * math.pi)  # clockwise on screen, as the places are ordered
+        steps = np.linspace(0.0, 1.0, ARC_STEPS + 1)
+        path = np.array([table.point(ta + turn * f, ra + (rb - ra) * f) for f in steps])
+        out.append(max(float(np.linalg.norm(np.diff(path, axis=0), axis=1).sum()), math.hypot(b.x - a.x, b.y - a.y)))
+    return np.array(out)
+
+
+def assign_chairs(places: Sequence[Place], living: frozenset[int], table: Table | None = None) -> tuple[list[int], float]:
     """Each place's chair (0-9, clockwise from the judge's left), places given clockwise from the judge.
 
     The chairs without a place are chosen where the ring's spacing shows a gap: consecutive places k chairs
@@ -283,9 +332,9 @@ def assign_chairs(places: Sequence[Place], living: frozenset[int]) -> tuple[list
     m = len(places)
     if m == 0:
         return [], 0.0
-    phi, centre = _judge_angles(places)
+    phi, centre = _judge_angles(places, table)
     xy = np.array([(p.x, p.y) for p in places])
-    d = np.linalg.norm(np.diff(xy, axis=0), axis=1)
+    d = ring_distances(places, table)
     unit = max(float(np.median(d)) if len(d) else 1.0, 1e-6)
     mirror = np.array([2 * centre[0] - xy[-1, 0], xy[-1, 1]])
     ends = math.copysign(float(np.linalg.norm(xy[0] - mirror)) / unit, phi[0] - (2 * math.pi - phi[-1]))
@@ -347,11 +396,15 @@ def _clip_half_plane(poly: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarr
 
 
 def zone_of(place: Place, others: Sequence[Place], frame_size: tuple[int, int],
-            spacing: float | None = None) -> np.ndarray:
+            spacing: float | None = None, table: Table | None = None) -> np.ndarray:
     """The hull of a place's hand boxes grown by GROW and of a disc reaching ZONE_REACH of the way to the nearest
     other place (a voter's hand lands anywhere in front of the chair, not only where it was seen), cut at the
-    half-way line to every other place (a small gap is kept, so neighbours never touch) and at the frame's edge.
-    `spacing` (the ring's usual distance between neighbours) bounds the disc beside an empty chair."""
+    half-way line to every other place (a small gap is kept, so neighbours never touch), at the frame's edge
+    and, with the table's outline, outwards where the hands seen there end (and at the rim): a voter's hand comes
+    from the chair, so a zone reaching out towards the chair holds the hand before it has landed (an early
+    onset) and the idle hands lying at the table's edge.
+    `spacing` (the distance between neighbouring chairs there) bounds the disc beside an empty chair: the next
+    chair stands there even where its player has left."""
     b = place.boxes
     corners = np.concatenate([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]]).astype(float)
     centre = np.array([place.x, place.y])
@@ -370,6 +423,11 @@ def zone_of(place: Place, others: Sequence[Place], frame_size: tuple[int, int],
         poly = _clip_half_plane(poly, centre, o - gap)
         if len(poly) < 3:
             break
+    if table is not None and len(poly) >= 3:
+        seen = max(table.radius(x, y) for x, y in corners[:4 * len(b)])  # the hands' own reach outwards
+        rim = table.polygon(min(seen, max(1.0, table.radius(place.x, place.y) + RIM_MARGIN))).astype(np.float32)
+        area, cut = cv2.intersectConvexConvex(poly.astype(np.float32), rim)
+        poly = cut.reshape(-1, 2).astype(float) if cut is not None and area > 0 else np.empty((0, 2))
     w, h = frame_size
     if len(poly):
         poly[:, 0] = np.clip(poly[:, 0], 0, w - 1)
@@ -399,16 +457,21 @@ def _unfound_reason(seat: int, living: frozenset[int], windows: Sequence[Window]
     return f"seat {seat}: no hand seen resting on the table in this video; an empty chair?"
 
 
-def guessed_places(places: Sequence[Place], chairs: Sequence[int], wanted: Sequence[int]) -> dict[int, Place]:
+def guessed_places(places: Sequence[Place], chairs: Sequence[int], wanted: Sequence[int],
+                   table: Table | None = None) -> dict[int, Place]:
     """Places for the `wanted` chairs that hold none (a living player who never put a hand down): between the
-    nearest found chairs on either side, or, next to the judge, the mirror image of the chair opposite. Why: a
-    seat with no zone is "cannot see" to the audit, and a player who never voted must be "no vote"."""
+    nearest found chairs on either side (with the table's outline, on the way round the table from one to the
+    other: the straight line across a corner runs inside the table), or, next to the judge, the mirror image of
+    the chair opposite. Why: a seat with no zone is "cannot see" to the audit, and a player who never voted must
+    be "no vote"."""
     at = {c: p for p, c in zip(places, chairs, strict=True)}
     if not at:
         return {}
     pairs = [(at[c].x + at[SEAT_COUNT - 1 - c].x) / 2 for c in at if SEAT_COUNT - 1 - c in at]
     xs = [p.x for p in places]
     axis = float(np.median(pairs)) if pairs else (min(xs) + max(xs)) / 2  # the line the two sides mirror about
+    if table is not None and not pairs:
+        axis = table.centre[0]
     half = np.median(np.array([(p.boxes[:, 2:].max(axis=0) - p.boxes[:, :2].min(axis=0)) / 2 for p in places]),
                      axis=0)
     out: dict[int, Place] = {}
@@ -421,6 +484,10 @@ def guessed_places(places: Sequence[Place], chairs: Sequence[int], wanted: Seque
             a, b = at[lower], at[upper]
             f = (chair - lower) / (upper - lower)
             x, y = a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f
+            if table is not None:
+                ta, tb = table.theta(a.x, a.y), table.theta(b.x, b.y)
+                ra, rb = table.radius(a.x, a.y), table.radius(b.x, b.y)
+                x, y = table.point(ta + ((tb - ta) % (2 * math.pi)) * f, ra + (rb - ra) * f)
         elif SEAT_COUNT - 1 - chair in at:
             opposite = at[SEAT_COUNT - 1 - chair]
             x, y = 2 * axis - opposite.x, opposite.y
@@ -431,30 +498,40 @@ def guessed_places(places: Sequence[Place], chairs: Sequence[int], wanted: Seque
     return out
 
 
-def _usual_spacing(places: Sequence[Place]) -> float | None:
-    """The median distance from a place to its nearest neighbour (None for fewer than two places)."""
-    if len(places) < 2:
-        return None
-    xy = np.array([(p.x, p.y) for p in places])
-    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-    np.fill_diagonal(d, np.inf)
-    return float(np.median(d.min(axis=1)))
+def chair_spacings(every: Sequence[tuple[Place, int]], table: Table | None = None) -> list[float | None]:
+    """Per place, the distance between two neighbouring chairs there: to the nearest place on either side along
+    the table (the judge's end not crossed), divided by the chairs from one to the other. Why: a zone may reach
+    towards the next chair, not the next player still at the table (with players gone, that one sits chairs
+    away), and under perspective the near chairs stand farther apart in the picture than the far ones. None for
+    a lone place."""
+    order = sorted(range(len(every)), key=lambda i: every[i][1])
+    out: list[float | None] = [None] * len(every)
+    for k, i in enumerate(order):
+        steps = []
+        for j in (order[k - 1] if k > 0 else None, order[k + 1] if k + 1 < len(order) else None):
+            if j is None:
+                continue
+            pair = sorted([every[i], every[j]], key=lambda e: e[1])
+            gap = float(ring_distances([pair[0][0], pair[1][0]], table)[0])
+            steps.append(gap / max(1, pair[1][1] - pair[0][1]))
+        out[i] = min(steps) if steps else None
+    return out
 
 
 def build_found(places: Sequence[Place], chairs: Sequence[int], fit: float, frame_size: tuple[int, int],
                 living: frozenset[int], mode: str, seconds: float, windows: Sequence[Window],
-                flipped: bool = False, shift: int = 0, checked: bool = False) -> FoundMap:
+                flipped: bool = False, shift: int = 0, checked: bool = False, table: Table | None = None) -> FoundMap:
     """The map of found places under one numbering, with each seat's confidence and each unfound seat's reason;
     a living seat with no place gets a guessed zone (confidence 0) that the judge is told to check."""
     wanted = [c for c in range(SEAT_COUNT) if _chair_to_seat(c, flipped, shift) in living]
-    guesses = guessed_places(places, chairs, wanted)
+    guesses = guessed_places(places, chairs, wanted, table)
     every = [*zip(places, chairs, strict=True), *((p, c) for c, p in guesses.items())]
     seats: dict[int, Seat] = {}
     confidence: dict[int, float] = {}
     windows_with_hands = max(1, len({w for p in places for w in p.windows}))
-    spacing = _usual_spacing([p for p, _ in every])
+    spacings = chair_spacings(every, table)
     for i, (place, chair) in enumerate(every):
-        zone = zone_of(place, [p for j, (p, _) in enumerate(every) if j != i], frame_size, spacing)
+        zone = zone_of(place, [p for j, (p, _) in enumerate(every) if j != i], frame_size, spacings[i], table)
         if len(zone) < 3:
             continue
         seat = _chair_to_seat(chair, flipped, shift)
@@ -471,7 +548,7 @@ def build_found(places: Sequence[Place], chairs: Sequence[int], fit: float, fram
         if n in seats:
             unfound[n] += " Its zone is placed between its neighbours': check it on the picture."
     return FoundMap(SeatMap((int(frame_size[0]), int(frame_size[1])), seats), confidence, unfound, tuple(places),
-                    tuple(chairs), living, mode, seconds, fit, tuple(windows), flipped, shift, checked)
+                    tuple(chairs), living, mode, seconds, fit, tuple(windows), flipped, shift, checked, table)
 
 
 def renumbered(found: FoundMap, flip: bool = False, move_seat1: int = 0) -> FoundMap:
@@ -481,19 +558,21 @@ def renumbered(found: FoundMap, flip: bool = False, move_seat1: int = 0) -> Foun
     the zones are cut anew against them."""
     return build_found(found.places, found.slots, found.fit, found.seat_map.frame_size,
                        found.living, found.mode, found.seconds, found.windows,
-                       found.flipped != flip, (found.shift + move_seat1) % SEAT_COUNT, found.checked_by_voters)
+                       found.flipped != flip, (found.shift + move_seat1) % SEAT_COUNT, found.checked_by_voters,
+                       found.table)
 
 
 def number_places(places: list[Place], living: frozenset[int], windows: Sequence[Window], frame_size: tuple[int, int],
-                  mode: str, seconds: float) -> FoundMap:
-    """Places in ring order, chairs from the spacing, then the numbering the protocol's voters agree with best."""
+                  mode: str, seconds: float, table: Table | None = None) -> FoundMap:
+    """Places in ring order, chairs from the spacing, then the numbering the protocol's voters agree with best.
+    `table`: the table top's outline (vision.table), for the ring's centre, the way round it and the rim."""
     places = places[:len(living)]
     if places:
-        phi, _ = _judge_angles(places)
+        phi, _ = _judge_angles(places, table)
         places = [places[i] for i in np.argsort(phi)]
-    chairs, fit = assign_chairs(places, living)
+    chairs, fit = assign_chairs(places, living, table)
     if not chairs and places:  # no fit that leaves the left seats empty: number them all
-        chairs, fit = assign_chairs(places, frozenset(range(1, SEAT_COUNT + 1)))
+        chairs, fit = assign_chairs(places, frozenset(range(1, SEAT_COUNT + 1)), table)
     flipped, shift, checked = False, 0, False
     if any(w.voters is not None for w in windows) and places:
         options = [(f, s) for f in (False, True) for s in range(SEAT_COUNT)]
@@ -505,7 +584,7 @@ def number_places(places: list[Place], living: frozenset[int], windows: Sequence
         if scored:
             _, _, flipped, shift = max(scored)
             checked = True
-    return build_found(places, chairs, fit, frame_size, living, mode, seconds, windows, flipped, shift, checked)
+    return build_found(places, chairs, fit, frame_size, living, mode, seconds, windows, flipped, shift, checked, table)
 
 
 def _sample_times(window: Window, rate: float) -> list[float]:
@@ -555,14 +634,21 @@ class _Rest:
         self.centre: np.ndarray | None = None
         self.stable: dict[int, np.ndarray] = {}
         self.frames: dict[int, list[tuple[float, np.ndarray]]] = {}
+        self.changed: dict[tuple[int, float], np.ndarray] = {}  # (window, time): where that frame differs from
+        # both reference pictures, for each frame the detector is shown
+        self.reference: np.ndarray | None = None  # a picture with the fewest hands on the table: the first
+        # window's before-picture (the first sampled frame without windows), for the table's outline
         for k, times in plan:
             if not windows:  # every sampled frame is looked at, every tile of it
                 self.frames[k] = [(t, self._picture(video, t, duration)) for t in times]
+                self.reference = self.frames[k][0][1] if self.reference is None and times else self.reference
                 counter.step()
                 continue
             picks = set(_detect_picks(len(times)))
             w = windows[k]
-            before, after = (_small(self._picture(video, s, duration)) for s in (w.t - BEFORE_S, w.announced + AFTER_S))
+            pictures = [self._picture(video, s, duration) for s in (w.t - BEFORE_S, w.announced + AFTER_S)]
+            self.reference = pictures[0] if self.reference is None else self.reference
+            before, after = (_small(x) for x in pictures)
             votes = np.zeros(before.shape[:2], np.float32)
             kept = []
             for j, t in enumerate(times):
@@ -571,6 +657,7 @@ class _Rest:
                 votes += np.logical_and(change_mask(before, small), change_mask(after, small))
                 if j in picks:
                     kept.append((t, image))
+                    self.changed[(k, t)] = np.logical_and(raw_change(before, small), raw_change(after, small))
             self.stable[k] = votes >= REST_SHARE * len(times)
             self.frames[k] = kept
             counter.step()
@@ -605,14 +692,16 @@ class _Rest:
             tip, back = blob_tip(blob, self.centre)
             x, y = tip + back * side * 0.15
             ends.append(SeatCrop(int(round(x - side / 2)), int(round(y - side / 2)), side))
-        found = look_at_frame(detector, image, ends, window, t, mask)
+        moved = self.changed.get((window, t))
+        found = look_at_frame(detector, image, ends, window, t, mask, moved)
         missed = np.zeros_like(mask)
         for blob in blobs:
             points = blob * 4 + 2
             if not any(np.min(np.hypot(points[:, 0] - s.x, points[:, 1] - s.y)) <= s.palm for s in found):
                 missed[blob[:, 1].astype(int), blob[:, 0].astype(int)] = True
         if missed.any():
-            found += look_at_frame(detector, image, [c for c in grid if _tile_changed(missed, c)], window, t, mask)
+            found += look_at_frame(detector, image, [c for c in grid if _tile_changed(missed, c)], window, t, mask,
+                                   moved)
         return _one_per_hand(found)
 
 
@@ -690,7 +779,7 @@ def _one_per_forearm(hands: list[list[Sighting]], blobs: list[np.ndarray], centr
 
 
 def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], palm: float,
-               counts: dict[int, int | None]) -> list[Sighting]:
+               counts: dict[int, int | None], table: Table | None = None) -> list[Sighting]:
     """Each window's resting hands: the detector's resting sightings, and, for a resting blob no sighting lies
     on (the detector missed that hand: a fist seen edge-on, a dark hand), the blob's tip towards the ring's
     centre, where a forearm reaching in from a chair ends in the hand. Hands far off the ring the others make
@@ -701,7 +790,9 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
     every = [b for bs in blobs.values() for b in bs]
     if not every:
         return sightings
-    if len(sightings) >= 4:  # the detector's hands lie on the ring itself: their box's middle is the table's
+    if table is not None:
+        centre = np.array(table.centre)
+    elif len(sightings) >= 4:  # the detector's hands lie on the ring itself: their box's middle is the table's
         xy = np.array([(x.x, x.y) for x in sightings])
         centre = (xy.min(axis=0) + xy.max(axis=0)) / 2
     else:
@@ -726,14 +817,21 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
             if any(np.min(np.hypot(points[:, 0] - s.x, points[:, 1] - s.y)) <= s.palm for s in kept):
                 continue
             tip, back = blob_tip(blob, centre)
-            tip = tip + back * palm * 0.6
+            end, tip = tip, tip + back * palm * 0.6
             if any(math.hypot(tip[0] - o.x, tip[1] - o.y) < GROUP_PALMS * palm for o in [*kept, *extra]):
                 continue  # a piece of a forearm whose hand is already there
-            box = (tip[0] - palm * 0.8, tip[1] - palm * 0.8, tip[0] + palm * 0.8, tip[1] + palm * 0.8)
-            extra.append(Sighting(k, -1.0, float(tip[0]), float(tip[1]), palm, box))
+            # the hand lies somewhere from the blob's end to a palm and a half back along the forearm (a fist
+            # ends at its knuckles, an open hand at its fingertips)
+            ends = np.array([end, end + back * palm * TIP_DEPTH])
+            lo, hi = ends.min(axis=0) - palm * 0.8, ends.max(axis=0) + palm * 0.8
+            extra.append(Sighting(k, -1.0, float(tip[0]), float(tip[1]), palm, (*map(float, lo), *map(float, hi))))
+        extra = [x for x in extra if not _behind(x, [*(hand[0] for hand in hands), *extra], centre, palm)]
         sized = [(_blob_area(hand[0], window_blobs), -i, hand) for i, hand in enumerate([*hands, *([x] for x in extra)])]
         candidates += [(k, hand) for _, _, hand in sorted(sized, key=lambda c: c[:2], reverse=True)]
-    ring = on_the_ring([(hand[0].x, hand[0].y) for _, hand in candidates])
+    if table is not None:  # the table's own measure: the others' box leans where a side of the ring is missing
+        ring = [TABLE_BAND[0] <= table.radius(hand[0].x, hand[0].y) <= TABLE_BAND[1] for _, hand in candidates]
+    else:
+        ring = on_the_ring([(hand[0].x, hand[0].y) for _, hand in candidates])
     out: list[Sighting] = []
     taken: dict[int, int] = {}
     for (k, hand), ok in zip(candidates, ring, strict=True):
@@ -743,6 +841,26 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
         taken[k] = taken.get(k, 0) + 1
         out += hand
     return out
+
+
+def _behind(spot: Sighting, others: Sequence[Sighting], centre: np.ndarray, palm: float) -> bool:
+    """Whether a blob's end lies behind another of the window's hands as seen from the table's middle (on the
+    line from the middle through it, within a palm of it, and farther out by at most BEHIND_PALMS): a forearm
+    cut in two by a shadow or a sleeve, whose hand is the inner piece's. Voters sit side by side round the
+    ring, never one behind the other."""
+    out = np.array([spot.x, spot.y]) - centre
+    reach = float(np.linalg.norm(out))
+    if reach <= 0:
+        return False
+    ray = out / reach
+    for o in others:
+        if o is spot:
+            continue
+        d = np.array([o.x, o.y]) - centre
+        along = float(d @ ray)
+        if 0 < reach - along <= BEHIND_PALMS * palm and abs(float(d[0] * ray[1] - d[1] * ray[0])) <= palm:
+            return True
+    return False
 
 
 def _blob_area(hand: Sighting, blobs: list[np.ndarray]) -> int:
@@ -825,16 +943,36 @@ def find_seats(
     faces: list[Face] = []
     if not usable and players:  # no vote yet: the players' faces show the chairs
         faces = _faces(rest)
+    palm = float(np.median([x.palm for x in still])) if still else size[1] * FALLBACK_PALM
+    blobs = {k: rest_blobs(closed(m, palm), (palm / 4) ** 2 * BLOB_PALMS) for k, m in rest.stable.items()}
+    table = find_table(rest.reference, still, [b for bs in blobs.values() for b in bs], size)
     if rest.stable:
-        palm = float(np.median([x.palm for x in still])) if still else size[1] * FALLBACK_PALM
-        blobs = {k: rest_blobs(closed(m, palm), (palm / 4) ** 2 * BLOB_PALMS) for k, m in rest.stable.items()}
-        still = blob_spots(still, blobs, palm, {k: w.count for k, w in enumerate(usable)})
+        still = blob_spots(still, blobs, palm, {k: w.count for k, w in enumerate(usable)}, table)
+    elif table is not None:  # no windows: hands off the table (a face, a shoulder, a hand held up) are no places
+        still = [x for x in still if TABLE_BAND[0] <= table.radius(x.x, x.y) <= TABLE_BAND[1]]
     if scale < 1.0:
         still = [_scaled(x, 1.0 / scale) for x in still]
+        table = None if table is None else table.scaled(1.0 / scale)
     places = group_places(still)
     if faces:
         places = with_players(places, [Face(f.frame, f.x / scale, f.y / scale, f.size / scale, f.score) for f in faces])
-    return number_places(places, living, usable, (meta.width, meta.height), mode, time.perf_counter() - started)
+    return number_places(places, living, usable, (meta.width, meta.height), mode, time.perf_counter() - started,
+                         table)
+
+
+def find_table(reference: np.ndarray | None, still: Sequence[Sighting], blobs: Sequence[np.ndarray],
+               size: tuple[int, int]) -> Table | None:
+    """The table top's outline round the ring's middle (the resting hands' box, or the resting blobs', or the
+    picture's middle), kept only where the resting hands lie on it (vision.table.fits_places)."""
+    if reference is None:
+        return None
+    if len(still) >= 4:
+        xy = np.array([(x.x, x.y) for x in still])
+        seed = (xy.min(axis=0) + xy.max(axis=0)) / 2
+    else:
+        seed = ring_centre(blobs) if blobs else np.array(size, float) / 2
+    table = table_outline(reference, (float(seed[0]), float(seed[1])))
+    return table if table is not None and fits_places(table, [(x.x, x.y) for x in still]) else None
 
 
 def _faces(rest: _Rest) -> list[Face]:

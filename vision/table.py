@@ -1,0 +1,133 @@
+"""The table's outline in the picture: the ellipse of the table top round the middle of the resting places.
+
+Why: the resting places alone say little where a side of the table is missing (empty chairs, players whose hand
+the detector missed): the middle of their bounding box leans away from that side, a chair guessed on the straight
+line between two found ones lies inside the table, and a zone grown towards far neighbours reaches over the rim
+to where idle hands lie. The table top is one large patch of one colour (felt, wood) round the table's middle,
+seen from the 3/4 tripod or from above as an ellipse (a rounded table under perspective stays close to one), so
+its outline gives the ring's true centre, the line the chairs follow and the edge no vote zone reaches past.
+
+What is done: on a picture before the votes (fewest hands on the table), shrunk to OUTLINE_SIDE px and
+median-blurred (wood grain, sensor noise), each pixel's colour distance (Lab) to the table's own colour (the
+median round the seed, the ring's middle) is split by Otsu's threshold into table and not-table; the part
+connected to the seed, opened so that arms and players of a similar colour touching the rim come off, gives its
+outline, and an ellipse is fitted to it again and again without the points far inside or outside the last fit
+(a player merged with the rim, a sleeve lying across it). Outline points on the picture's own edge are not the
+rim and are left out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+OUTLINE_SIDE = 320  # px: the long side of the picture the outline is found on (the rim is no thinner than that)
+SEED_SHARE = 1 / 15  # the table's colour: the median of a square of this share of the picture's height
+OPEN_SHARE = 1 / 12  # arms touching the rim come off: an opening this share of the table's size across
+FIT_KEEP = (0.8, 1.06)  # outline points kept for the next fit: this near the last one (its radius 1)
+FIT_ROUNDS = 4
+EDGE_PX = 2  # outline points this close to the picture's edge are the edge, not the rim
+LEAST_POINTS = 20  # fewer outline points than this: no outline
+
+
+@dataclass(frozen=True)
+class Table:
+    """The table top's ellipse in frame pixels: centre, semi-axes along and across `angle` (degrees, as OpenCV)."""
+
+    centre: tuple[float, float]
+    axes: tuple[float, float]
+    angle: float
+
+    def _frame(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        c, s = math.cos(math.radians(self.angle)), math.sin(math.radians(self.angle))
+        dx, dy = x - self.centre[0], y - self.centre[1]
+        return (dx * c + dy * s) / self.axes[0], (-dx * s + dy * c) / self.axes[1]
+
+    def radius(self, x: float, y: float) -> float:
+        """How far a point lies from the middle in the ellipse's own measure: 1 on the rim, 0 in the middle."""
+        u, v = self._frame(np.array(x, float), np.array(y, float))
+        return float(np.hypot(u, v))
+
+    def theta(self, x: float, y: float) -> float:
+        """The point's parameter angle on the ellipse (radians)."""
+        u, v = self._frame(np.array(x, float), np.array(y, float))
+        return float(math.atan2(float(v), float(u)))
+
+    def point(self, theta: float, scale: float = 1.0) -> tuple[float, float]:
+        """The point at parameter angle `theta` on the ellipse scaled by `scale` about its centre."""
+        c, s = math.cos(math.radians(self.angle)), math.sin(math.radians(self.angle))
+        u, v = self.axes[0] * scale * math.cos(theta), self.axes[1] * scale * math.sin(theta)
+        return self.centre[0] + c * u - s * v, self.centre[1] + s * u + c * v
+
+    def polygon(self, scale: float = 1.0, count: int = 72) -> np.ndarray:
+        """The ellipse scaled by `scale` as a polygon of `count` points (frame pixels)."""
+        return np.array([self.point(2 * math.pi * k / count, scale) for k in range(count)])
+
+    def scaled(self, f: float) -> Table:
+        """The same outline on a picture `f` times the size."""
+        return Table((self.centre[0] * f, self.centre[1] * f), (self.axes[0] * f, self.axes[1] * f), self.angle)
+
+
+def _ellipse(fit: tuple) -> Table:
+    (cx, cy), (width, height), angle = fit
+    return Table((float(cx), float(cy)), (float(width) / 2, float(height) / 2), float(angle))
+
+
+def _fitted(points: np.ndarray) -> Table | None:
+    """An ellipse fitted to the outline points, refitted without those far off the last fit."""
+    if len(points) < LEAST_POINTS:
+        return None
+    table = _ellipse(cv2.fitEllipse(points.astype(np.float32)))
+    for _ in range(FIT_ROUNDS):
+        if min(table.axes) <= 0:
+            return None
+        u, v = table._frame(points[:, 0], points[:, 1])
+        r = np.hypot(u, v)
+        keep = (r > FIT_KEEP[0]) & (r < FIT_KEEP[1])
+        if keep.sum() < LEAST_POINTS:
+            break
+        table = _ellipse(cv2.fitEllipse(points[keep].astype(np.float32)))
+    return table if min(table.axes) > 0 else None
+
+
+def table_outline(image: np.ndarray, seed: tuple[float, float]) -> Table | None:
+    """The table top's ellipse (frame pixels) round `seed`, a point on the table (the ring's middle); None where
+    no patch of the table's colour surrounds it."""
+    height, width = image.shape[:2]
+    f = min(1.0, OUTLINE_SIDE / max(height, width))
+    small = cv2.resize(image, (max(1, round(width * f)), max(1, round(height * f))), interpolation=cv2.INTER_AREA)
+    small = cv2.medianBlur(small, 5)
+    h, w = small.shape[:2]
+    sx, sy = min(max(0, int(seed[0] * f)), w - 1), min(max(0, int(seed[1] * f)), h - 1)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    r = max(3, int(h * SEED_SHARE))
+    colour = np.median(lab[max(0, sy - r):sy + r, max(0, sx - r):sx + r].reshape(-1, 3), axis=0)
+    distance = np.clip(np.linalg.norm(lab - colour, axis=2), 0, 255).astype(np.uint8)
+    level, _ = cv2.threshold(distance, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = cv2.morphologyEx((distance <= level).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    side = max(3, int(math.sqrt(float(mask.sum())) * OPEN_SHARE) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    if count < 2:
+        return None
+    part = labels[sy, sx] or 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    contours, _ = cv2.findContours((labels == part).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    points = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(float)
+    inside = ((points[:, 0] > EDGE_PX) & (points[:, 0] < w - 1 - EDGE_PX)
+              & (points[:, 1] > EDGE_PX) & (points[:, 1] < h - 1 - EDGE_PX))
+    table = _fitted(points[inside])
+    return None if table is None else table.scaled(1.0 / f)
+
+
+def fits_places(table: Table, points: Sequence[tuple[float, float]], most_outside: float = 0.2) -> bool:
+    """Whether an outline is the table the resting places lie on: the places inside it (at most `most_outside`
+    of them past its rim, by up to a fifth, for a hand at the very edge) and round its middle, not in one
+    corner of a far larger patch (the floor, a wall of the table's colour)."""
+    if not points:
+        return True
+    r = np.array([table.radius(x, y) for x, y in points])
+    return bool(np.mean(r > 1.2) <= most_outside and np.median(r) >= 0.35 and np.median(r) <= 1.05)
