@@ -1,9 +1,10 @@
 """Fit the finding confidence on our own clips and check it on footage we did not draw.
 
-    python3 bench/confidence_calibration.py [--ours DIR] [--validation DIR] [--fresh] [--write]
+    python3 bench/confidence_calibration.py [--ours DIR] [--validation DIR] [--varied N] [--fresh] [--write]
 
 1. Audits every rendered clip that has a truth (`sample_videos/clips`, `sample_videos/game`; nights
-   with `--nights`) into `--ours` (reused unless `--fresh`).
+   with `--nights`; with `--varied N` also the varied renders 1..N of sample_videos/varied.py, which hold most of
+   our own wrong findings) into `--ours` (reused unless `--fresh`).
 2. Labels each reported finding right, wrong or neither with the validation set's own scorer
    (`../shared/validation/score_audit.py`, imported, so both sets are judged by one rule).
 3. Fits the logistic (Platt) calibration on our clips only and, with `--write`, ships it as `review/audit/confidence.json`
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -38,17 +40,20 @@ def scorer():
     return module
 
 
-def our_clips() -> list[Path]:
+def our_clips(varied: int = 0) -> list[Path]:
     """Truth files of our renders whose clip, protocol and seat map are all there."""
+    from validation_compare import varied_clips
+
     found = sorted((ROOT / "sample_videos" / "clips").glob("*.truth.json")) + [
-        ROOT / "sample_videos" / "game" / "sample_game.truth.json"]
+        ROOT / "sample_videos" / "game" / "sample_game.truth.json"] + [
+        Path(f"{stem}.truth.json") for _, _, stem in varied_clips(varied)]
     return [t for t in found if all(t.with_name(t.name.replace(".truth.json", s)).exists()
                                     for s in (".mp4", ".protocol.json", ".seats.json"))]
 
 
-def audit_ours(out: Path, fresh: bool) -> None:
+def audit_ours(out: Path, fresh: bool, varied: int) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    for truth in our_clips():
+    for truth in our_clips(varied):
         name = truth.name.removesuffix(".truth.json")
         target = out / f"{name}.audit.json"
         if target.exists() and not fresh:
@@ -98,7 +103,7 @@ def reliability(cal: Calibration, rows: list[tuple[float, bool]], threshold: flo
 
 def choose_threshold(cal: Calibration, rows: list[tuple[float, bool]]) -> float:
     """The lowest calibrated value above which our own findings are at least TARGET_PRECISION right."""
-    for t in sorted({round(cal(s), 3) for s, _ in rows}):
+    for t in sorted({math.floor(cal(s) * 1000) / 1000 for s, _ in rows}):  # floored: shown at t keeps its own
         shown = [r for s, r in rows if cal(s) >= t]
         if shown and sum(shown) / len(shown) >= TARGET_PRECISION:
             return t
@@ -109,12 +114,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ours", type=Path, default=ROOT / "bench" / "out" / "confidence")
     ap.add_argument("--validation", type=Path, help="a ../shared/validation/run.sh output folder")
+    ap.add_argument("--varied", type=int, default=0, metavar="N", help="fit on the varied renders 1..N too")
     ap.add_argument("--fresh", action="store_true")
     ap.add_argument("--write", action="store_true", help="ship the fitted table as review/audit/confidence.json")
     a = ap.parse_args()
     sa = scorer()
-    audit_ours(a.ours, a.fresh)
-    ours = [row for t in our_clips() for row in labelled(sa, t, a.ours / t.name.replace(".truth.json", ".audit.json"))]
+    audit_ours(a.ours, a.fresh, a.varied)
+    ours = [row for t in our_clips(a.varied) for row in labelled(sa, t, a.ours / t.name.replace(".truth.json", ".audit.json"))]
     fit = platt([s for s, _ in ours], [r for _, r in ours])
     threshold = choose_threshold(fit, ours)
     cal = Calibration(fit.slope, fit.offset, threshold)

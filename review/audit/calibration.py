@@ -52,7 +52,11 @@ IDENTITY = Calibration(1.0, 0.0, 0.0)
 
 
 def platt(scores: Sequence[float], right: Sequence[bool], prior: float = 1e-2) -> Calibration:
-    """Maximum-likelihood logistic fit, with a small pull towards "raw as it is" so all-right data stays finite."""
+    """Maximum-likelihood logistic fit, with a small pull towards "raw as it is" so all-right data stays finite.
+
+    The slope is held at zero or above: a higher raw score never means a less sure finding. With one wrong
+    finding among dozens the free fit can tilt either way on that one point and would reverse the order.
+    """
     x = _logit(np.asarray(scores, dtype=float))
     y = np.asarray(right, dtype=float)
     start = np.array([1.0, 0.0])
@@ -63,7 +67,7 @@ def platt(scores: Sequence[float], right: Sequence[bool], prior: float = 1e-2) -
         p = 1 / (1 + np.exp(-np.clip(z, -30, 30)))
         return nll, np.array([np.sum((p - y) * x), np.sum(p - y)]) + prior * (w - start)
 
-    w = minimize(loss, start, jac=True, method="L-BFGS-B").x
+    w = minimize(loss, start, jac=True, method="L-BFGS-B", bounds=[(0.0, None), (None, None)]).x
     return Calibration(float(w[0]), float(w[1]), 0.0)
 
 

@@ -20,6 +20,13 @@ def test_the_fit_never_ranks_a_lower_score_above_a_higher_one():
     assert values == sorted(values) and cal.slope > 0
 
 
+def test_one_wrong_finding_among_many_right_ones_never_reverses_the_order():
+    """74 right and one wrong at a high raw score: the free fit's slope went negative and put 0.33 above 0.99."""
+    scores = [0.3 + 0.009 * i for i in range(74)] + [0.8]
+    cal = platt(scores, [True] * 74 + [False])
+    assert cal.slope >= 0 and cal(0.33) <= cal(0.99)
+
+
 @given(st.lists(st.tuples(st.floats(0, 1), st.booleans()), min_size=1, max_size=60))
 def test_the_fit_is_a_probability_and_matches_the_share_right_on_average(rows):
     cal = platt([s for s, _ in rows], [r for _, r in rows])
