@@ -1,6 +1,6 @@
 """Seat maps found from the video against the given ones: same observe and audit, scored side by side.
 
-    python3 bench/seat_finding.py [--clips NAME ...] [--jobs N] [--given DIR] [--out DIR] [--score-only]
+    python3 bench/seat_finding.py [--clips NAME ...] [--jobs N] [--given DIR] [--out DIR] [--players-only]
 
 For every clip of our own (sample_videos/clips day, stress and top-view clips, the sample game) and every day
 clip of ../shared/validation (read from there; nothing made from them is kept in the project):
@@ -10,7 +10,11 @@ clip of ../shared/validation (read from there; nothing made from them is kept in
 3. both are scored by the validation scorers (score_observe.py, score_audit.py) per clip set;
 4. per seat, the share of the truth's resting hands that lie inside the found zone: for every hand of the
    truth, the detector's palm in the given zone at the middle of its interval, tested against the found zone
-   of the same seat number (a wrong numbering counts as outside).
+   of the same seat number (a wrong numbering counts as outside);
+5. `--players-only`: the map found with no vote times (`stopframe seats VIDEO`, no protocol: frames sampled over
+   the whole clip, the players' faces adding chairs) too, and, for it, the same share of resting hands and how
+   far each zone's middle lies from the given zone's (in the given zone's own radius, the root of its area
+   over π), per clip.
 Outputs go under bench/out/seat_finding/ (gitignored). One markdown table is printed.
 """
 
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import resource
 import subprocess
@@ -25,6 +30,9 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+import cv2
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -44,15 +52,17 @@ def run(cmd: list[str]) -> None:
     subprocess.run(cmd, check=True, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 
 
-def find_map(stem: Path, folder: Path) -> tuple[Path, float, float]:
+def find_map(stem: Path, folder: Path, votes: bool = True) -> tuple[Path, float, float]:
     """The found map of one clip (reused where present), the wall seconds its finding took and the CPU seconds
     of the `stopframe seats` process (user + system: on a machine shared with other jobs the wall time is
-    mostly waiting, the CPU time is what two idle cores would need at most)."""
+    mostly waiting, the CPU time is what two idle cores would need at most). `votes`: with the protocol's vote
+    times (else players only: no protocol)."""
     path = folder / f"{stem.name}.seats.json"
     if not path.exists():
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        run([*STOPFRAME, "seats", f"{stem}.mp4", "--protocol", f"{stem}.protocol.json", "--out", str(path)])
+        protocol = ["--protocol", f"{stem}.protocol.json"] if votes else []
+        run([*STOPFRAME, "seats", f"{stem}.mp4", *protocol, "--out", str(path)])
         wall = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
@@ -84,19 +94,23 @@ def observe_and_audit(stem: Path, seats: Path, folder: Path) -> None:
              "--observations", str(obs), "--out", str(report)])
 
 
-def resting_shares(stem: Path, found_path: Path) -> dict[int, tuple[int, int]]:
-    """Per seat: (the truth's resting hands inside the found zone of that seat, the hands located)."""
+def resting_palms(stem: Path, folder: Path) -> list[tuple[int, float, float]]:
+    """(seat, x, y) of each of the truth's resting hands: the detector's palm in the given zone at the middle of
+    its interval (located once per clip, kept in `folder`)."""
+    cache = folder / f"{stem.name}.palms.json"
+    if cache.exists():
+        return [(int(n), float(x), float(y)) for n, x, y in json.loads(cache.read_text())]
     from vision.backend import MediaPipeBackend
 
     truth = json.loads(Path(f"{stem}.truth.json").read_text())
     windows = vote_windows_of(stem)
     hands = [h for h in truth["hands"] if windows is None or any(a <= h["on"] and h["off"] <= b for a, b in windows)]
-    given, found = load_seat_map(f"{stem}.seats.json"), load_seat_map(found_path)
+    given = load_seat_map(f"{stem}.seats.json")
     backend = MediaPipeBackend("full", min_confidence=0.3)
-    shares: dict[int, list[int]] = {}
+    out: list[tuple[int, float, float]] = []
     with open_video(f"{stem}.mp4") as video:
         size = (video.meta.width, video.meta.height)
-        given, found = given.scaled_to(*size), found.scaled_to(*size)
+        given = given.scaled_to(*size)
         for h in hands:
             seat = given.seats.get(h["seat"])
             if seat is None:
@@ -105,17 +119,41 @@ def resting_shares(stem: Path, found_path: Path) -> dict[int, tuple[int, int]]:
             crop = crop_for_zone(seat.zone, size)
             palms = [crop.to_frame(d.landmarks)[PALM_POINTS, :2].mean(axis=0) for d in backend.look(crop.cut(image))]
             palms = [p for p in palms if seat.contains(*p)]
-            if not palms:
-                continue
-            inside = found.seats.get(h["seat"]) is not None and found.seats[h["seat"]].contains(*palms[0])
-            counts = shares.setdefault(h["seat"], [0, 0])
-            counts[0] += int(inside)
-            counts[1] += 1
+            if palms:
+                out.append((h["seat"], float(palms[0][0]), float(palms[0][1])))
     backend.close()
+    cache.write_text(json.dumps(out))
+    return out
+
+
+def resting_shares(stem: Path, found_path: Path, folder: Path) -> dict[int, tuple[int, int]]:
+    """Per seat: (the truth's resting hands inside the found zone of that seat, the hands located)."""
+    with open_video(f"{stem}.mp4") as video:
+        size = (video.meta.width, video.meta.height)
+    found = load_seat_map(found_path).scaled_to(*size)
+    shares: dict[int, list[int]] = {}
+    for seat, x, y in resting_palms(stem, folder):
+        counts = shares.setdefault(seat, [0, 0])
+        counts[0] += int(found.seats.get(seat) is not None and found.seats[seat].contains(x, y))
+        counts[1] += 1
     return {n: (a, b) for n, (a, b) in shares.items()}
 
 
-def one_clip(stem: Path, out: Path, given: Path | None) -> dict:
+def zone_offsets(stem: Path, found_path: Path) -> dict[int, float | None]:
+    """Per seat of the given map: how far the found zone's middle lies from the given zone's, in the given
+    zone's radius (the root of its area over π); None where the found map has no zone for that seat."""
+    given = load_seat_map(f"{stem}.seats.json")
+    found = load_seat_map(found_path).scaled_to(*given.frame_size)
+    out: dict[int, float | None] = {}
+    for n, seat in given.seats.items():
+        other = found.seats.get(n)
+        radius = math.sqrt(abs(cv2.contourArea(seat.zone.astype(np.float32))) / math.pi)
+        out[n] = None if other is None else round(float(np.linalg.norm(
+            other.zone.mean(axis=0) - seat.zone.mean(axis=0))) / max(radius, 1.0), 2)
+    return out
+
+
+def one_clip(stem: Path, out: Path, given: Path | None, players_only: bool = False) -> dict:
     found_dir, given_dir = out / "found", given or out / "given"
     found_dir.mkdir(parents=True, exist_ok=True)
     given_dir.mkdir(parents=True, exist_ok=True)
@@ -125,9 +163,17 @@ def one_clip(stem: Path, out: Path, given: Path | None) -> dict:
         observe_and_audit(stem, Path(f"{stem}.seats.json"), given_dir)
     shares_file = found_dir / f"{stem.name}.shares.json"
     if not shares_file.exists():
-        shares_file.write_text(json.dumps({str(k): v for k, v in resting_shares(stem, seats).items()}))
-    return {"name": stem.name, "seconds": seconds, "cpu": cpu, "shares": json.loads(shares_file.read_text()),
-            "unfound": json.loads(seats.read_text())["x_found"]["unfound"]}
+        shares_file.write_text(json.dumps({str(k): v for k, v in resting_shares(stem, seats, found_dir).items()}))
+    result = {"name": stem.name, "seconds": seconds, "cpu": cpu, "shares": json.loads(shares_file.read_text()),
+              "unfound": json.loads(seats.read_text())["x_found"]["unfound"]}
+    if players_only:
+        early_dir = out / "players_only"
+        early_dir.mkdir(parents=True, exist_ok=True)
+        early, early_s, early_cpu = find_map(stem, early_dir, votes=False)
+        result["players_only"] = {"seconds": early_s, "cpu": early_cpu,
+                                  "shares": resting_shares(stem, early, found_dir),
+                                  "offsets": zone_offsets(stem, early)}
+    return result
 
 
 def main() -> None:
@@ -136,11 +182,13 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--given", type=Path, help="a folder with the given maps' NAME.observe.json / NAME.audit.json")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--players-only", action="store_true",
+                    help="also find each map with no vote times (no protocol) and measure it against the given one")
     args = ap.parse_args()
     clips = sorted(clip_list(args.clips), key=lambda c: c[0] != "validation")  # the done-when set first
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(one_clip, [stem for _, _, stem in clips], [args.out] * len(clips),
-                                [args.given] * len(clips)))
+                                [args.given] * len(clips), [args.players_only] * len(clips)))
     by_name = {r["name"]: r for r in results}
     given_dir = args.given or args.out / "given"
     print("| figure | ours: given | ours: found | validation: given | validation: found |")
@@ -168,6 +216,33 @@ def main() -> None:
             unfound = "; ".join(re.sub(r"^seat \d+: ", f"{k}: ", v) for k, v in r["unfound"].items())
             print(f"  {n}: {r['seconds']:.1f} s wall, {r['cpu']:.1f} CPU s; per seat {per_seat}"
                   + (f"; unfound {unfound}" if unfound else ""))
+    if args.players_only:
+        print_players_only(results, clips)
+
+
+def print_players_only(results: list[dict], clips: list[tuple[str, str, Path]]) -> None:
+    """The players-only maps (no vote times) per clip set: resting hands inside, zone offsets, time."""
+    by_name = {r["name"]: r["players_only"] for r in results}
+    for which in ("ours", "validation"):
+        names = [name for s, name, _ in clips if s == which]
+        if not names:
+            continue
+        inside = sum(v[0] for n in names for v in by_name[n]["shares"].values())
+        located = sum(v[1] for n in names for v in by_name[n]["shares"].values())
+        offsets = sorted(v for n in names for v in by_name[n]["offsets"].values() if v is not None)
+        zones = sum(len(by_name[n]["offsets"]) for n in names)
+        cpus = sorted(by_name[n]["cpu"] for n in names)
+        middle = f"{offsets[len(offsets) // 2]:.2f}" if offsets else "—"
+        print(f"\n{which}, players only (no vote times): truth's resting hands inside the found zone {inside}/{located}"
+              f" = {inside / max(1, located):.3f}; zones found {len(offsets)}/{zones}, middle off the given zone's by"
+              f" median {middle} of its radius ({sum(v <= 1.0 for v in offsets)} within one radius);"
+              f" median {cpus[len(cpus) // 2]:.1f} CPU s to find")
+        for n in names:
+            r = by_name[n]
+            a = sum(v[0] for v in r["shares"].values())
+            b = sum(v[1] for v in r["shares"].values())
+            offs = " ".join(f"{k}:{'—' if v is None else v}" for k, v in sorted(r["offsets"].items(), key=lambda kv: int(kv[0])))
+            print(f"  {n}: hands inside {a}/{b}; offsets {offs}; {r['cpu']:.1f} CPU s")
 
 
 if __name__ == "__main__":

@@ -51,6 +51,10 @@ def table(data: dict) -> str:
            else "from the hands seen over the whole video (no vote times)")
     lines = [f"Seat map found {how} in {found['seconds']:.1f} s, seats numbered {found['direction']} "
              "from the judge's left" + (", checked against the protocol's voters" if found["checked_by_voters"] else "")]
+    lines.append("table outline found: it sets the ring's middle, the line the chairs stand on and the zones' outer edge"
+                 if "table" in found else
+                 "no table outline found (no table top of one colour round the hands): the ring of resting hands "
+                 "stands in for it; check the seat numbers on the picture")
     for seat, confidence in found["confidence"].items():
         lines.append(f"seat {seat:>2}: found, confidence {confidence:.2f}")
     lines += list(found["unfound"].values())

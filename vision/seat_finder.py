@@ -424,8 +424,7 @@ def zone_of(place: Place, others: Sequence[Place], frame_size: tuple[int, int],
         if len(poly) < 3:
             break
     if table is not None and len(poly) >= 3:
-        seen = max(table.radius(x, y) for x, y in corners[:4 * len(b)])  # the hands' own reach outwards
-        rim = table.polygon(min(seen, max(1.0, table.radius(place.x, place.y) + RIM_MARGIN))).astype(np.float32)
+        rim = table.polygon(outer_reach(place, table)).astype(np.float32)
         area, cut = cv2.intersectConvexConvex(poly.astype(np.float32), rim)
         poly = cut.reshape(-1, 2).astype(float) if cut is not None and area > 0 else np.empty((0, 2))
     w, h = frame_size
@@ -433,6 +432,17 @@ def zone_of(place: Place, others: Sequence[Place], frame_size: tuple[int, int],
         poly[:, 0] = np.clip(poly[:, 0], 0, w - 1)
         poly[:, 1] = np.clip(poly[:, 1], 0, h - 1)
     return poly
+
+
+def outer_reach(place: Place, table: Table) -> float:
+    """How far out (the table's measure, 1 = the rim) a place's zone reaches: as far as the hands seen there
+    reached (their boxes, the wrist's end; a blob's end's box reaches back along the forearm), and never past
+    the rim (or just past the place itself, for a hand at the very edge). Why no farther: towards the chair
+    lies the player's idle hand at the table's edge, and a hand on its way in."""
+    b = place.boxes
+    corners = np.concatenate([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]]).astype(float)
+    farthest = max(table.radius(x, y) for x, y in corners)
+    return min(farthest, max(1.0, table.radius(place.x, place.y) + RIM_MARGIN))
 
 
 def _vote_agreement(places: Sequence[Place], seats: Sequence[int], windows: Sequence[Window]) -> float:

@@ -32,6 +32,8 @@ FIT_KEEP = (0.8, 1.06)  # outline points kept for the next fit: this near the la
 FIT_ROUNDS = 4
 EDGE_PX = 2  # outline points this close to the picture's edge are the edge, not the rim
 LEAST_POINTS = 20  # fewer outline points than this: no outline
+FILL_LEAST = 0.75  # the share of the fitted ellipse that must be of the table's colour (a table top is one
+# patch, props and hands on it aside; a pattern or noise split by the threshold fills half)
 
 
 @dataclass(frozen=True)
@@ -120,14 +122,24 @@ def table_outline(image: np.ndarray, seed: tuple[float, float]) -> Table | None:
     inside = ((points[:, 0] > EDGE_PX) & (points[:, 0] < w - 1 - EDGE_PX)
               & (points[:, 1] > EDGE_PX) & (points[:, 1] < h - 1 - EDGE_PX))
     table = _fitted(points[inside])
-    return None if table is None else table.scaled(1.0 / f)
+    if table is None:
+        return None
+    area = np.zeros_like(mask)
+    cv2.fillPoly(area, [np.round(table.polygon()).astype(np.int32)], 1)
+    covered = float(mask[area > 0].mean()) if area.any() else 0.0
+    return table.scaled(1.0 / f) if covered >= FILL_LEAST else None
 
 
 def fits_places(table: Table, points: Sequence[tuple[float, float]], most_outside: float = 0.2) -> bool:
     """Whether an outline is the table the resting places lie on: the places inside it (at most `most_outside`
-    of them past its rim, by up to a fifth, for a hand at the very edge) and round its middle, not in one
-    corner of a far larger patch (the floor, a wall of the table's colour)."""
+    of them past its rim, by up to a fifth, for a hand at the very edge) and round its middle (with four
+    places or more, its middle inside their box), not in one corner of a far larger patch (the floor, a wall
+    of the table's colour)."""
     if not points:
         return True
-    r = np.array([table.radius(x, y) for x, y in points])
-    return bool(np.mean(r > 1.2) <= most_outside and np.median(r) >= 0.35 and np.median(r) <= 1.05)
+    xy = np.array(points, dtype=float)
+    r = np.array([table.radius(x, y) for x, y in xy])
+    if np.mean(r > 1.2) > most_outside or not 0.35 <= np.median(r) <= 1.05:
+        return False
+    lo, hi = xy.min(axis=0), xy.max(axis=0)
+    return len(xy) < 4 or bool(np.all(lo <= table.centre) and np.all(np.array(table.centre) <= hi))

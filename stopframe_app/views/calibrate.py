@@ -126,7 +126,9 @@ def found_panel(game: Game, found: FoundMap) -> None:
     how = "the hands in the protocol's votes" if found.mode == "votes" else "the hands seen over the whole video"
     direction = "counter-clockwise" if found.flipped else "clockwise"
     st.caption(f"Found from {how} in {found.seconds:.1f} s; seat 1 on the judge's left, then {direction}"
-               + (", checked against the protocol's voters." if found.checked_by_voters else "."))
+               + (", checked against the protocol's voters." if found.checked_by_voters else ".")
+               + (" The table's outline set the ring." if found.table is not None else
+                  " No table outline was found: check the seat numbers on the picture."))
     cols = st.columns(2)
     cols[0].button("Flip direction", key="calib_flip", on_click=_renumber, args=(game, True, 0),
                    help="Number the seats the other way round the table.")

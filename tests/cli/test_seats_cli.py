@@ -42,6 +42,8 @@ def test_the_found_map_of_a_rendered_clip_is_a_seat_map_our_reader_takes(tmp_pat
     for n, seat in found.seats.items():  # each found zone lies on the given zone of the same seat
         assert given.seats[n].contains(*seat.zone.mean(axis=0)), n
     assert "left the game" in data["x_found"]["unfound"]["3"]  # seat 3 left before day 3 (the protocol)
+    table = data["x_found"]["table"]  # the table top seen from above: its middle is the picture's
+    assert abs(table["centre"][0] - 960) < 40 and abs(table["centre"][1] - 540) < 40
     assert "seats:" in capsys.readouterr().err  # progress on stderr, nothing on stdout
 
 
@@ -50,6 +52,7 @@ def test_table_names_each_seat_and_every_unfound_one(scripted, capsys) -> None:
     text = capsys.readouterr().out
     assert "seat  1: found, confidence" in text
     assert "seat 10: the player had left the game before these votes; no zone." in text
+    assert "no table outline found" in text and "check the seat numbers" in text  # the scripted map has none
     assert "None" not in text and "{" not in text
 
 

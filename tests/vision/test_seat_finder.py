@@ -7,6 +7,7 @@ import json
 import math
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from fakes import FPS, FakeBackend, Scene
@@ -25,6 +26,7 @@ from vision.seat_finder import (
     renumbered,
 )
 from vision.seats import Seat, SeatMap, load_seat_map
+from vision.table import Table
 from vision.video import open_video
 
 CLIPS = Path(__file__).resolve().parents[2] / "sample_videos" / "clips"
@@ -206,21 +208,31 @@ def clip_windows(stem: Path) -> list[Window]:
             if e["type"] == "vote" and "t" in e]
 
 
-@pytest.mark.parametrize("name,living", [("day1_vote_findings", ALL), ("top_view_clean_vote", ALL - {3, 6, 9, 10})])
+@pytest.mark.parametrize("name,living", [
+    ("day1_vote_findings", ALL),
+    ("top_view_clean_vote", ALL - {3, 6, 9, 10}),  # from above, four players gone
+    ("stress_noisy", ALL),  # sensor noise; players 4 and 5 keep their other hand at the table's edge
+    ("stress_small_720p", ALL),  # a small table far off; of the right side only seats 9 and 10 put a hand down
+])
 def test_on_rendered_clips_the_found_zones_hold_the_truths_resting_hands(name: str, living: frozenset[int]) -> None:
+    """Every resting hand of the clip's truth lies in the found zone of its own seat: the zones where the hands
+    rest and the seats numbered right, round a side of the table where most chairs never showed a hand, and
+    beside idle hands lying at the table's edge."""
     stem = CLIPS / name
     found = find_seats(f"{stem}.mp4", clip_windows(stem), living)
     palms = resting_palms(stem)
     assert len(palms) >= 6
     inside = [found.seat_map.seats.get(n) is not None and found.seat_map.seats[n].contains(*p) for n, p in palms]
-    # day1_vote_findings' seat 7 rests only half a second before it lifts (the clip's lifted_early), before the
-    # stretch the finder looks at: the one hand of the nine it may miss
-    assert sum(inside) / len(inside) >= 0.85, [(n, ok) for (n, _), ok in zip(palms, inside, strict=True)]
+    # seat 7 rests only half a second before it lifts (the clips' lifted_early), before the stretch the finder
+    # looks at: its zone is a guess on the ring between its neighbours', and holds the hand all the same
+    assert all(inside), [(n, ok) for (n, _), ok in zip(palms, inside, strict=True)]
+    assert found.table is not None  # the table's outline was found and used
     check_seat_geometry(found.seat_map, "found")
-    if name == "day1_vote_findings":  # seat 8 never votes in the clip (the truth's no_vote)
-        assert "no hand seen on the table during day 1 votes" in found.unfound[8]
-    else:
+    if name == "top_view_clean_vote":
         assert all("left the game" in found.unfound[n] for n in (3, 6, 9, 10))
+    else:  # seat 8 never votes in these clips (the truth's no_vote): an empty chair, said so
+        assert found.unfound[8].startswith("seat 8: no hand seen on the table during day 1 votes; an empty chair?")
+        assert found.confidence[8] == 0 and 8 in found.seat_map.seats  # a guessed zone, for "no vote"
 
 
 def _sighting(window: int, t: float, x: float, y: float, palm: float = 20.0) -> Sighting:
@@ -267,3 +279,60 @@ def test_a_zone_reaches_towards_its_neighbours_without_touching_them() -> None:
         x, y = truth[n]
         nx, ny = truth[n + 1]
         assert found.seat_map.seats[n].contains(x + (nx - x) / 3, y + (ny - y) / 3), n
+
+
+TABLE = Table((640.0, 400.0), (200.0, 290.0), 0.0)  # a long table seen from the judge's end
+
+
+def chair_point(chair: int, share: float = 0.8) -> tuple[float, float]:
+    """Chair 0-9's resting place on TABLE: clockwise on screen from the judge's end (the bottom), evenly."""
+    return TABLE.point(math.pi / 2 + 2 * math.pi * (chair + 0.5) / 10, share)
+
+
+def test_with_the_tables_outline_a_side_with_one_hand_is_numbered_round_the_table() -> None:
+    """Seats 7, 8 and 9 never put a hand down: the one hand on the right side is seat 10's, one chair from the
+    judge, not seat 9's (the straight line across the table's far corner is shorter than the way the chairs
+    stand, and the found places' box leans left), and the silent seats' zones lie on the ring where their
+    chairs stand, not on the line across the table."""
+    places = [place(*chair_point(c)) for c in (0, 1, 2, 3, 4, 5, 9)]
+    found = number_places(places, ALL, [], SIZE, "votes", 0.0, TABLE)
+    assert near(numbered(found)[10], chair_point(9), tol=5.0)
+    for seat in (7, 8, 9):
+        assert found.confidence[seat] == 0 and "empty chair?" in found.unfound[seat]
+        assert found.seat_map.seats[seat].contains(*chair_point(seat - 1)), seat
+    check_seat_geometry(found.seat_map, "found")
+
+
+def test_a_zone_reaches_along_the_table_but_not_out_to_its_edge() -> None:
+    """An idle hand lies at the table's edge behind a voter's place (where the voter's own other hand rests,
+    or where a hand comes in from the chair): outside the zone. A hand landing a third of the way to the next
+    chair is inside."""
+    places = [place(*chair_point(c), r=12.0) for c in range(10)]
+    found = number_places(places, ALL, [], SIZE, "votes", 0.0, TABLE)
+    for chair in (1, 2, 6):
+        zone = found.seat_map.seats[chair + 1]
+        theta = math.pi / 2 + 2 * math.pi * (chair + 0.5) / 10
+        assert not zone.contains(*TABLE.point(theta, 0.97)), chair  # at the rim
+        assert zone.contains(*TABLE.point(theta + 2 * math.pi / 30, 0.8)), chair  # a third of the way on
+    check_seat_geometry(found.seat_map, "found")
+
+
+def test_a_zone_beside_chairs_whose_players_left_stays_the_size_of_a_chair() -> None:
+    """Four players left: a living player's zone still reaches only towards the next chair, not half way to the
+    next living player (where it would hold the idle hands and props on the empty stretch)."""
+    living = frozenset({2, 5, 7, 8})
+    full = number_places([place(*chair_point(c), r=12.0) for c in range(10)], ALL, [], SIZE, "votes", 0.0, TABLE)
+    few = number_places([place(*chair_point(n - 1), r=12.0) for n in sorted(living)], living, [], SIZE, "votes",
+                        0.0, TABLE)
+    for n in living:
+        assert cv2.contourArea(few.seat_map.seats[n].zone.astype(np.float32)) <= 1.3 * cv2.contourArea(
+            full.seat_map.seats[n].zone.astype(np.float32)), n
+
+
+def test_a_forearm_cut_in_two_by_a_shadow_is_one_voter() -> None:
+    """Window 0: one forearm reaching in from the right, split by a shadow into an outer piece and the hand's
+    piece nearer the table's middle; the detector saw neither hand. One hand: at the inner piece's end."""
+    inner = _blob(150, 40, 170, 50)  # quarter-size: frame x 600-680
+    outer = _blob(174, 40, 204, 50)  # frame x 696-816, farther from the middle
+    spots = blob_spots([], {0: [outer, inner]}, 20.0, {0: None}, Table((300.0, 180.0), (700.0, 400.0), 0.0))
+    assert len(spots) == 1 and 600 < spots[0].x < 640

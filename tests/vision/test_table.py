@@ -1,0 +1,73 @@
+"""The table's outline (vision.table): the ellipse of the table top found round the ring's middle, not fooled by
+players of the table's colour touching its rim, by things lying on it or by the picture's edge cutting it."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.table import Table, fits_places, table_outline
+
+SIZE = (1280, 720)
+TRUE = Table((640.0, 430.0), (230.0, 300.0), 0.0)  # a tall oval: the 3/4 tripod's view of a long table
+
+
+def picture(table: Table = TRUE, felt: tuple[int, int, int] = (40, 110, 40)) -> np.ndarray:
+    """A checkered floor, the table top with a dark rim, props on it and two players of the felt's own colour
+    leaning over the rim."""
+    w, h = SIZE
+    image = np.zeros((h, w, 3), np.uint8)
+    for y in range(0, h, 80):
+        for x in range(0, w, 80):
+            image[y:y + 80, x:x + 80] = (70, 60, 55) if (x + y) // 80 % 2 else (95, 85, 80)
+    centre = tuple(int(v) for v in table.centre)
+    axes = tuple(int(v) for v in table.axes)
+    cv2.ellipse(image, centre, axes, table.angle, 0, 360, (20, 30, 60), -1)  # the rim
+    cv2.ellipse(image, centre, (axes[0] - 8, axes[1] - 8), table.angle, 0, 360, felt, -1)
+    cv2.rectangle(image, (600, 380), (640, 400), (230, 230, 230), -1)  # a card
+    cv2.circle(image, (700, 520), 14, (200, 200, 210), -1)  # a glass
+    for x, y in ((centre[0] - axes[0] - 40, 300), (centre[0] + axes[0] + 30, 560)):  # players in green
+        cv2.circle(image, (x, y), 60, felt, -1)
+    return image
+
+
+def ring(table: Table, share: float = 0.8, count: int = 10) -> list[tuple[float, float]]:
+    return [table.point(2 * math.pi * k / count, share) for k in range(count)]
+
+
+def close_to(found: Table, truth: Table, tol: float = 0.04) -> bool:
+    """Each rim point of the truth lies within `tol` of the found rim, in the found table's own measure."""
+    return all(abs(found.radius(*p) - 1.0) < tol for p in truth.polygon(1.0, 36))
+
+
+def test_the_table_top_is_found_round_the_ring_and_players_of_its_colour_are_left_off() -> None:
+    found = table_outline(picture(), (640, 430))
+    assert found is not None and close_to(found, Table(TRUE.centre, (TRUE.axes[0] - 4, TRUE.axes[1] - 4), 0.0))
+    assert fits_places(found, ring(TRUE))
+
+
+def test_a_table_cut_by_the_pictures_edge_is_still_the_whole_ellipse() -> None:
+    """The camera's frame cuts the table's near end (the judge's end below the picture): the picture's edge is
+    no rim, and the outline still reaches past it."""
+    low = Table((640.0, 560.0), (230.0, 300.0), 0.0)
+    found = table_outline(picture(low), (640, 520))
+    assert found is not None and found.polygon()[:, 1].max() > SIZE[1]
+    assert close_to(found, Table(low.centre, (low.axes[0] - 4, low.axes[1] - 4), 0.0), tol=0.06)
+
+
+def test_no_table_where_only_the_floor_lies_round_the_ring() -> None:
+    """No table in the picture (a floor of big tiles): whatever patch holds the middle is no table for the
+    ring of places round it."""
+    floor = picture()
+    floor[:] = cv2.resize(floor[:80, :160], SIZE, interpolation=cv2.INTER_NEAREST)  # two tiles, blown up
+    found = table_outline(floor, (640, 430))
+    assert found is None or not fits_places(found, ring(TRUE))
+
+
+def test_places_off_the_table_or_in_one_corner_of_it_are_no_fit() -> None:
+    assert fits_places(TRUE, ring(TRUE, 0.8))
+    assert not fits_places(TRUE, ring(TRUE, 1.6))  # the "table" lies inside the ring: a plate, a card
+    corner = [(TRUE.centre[0] + 200 + 10 * k, TRUE.centre[1] + 250) for k in range(6)]
+    assert not fits_places(Table(TRUE.centre, (900.0, 900.0), 0.0), corner)  # a floor far bigger than the ring
