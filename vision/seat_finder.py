@@ -101,6 +101,7 @@ TABLE_BAND = (0.3, 1.1)  # with the table's outline: a resting place lies this f
 RIM_MARGIN = 0.05  # a zone reaches this far past the rim (the table's measure) beyond its own place at most
 BEHIND_PALMS = 5.0  # palm lengths: a blob's end this far behind another hand on its line is that arm's piece
 TIP_DEPTH = 1.6  # palm lengths: how far back from a resting blob's end its hand may lie
+EDGE_REST = 0.95  # the table's measure: a hand resting this far out lies at the table's edge (an idle hand)
 ARC_STEPS = 16  # points per stretch when measuring the way round the ring between two places
 ProgressFn = Callable[[int, int], None]
 
@@ -955,7 +956,7 @@ def find_seats(
         faces = _faces(rest)
     palm = float(np.median([x.palm for x in still])) if still else size[1] * FALLBACK_PALM
     blobs = {k: rest_blobs(closed(m, palm), (palm / 4) ** 2 * BLOB_PALMS) for k, m in rest.stable.items()}
-    table = find_table(rest.reference, still, [b for bs in blobs.values() for b in bs], size)
+    table = find_table(rest.reference, still, [b for bs in blobs.values() for b in bs], size, edge=not usable)
     if rest.stable:
         still = blob_spots(still, blobs, palm, {k: w.count for k, w in enumerate(usable)}, table)
     elif table is not None:  # no windows: hands off the table (a face, a shoulder, a hand held up) are no places
@@ -964,6 +965,8 @@ def find_seats(
         still = [_scaled(x, 1.0 / scale) for x in still]
         table = None if table is None else table.scaled(1.0 / scale)
     places = group_places(still)
+    if not usable and table is not None:
+        places = [in_front(p, table) for p in places]
     if faces:
         places = with_players(places, [Face(f.frame, f.x / scale, f.y / scale, f.size / scale, f.score) for f in faces])
     return number_places(places, living, usable, (meta.width, meta.height), mode, time.perf_counter() - started,
@@ -971,9 +974,10 @@ def find_seats(
 
 
 def find_table(reference: np.ndarray | None, still: Sequence[Sighting], blobs: Sequence[np.ndarray],
-               size: tuple[int, int]) -> Table | None:
+               size: tuple[int, int], edge: bool = False) -> Table | None:
     """The table top's outline round the ring's middle (the resting hands' box, or the resting blobs', or the
-    picture's middle), kept only where the resting hands lie on it (vision.table.fits_places)."""
+    picture's middle), kept only where the resting hands lie on it (vision.table.fits_places; `edge`: hands
+    seen outside the votes, most of them idle at the table's edge)."""
     if reference is None:
         return None
     if len(still) >= 4:
@@ -982,7 +986,21 @@ def find_table(reference: np.ndarray | None, still: Sequence[Sighting], blobs: S
     else:
         seed = ring_centre(blobs) if blobs else np.array(size, float) / 2
     table = table_outline(reference, (float(seed[0]), float(seed[1])))
-    return table if table is not None and fits_places(table, [(x.x, x.y) for x in still]) else None
+    return table if table is not None and fits_places(table, [(x.x, x.y) for x in still], edge=edge) else None
+
+
+def in_front(place: Place, table: Table) -> Place:
+    """Where a player whose hand was seen resting at the table's edge (outside any vote: an idle hand) puts a
+    voting hand: in front of it, a hand's length further onto the table along the line to the middle (the
+    assumption of the players-only map; once votes exist the hands themselves say)."""
+    r = table.radius(place.x, place.y)
+    if r < EDGE_REST:
+        return place
+    length = float(np.median(np.max(place.boxes[:, 2:] - place.boxes[:, :2], axis=1)))
+    towards = np.array(table.centre) - (place.x, place.y)
+    shift = towards / max(float(np.linalg.norm(towards)), 1e-6) * length
+    return Place(place.x + float(shift[0]), place.y + float(shift[1]), place.boxes + np.tile(shift, 2),
+                 place.sightings, place.windows, place.faces)
 
 
 def _faces(rest: _Rest) -> list[Face]:

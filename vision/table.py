@@ -130,16 +130,17 @@ def table_outline(image: np.ndarray, seed: tuple[float, float]) -> Table | None:
     return table.scaled(1.0 / f) if covered >= FILL_LEAST else None
 
 
-def fits_places(table: Table, points: Sequence[tuple[float, float]], most_outside: float = 0.2) -> bool:
+def fits_places(table: Table, points: Sequence[tuple[float, float]], most_outside: float = 0.2,
+                edge: bool = False) -> bool:
     """Whether an outline is the table the resting places lie on: the places inside it (at most `most_outside`
-    of them past its rim, by up to a fifth, for a hand at the very edge) and round its middle (with four
-    places or more, its middle inside their box), not in one corner of a far larger patch (the floor, a wall
-    of the table's colour)."""
+    of them past its rim, by up to a fifth, for a hand at the very edge; `edge`: hands seen outside the votes,
+    most of them idle on the rim) and round its middle (with four places or more, its middle inside their
+    box), not in one corner of a far larger patch (the floor, a wall of the table's colour)."""
     if not points:
         return True
     xy = np.array(points, dtype=float)
     r = np.array([table.radius(x, y) for x, y in xy])
-    if np.mean(r > 1.2) > most_outside or not 0.35 <= np.median(r) <= 1.05:
+    if np.mean(r > 1.2) > most_outside or not 0.35 <= np.median(r) <= (1.2 if edge else 1.05):
         return False
     lo, hi = xy.min(axis=0), xy.max(axis=0)
     return len(xy) < 4 or bool(np.all(lo <= table.centre) and np.all(np.array(table.centre) <= hi))

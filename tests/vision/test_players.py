@@ -91,3 +91,18 @@ def test_players_only_the_found_chairs_are_numbered_with_a_partial_confidence() 
     assert 0 < found.confidence[face_seat] < FACE_ONLY
     assert all(found.confidence[n] > found.confidence[face_seat] for n in found.confidence if n != face_seat
                and found.confidence[n] > 0)
+
+
+def test_players_only_a_hand_idle_at_the_tables_edge_votes_a_hands_length_further_in() -> None:
+    """Outside the votes a player's hand rests at the table's edge; the vote hand will land in front of it, on
+    the table: the place moves a hand's length towards the middle, one already on the table stays."""
+    from vision.seat_finder import in_front
+    from vision.table import Table
+
+    table = Table((500.0, 400.0), (200.0, 300.0), 0.0)
+    edge = Place(500.0, 700.0, np.array([[480.0, 680.0, 520.0, 720.0]]), 5, frozenset())  # on the rim, below
+    moved = in_front(edge, table)
+    assert math.isclose(moved.x, 500.0) and math.isclose(moved.y, 660.0)  # 40 px (the hand's box) further in
+    assert np.allclose(moved.boxes, [[480.0, 640.0, 520.0, 680.0]])
+    inner = Place(500.0, 600.0, edge.boxes - [0, 100, 0, 100], 5, frozenset())
+    assert in_front(inner, table) is inner
