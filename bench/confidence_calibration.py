@@ -1,6 +1,6 @@
 """Fit the finding confidence on our own clips and check it on footage we did not draw.
 
-    python3 bench/confidence_calibration.py [--ours DIR] [--validation DIR] [--varied N] [--fresh] [--write]
+    python3 bench/confidence_calibration.py [--ours DIR] [--validation DIR] [--varied N] [--fresh] [--write | --shipped]
 
 1. Audits every rendered clip that has a truth (`sample_videos/clips`, `sample_videos/game`; nights
    with `--nights`; with `--varied N` also the varied renders 1..N of sample_videos/varied.py, which hold most of
@@ -9,6 +9,7 @@
    (`../shared/validation/score_audit.py`, imported, so both sets are judged by one rule).
 3. Fits the logistic (Platt) calibration on our clips only and, with `--write`, ships it as `review/audit/confidence.json`
    with the default threshold: the lowest calibrated value above which our own findings are ≥ 95 % right.
+   `--shipped` fits nothing and checks the table the product ships instead.
 4. Prints the reliability table (calibrated bin → share right) on ours and on the validation reports in
    `--validation` (a `../shared/validation/run.sh` output folder), and precision above the threshold.
 """
@@ -26,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from review.audit.calibration import TABLE, Calibration, platt  # noqa: E402
+from review.audit.calibration import TABLE, Calibration, platt, shipped  # noqa: E402
 
 VALIDATION = ROOT.parent / "shared" / "validation"
 BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.01)
@@ -116,16 +117,23 @@ def main() -> int:
     ap.add_argument("--validation", type=Path, help="a ../shared/validation/run.sh output folder")
     ap.add_argument("--varied", type=int, default=0, metavar="N", help="fit on the varied renders 1..N too")
     ap.add_argument("--fresh", action="store_true")
-    ap.add_argument("--write", action="store_true", help="ship the fitted table as review/audit/confidence.json")
+    how = ap.add_mutually_exclusive_group()
+    how.add_argument("--write", action="store_true", help="ship the fitted table as review/audit/confidence.json")
+    how.add_argument("--shipped", action="store_true", help="check the shipped table instead of fitting one")
     a = ap.parse_args()
     sa = scorer()
     audit_ours(a.ours, a.fresh, a.varied)
     ours = [row for t in our_clips(a.varied) for row in labelled(sa, t, a.ours / t.name.replace(".truth.json", ".audit.json"))]
-    fit = platt([s for s, _ in ours], [r for _, r in ours])
-    threshold = choose_threshold(fit, ours)
-    cal = Calibration(fit.slope, fit.offset, threshold)
-    print(f"fitted on {len(ours)} findings of our own clips; default threshold {threshold:.2f}\n")
-    print("**Our clips** (the fit's own data)\n")
+    if a.shipped:
+        cal = shipped()
+        threshold = cal.default_threshold
+        print(f"the shipped fit (slope {cal.slope}, offset {cal.offset}); default threshold {threshold:.3f}\n")
+    else:
+        fit = platt([s for s, _ in ours], [r for _, r in ours])
+        threshold = choose_threshold(fit, ours)
+        cal = Calibration(fit.slope, fit.offset, threshold)
+        print(f"fitted on {len(ours)} findings of our own clips; default threshold {threshold:.3f}\n")
+    print("**Our clips**\n")
     print("\n".join(reliability(cal, ours, threshold)))
     if a.validation:
         val = [row for t in sorted((VALIDATION / "clips").glob("*.truth.json"))
