@@ -80,6 +80,8 @@ def observe_and_audit(stem: Path, seats: Path, folder: Path) -> None:
             run([*STOPFRAME, "observe", f"{stem}.mp4", "--seats", str(seats), "--out", str(obs)])
         else:
             hands: list[dict] = []
+            unseen: list = []
+            watched: list = []
             data: dict = {}
             for k, (a, b) in enumerate(windows):
                 part = folder / f"{stem.name}.w{k}.json"
@@ -87,8 +89,12 @@ def observe_and_audit(stem: Path, seats: Path, folder: Path) -> None:
                      "--out", str(part)])
                 data = json.loads(part.read_text())
                 hands += data["hands"]
+                unseen += data.get("x_unseen", [])
+                watched += data.get("x_windows", [])
                 part.unlink()
-            obs.write_text(json.dumps(dict(data, hands=hands)))
+            # every window's hands AND the stretches it watched: with the last window's only, the audit took the
+            # other windows for unwatched and said cannot_see for every seat there
+            obs.write_text(json.dumps(dict(data, hands=hands, x_unseen=unseen, x_windows=watched)))
     if not report.exists():  # on the observations just made: the same hands, watched once
         run([*STOPFRAME, "audit", f"{stem}.mp4", "--protocol", f"{stem}.protocol.json", "--seats", str(seats),
              "--observations", str(obs), "--out", str(report)])
