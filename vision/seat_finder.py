@@ -311,12 +311,8 @@ def ring_distances(places: Sequence[Place], table: Table | None) -> np.ndarray:
     if table is None or len(xy) < 2:
         return np.linalg.norm(np.diff(xy, axis=0), axis=1) if len(xy) > 1 else np.empty(0)
     out = []
-    for a, b in zip(places[:-1], places[1:], strict=True):
-        ta, tb = table.theta(a.x, a.y), table.theta(b.x, b.y)
-        ra, rb = table.radius(a.x, a.y), table.radius(b.x, b.y)
-        turn = (tb - ta) % (2 * math.pi)  # clockwise on screen, as the places are ordered
-        steps = np.linspace(0.0, 1.0, ARC_STEPS + 1)
-        path = np.array([table.point(ta + turn * f, ra + (rb - ra) * f) for f in steps])
+    for a, b in zip(places[:-1], places[1:], strict=True):  # clockwise on screen, as the places are ordered
+        path = np.array([table.between((a.x, a.y), (b.x, b.y), f) for f in np.linspace(0.0, 1.0, ARC_STEPS + 1)])
         out.append(max(float(np.linalg.norm(np.diff(path, axis=0), axis=1).sum()), math.hypot(b.x - a.x, b.y - a.y)))
     return np.array(out)
 
@@ -396,6 +392,17 @@ def _clip_half_plane(poly: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarr
     return np.array(out) if out else np.empty((0, 2))
 
 
+def _box_corners(place: Place) -> np.ndarray:
+    """The four corners of every hand box seen at a place (frame pixels)."""
+    b = place.boxes
+    return np.concatenate([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]]).astype(float)
+
+
+def _on_table(table: Table, x: float, y: float) -> bool:
+    """Whether a point lies where a resting hand can (TABLE_BAND of the table's measure)."""
+    return TABLE_BAND[0] <= table.radius(x, y) <= TABLE_BAND[1]
+
+
 def zone_of(place: Place, others: Sequence[Place], frame_size: tuple[int, int],
             spacing: float | None = None, table: Table | None = None) -> np.ndarray:
     """The hull of a place's hand boxes grown by GROW and of a disc reaching ZONE_REACH of the way to the nearest
@@ -406,8 +413,7 @@ def zone_of(place: Place, others: Sequence[Place], frame_size: tuple[int, int],
     onset) and the idle hands lying at the table's edge.
     `spacing` (the distance between neighbouring chairs there) bounds the disc beside an empty chair: the next
     chair stands there even where its player has left."""
-    b = place.boxes
-    corners = np.concatenate([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]]).astype(float)
+    corners = _box_corners(place)
     centre = np.array([place.x, place.y])
     corners = centre + (corners - centre) * GROW
     if others:
@@ -440,8 +446,7 @@ def outer_reach(place: Place, table: Table) -> float:
     reached (their boxes, the wrist's end; a blob's end's box reaches back along the forearm), and never past
     the rim (or just past the place itself, for a hand at the very edge). Why no farther: towards the chair
     lies the player's idle hand at the table's edge, and a hand on its way in."""
-    b = place.boxes
-    corners = np.concatenate([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]]).astype(float)
+    corners = _box_corners(place)
     farthest = max(table.radius(x, y) for x, y in corners)
     return min(farthest, max(1.0, table.radius(place.x, place.y) + RIM_MARGIN))
 
@@ -496,9 +501,7 @@ def guessed_places(places: Sequence[Place], chairs: Sequence[int], wanted: Seque
             f = (chair - lower) / (upper - lower)
             x, y = a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f
             if table is not None:
-                ta, tb = table.theta(a.x, a.y), table.theta(b.x, b.y)
-                ra, rb = table.radius(a.x, a.y), table.radius(b.x, b.y)
-                x, y = table.point(ta + ((tb - ta) % (2 * math.pi)) * f, ra + (rb - ra) * f)
+                x, y = table.between((a.x, a.y), (b.x, b.y), f)
         elif SEAT_COUNT - 1 - chair in at:
             opposite = at[SEAT_COUNT - 1 - chair]
             x, y = 2 * axis - opposite.x, opposite.y
@@ -840,7 +843,7 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
         sized = [(_blob_area(hand[0], window_blobs), -i, hand) for i, hand in enumerate([*hands, *([x] for x in extra)])]
         candidates += [(k, hand) for _, _, hand in sorted(sized, key=lambda c: c[:2], reverse=True)]
     if table is not None:  # the table's own measure: the others' box leans where a side of the ring is missing
-        ring = [TABLE_BAND[0] <= table.radius(hand[0].x, hand[0].y) <= TABLE_BAND[1] for _, hand in candidates]
+        ring = [_on_table(table, hand[0].x, hand[0].y) for _, hand in candidates]
     else:
         ring = on_the_ring([(hand[0].x, hand[0].y) for _, hand in candidates])
     out: list[Sighting] = []
@@ -960,7 +963,7 @@ def find_seats(
     if rest.stable:
         still = blob_spots(still, blobs, palm, {k: w.count for k, w in enumerate(usable)}, table)
     elif table is not None:  # no windows: hands off the table (a face, a shoulder, a hand held up) are no places
-        still = [x for x in still if TABLE_BAND[0] <= table.radius(x.x, x.y) <= TABLE_BAND[1]]
+        still = [x for x in still if _on_table(table, x.x, x.y)]
     if scale < 1.0:
         still = [_scaled(x, 1.0 / scale) for x in still]
         table = None if table is None else table.scaled(1.0 / scale)

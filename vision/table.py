@@ -65,6 +65,13 @@ class Table:
         u, v = self.axes[0] * scale * math.cos(theta), self.axes[1] * scale * math.sin(theta)
         return self.centre[0] + c * u - s * v, self.centre[1] + s * u + c * v
 
+    def between(self, a: tuple[float, float], b: tuple[float, float], f: float) -> tuple[float, float]:
+        """The point a share `f` of the way round the table from `a` to `b` (clockwise on screen), its distance
+        from the middle going evenly from a's to b's: where chairs between two others stand."""
+        ta, tb = self.theta(*a), self.theta(*b)
+        ra, rb = self.radius(*a), self.radius(*b)
+        return self.point(ta + ((tb - ta) % (2 * math.pi)) * f, ra + (rb - ra) * f)
+
     def polygon(self, scale: float = 1.0, count: int = 72) -> np.ndarray:
         """The ellipse scaled by `scale` as a polygon of `count` points (frame pixels)."""
         return np.array([self.point(2 * math.pi * k / count, scale) for k in range(count)])
