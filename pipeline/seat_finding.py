@@ -15,7 +15,7 @@ from contract.errors import InvalidInput
 from pipeline.cameras import camera_of, on_camera
 from review.game.protocol import format_problems, load_protocol
 from review.game.timeline import vote_windows
-from vision.seat_finder import FoundMap, Window, find_seats
+from vision.seat_finder import FoundMap, Window, hand_detector, look, seats_from
 
 MAX_WINDOWS = 8  # the first votes with times; day 1 has every living player's hand, later ones add little
 ENOUGH_WINDOWS = 2  # the first voting day's windows are enough when there are this many (every living player
@@ -57,26 +57,31 @@ def find_game_seats(video: str | os.PathLike[str], protocol: str | os.PathLike[s
                     progress: Callable[[int, int], None] | None = None, most: int = MAX_WINDOWS) -> FoundMap:
     """The seat map of `video` from the hands during the protocol's timed votes (no protocol, or none timed:
     from the whole video), numbered from the judge's left with the protocol's departures left empty. The first
-    voting day is looked at; where a living seat stays unplaced, the first two."""
-    windows: list[Window] = []
-    living: frozenset[int] | None = None
-    if protocol is not None:
-        proto = load_protocol(protocol)
-        problems = format_problems(proto.data)
-        if problems:
-            raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
-        camera = camera_of(proto, video)  # a camera of `videos`: the votes on its own clock (offset and drift)
-        data = on_camera(proto.data, camera) if camera else proto.data
-        windows, living = finder_windows(data, most)
-        found = find_seats(str(Path(video)), windows, living, progress=progress)
+    voting day is looked at; where a living seat stays unplaced, the second day's windows are added to what
+    the first showed (no frame is read twice)."""
+    path = str(Path(video))
+    if protocol is None:
+        return seats_from(look(path, [], progress=progress))
+    proto = load_protocol(protocol)
+    problems = format_problems(proto.data)
+    if problems:
+        raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
+    camera = camera_of(proto, video)  # a camera of `videos`: the votes on its own clock (offset and drift)
+    data = on_camera(proto.data, camera) if camera else proto.data
+    windows, living = finder_windows(data, most)
+    detector = hand_detector()  # one for both looks
+    try:
+        looked = look(path, windows, backend=detector, progress=progress)
+        found = seats_from(looked, living)
         silent = [n for n in living if n in found.unfound]
         more, _ = finder_windows(data, most, days=2)
-        if silent and len(more) > len(windows):
-            # a living player whose hand never rested on the first day (a silent vote, a hand lifted at once):
-            # the next day's votes may show it; the map with fewer seats unplaced is kept
-            again = find_seats(str(Path(video)), more, living, progress=progress)
-            if sum(n in again.unfound for n in living) < len(silent):
-                return replace(again, seconds=found.seconds + again.seconds)
-            return replace(found, seconds=found.seconds + again.seconds)
-        return found
-    return find_seats(str(Path(video)), windows, living, progress=progress)
+        if not silent or len(more) <= len(windows):
+            return found
+        # a living player whose hand never rested on the first day (a silent vote, a hand lifted at once): the
+        # next day's votes may show it; the map with fewer seats unplaced is kept
+        again = seats_from(look(path, more, backend=detector, progress=progress, before=looked), living)
+    finally:
+        detector.close()
+    if sum(n in again.unfound for n in living) < len(silent):
+        return again
+    return replace(found, seconds=again.seconds)

@@ -639,19 +639,21 @@ class _Rest:
     before the naming, 1.5 s after the count) on most of the frames from just before «Стоп» to just after the
     count. A voter's hand and forearm rest there all that time; a hand passing by, a player leaning or a prop
     moved shows on a few frames only, and an idle hand lying there before and after differs from neither.
-    Without windows (nothing to compare with) there is no mask and every tile is looked at."""
+    Without windows (nothing to compare with) there is no mask and every tile is looked at. `earlier`: an
+    earlier look's resting masks and reference picture, kept (`plan` holds only the windows it had not)."""
 
     def __init__(self, video: VideoSource, plan: Sequence[tuple[int, list[float]]], windows: Sequence[Window],
-                 scale: float, counter: _Counter) -> None:
+                 scale: float, counter: _Counter, earlier: Looked | None = None) -> None:
         duration = video.meta.duration
         self.scale = scale
         self.centre: np.ndarray | None = None
-        self.stable: dict[int, np.ndarray] = {}
+        self.stable: dict[int, np.ndarray] = dict(earlier.stable) if earlier else {}
         self.frames: dict[int, list[tuple[float, np.ndarray]]] = {}
         self.changed: dict[tuple[int, float], np.ndarray] = {}  # (window, time): where that frame differs from
         # both reference pictures, for each frame the detector is shown
-        self.reference: np.ndarray | None = None  # a picture with the fewest hands on the table: the first
-        # window's before-picture (the first sampled frame without windows), for the table's outline
+        self.reference: np.ndarray | None = earlier.reference if earlier else None  # a picture with the fewest
+        # hands on the table: the first window's before-picture (the first sampled frame without windows), for
+        # the table's outline
         for k, times in plan:
             if not windows:  # every sampled frame is looked at, every tile of it
                 self.frames[k] = [(t, self._picture(video, t, duration)) for t in times]
@@ -908,43 +910,64 @@ def on_the_ring(points: Sequence[tuple[float, float]]) -> list[bool]:
     return keep
 
 
-def find_seats(
-    video_path: str,
-    windows: Sequence[Window] | None,
-    living: frozenset[int] | None = None,
-    *,
-    backend: HandBackend | None = None,
-    rate: float = RATE,
-    progress: ProgressFn | None = None,
-    players: bool = True,
-) -> FoundMap:
-    """The seat map of a game video from where hands rest during `windows` (None or empty: the whole video).
+@dataclass(frozen=True)
+class Looked:
+    """What the frames of a video showed the finder, each frame read once: kept so that more vote windows (the
+    next day's, for a seat never seen on the first) add their own frames only, and the map is found again
+    from all of it."""
 
-    `living`: the seats still at the table during those votes (None: all ten); a seat not in it gets no zone.
-    `backend`: the hand detector (default: MediaPipe on the bundled model). `players`: without vote windows,
-    look for the players' faces too (vision.players) and give their chairs a place."""
+    frame_size: tuple[int, int]  # the video's
+    scale: float  # the picture looked at is the video's scaled by this (WORK_HEIGHT)
+    windows: tuple[Window, ...]  # the usable vote windows; a sighting's and a resting mask's window indexes it
+    sightings: tuple[Sighting, ...]
+    stable: dict[int, np.ndarray]  # per window, where the picture rests (quarter size)
+    reference: np.ndarray | None  # a picture before the votes, for the table's outline
+    side: int  # the tile side the detector was shown (kept for the windows added later)
+    faces: tuple[Face, ...] = ()  # without windows: the players' faces on the sampled frames
+    seconds: float = 0.0  # the time all the looking took
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The size of the picture looked at."""
+        return int(round(self.frame_size[0] * self.scale)), int(round(self.frame_size[1] * self.scale))
+
+
+def hand_detector() -> HandBackend:
+    """The finder's hand detector: MediaPipe on the bundled model, with a low bar (a hand must also be found
+    again on another frame). One can serve several looks (it costs half a second to start)."""
+    return MediaPipeBackend("full", min_confidence=0.3)
+
+
+def look(video_path: str, windows: Sequence[Window] | None, *, backend: HandBackend | None = None,
+         rate: float = RATE, progress: ProgressFn | None = None, players: bool = True,
+         before: Looked | None = None) -> Looked:
+    """The resting hands of a video during `windows` (None or empty: sampled over the whole video, and, with
+    `players`, the players' faces). `before`: what an earlier look at some of these windows found; only the
+    windows it did not look at are read (with its tile side), and its findings are kept. `backend`: the hand
+    detector (default: hand_detector(), closed at the end)."""
     started = time.perf_counter()
-    living = frozenset(range(1, SEAT_COUNT + 1)) if living is None else frozenset(living)
     own = backend is None
-    detector: HandBackend = MediaPipeBackend("full", min_confidence=0.3) if backend is None else backend
-    sightings: list[Sighting] = []
+    detector = hand_detector() if backend is None else backend
+    sightings: list[Sighting] = list(before.sightings) if before else []
     try:
         with open_video(video_path) as video:
             meta = video.meta
             scale = min(1.0, WORK_HEIGHT / meta.height)  # a 4K picture is looked at as 1080p: tiles and masks
             size = (int(round(meta.width * scale)), int(round(meta.height * scale)))
-            usable = [w for w in windows or () if w.t < meta.duration]
+            done = list(before.windows) if before else []
+            usable = [*done, *(w for w in windows or () if w.t < meta.duration and w not in done)]
             if usable:
-                mode = "votes"
-                plan = [(k, _sample_times(w, rate)) for k, w in enumerate(usable)]
+                plan = [(k, _sample_times(w, rate)) for k, w in enumerate(usable) if k >= len(done)]
             else:
-                mode, usable = "whole video", []
                 step = meta.duration / (WHOLE_VIDEO_FRAMES + 1)
                 plan = [(0, [step * (k + 1) for k in range(WHOLE_VIDEO_FRAMES)])]
             total = len(plan) * 2 + sum(len(_detect_picks(len(ts)) if usable else ts) for _, ts in plan)
             counter = _Counter(progress, total)
-            rest = _Rest(video, plan, usable, scale, counter)
-            side, seen = _tile_side(detector, rest, size, counter)
+            rest = _Rest(video, plan, usable, scale, counter, before)
+            if before is None:
+                side, seen = _tile_side(detector, rest, size, counter)
+            else:
+                side, seen = before.side, {}
             for k, frames in rest.frames.items():
                 for t, image in frames:
                     found = seen.get((k, t))
@@ -953,14 +976,23 @@ def find_seats(
     finally:
         if own:
             detector.close()
-    still = resting(sightings)
-    faces: list[Face] = []
-    if not usable and players:  # no vote yet: the players' faces show the chairs
-        faces = _faces(rest)
+    faces = _faces(rest) if not usable and players else []  # no vote yet: the players' faces show the chairs
+    return Looked((meta.width, meta.height), scale, tuple(usable), tuple(sightings), rest.stable, rest.reference,
+                  side, tuple(faces), (before.seconds if before else 0.0) + time.perf_counter() - started)
+
+
+def seats_from(looked: Looked, living: frozenset[int] | None = None) -> FoundMap:
+    """The seat map from what the frames showed. `living`: the seats still at the table during those votes
+    (None: all ten); a seat not in it gets no zone."""
+    started = time.perf_counter()
+    living = frozenset(range(1, SEAT_COUNT + 1)) if living is None else frozenset(living)
+    usable, size, scale = list(looked.windows), looked.size, looked.scale
+    mode = "votes" if usable else "whole video"
+    still = resting(list(looked.sightings))
     palm = float(np.median([x.palm for x in still])) if still else size[1] * FALLBACK_PALM
-    blobs = {k: rest_blobs(closed(m, palm), (palm / 4) ** 2 * BLOB_PALMS) for k, m in rest.stable.items()}
-    table = find_table(rest.reference, still, [b for bs in blobs.values() for b in bs], size, edge=not usable)
-    if rest.stable:
+    blobs = {k: rest_blobs(closed(m, palm), (palm / 4) ** 2 * BLOB_PALMS) for k, m in looked.stable.items()}
+    table = find_table(looked.reference, still, [b for bs in blobs.values() for b in bs], size, edge=not usable)
+    if looked.stable:
         still = blob_spots(still, blobs, palm, {k: w.count for k, w in enumerate(usable)}, table)
     elif table is not None:  # no windows: hands off the table (a face, a shoulder, a hand held up) are no places
         still = [x for x in still if _on_table(table, x.x, x.y)]
@@ -970,10 +1002,20 @@ def find_seats(
     places = group_places(still)
     if not usable and table is not None:
         places = [in_front(p, table) for p in places]
-    if faces:
-        places = with_players(places, [Face(f.frame, f.x / scale, f.y / scale, f.size / scale, f.score) for f in faces])
-    return number_places(places, living, usable, (meta.width, meta.height), mode, time.perf_counter() - started,
-                         table)
+    if looked.faces:
+        places = with_players(places, [Face(f.frame, f.x / scale, f.y / scale, f.size / scale, f.score)
+                                       for f in looked.faces])
+    seconds = looked.seconds + time.perf_counter() - started
+    return number_places(places, living, usable, looked.frame_size, mode, seconds, table)
+
+
+def find_seats(video_path: str, windows: Sequence[Window] | None, living: frozenset[int] | None = None, *,
+               backend: HandBackend | None = None, rate: float = RATE, progress: ProgressFn | None = None,
+               players: bool = True) -> FoundMap:
+    """The seat map of a game video from where hands rest during `windows` (None or empty: the whole video):
+    `look`, then `seats_from`. `backend`: the hand detector (default: MediaPipe on the bundled model)."""
+    return seats_from(look(video_path, windows, backend=backend, rate=rate, progress=progress, players=players),
+                      living)
 
 
 def find_table(reference: np.ndarray | None, still: Sequence[Sighting], blobs: Sequence[np.ndarray],

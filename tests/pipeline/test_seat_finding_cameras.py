@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -20,11 +21,15 @@ def _windows_seen(monkeypatch: pytest.MonkeyPatch, video: Path) -> list:
     """The windows of the finder's first look (every seat found there: no second look)."""
     looks: list[list] = []
 
-    def find(_video, windows, living, **_kwargs):
+    def look(_video, windows, **_kwargs):
         looks.append(list(windows))
+
+    def seats_from(_looked, living):
         return number_places(_ring(living), living, [], (1280, 720), "votes", 0.0)
 
-    monkeypatch.setattr(pipeline.seat_finding, "find_seats", find)
+    monkeypatch.setattr(pipeline.seat_finding, "look", look)
+    monkeypatch.setattr(pipeline.seat_finding, "seats_from", seats_from)
+    monkeypatch.setattr(pipeline.seat_finding, "hand_detector", lambda: SimpleNamespace(close=lambda: None))
     find_game_seats(video, PROTOCOL)
     assert len(looks) == 1
     return looks[0]

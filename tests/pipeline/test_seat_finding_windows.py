@@ -4,6 +4,7 @@ where a living player's hand never rested on the first."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -26,23 +27,33 @@ def test_the_first_voting_day_with_the_judges_counts() -> None:
     assert len(two_days) > len(windows) and all(w.label.startswith(("day 1", "day 2")) for w in two_days)
 
 
-def _found_without(silent: set[int]):
-    """A finder that places every living seat but `silent` (whose zones it can only guess)."""
-    def find(_video, windows, living, **_kwargs):
-        calls.append(len(windows))
+def _finder_without(monkeypatch: pytest.MonkeyPatch, silent: set[int]) -> list[tuple[int, object]]:
+    """A finder that places every living seat but `silent` (whose zones it can only guess); returns, per look,
+    the windows it was given and the earlier look it was to build on."""
+    looks: list[tuple[int, object]] = []
+
+    def look(_video, windows, *, before=None, **_kwargs):
+        looks.append((len(windows), before))
+        return SimpleNamespace(seconds=float(len(looks)))
+
+    def seats_from(looked, living):
         places = [Place(100.0 + 80 * n, 300.0, np.array([[90.0 + 80 * n, 290, 110 + 80 * n, 310]]), 6,
                         frozenset({0})) for n in sorted(living) if n not in silent]
-        return number_places(places, living, [], (1280, 720), "votes", 1.0)
-    calls: list[int] = []
-    return find, calls
+        return number_places(places, living, [], (1280, 720), "votes", looked.seconds)
+
+    monkeypatch.setattr(pipeline.seat_finding, "look", look)
+    monkeypatch.setattr(pipeline.seat_finding, "seats_from", seats_from)
+    monkeypatch.setattr(pipeline.seat_finding, "hand_detector", lambda: SimpleNamespace(close=lambda: None))
+    return looks
 
 
 @pytest.mark.parametrize("silent,looks", [(set(), 1), ({8}, 2)])
 def test_the_next_day_is_watched_only_for_a_seat_never_seen(monkeypatch: pytest.MonkeyPatch, silent: set[int],
                                                             looks: int) -> None:
-    find, calls = _found_without(silent)
-    monkeypatch.setattr(pipeline.seat_finding, "find_seats", find)
+    calls = _finder_without(monkeypatch, silent)
     found = find_game_seats(f"{GAME}.mp4", f"{GAME}.protocol.json")
     assert len(calls) == looks
-    if looks == 2:
-        assert calls[1] > calls[0] and found.seconds == pytest.approx(2.0)  # both looks' time counted
+    if looks == 2:  # the second look builds on the first (day 1's frames are not read again)
+        (first, none), (second, earlier) = calls
+        assert none is None and second > first and earlier is not None
+        assert found.seconds == pytest.approx(2.0)  # the time of both looks

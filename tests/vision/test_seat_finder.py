@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from fakes import FPS, FakeBackend, Scene
 
+import vision.seat_finder
 from review.audit.inputs import check_seat_geometry
 from vision.backend import MediaPipeBackend
 from vision.crops import crop_for_zone
@@ -21,9 +22,11 @@ from vision.seat_finder import (
     Window,
     blob_spots,
     find_seats,
+    look,
     number_places,
     on_the_ring,
     renumbered,
+    seats_from,
 )
 from vision.seats import Seat, SeatMap, load_seat_map
 from vision.table import Table
@@ -172,6 +175,34 @@ def test_the_finder_on_a_scripted_detector_finds_every_voter_and_reports_the_sil
             assert found.seat_map.seats[n].contains(*palm), n
     assert "no hand seen on the table during" in found.unfound[8]
     check_seat_geometry(found.seat_map, "found")
+
+
+def test_a_windows_frames_are_read_once_when_the_next_days_votes_are_added(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 9 and 10 vote only in the third window: looking at it after the first two adds its frames alone,
+    and the map found from all three holds every voter's hand in its own seat's zone."""
+    video, scene, hands, windows = _scripted_game(tmp_path)
+    read: list[float] = []
+    real = vision.seat_finder.open_video
+
+    def counted(path):
+        source = real(path)
+        frame_at_time = source.frame_at_time
+        source.frame_at_time = lambda t: (read.append(round(t, 3)), frame_at_time(t))[1]
+        return source
+
+    monkeypatch.setattr(vision.seat_finder, "open_video", counted)
+    backend = QuickFake(scene)
+    first = look(str(video), windows[:2], backend=backend)
+    assert {9, 10} <= set(seats_from(first).unfound)
+    both = look(str(video), windows, backend=backend, before=first)
+    assert len(read) == len(set(read))  # no frame read twice
+    assert both.windows == tuple(windows) and set(first.sightings) <= set(both.sightings)
+    found = seats_from(both)
+    for n in (1, 5, 9, 10):
+        palm = scene.hands[hands[n]].landmarks[[0, 5, 9, 13, 17], :2].mean(axis=0)
+        assert found.seat_map.seats[n].contains(*palm), n
+    assert found.seconds >= both.seconds > first.seconds
 
 
 def test_without_vote_times_the_whole_video_is_looked_at(tmp_path: Path) -> None:
