@@ -48,6 +48,7 @@ def table(data: dict) -> str:
     """The found map as a judge reads it: each seat's confidence, then every seat not found and why."""
     found = data["x_found"]
     how = ("from the hands in the protocol's votes" if found["mode"] == "votes"
+           else "from the players and the table over the whole video (no vote times)" if "table" in found
            else "from the hands seen over the whole video (no vote times)")
     lines = [f"Seat map found {how} in {found['seconds']:.1f} s, seats numbered {found['direction']} "
              "from the judge's left" + (", checked against the protocol's voters" if found["checked_by_voters"] else "")]
@@ -55,6 +56,11 @@ def table(data: dict) -> str:
                  if "table" in found else
                  "no table outline found (no table top of one colour round the hands): the ring of resting hands "
                  "stands in for it; check the seat numbers on the picture")
+    if found["mode"] != "votes" and "table" in found:
+        lines.append("players only: the ten chairs are spread evenly round the table and fitted to the players and "
+                     "hands seen; each zone reaches from the rim to two hands in, as no vote has shown yet where "
+                     "this table's hands land. Check the zones on the picture, and find the map again with "
+                     "--protocol once votes have times")
     for seat, confidence in found["confidence"].items():
         lines.append(f"seat {seat:>2}: found, confidence {confidence:.2f}")
     lines += list(found["unfound"].values())

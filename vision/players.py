@@ -4,7 +4,8 @@ Why: in the first minutes of a game no vote has happened, so no hand has rested 
 themselves show where the chairs are. MediaPipe's full-range face detector (from the same Apache-2.0 wheel as the
 hand model, bundled in vision/models and checked against its sha256 in models.json; nothing is downloaded) is
 run on overlapping squares of a few frames; a face found on several of them, in the same place, is a player.
-vision.seat_finder turns each player into a chair on the ring of resting places (`chair_places`).
+vision.seat_finder turns each player into a chair on the ring of resting places (`chair_places`) or, where the
+table's outline is known, fits the ten chairs round it to the players and the hands seen (`chair_layout`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import numpy as np
 from contract.errors import UnreadableInput
 from vision.backend import quiet_native_stderr
 from vision.crops import covering_starts
+from vision.table import Table
 
 FACE_MODEL = "face_detection_full_range_sparse.tflite"
 MIN_SCORE = 0.3  # the detector's score for a face (rendered and distant faces score low; a player must also
@@ -30,6 +32,13 @@ MIN_SCORE = 0.3  # the detector's score for a face (rendered and distant faces s
 TILE_SHARE = 0.5  # squares of half the picture's height, overlapping by half: a face of 3-10 % of the height
 # is 6-20 % of the square, where the full-range model reads best
 SAME_FACE = 0.6  # face sizes: two faces this close are one player
+JUDGE_GAP = (1.0, 3.0)  # the judge's place between seat 10 and seat 1 is this many chair spacings wide (the
+# judge's own chair and elbow room; fitted between these, in tenths)
+TURN = 5.0  # degrees: the chairs may be turned this far from the judge's straight-down ray (a camera a little
+# off the table's axis), fitted in one-degree steps
+SPREAD_LEAST = 0.3  # the hands' heights (in the table's half height) must spread this much to measure crowding
+CROWD_LEAST = 0.5  # the most perspective crowds the far chairs (`crowding`; 1: a camera straight above)
+TURN_COST = 0.02  # the fit's cost of turning the chairs the full TURN (a centred camera is the assumption)
 HAND_REACH = 0.75  # with no resting hand to learn from: a player's hand rests this share of the way from the
 # ring's centre to the face (the table's edge lies between the face and the centre)
 
@@ -156,3 +165,65 @@ def chair_places(seen: Sequence[Player], hands: Sequence[tuple[float, float]]) -
 def _turn(a: float) -> float:
     """An angle folded into (-π, π]."""
     return (a + math.pi) % (2 * math.pi) - math.pi
+
+
+def chair_layout(table: Table, bearings: Sequence[float], count: int = 10,
+                 crowd: float = 1.0) -> tuple[np.ndarray, float, float]:
+    """The `count` chairs' parameter angles on the table's ellipse (vision.table.Table.theta), clockwise from
+    the judge's left, half the smallest angle between neighbours (how far a chair's evidence may lie from it),
+    and the fit's cost per bearing. Why a layout: before any vote the evidence of where a chair stands is rough
+    (a face is above and behind its chair, an idle hand lies to one side of it, the near players show only
+    their backs) and some chairs show none, so numbering the evidence itself slips a chair wherever one is
+    missing. Tournament chairs stand evenly round the table with the judge at the end nearest the camera (the
+    finder's assumption, vision.seat_finder): evenly from the judge's place (the ray straight down from the
+    table's middle) round the table, leaving a gap on either side of the judge, and perspective crowds the far
+    chairs together by `crowd` (`crowded`, `crowding`). The gap and a small turn are fitted so that each
+    bearing (a player's face, a hand resting on the table) lies near a chair, one half-way between two chairs
+    costing the most."""
+    cx, cy = table.centre
+    judge = table.theta(cx, cy + 4 * max(table.axes))
+    b = np.array(bearings, float)
+    best: tuple[float, np.ndarray] | None = None
+    for wide in np.arange(JUDGE_GAP[0], JUDGE_GAP[1] + 0.05, 0.1):
+        step = 2 * math.pi / (count - 1 + wide)
+        ring = crowded(step * (wide / 2 + np.arange(count)), crowd)  # from the judge's place
+        for turn in np.radians(np.arange(-TURN, TURN + 0.5, 1.0)):
+            chairs = judge + turn + ring
+            cost = TURN_COST * (turn / math.radians(TURN)) ** 2
+            if len(b):
+                off = np.abs(np.remainder(b[:, None] - chairs[None, :] + math.pi, 2 * math.pi) - math.pi)
+                k = np.argmin(off, axis=1)
+                local = np.diff(chairs)[np.clip(k, 0, count - 2)]  # the spacing at that chair
+                cost += float(np.sum(np.minimum(off[np.arange(len(b)), k] / local, 0.5) ** 2))
+            if best is None or cost < best[0]:
+                best = (cost, chairs)
+    assert best is not None
+    cost, chairs = best
+    return np.remainder(chairs + math.pi, 2 * math.pi) - math.pi, float(np.min(np.diff(chairs))) / 2, \
+        cost / max(1, len(b))
+
+
+def crowded(angles: np.ndarray, crowd: float) -> np.ndarray:
+    """Angles from the judge's place (0) round to the far end (π) and back, pushed towards the far end: the
+    tangent of half the angle from the far end scaled by `crowd` (1: unchanged), as perspective maps a ring
+    seen from one end (a circle's image: points measured from the far end draw nearer to it)."""
+    far = angles - math.pi
+    return math.pi + 2 * np.arctan(crowd * np.tan(far / 2))
+
+
+def crowding(table: Table, hands: Sequence[tuple[float, float, float]]) -> float:
+    """How much perspective crowds the far chairs (chair_layout's `crowd`), from the sizes of the hands resting
+    round the table ((x, y, size) each): a ring seen from one end is mapped onto its picture so that the angles
+    from the far end shrink by the root of how much smaller things are at the far rim than at the near one
+    (the tangent of half the angle scaled by it). The log sizes are fitted by a straight line against the
+    height in the picture (-1 the table's top, 1 its bottom); 1 where fewer than four hands, or hands not
+    spread over the table's height, say."""
+    if len(hands) < 4:
+        return 1.0
+    c, s = math.cos(math.radians(table.angle)), math.sin(math.radians(table.angle))
+    half = math.hypot(table.axes[0] * s, table.axes[1] * c)  # the ellipse's half height in the picture
+    height = np.array([(y - table.centre[1]) / half for _, y, _ in hands])
+    if float(np.std(height)) < SPREAD_LEAST:
+        return 1.0
+    slope = float(np.polyfit(height, np.log([size for _, _, size in hands]), 1)[0])
+    return float(np.clip(math.exp(-slope), CROWD_LEAST, 1.0))  # the root of exp(-2 slope): far over near

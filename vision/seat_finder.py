@@ -36,10 +36,16 @@ zones. What is done, in order:
    "no vote" rather than "cannot see".
 
 Without vote windows (the first minutes of a game, a protocol without times: players only) the frames are
-sampled evenly over the whole video and every square is looked at (no change to compare with); the places are
-where hands rest most, and the players' faces (vision.players, MediaPipe's bundled face detector) add a chair,
-with a lower confidence, for each player whose hand was seen nowhere. That map is rougher (`mode` says which);
-once votes exist, finding again refines it.
+sampled evenly over the whole video and every square is looked at (no change to compare with), and the
+players' faces are looked for too (vision.players, MediaPipe's bundled face detector). No hand has yet shown
+where a vote lands, and the evidence of where a chair stands is rough (a face is above and behind its chair,
+idle hands lie at the rim to either side of it, the near players show only their backs), so numbering that
+evidence slips a chair wherever one shows nothing. With the table's outline, the ten chairs are therefore laid
+evenly round it from the judge's place, the far ones crowded by perspective as much as the hands' sizes say,
+and fitted to the faces' and resting hands' bearings (vision.players.chair_layout); each zone is the band in
+front of its chair from the rim to two hands in (`layout_places`). Without an outline, the places are where
+hands rest most, with a chair added for each player's face whose bearing holds none. That map is rougher
+(`mode` says which; a laid chair is trusted FACE_ONLY at most); once votes exist, finding again refines it.
 """
 
 from __future__ import annotations
@@ -55,7 +61,7 @@ from scipy.cluster.hierarchy import fcluster, linkage
 
 from vision.backend import HandBackend, MediaPipeBackend
 from vision.crops import CROP_SIZE, SeatCrop, covering_starts
-from vision.players import Face, FaceFinder, chair_places
+from vision.players import Face, FaceFinder, chair_layout, chair_places, crowding
 from vision.players import players as players_of
 from vision.pose import plausible_hand
 from vision.seats import Seat, SeatMap, point_in_polygon
@@ -101,7 +107,11 @@ TABLE_BAND = (0.3, 1.1)  # with the table's outline: a resting place lies this f
 RIM_MARGIN = 0.05  # a zone reaches this far past the rim (the table's measure) beyond its own place at most
 BEHIND_PALMS = 5.0  # palm lengths: a blob's end this far behind another hand on its line is that arm's piece
 TIP_DEPTH = 1.6  # palm lengths: how far back from a resting blob's end its hand may lie
-EDGE_REST = 0.95  # the table's measure: a hand resting this far out lies at the table's edge (an idle hand)
+CHAIR_BAND = (0.5, 2.3)  # hand depths (a hand's extent along the way in) in from the rim: a vote hand lands
+# somewhere in this band in front of its chair (how far in differs by table and player); players only, a zone spans it
+BEARING_HANDS = (0.45, 1.15)  # the table's measure: hands resting this far out show a chair's bearing (an idle
+# hand at the rim, a hand laid on the table); nearer the middle, a hand reaching across
+BEARING_FACES = (1.15, 2.5)  # ... and faces this far out (a player behind the rim; farther: a wall, a poster)
 ARC_STEPS = 16  # points per stretch when measuring the way round the ring between two places
 ProgressFn = Callable[[int, int], None]
 
@@ -470,7 +480,7 @@ def _unfound_reason(seat: int, living: frozenset[int], windows: Sequence[Window]
     if mode == "votes":
         days = sorted({w.label.split(",")[0] for w in windows if w.label}) or ["the"]
         return f"seat {seat}: no hand seen on the table during {' and '.join(days)} votes; an empty chair?"
-    return f"seat {seat}: no hand seen resting on the table in this video; an empty chair?"
+    return f"seat {seat}: no player and no resting hand seen at this chair in this video; an empty chair?"
 
 
 def guessed_places(places: Sequence[Place], chairs: Sequence[int], wanted: Sequence[int],
@@ -560,7 +570,9 @@ def build_found(places: Sequence[Place], chairs: Sequence[int], fit: float, fram
                if n not in seats or confidence.get(n) == 0}
     for n in unfound:
         if n in seats:
-            unfound[n] += " Its zone is placed between its neighbours': check it on the picture."
+            unfound[n] += (" Its zone is placed between its neighbours': check it on the picture." if mode == "votes"
+                           else " Its zone is placed where the chairs' spacing round the table puts it: check it "
+                           "on the picture.")
     return FoundMap(SeatMap((int(frame_size[0]), int(frame_size[1])), seats), confidence, unfound, tuple(places),
                     tuple(chairs), living, mode, seconds, fit, tuple(windows), flipped, shift, checked, table)
 
@@ -994,17 +1006,18 @@ def seats_from(looked: Looked, living: frozenset[int] | None = None) -> FoundMap
     table = find_table(looked.reference, still, [b for bs in blobs.values() for b in bs], size, edge=not usable)
     if looked.stable:
         still = blob_spots(still, blobs, palm, {k: w.count for k, w in enumerate(usable)}, table)
-    elif table is not None:  # no windows: hands off the table (a face, a shoulder, a hand held up) are no places
-        still = [x for x in still if _on_table(table, x.x, x.y)]
     if scale < 1.0:
         still = [_scaled(x, 1.0 / scale) for x in still]
         table = None if table is None else table.scaled(1.0 / scale)
+    faces = [Face(f.frame, f.x / scale, f.y / scale, f.size / scale, f.score) for f in looked.faces]
+    if not usable and table is not None:  # players only: the ten chairs fitted round the table
+        places, fit = layout_places(table, still, faces)
+        chairs = [c for c in range(SEAT_COUNT) if c + 1 in living]
+        return build_found([places[c] for c in chairs], chairs, fit, looked.frame_size, living, mode,
+                           looked.seconds + time.perf_counter() - started, usable, table=table)
     places = group_places(still)
-    if not usable and table is not None:
-        places = [in_front(p, table) for p in places]
-    if looked.faces:
-        places = with_players(places, [Face(f.frame, f.x / scale, f.y / scale, f.size / scale, f.score)
-                                       for f in looked.faces])
+    if faces:
+        places = with_players(places, faces)
     seconds = looked.seconds + time.perf_counter() - started
     return number_places(places, living, usable, looked.frame_size, mode, seconds, table)
 
@@ -1031,21 +1044,42 @@ def find_table(reference: np.ndarray | None, still: Sequence[Sighting], blobs: S
     else:
         seed = ring_centre(blobs) if blobs else np.array(size, float) / 2
     table = table_outline(reference, (float(seed[0]), float(seed[1])))
-    return table if table is not None and fits_places(table, [(x.x, x.y) for x in still], edge=edge) else None
+    points = [(x.x, x.y) for x in still]
+    # outside the votes many hands rest off the table (held up at night, a gesture, a face taken for a hand)
+    return table if table is not None and fits_places(table, points, 0.5 if edge else 0.2, edge) else None
 
 
-def in_front(place: Place, table: Table) -> Place:
-    """Where a player whose hand was seen resting at the table's edge (outside any vote: an idle hand) puts a
-    voting hand: in front of it, a hand's length further onto the table along the line to the middle (the
-    assumption of the players-only map; once votes exist the hands themselves say)."""
-    r = table.radius(place.x, place.y)
-    if r < EDGE_REST:
-        return place
-    length = float(np.median(np.max(place.boxes[:, 2:] - place.boxes[:, :2], axis=1)))
-    towards = np.array(table.centre) - (place.x, place.y)
-    shift = towards / max(float(np.linalg.norm(towards)), 1e-6) * length
-    return Place(place.x + float(shift[0]), place.y + float(shift[1]), place.boxes + np.tile(shift, 2),
-                 place.sightings, place.windows, place.faces)
+def layout_places(table: Table, hands: Sequence[Sighting], faces: Sequence[Face]) -> tuple[list[Place], float]:
+    """Players only (no vote yet): a place for each of the ten chairs, clockwise from the judge's left, and the
+    layout's fit cost. The chairs stand evenly round the table's outline, fitted to the players' bearings
+    (vision.players.chair_layout: the faces behind the rim and the hands resting on the table); each place is
+    the band on the chair's line to the middle from half a hand to CHAIR_BAND[1] hands in from the rim, a hand
+    measured where it lies (those resting near that chair, else all; perspective shrinks the far ones), since
+    nothing yet says how far in front of the rim this table's voters put a hand. A place's `faces` counts the
+    evidence near its chair (players and resting hands); a chair with none is the layout's guess."""
+    on = [h for h in hands if BEARING_HANDS[0] <= table.radius(h.x, h.y) <= BEARING_HANDS[1]]
+    spots = group_places(on, most=len(on))
+    seen = [p for p in players_of(faces) if BEARING_FACES[0] <= table.radius(p.x, p.y) <= BEARING_FACES[1]]
+    bearings = [table.theta(p.x, p.y) for p in spots] + [table.theta(p.x, p.y) for p in seen]
+    sizes = [(p.x, p.y, float(np.median([h.palm for h in on if math.hypot(h.x - p.x, h.y - p.y) <= GROUP_PALMS * h.palm]
+                                         or [h.palm for h in on]))) for p in spots]
+    chairs, reach, fit = chair_layout(table, bearings, SEAT_COUNT, crowding(table, sizes))
+    every = np.concatenate([p.boxes for p in spots]) if spots else None
+    size = float(np.median([p.size for p in seen])) if seen else min(table.axes) * 0.15
+    places = []
+    for theta in chairs:
+        mine = [p for p in spots if abs(math.remainder(table.theta(p.x, p.y) - theta, 2 * math.pi)) < reach]
+        boxes = np.concatenate([p.boxes for p in mine]) if mine else every
+        hand = np.median(boxes[:, 2:] - boxes[:, :2], axis=0) if boxes is not None else np.full(2, size)
+        rim = np.array(table.point(theta))
+        inward = (np.array(table.centre) - rim) / max(float(np.linalg.norm(np.array(table.centre) - rim)), 1e-6)
+        depth = float(np.abs(inward) @ hand)
+        a, b = rim + inward * depth * CHAIR_BAND[0], rim + inward * depth * CHAIR_BAND[1]
+        box = np.array([[*(np.minimum(a, b) - hand / 2), *(np.maximum(a, b) + hand / 2)]])
+        evidence = len(mine) + sum(abs(math.remainder(table.theta(p.x, p.y) - theta, 2 * math.pi)) < reach
+                                   for p in seen)
+        places.append(Place(float((a[0] + b[0]) / 2), float((a[1] + b[1]) / 2), box, 0, frozenset(), evidence))
+    return places, fit
 
 
 def _faces(rest: _Rest) -> list[Face]:

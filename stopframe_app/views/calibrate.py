@@ -123,11 +123,16 @@ def _renumber(game: Game, flip: bool, move: int) -> None:
 def found_panel(game: Game, found: FoundMap) -> None:
     """What the finder is sure of: each seat's confidence, every seat it could not place and why, and the
     judge's two corrections of the numbering."""
-    how = "the hands in the protocol's votes" if found.mode == "votes" else "the hands seen over the whole video"
+    players_only = found.mode != "votes" and found.table is not None
+    how = ("the hands in the protocol's votes" if found.mode == "votes" else
+           "the players and the table (no vote times yet)" if players_only else "the hands seen over the whole video")
     direction = "counter-clockwise" if found.flipped else "clockwise"
     st.caption(f"Found from {how} in {found.seconds:.1f} s; seat 1 on the judge's left, then {direction}"
                + (", checked against the protocol's voters." if found.checked_by_voters else ".")
-               + (" The table's outline set the ring." if found.table is not None else
+               + (" The chairs are spread evenly round the table's outline, fitted to the players seen; each zone "
+                  "reaches from the rim to two hands in, as no vote has shown yet where this table's hands land: "
+                  "check them, and find the map again once the protocol has vote times." if players_only else
+                  " The table's outline set the ring." if found.table is not None else
                   " No table outline was found: check the seat numbers on the picture."))
     cols = st.columns(2)
     cols[0].button("Flip direction", key="calib_flip", on_click=_renumber, args=(game, True, 0),

@@ -13,8 +13,28 @@ import pytest
 
 import vision.players
 from contract.errors import UnreadableInput
-from vision.players import FACE_MODEL, Face, FaceFinder, Player, chair_places, face_model_bytes, players
-from vision.seat_finder import FACE_ONLY, Place, number_places, with_players
+from vision.players import (
+    FACE_MODEL,
+    Face,
+    FaceFinder,
+    Player,
+    chair_layout,
+    chair_places,
+    crowded,
+    crowding,
+    face_model_bytes,
+    players,
+)
+from vision.seat_finder import (
+    FACE_ONLY,
+    Place,
+    Sighting,
+    build_found,
+    layout_places,
+    number_places,
+    with_players,
+)
+from vision.table import Table
 
 MODELS = Path(vision.players.__file__).resolve().parent / "models"
 
@@ -93,16 +113,62 @@ def test_players_only_the_found_chairs_are_numbered_with_a_partial_confidence() 
                and found.confidence[n] > 0)
 
 
-def test_players_only_a_hand_idle_at_the_tables_edge_votes_a_hands_length_further_in() -> None:
-    """Outside the votes a player's hand rests at the table's edge; the vote hand will land in front of it, on
-    the table: the place moves a hand's length towards the middle, one already on the table stays."""
-    from vision.seat_finder import in_front
-    from vision.table import Table
+TABLE = Table((640.0, 420.0), (230.0, 300.0), 178.0)  # a long table seen from behind the judge (as rendered)
 
-    table = Table((500.0, 400.0), (200.0, 300.0), 0.0)
-    edge = Place(500.0, 700.0, np.array([[480.0, 680.0, 520.0, 720.0]]), 5, frozenset())  # on the rim, below
-    moved = in_front(edge, table)
-    assert math.isclose(moved.x, 500.0) and math.isclose(moved.y, 660.0)  # 40 px (the hand's box) further in
-    assert np.allclose(moved.boxes, [[480.0, 640.0, 520.0, 680.0]])
-    inner = Place(500.0, 600.0, edge.boxes - [0, 100, 0, 100], 5, frozenset())
-    assert in_front(inner, table) is inner
+
+def _ring_of_chairs(wide: float = 1.6, crowd: float = 0.8) -> np.ndarray:
+    """Ten chairs round TABLE as the layout model has them: the judge's place `wide` spacings wide, the far
+    chairs crowded by perspective."""
+    step = 2 * math.pi / (9 + wide)
+    judge = TABLE.theta(TABLE.centre[0], TABLE.centre[1] + 1000)
+    return judge + crowded(step * (wide / 2 + np.arange(10)), crowd)
+
+
+def test_the_chairs_are_laid_round_the_table_and_numbered_across_a_chair_that_shows_nothing() -> None:
+    """Each player shows a face or two idle hands a little to either side of the chair; seat 3 shows nothing.
+    The layout still puts every chair where it stands, seat 1 the first clockwise from the judge."""
+    truth = _ring_of_chairs()
+    bearings = [t + d for k, t in enumerate(truth) if k != 2 for d in (math.radians(-6), math.radians(5))]
+    chairs, reach, fit = chair_layout(TABLE, bearings, 10, crowd=0.8)
+    off = np.degrees(np.abs(np.remainder(chairs - truth + math.pi, 2 * math.pi) - math.pi))
+    assert off.max() < 4.0, off.round(1)
+    assert 0 < reach < math.pi / 10 and fit < 0.05
+
+
+def test_without_evidence_of_perspective_the_chairs_are_not_crowded() -> None:
+    sizes = [(*TABLE.point(t, 0.9), 30.0) for t in _ring_of_chairs(crowd=1.0)]
+    assert crowding(TABLE, sizes) == pytest.approx(1.0)
+    assert crowding(TABLE, sizes[:3]) == 1.0  # too few hands to say
+
+
+def test_hands_half_as_big_at_the_far_rim_crowd_the_far_chairs() -> None:
+    """Far hands half the size of near ones: the angles from the far end shrink by the root of a half."""
+    half = TABLE.axes[1]  # the table's half height (the ellipse stands upright)
+    sizes = []
+    for t in _ring_of_chairs():
+        x, y = TABLE.point(t, 0.9)
+        sizes.append((x, y, 30.0 * 2 ** ((y - TABLE.centre[1]) / half / 2)))  # log size straight in the height
+    assert crowding(TABLE, sizes) == pytest.approx(math.sqrt(0.5), abs=0.03)
+
+
+def test_players_only_a_vote_hand_in_front_of_its_chair_lies_in_that_seats_zone() -> None:
+    """Idle hands at the rim by every chair; a voter may put the hand anywhere from just inside the rim to two
+    hands in (nothing yet says how far this table's voters reach): each seat's zone holds both, and the seats
+    run from the judge's left."""
+    truth = _ring_of_chairs(crowd=1.0)
+    hands = []
+    for t in truth:
+        for d in (-0.08, 0.08):  # two idle hands either side of the chair
+            x, y = TABLE.point(t + d, 1.0)
+            hands += [Sighting(0, f, x, y, 20.0, (x - 15, y - 15, x + 15, y + 15)) for f in (1.0, 2.0)]
+    places, fit = layout_places(TABLE, hands, [])
+    found = build_found(places, list(range(10)), fit, (1280, 860), frozenset(range(1, 11)), "whole video", 0.0, [],
+                        table=TABLE)
+    centre = np.array(TABLE.centre)
+    for k, t in enumerate(truth):
+        rim = np.array(TABLE.point(t))
+        inward = (centre - rim) / np.linalg.norm(centre - rim)
+        for depth in (0.7, 1.9):  # hands in from the rim (the hands are 30 px)
+            assert found.seat_map.seats[k + 1].contains(*(rim + inward * 30.0 * depth)), (k + 1, depth)
+    assert found.seat_map.seats[1].zone.mean(axis=0)[0] < centre[0] < found.seat_map.seats[10].zone.mean(axis=0)[0]
+    assert all(0 < c <= FACE_ONLY for c in found.confidence.values())  # a layout, not a vote: trusted less

@@ -266,6 +266,25 @@ def test_on_rendered_clips_the_found_zones_hold_the_truths_resting_hands(name: s
         assert found.confidence[8] == 0 and 8 in found.seat_map.seats  # a guessed zone, for "no vote"
 
 
+@pytest.mark.parametrize("name", ["day1_vote_findings", "top_view_clean_vote"])
+def test_players_only_on_rendered_clips_the_zones_are_numbered_round_the_table(name: str) -> None:
+    """No vote times (the first minutes of a game): the chairs laid round the table's outline from the players
+    and their idle hands. Every zone lies nearer its own seat's given zone than any other (no chair slipped in
+    the numbering), and the truth's resting hands land in their own seat's zone."""
+    stem = CLIPS / name
+    found = find_seats(f"{stem}.mp4", None)
+    assert found.mode == "whole video" and found.table is not None
+    given = load_seat_map(f"{stem}.seats.json")
+    middles = {n: seat.zone.mean(axis=0) for n, seat in given.seats.items()}
+    for n, seat in found.seat_map.seats.items():
+        middle = seat.zone.mean(axis=0)
+        assert min(middles, key=lambda k: float(np.linalg.norm(middles[k] - middle))) == n, n
+    palms = resting_palms(stem)
+    inside = [found.seat_map.seats[n].contains(*p) for n, p in palms]
+    assert sum(inside) >= len(palms) - 1, [(n, ok) for (n, _), ok in zip(palms, inside, strict=True)]
+    check_seat_geometry(found.seat_map, "found")
+
+
 def _sighting(window: int, t: float, x: float, y: float, palm: float = 20.0) -> Sighting:
     return Sighting(window, t, x, y, palm, (x - palm, y - palm, x + palm, y + palm))
 
