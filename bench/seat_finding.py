@@ -12,9 +12,10 @@ clip of ../shared/validation (read from there; nothing made from them is kept in
    truth, the detector's palm in the given zone at the middle of its interval, tested against the found zone
    of the same seat number (a wrong numbering counts as outside);
 5. `--players-only`: the map found with no vote times (`stopframe seats VIDEO`, no protocol: frames sampled over
-   the whole clip, the players' faces adding chairs) too, and, for it, the same share of resting hands and how
-   far each zone's middle lies from the given zone's (in the given zone's own radius, the root of its area
-   over π), per clip.
+   the whole clip, the chairs laid round the table from the players) too, and, for it, the same share of
+   resting hands, how far each zone's middle lies from the given zone's (in the given zone's own radius, the
+   root of its area over π), whether each zone's middle lies nearer its own seat's given zone than any other
+   (the numbering), per clip, and `observe` and the audit with it (scored as in 3.).
 Outputs go under bench/out/seat_finding/ (gitignored). One markdown table is printed.
 """
 
@@ -159,6 +160,20 @@ def zone_offsets(stem: Path, found_path: Path) -> dict[int, float | None]:
     return out
 
 
+def slipped_seats(stem: Path, found_path: Path) -> list[int]:
+    """The found seats whose zone's middle lies nearer another seat's given zone than its own (numbered a chair
+    or more off)."""
+    given = load_seat_map(f"{stem}.seats.json")
+    found = load_seat_map(found_path).scaled_to(*given.frame_size)
+    middles = {n: seat.zone.mean(axis=0) for n, seat in given.seats.items()}
+    out = []
+    for n, seat in found.seats.items():
+        middle = seat.zone.mean(axis=0)
+        if n in middles and min(middles, key=lambda k: float(np.linalg.norm(middles[k] - middle))) != n:
+            out.append(n)
+    return out
+
+
 def one_clip(stem: Path, out: Path, given: Path | None, players_only: bool = False) -> dict:
     found_dir, given_dir = out / "found", given or out / "given"
     found_dir.mkdir(parents=True, exist_ok=True)
@@ -176,9 +191,10 @@ def one_clip(stem: Path, out: Path, given: Path | None, players_only: bool = Fal
         early_dir = out / "players_only"
         early_dir.mkdir(parents=True, exist_ok=True)
         early, early_s, early_cpu = find_map(stem, early_dir, votes=False)
+        observe_and_audit(stem, early, early_dir)
         result["players_only"] = {"seconds": early_s, "cpu": early_cpu,
                                   "shares": resting_shares(stem, early, found_dir),
-                                  "offsets": zone_offsets(stem, early)}
+                                  "offsets": zone_offsets(stem, early), "slipped": slipped_seats(stem, early)}
     return result
 
 
@@ -223,6 +239,13 @@ def main() -> None:
             print(f"  {n}: {r['seconds']:.1f} s wall, {r['cpu']:.1f} CPU s; per seat {per_seat}"
                   + (f"; unfound {unfound}" if unfound else ""))
     if args.players_only:
+        print("\nPlayers only (no vote times): observe and the audit with the players-only map\n")
+        print("| figure | ours: given | ours: players only | validation: given | validation: players only |")
+        print("|---|---|---|---|---|")
+        early = {s: summary(args.out / "players_only", clips, s, audit=True) for s in ("ours", "validation")}
+        for row in ("recall", "precision", "audit finding_recall", "audit finding_precision", "false on clean"):
+            cells = [c.get(row, "—") for s in ("ours", "validation") for c in (figures[(s, "given")], early[s])]
+            print(f"| {row} | " + " | ".join(cells) + " |")
         print_players_only(results, clips)
 
 
@@ -238,17 +261,22 @@ def print_players_only(results: list[dict], clips: list[tuple[str, str, Path]]) 
         offsets = sorted(v for n in names for v in by_name[n]["offsets"].values() if v is not None)
         zones = sum(len(by_name[n]["offsets"]) for n in names)
         cpus = sorted(by_name[n]["cpu"] for n in names)
+        walls = sorted(by_name[n]["seconds"] for n in names)
+        slipped = sum(len(by_name[n]["slipped"]) for n in names)
         middle = f"{offsets[len(offsets) // 2]:.2f}" if offsets else "—"
         print(f"\n{which}, players only (no vote times): truth's resting hands inside the found zone {inside}/{located}"
               f" = {inside / max(1, located):.3f}; zones found {len(offsets)}/{zones}, middle off the given zone's by"
               f" median {middle} of its radius ({sum(v <= 1.0 for v in offsets)} within one radius);"
-              f" median {cpus[len(cpus) // 2]:.1f} CPU s to find")
+              f" {slipped} zones nearer another seat's given zone than their own;"
+              f" median {cpus[len(cpus) // 2]:.1f} CPU s / {walls[len(walls) // 2]:.1f} s wall to find"
+              f" (max {cpus[-1]:.1f} CPU s)")
         for n in names:
             r = by_name[n]
             a = sum(v[0] for v in r["shares"].values())
             b = sum(v[1] for v in r["shares"].values())
             offs = " ".join(f"{k}:{'—' if v is None else v}" for k, v in sorted(r["offsets"].items(), key=lambda kv: int(kv[0])))
-            print(f"  {n}: hands inside {a}/{b}; offsets {offs}; {r['cpu']:.1f} CPU s")
+            slips = f"; numbered off: {r['slipped']}" if r["slipped"] else ""
+            print(f"  {n}: hands inside {a}/{b}; offsets {offs}{slips}; {r['cpu']:.1f} CPU s")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,9 @@ TILE_SHARE = 0.5  # squares of half the picture's height, overlapping by half: a
 # is 6-20 % of the square, where the full-range model reads best
 SAME_FACE = 0.6  # face sizes: two faces this close are one player
 JUDGE_GAP = (1.0, 3.0)  # the judge's place between seat 10 and seat 1 is this many chair spacings wide (the
-# judge's own chair and elbow room; fitted between these, in tenths)
+# judge's own chair and elbow room; fitted between these, in tenths) ...
+JUDGE_WIDE, JUDGE_COST = 2.0, 0.3  # ... about two, the fit paying this per spacing squared away from it: idle
+# hands lie to one side of their chair, and where they crowd one side the fit alone turned the ring a chair
 TURN = 5.0  # degrees: the chairs may be turned this far from the judge's straight-down ray (a camera a little
 # off the table's axis), fitted in one-degree steps
 SPREAD_LEAST = 0.3  # the hands' heights (in the table's half height) must spread this much to measure crowding
@@ -177,9 +179,9 @@ def chair_layout(table: Table, bearings: Sequence[float], count: int = 10,
     missing. Tournament chairs stand evenly round the table with the judge at the end nearest the camera (the
     finder's assumption, vision.seat_finder): evenly from the judge's place (the ray straight down from the
     table's middle) round the table, leaving a gap on either side of the judge, and perspective crowds the far
-    chairs together by `crowd` (`crowded`, `crowding`). The gap and a small turn are fitted so that each
-    bearing (a player's face, a hand resting on the table) lies near a chair, one half-way between two chairs
-    costing the most."""
+    chairs together by `crowd` (`crowded`, `crowding`). The gap (about JUDGE_WIDE spacings) and a small turn
+    are fitted so that each bearing (a player's face, a hand resting on the table) lies near a chair, one
+    half-way between two chairs costing the most."""
     cx, cy = table.centre
     judge = table.theta(cx, cy + 4 * max(table.axes))
     b = np.array(bearings, float)
@@ -189,7 +191,7 @@ def chair_layout(table: Table, bearings: Sequence[float], count: int = 10,
         ring = crowded(step * (wide / 2 + np.arange(count)), crowd)  # from the judge's place
         for turn in np.radians(np.arange(-TURN, TURN + 0.5, 1.0)):
             chairs = judge + turn + ring
-            cost = TURN_COST * (turn / math.radians(TURN)) ** 2
+            cost = TURN_COST * (turn / math.radians(TURN)) ** 2 + JUDGE_COST * (wide - JUDGE_WIDE) ** 2
             if len(b):
                 off = np.abs(np.remainder(b[:, None] - chairs[None, :] + math.pi, 2 * math.pi) - math.pi)
                 k = np.argmin(off, axis=1)
