@@ -70,6 +70,8 @@ LIT_GREY = 60.0  # mean grey of a seat's crop on a lit table (the sample game: 5
 DARK_MEAN, DARK_STD = 18.0, 6.0  # a crop this dark and flat shows nothing (lens covered, lights off)
 MIN_VISIBLE = 0.5  # share of a zone that must lie inside the frame
 DETECT_CONFIDENCE = 0.3  # MediaPipe's thresholds (observe() lowers them for hands resting on the table)
+MOTION_STEP = 3  # frames between looks at a zone whose picture keeps changing from frame to frame (sparse_motion):
+# a hand in flight is no vote; the first frame it moves on and the frame it comes to rest on are looked at at once
 RELOOK_STILL = 3  # frames a changed picture must have been still before a fresh look (a moving arm is no vote)
 RELOOK_SCORE = 0.5  # the detector score given to a hand a fresh look found (IMAGE mode reports none per seat)
 # A prop is no hand: a white cup or bottle by a seat can be read as a hand (under H.264 crf 40 as a small open
@@ -133,6 +135,11 @@ def grey_square(crop: SeatCrop, grey: np.ndarray, side: int) -> np.ndarray:
             square[sy0 - crop.y0:sy1 - crop.y0, sx0 - crop.x0:sx1 - crop.x0] = grey[sy0:sy1, sx0:sx1]
     shrink = cv2.INTER_AREA if crop.side >= side else cv2.INTER_LINEAR
     return cv2.resize(square, (side, side), interpolation=shrink)
+
+
+def _holds(hands: list[Hand], seat: int) -> bool:
+    """Whether a run's answer has a hand of `seat`."""
+    return any(h.seat == seat for h in hands)
 
 
 def _hull_mask(shape: tuple[int, ...], points: np.ndarray) -> np.ndarray:
@@ -233,6 +240,8 @@ class _SeatStream:
     # reading the last run found in a zone but the plausibility check refused
     anchor: np.ndarray | None = None  # thumbnail at the start of the current still stretch ...
     still: int = 0  # ... and how many frames since have matched it
+    moving: int = 0  # frames in a row on which the picture changed from the frame before (0: it rests)
+    in_flight: list[Picture] = field(default_factory=list)  # frames skipped since the last run as the zone moved
     recent: deque = field(default_factory=lambda: deque(maxlen=HOLD_FRAMES))  # (index, thumbnail) of past frames
     lead: np.ndarray | None = None  # the grey crop on the first frame of the window (resting hands: props) ...
     lead_thumb: np.ndarray | None = None  # ... and its thumbnail
@@ -259,6 +268,8 @@ class FrameResult:
     zones: dict[int, np.ndarray] = field(default_factory=dict)  # seat -> its zone's grey cells (resting mode)
     own: dict[int, list[Hand]] = field(default_factory=dict)  # seat -> every hand its own crop shows in its zone
     # (fresh or repeated; dark seats left out): nights keep them all (a check shows 6-10 with two hands)
+    pinned: dict[int, list[tuple[int, float, Hand | None, bool]]] = field(default_factory=dict)  # seat -> earlier
+    # frames skipped in flight and looked at now (index, time, its own hand or None, refused as unreadable)
 
 
 def unusable_seats(seat_map: SeatMap) -> dict[int, str]:
@@ -345,6 +356,7 @@ class SeatDetector:
         zones: dict[int, np.ndarray] = {}
         own: dict[int, list[Hand]] = {}
         refused: dict[int, list[tuple[float, float]]] = {}
+        pinned: dict[int, list[tuple[int, float, Hand | None, bool]]] = {}
         ran = skipped = 0
         for stream in self.streams.values():
             t0 = time.perf_counter()
@@ -356,7 +368,7 @@ class SeatDetector:
             if float(thumb.mean()) < DARK_MEAN and float(thumb.std()) < DARK_STD:
                 dark.add(stream.seat)
                 stream.reference, stream.last_hands, stream.agree, stream.confirmed = None, [], 0, []
-                stream.anchor, stream.still = None, 0
+                stream.anchor, stream.still, stream.in_flight = None, 0, []
                 stream.recent.clear()
                 continue
             if stream.zone_cells is not None:
@@ -370,8 +382,12 @@ class SeatDetector:
                 if stream.anchor is None or not _same_picture(view, stream.anchor):
                     stream.anchor, stream.still, stream.looked_tight = view, 0, False
                 stream.still += 1
+                stream.moving = stream.moving + 1 if stream.still == 1 else 0
                 stream.recent.append((index, thumb))
-            if self.gating and self._unchanged(stream, view, thumb, index):
+            flight = self.gating and self._in_flight(stream, index)
+            if flight or (self.gating and self._unchanged(stream, view, thumb, index)):
+                if flight:
+                    stream.in_flight.append(picture)
                 skipped += 1
                 own[stream.seat] = [h for h in stream.last_hands if h.seat == stream.seat]
                 # a zone-gated stream vouches for its own zone only: the other zones its crop shows may have changed
@@ -401,6 +417,11 @@ class SeatDetector:
                 if earlier:
                     same = self._looked_alike(stream, thumb, index)
                     backfill.update({hand.seat: (same, hand) for hand in earlier if same})
+            if stream.in_flight:  # the frames skipped in flight, looked at where the hand came or went meanwhile
+                if _holds(hands, stream.seat) != _holds(stream.last_hands, stream.seat):
+                    pinned[stream.seat] = [self._pin(stream, held) for held in stream.in_flight]
+                    ran += len(stream.in_flight)
+                stream.in_flight = []
             same = sorted(h.seat for h in hands) == sorted(h.seat for h in stream.last_hands)
             stream.agree = stream.agree + 1 if same else 1
             stream.last_hands = hands
@@ -419,14 +440,23 @@ class SeatDetector:
                     for n, hand in best.items()}
         if self.pose_check is not None:
             best = {n: self.pose_check.confirm(hand, picture, index, self.options.second_look or self.tracking,
-                                               self.options.picture_thumbs)
+                                               self.options.picture_thumbs, self._checked_since(n, looked))
                     for n, hand in best.items()}
             # frames back-filled with a newly found hand take the pose its second look settled on: on the wood
             # table (stress_clutter) a thumb-up fist found late read open to the tracker, the second look said
             # otherwise, and the 12 back-filled frames before it had kept "open palm" (a false wrong_form)
             backfill = {n: (same, replace(hand, pose=best[n].pose, thumb=best[n].thumb) if n in best else hand)
                         for n, (same, hand) in backfill.items()}
-        return FrameResult(best, dark, ran, skipped, backfill, set(refused) - set(best), looked, fresh, zones, own)
+        return FrameResult(best, dark, ran, skipped, backfill, set(refused) - set(best), looked, fresh, zones, own,
+                           pinned)
+
+    def _checked_since(self, seat: int, looked: set[int]) -> int | None:
+        """The frame from which a second look at `seat` still holds (check_once): its detector's last run, where
+        change gating repeated that run's answer on this frame (the zone shows the picture it ran on)."""
+        stream = self.streams.get(seat)
+        if not self.options.check_once or stream is None or seat in looked:
+            return None
+        return stream.last_run_index
 
     @staticmethod
     def _doubtful(stream: _SeatStream, raw: list[Hand], thumb: np.ndarray) -> bool:
@@ -439,11 +469,16 @@ class SeatDetector:
         return SeatDetector._shows_new(stream, thumb)
 
     @staticmethod
-    def _shows_new(stream: _SeatStream, thumb: np.ndarray) -> bool:
-        """Whether the seat's zone shows something its window's first frame did not."""
+    def _shows_new(stream: _SeatStream, thumb: np.ndarray, lit: bool = False) -> bool:
+        """Whether the seat's zone shows something its window's first frame did not; `lit`: a dim zone's
+        differences scaled up to a lit one's first (as for holding a hand: a dark hand landing on a dim table
+        moves the zone's cells by less than ZONE_NEW_DIFF)."""
         if stream.lead_zone is not None and stream.zone_now is not None:  # the zone's own cells, where kept
-            changed = np.abs(stream.zone_now.astype(np.float32) - stream.lead_zone) > ZONE_NEW_DIFF
-            return bool(changed.mean() >= ZONE_NEW_SHARE)
+            now = stream.zone_now.astype(np.float32)
+            diff = np.abs(now - stream.lead_zone)
+            if lit:
+                diff *= max(1.0, LIT_GREY / max(float(now.mean()), float(stream.lead_zone.mean()), 1.0))
+            return bool((diff > ZONE_NEW_DIFF).mean() >= ZONE_NEW_SHARE)
         return stream.lead_thumb is not None and not _same_picture(thumb, stream.lead_thumb, HOLD_MAX_DIFF,
                                                                    HOLD_MEAN_DIFF, lit=True)
 
@@ -476,6 +511,29 @@ class SeatDetector:
             same.append(i)
         return same
 
+    def _in_flight(self, stream: _SeatStream, index: int) -> bool:
+        """Whether the seat's zone keeps changing and was looked at less than MOTION_STEP frames ago (sparse_motion):
+        a hand in flight is no vote, so its frames wait; the first frame the zone moves on and the frame it comes to
+        rest on are looked at at once, and where a look finds a hand come or gone the waiting frames get theirs."""
+        return (self.resting and self.options.sparse_motion and not self.tracking and stream.reference is not None
+                and stream.moving > 1 and index - stream.last_run_index < MOTION_STEP)
+
+    def _pin(self, stream: _SeatStream, picture: Picture) -> tuple[int, float, Hand | None, bool]:
+        """The seat's own hand on a frame its detector skipped in flight, looked at now that a later look found
+        the hand come or gone: (index, time, hand or None, a reading refused as unreadable)."""
+        rejected = stream.rejected
+        crop = stream.crop.cut(picture.image)
+        grey = picture.full_range(grey_square(stream.crop, picture.luma, stream.crop.size))
+        seen = enhance_dark(crop, grey) if self.options.enhance_dark else crop
+        mine = [h for h in self._detect(stream, seen, picture.t, grey) if h.seat == stream.seat]
+        unread = any(seat == stream.seat for seat, _ in stream.rejected)
+        stream.rejected = rejected
+        hand = max(mine, key=lambda h: h.score) if mine else None
+        if hand is not None and self.pose_check is not None:
+            hand = self.pose_check.confirm(hand, picture, picture.index, self.options.second_look,
+                                           self.options.picture_thumbs)
+        return picture.index, picture.t, hand, unread and hand is None
+
     def _unchanged(self, stream: _SeatStream, view: np.ndarray, thumb: np.ndarray, index: int) -> bool:
         """Whether the seat's detector may repeat its last answer: the picture it compares (`view`: the zone's cells
         with zone_gating, else the whole thumbnail `thumb`) matches the one at its last run, and no rule wants a
@@ -484,7 +542,8 @@ class SeatDetector:
         if stream.reference is None or stream.agree < GATE_AGREE:
             return False
         if index - stream.last_run_index >= refresh and not (
-                self.resting and self.options.still_lead and not self.tracking and not self._shows_new(stream, thumb)):
+                self.resting and self.options.still_lead and not self.tracking
+                and not self._shows_new(stream, thumb, lit=True)):
             return False
         if self.resting and stream.rejected and (self.tracking or not self.options.refused_repeat):
             return False

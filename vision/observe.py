@@ -192,6 +192,10 @@ def watch_window(video: VideoSource, detector: SeatDetector, a: float, b: float,
             dark[n].append(Sighting(frame.index, frame.t, n in result.dark, score=1.0))
             if zones is not None:
                 zones[n].append(result.zones.get(n, _NO_CELLS))
+        for n, frames_back in result.pinned.items():  # frames skipped in flight, looked at once the hand came or went
+            for i, t, hand, unread in frames_back:
+                if n in seen and first <= i < frame.index:
+                    seen[n][i - first] = _sighting(i, t, hand, unread, repeat=False)
         for n, (indices, hand) in result.backfill.items():  # gated frames that already showed this hand
             for i in indices:
                 if n in seen and first <= i < frame.index and not seen[n][i - first].present:

@@ -47,10 +47,17 @@ class VisionOptions:
     zone_gating: bool = True  # change gating compares the seat's zone (its thumbnail cells, grown by one), not its
     # whole crop, and a gated seat repeats its own hand only: arms, gestures and neighbours in the crop cost no look
     # (issue 19: on the busy table every crop changes on most frames, its zone only where a vote lands or leaves)
-    still_lead: bool = False  # a still zone that shows what it showed on the window's first frame gets no periodic
-    # re-check: a fresh look on that unchanged picture can only repeat the runs that agreed (issue 19). Off: in dim
-    # light a dark hand landing late barely moves the zone's cells off the first picture (no dim-light scaling there),
-    # so the re-check that finds it never came; on, stress_dark lost seat 9's late_vote to a false no_vote
+    still_lead: bool = True  # a still zone that shows what it showed on the window's first frame gets no periodic
+    # re-check: a fresh look on that unchanged picture can only repeat the runs that agreed (issue 19). 'Shows what it
+    # showed' with a dim zone's differences scaled up to a lit one's: without that, a dark hand landing late in dim
+    # light barely moved the zone's cells off the first picture, the re-check that finds it never came, and
+    # stress_dark lost seat 9's late_vote to a false no_vote
+    sparse_motion: bool = True  # a zone whose picture changes from frame to frame is looked at every
+    # vision.detect.MOTION_STEP frames, not on each: a hand in flight is no vote, and the frame the zone comes to rest
+    # on (a landing) or first moves on (a lift) is still looked at at once (issue 19: on the busy table most looks
+    # were at moving arms)
+    check_once: bool = True  # a hand's second look (or its thumb reading) holds while change gating repeats the
+    # run it was made on (the zone shows the same picture), instead of being made again every few frames
     refused_repeat: bool = True  # a reading refused as no readable hand is repeated by change gating with the rest of
     # the run's answer instead of keeping the detector running on every frame (a tracker locking on needs the next
     # frame; a fresh look at the same picture refuses the same reading)
@@ -60,4 +67,4 @@ DEFAULT = VisionOptions()
 # what the product did before issue 20 (kept so the ablation can show what the change bought)
 LEGACY = VisionOptions(tracking=True, min_confidence=0.1, enhance_dark=False, zone_model=False, world_fingers=False,
                        lone_open=False, look_on_miss=False, zone_gating=False, still_lead=False,
-                       refused_repeat=False)
+                       refused_repeat=False, sparse_motion=False, check_once=False)

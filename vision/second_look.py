@@ -69,16 +69,19 @@ class PoseCheck:
             self.backend.close()
 
     def confirm(self, hand: Any, frame: np.ndarray | Picture, index: int, open_check: bool = True,
-                thumbs: bool = True) -> Any:
+                thumbs: bool = True, since: int | None = None) -> Any:
         """`hand` (a vision.detect.Hand) after a fresh look: an open reading confirmed or replaced by a
         tracking-free landmarker (`open_check`); a fist given the picture reader's thumb decision (`thumbs`).
-        `frame`: BGR, or a Picture (the thumb is read off its grey, which needs no BGR conversion)."""
+        `frame`: BGR, or a Picture (the thumb is read off its grey, which needs no BGR conversion). `since`: the
+        frame from which the seat's picture has not changed; a check made then or later still holds."""
         wanted = (OPEN_POSES if open_check else frozenset()) | (FIST_POSES if thumbs else frozenset())
         if hand.seat not in self.crops or hand.pose.pose not in wanted:
             return hand
         fist = hand.pose.pose in FIST_POSES
         last = self.last.get(hand.seat)
-        if last is None or not 0 <= index - last.index < CHECK_EVERY or (last.thumb is not None) != fist:
+        fresh = last is not None and (0 <= index - last.index < CHECK_EVERY
+                                      or (since is not None and since <= last.index <= index))
+        if not fresh or (last.thumb is not None) != fist:
             last = _Checked(index, hand.pose, self._thumb(hand, frame)) if fist else _Checked(index, self._look(hand, frame))
             self.last[hand.seat] = last
         return replace(hand, thumb=last.thumb) if fist else replace(hand, pose=last.pose)

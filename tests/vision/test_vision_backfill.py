@@ -24,7 +24,8 @@ SEATS = Path(__file__).resolve().parents[2] / "sample_videos" / "clips" / "stres
 class _SecondLook:
     """A stand-in for vision.second_look.PoseCheck that sees no open hand where the tracker saw one."""
 
-    def confirm(self, hand: Hand, frame: np.ndarray, index: int, open_check: bool = True, thumbs: bool = True) -> Hand:
+    def confirm(self, hand: Hand, frame: np.ndarray, index: int, open_check: bool = True, thumbs: bool = True,
+                since: int | None = None) -> Hand:
         return replace(hand, pose=Pose("other", hand.pose.fingers, 0.0)) if hand.pose.pose == "open_palm" else hand
 
 

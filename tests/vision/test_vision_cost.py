@@ -30,7 +30,7 @@ def _three_seats() -> SeatMap:
 def _on_off(scene: Scene, frames: int, rule: str) -> dict[str, list[FrameResult]]:
     """Every frame's result with a gating rule on and off; the periodic re-check of a still zone stays out of both
     unless it is the rule (still_lead on), so only what the rule changes counts."""
-    base = replace(DEFAULT, still_lead=True)
+    base = replace(DEFAULT, still_lead=True, sparse_motion=False)
     out = {}
     for name, value in (("on", True), ("off", False)):
         options = replace(base, **{rule: value})
@@ -73,6 +73,31 @@ def test_a_still_zone_showing_its_first_picture_is_not_rechecked() -> None:
     assert hands["on"] == hands["off"] == [[2]] * 200
     assert looks["on"] == 3 * 2  # every seat: the two runs that agree, then nothing
     assert looks["off"] > looks["on"] + 3 * 5  # the periodic re-checks of the old gating
+
+
+def _seat_1_by_frame(results: list[FrameResult]) -> list[bool]:
+    """Whether seat 1 has a hand on each frame, with the frames skipped in flight as they were looked at later."""
+    present = [1 in r.hands for r in results]
+    for r in results:
+        for i, _t, hand, _unread in r.pinned.get(1, []):
+            present[i] = hand is not None
+    return present
+
+
+def test_a_zone_in_motion_is_looked_at_sparsely_and_its_landing_and_lift_keep_their_frames() -> None:
+    scene = Scene(_three_seats())
+    sweep = [scene.hand(1, "fist", dx=dx) for dx in (-40, -20, 0, 20, 40)]
+    for i in range(10, 41):  # an arm sweeping to and fro through seat 1's zone, no hand the detector finds
+        scene.show(sweep[i % 5], range(i, i + 1), missed=True)
+    slide = [scene.hand(1, "fist", dx=dx) for dx in (-30, -20, -10)]
+    for i in range(41, 46):  # then, moving on, a fist found as it slides in, resting from frame 46 to 69, then gone
+        scene.show(slide[i % 3], range(i, i + 1))
+    scene.show(scene.hand(1, "fist"), range(46, 70))
+    runs = _on_off(scene, 90, "sparse_motion")
+    looks = {name: sum(1 in r.looked for r in results) for name, results in runs.items()}
+    assert _seat_1_by_frame(runs["on"]) == _seat_1_by_frame(runs["off"]) == [False] * 41 + [True] * 29 + [False] * 20
+    assert any(1 in r.pinned for r in runs["on"])  # the landing came on a frame skipped in flight
+    assert looks["on"] < looks["off"] - 10  # the sweep's frames: one look in MOTION_STEP
 
 
 def test_a_refused_reading_is_repeated_by_gating_with_its_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
