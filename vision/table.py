@@ -142,7 +142,8 @@ def fits_places(table: Table, points: Sequence[tuple[float, float]], most_outsid
     """Whether an outline is the table the resting places lie on: the places inside it (at most `most_outside`
     of them past its rim, by up to a fifth, for a hand at the very edge; `edge`: hands seen outside the votes,
     most of them idle on the rim) and round its middle (with four places or more, its middle inside their
-    box), not in one corner of a far larger patch (the floor, a wall of the table's colour)."""
+    box; not with `edge`, as outside the votes the hands seen resting may all lie on one side of the table),
+    not in one corner of a far larger patch (the floor, a wall of the table's colour)."""
     if not points:
         return True
     xy = np.array(points, dtype=float)
@@ -150,4 +151,4 @@ def fits_places(table: Table, points: Sequence[tuple[float, float]], most_outsid
     if np.mean(r > 1.2) > most_outside or not 0.35 <= np.median(r) <= (1.2 if edge else 1.05):
         return False
     lo, hi = xy.min(axis=0), xy.max(axis=0)
-    return len(xy) < 4 or bool(np.all(lo <= table.centre) and np.all(np.array(table.centre) <= hi))
+    return edge or len(xy) < 4 or bool(np.all(lo <= table.centre) and np.all(np.array(table.centre) <= hi))

@@ -71,3 +71,11 @@ def test_places_off_the_table_or_in_one_corner_of_it_are_no_fit() -> None:
     assert not fits_places(TRUE, ring(TRUE, 1.6))  # the "table" lies inside the ring: a plate, a card
     corner = [(TRUE.centre[0] + 200 + 10 * k, TRUE.centre[1] + 250) for k in range(6)]
     assert not fits_places(Table(TRUE.centre, (900.0, 900.0), 0.0), corner)  # a floor far bigger than the ring
+
+
+def test_outside_the_votes_idle_hands_on_one_side_still_fit_the_table() -> None:
+    """Before any vote the hands seen resting may all be one or two players' idle hands at the rim on one side:
+    the table they lie on is kept (players only), while during votes the hands must surround its middle."""
+    side = [TRUE.point(math.pi + d, 1.0) for d in (-0.1, 0.0, 0.1, 0.2)]
+    assert fits_places(TRUE, side, 0.5, edge=True)
+    assert not fits_places(TRUE, side)
