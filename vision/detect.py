@@ -70,6 +70,7 @@ LIT_GREY = 60.0  # mean grey of a seat's crop on a lit table (the sample game: 5
 DARK_MEAN, DARK_STD = 18.0, 6.0  # a crop this dark and flat shows nothing (lens covered, lights off)
 MIN_VISIBLE = 0.5  # share of a zone that must lie inside the frame
 DETECT_CONFIDENCE = 0.3  # MediaPipe's thresholds (observe() lowers them for hands resting on the table)
+MOTION_HOLD = 12  # frames skipped in flight kept to look back at (half a second)
 MOTION_STEP = 3  # frames between looks at a zone whose picture keeps changing from frame to frame (sparse_motion):
 # a hand in flight is no vote; the first frame it moves on and the frame it comes to rest on are looked at at once
 RELOOK_STILL = 3  # frames a changed picture must have been still before a fresh look (a moving arm is no vote)
@@ -240,8 +241,9 @@ class _SeatStream:
     # reading the last run found in a zone but the plausibility check refused
     anchor: np.ndarray | None = None  # thumbnail at the start of the current still stretch ...
     still: int = 0  # ... and how many frames since have matched it
-    moving: int = 0  # frames in a row on which the picture changed from the frame before (0: it rests)
-    in_flight: list[Picture] = field(default_factory=list)  # frames skipped since the last run as the zone moved
+    moving: int = 0  # frames in a row on which the zone moved from the frame before (0: it rests or shakes)
+    in_flight: deque = field(default_factory=lambda: deque(maxlen=MOTION_HOLD))  # frames skipped (Pictures) while
+    # the zone has kept moving
     recent: deque = field(default_factory=lambda: deque(maxlen=HOLD_FRAMES))  # (index, thumbnail) of past frames
     lead: np.ndarray | None = None  # the grey crop on the first frame of the window (resting hands: props) ...
     lead_thumb: np.ndarray | None = None  # ... and its thumbnail
@@ -368,7 +370,8 @@ class SeatDetector:
             if float(thumb.mean()) < DARK_MEAN and float(thumb.std()) < DARK_STD:
                 dark.add(stream.seat)
                 stream.reference, stream.last_hands, stream.agree, stream.confirmed = None, [], 0, []
-                stream.anchor, stream.still, stream.in_flight = None, 0, []
+                stream.anchor, stream.still = None, 0
+                stream.in_flight.clear()
                 stream.recent.clear()
                 continue
             if stream.zone_cells is not None:
@@ -382,12 +385,14 @@ class SeatDetector:
                 if stream.anchor is None or not _same_picture(view, stream.anchor):
                     stream.anchor, stream.still, stream.looked_tight = view, 0, False
                 stream.still += 1
-                stream.moving = stream.moving + 1 if stream.still == 1 else 0
+                stream.moving = stream.moving + 1 if self._flying(stream, view, index) else 0
                 stream.recent.append((index, thumb))
             flight = self.gating and self._in_flight(stream, index)
             if flight or (self.gating and self._unchanged(stream, view, thumb, index)):
                 if flight:
                     stream.in_flight.append(picture)
+                elif not stream.moving:
+                    stream.in_flight.clear()  # at rest: what flew before is settled
                 skipped += 1
                 own[stream.seat] = [h for h in stream.last_hands if h.seat == stream.seat]
                 # a zone-gated stream vouches for its own zone only: the other zones its crop shows may have changed
@@ -417,11 +422,11 @@ class SeatDetector:
                 if earlier:
                     same = self._looked_alike(stream, thumb, index)
                     backfill.update({hand.seat: (same, hand) for hand in earlier if same})
-            if stream.in_flight:  # the frames skipped in flight, looked at where the hand came or went meanwhile
-                if _holds(hands, stream.seat) != _holds(stream.last_hands, stream.seat):
-                    pinned[stream.seat] = [self._pin(stream, held) for held in stream.in_flight]
-                    ran += len(stream.in_flight)
-                stream.in_flight = []
+            if stream.in_flight and _holds(hands, stream.seat) != _holds(stream.last_hands, stream.seat):
+                pinned[stream.seat] = self._pin_back(stream, _holds(hands, stream.seat))
+                ran += len(pinned[stream.seat])
+            if not stream.moving:
+                stream.in_flight.clear()
             same = sorted(h.seat for h in hands) == sorted(h.seat for h in stream.last_hands)
             stream.agree = stream.agree + 1 if same else 1
             stream.last_hands = hands
@@ -511,12 +516,35 @@ class SeatDetector:
             same.append(i)
         return same
 
+    @staticmethod
+    def _flying(stream: _SeatStream, view: np.ndarray, index: int) -> bool:
+        """Whether the zone's picture moved from the frame before by more than holding allows ('unchanged' for a
+        resting hand: a camera shaking by a pixel or two stays under it, a hand coming or going does not), with a
+        dim zone's differences scaled up to a lit one's."""
+        if not stream.recent or stream.recent[-1][0] != index - 1:
+            return False
+        before = stream.recent[-1][1]
+        return not _same_picture(view, before if stream.gate_cells is None else before[stream.gate_cells],
+                                 HOLD_MAX_DIFF, HOLD_MEAN_DIFF, lit=True)
+
     def _in_flight(self, stream: _SeatStream, index: int) -> bool:
         """Whether the seat's zone keeps changing and was looked at less than MOTION_STEP frames ago (sparse_motion):
         a hand in flight is no vote, so its frames wait; the first frame the zone moves on and the frame it comes to
         rest on are looked at at once, and where a look finds a hand come or gone the waiting frames get theirs."""
         return (self.resting and self.options.sparse_motion and not self.tracking and stream.reference is not None
                 and stream.moving > 1 and index - stream.last_run_index < MOTION_STEP)
+
+    def _pin_back(self, stream: _SeatStream, now: bool) -> list[tuple[int, float, Hand | None, bool]]:
+        """The frames skipped in flight, looked at from the latest back to the first that does not show what this
+        run found (`now`: a hand of the seat): where the hand came or went. Back past the looks in between, since
+        in a blurred or shaking picture one look may miss a hand that the frames before it show."""
+        pins = []
+        while stream.in_flight:
+            pins.append(self._pin(stream, stream.in_flight.pop()))
+            if (pins[-1][2] is not None) != now:
+                break
+        stream.in_flight.clear()
+        return pins
 
     def _pin(self, stream: _SeatStream, picture: Picture) -> tuple[int, float, Hand | None, bool]:
         """The seat's own hand on a frame its detector skipped in flight, looked at now that a later look found
