@@ -359,6 +359,7 @@ class SeatDetector:
         own: dict[int, list[Hand]] = {}
         refused: dict[int, list[tuple[float, float]]] = {}
         pinned: dict[int, list[tuple[int, float, Hand | None, bool]]] = {}
+        rested: dict[int, Picture] = {}
         ran = skipped = 0
         for stream in self.streams.values():
             t0 = time.perf_counter()
@@ -425,6 +426,8 @@ class SeatDetector:
             if stream.in_flight and _holds(hands, stream.seat) != _holds(stream.last_hands, stream.seat):
                 pinned[stream.seat] = self._pin_back(stream, _holds(hands, stream.seat))
                 ran += len(pinned[stream.seat])
+            if not stream.moving and stream.in_flight and stream.in_flight[-1].index == index - 1:
+                rested[stream.seat] = stream.in_flight[-1]  # the frame the zone came to rest on shows this picture
             if not stream.moving:
                 stream.in_flight.clear()
             same = sorted(h.seat for h in hands) == sorted(h.seat for h in stream.last_hands)
@@ -452,6 +455,8 @@ class SeatDetector:
             # otherwise, and the 12 back-filled frames before it had kept "open palm" (a false wrong_form)
             backfill = {n: (same, replace(hand, pose=best[n].pose, thumb=best[n].thumb) if n in best else hand)
                         for n, (same, hand) in backfill.items()}
+        for n, still in rested.items():  # skipped in flight, but its picture is this one: this frame's answer
+            pinned.setdefault(n, []).append((still.index, still.t, best.get(n), False))
         return FrameResult(best, dark, ran, skipped, backfill, set(refused) - set(best), looked, fresh, zones, own,
                            pinned)
 
