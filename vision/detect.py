@@ -402,13 +402,7 @@ class SeatDetector:
                     if stream.gate_cells is None or seat == stream.seat:
                         refused.setdefault(seat, []).append(centre)
                 continue
-            t0 = time.perf_counter()
-            crop = stream.crop.cut(picture.image)
-            if grey is None:
-                grey = picture.full_range(grey_square(stream.crop, picture.luma, stream.crop.size))
-            self.seconds["crop"] += time.perf_counter() - t0
-            seen = enhance_dark(crop, grey) if self.resting and self.options.enhance_dark else crop
-            raw = self._detect(stream, seen, t, grey)
+            crop, grey, raw = self._look_at(stream, picture, grey)
             if ((self.tracking or self.options.tight_look) and self.pose_check is not None
                     and self._doubtful(stream, raw, thumb)):
                 raw = raw + self._relook(stream, picture.image, crop, grey)
@@ -502,6 +496,18 @@ class SeatDetector:
                                  classify(points, world if self.options.world_fingers else None))]
         return []
 
+    def _look_at(self, stream: _SeatStream, picture: Picture, grey: np.ndarray | None = None,
+                 ) -> tuple[np.ndarray, np.ndarray, list[Hand]]:
+        """One detector run on the stream's crop of `picture` (dark crops enhanced for resting hands): the BGR
+        crop, its full-range grey (`grey`, where already cut) and the hands found."""
+        t0 = time.perf_counter()
+        crop = stream.crop.cut(picture.image)
+        if grey is None:
+            grey = picture.full_range(grey_square(stream.crop, picture.luma, stream.crop.size))
+        self.seconds["crop"] += time.perf_counter() - t0
+        seen = enhance_dark(crop, grey) if self.resting and self.options.enhance_dark else crop
+        return crop, grey, self._detect(stream, seen, picture.t, grey)
+
     def _detect(self, stream: _SeatStream, crop: np.ndarray, t: float, grey: np.ndarray | None = None) -> list[Hand]:
         """The hands one detector run finds on a stream's crop: its tracking stream's, or a fresh look's."""
         t0 = time.perf_counter()
@@ -555,10 +561,7 @@ class SeatDetector:
         """The seat's own hand on a frame its detector skipped in flight, looked at now that a later look found
         the hand come or gone: (index, time, hand or None, a reading refused as unreadable)."""
         rejected = stream.rejected
-        crop = stream.crop.cut(picture.image)
-        grey = picture.full_range(grey_square(stream.crop, picture.luma, stream.crop.size))
-        seen = enhance_dark(crop, grey) if self.options.enhance_dark else crop
-        mine = [h for h in self._detect(stream, seen, picture.t, grey) if h.seat == stream.seat]
+        mine = [h for h in self._look_at(stream, picture)[2] if h.seat == stream.seat]
         unread = any(seat == stream.seat for seat, _ in stream.rejected)
         stream.rejected = rejected
         hand = max(mine, key=lambda h: h.score) if mine else None
