@@ -100,6 +100,12 @@ def quiet_native_stderr() -> Iterator[None]:
         os.close(saved)
 
 
+def preload() -> None:
+    """Import MediaPipe in this process before worker processes are forked from it: each worker then shares the
+    import (~0.4 s of CPU apiece) instead of making its own. The import starts no thread, so forking stays safe."""
+    import mediapipe.tasks.python.vision  # noqa: F401
+
+
 def create_landmarker(variant: str = "full", *, num_hands: int = 4, min_confidence: float = 0.3,
                       mode: str = "video") -> Any:
     """A HandLandmarker on the bundled, verified model (vision.model) in VIDEO mode (tracks across the pictures

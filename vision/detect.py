@@ -25,14 +25,21 @@ measured on the sample game's late onsets (a resting fist first found 13-48 fram
   resting fists that a fresh look finds in every frame.
 
 What a detector run costs is what the audit costs (issue 19: a look is ~20 ms of CPU, decoding a 1080p
-frame ~2 ms), so for resting hands with fresh looks two more rules keep the looks where the hands are:
+frame ~2 ms), so for resting hands with fresh looks more rules keep the looks where the hands are:
 - the picture gating compares is the seat's zone, not its whole crop (`zone_gating`): a crop takes in
   the player's arms, the table edge and the neighbours, which real players move all the time, and a hand
   there lies in no zone or in a zone its own seat watches;
 - a still zone that shows what it showed on the window's first frame is not re-checked (`still_lead`):
   a fresh look has nothing to forget, so on an unchanged picture it can only repeat the runs that agreed;
 - a reading refused as no readable hand is an answer gating may repeat (`refused_repeat`): a tracker may be
-  locking on and is run again at once, a fresh look on the same picture refuses the same reading.
+  locking on and is run again at once, a fresh look on the same picture refuses the same reading;
+- a zone in motion is looked at every MOTION_STEP frames, and the frames it skipped are looked back at where a
+  look finds a hand come or gone (`sparse_motion`);
+- a miss in a changed zone needs no second run to agree (`miss_stands`), and a still zone showing something new
+  where no hand is found is looked at less and less often (`doubt_backoff`);
+- a still zone's periodic re-check stops once a run on its settled picture read what the run before it did
+  (`settled_recheck`), and a zone whose last two runs read it alike is looked at again only when its picture moves
+  by more than a resting hand's jitter (`steady_gate`).
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ import math
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -74,6 +82,7 @@ MOTION_HOLD = 12  # frames skipped in flight kept to look back at (half a second
 MOTION_STEP = 3  # frames between looks at a zone whose picture keeps changing from frame to frame (sparse_motion):
 # a hand in flight is no vote; the first frame it moves on and the frame it comes to rest on are looked at at once
 RELOOK_STILL = 3  # frames a changed picture must have been still before a fresh look (a moving arm is no vote)
+DOUBT_BACKOFF = 8  # frames of a still, doubtful zone (something new, no hand found) per step of its look interval
 RELOOK_SCORE = 0.5  # the detector score given to a hand a fresh look found (IMAGE mode reports none per seat)
 # A prop is no hand: a white cup or bottle by a seat can be read as a hand (under H.264 crf 40 as a small open
 # hand, in the dark as a fist once the real hand has gone). Two physical marks set it apart, and a detection must
@@ -134,8 +143,15 @@ def grey_square(crop: SeatCrop, grey: np.ndarray, side: int) -> np.ndarray:
         square = np.zeros((crop.side, crop.side), grey.dtype)
         if sx1 > sx0 and sy1 > sy0:
             square[sy0 - crop.y0:sy1 - crop.y0, sx0 - crop.x0:sx1 - crop.x0] = grey[sy0:sy1, sx0:sx1]
-    shrink = cv2.INTER_AREA if crop.side >= side else cv2.INTER_LINEAR
-    return cv2.resize(square, (side, side), interpolation=shrink)
+    if crop.side < side:
+        return cv2.resize(square, (side, side), interpolation=cv2.INTER_LINEAR)
+    k = crop.side // side
+    if k >= 2:  # whole k x k blocks averaged first: OpenCV's area shrink by a whole factor costs a fraction of a
+        # fractional one's, and the fractional rest is then small (gating's thumbnails are cut on every frame and
+        # seat: issue 19); the last side % k rows and columns (under 2 % of the square) are left out
+        n = crop.side // k
+        square = cv2.resize(square[:n * k, :n * k], (n, n), interpolation=cv2.INTER_AREA)
+    return cv2.resize(square, (side, side), interpolation=cv2.INTER_AREA)
 
 
 def _holds(hands: list[Hand], seat: int) -> bool:
@@ -187,8 +203,14 @@ def _same_picture(a: np.ndarray, b: np.ndarray, max_diff: float = GATE_MAX_DIFF,
     lit one's first (a hand arriving on a dark table changes its cells by only ~17-25 grey levels)."""
     diff = np.abs(a - b)
     if lit:
-        diff *= max(1.0, LIT_GREY / max(float(a.mean()), float(b.mean()), 1.0))
-    return float(diff.max()) <= max_diff and float(diff.mean()) <= mean_diff
+        diff *= max(1.0, LIT_GREY / max(_mean(a), _mean(b), 1.0))
+    return float(diff.max()) <= max_diff and _mean(diff) <= mean_diff
+
+
+def _mean(values: np.ndarray) -> float:
+    """The mean of a small array as numpy's mean gives it (the sum in the array's own type, over the count), without
+    its per-call overhead: the gating comparisons take ~30 means per seat and frame."""
+    return float(values.sum() / values.size)
 
 
 @dataclass(frozen=True)
@@ -241,6 +263,8 @@ class _SeatStream:
     # reading the last run found in a zone but the plausibility check refused
     anchor: np.ndarray | None = None  # thumbnail at the start of the current still stretch ...
     still: int = 0  # ... and how many frames since have matched it
+    run_still: int = 0  # `still` at the last detector run
+    readings: deque = field(default_factory=lambda: deque(maxlen=2))  # the seat's own reading at the last two runs
     moving: int = 0  # frames in a row on which the zone moved from the frame before (0: it rests or shakes)
     in_flight: deque = field(default_factory=lambda: deque(maxlen=MOTION_HOLD))  # frames skipped (Pictures) while
     # the zone has kept moving
@@ -253,6 +277,20 @@ class _SeatStream:
     # (zone_gating), None: the whole thumbnail
     lead_zone: np.ndarray | None = None  # the zone's cells on the window's first frame
     zone_now: np.ndarray | None = None  # ... and on the current frame
+
+
+def _steady(stream: _SeatStream) -> bool:
+    """Whether the seat's last two runs read its zone alike (the same pose, or no hand)."""
+    return len(stream.readings) == stream.readings.maxlen and len(set(stream.readings)) == 1
+
+
+class _Look(NamedTuple):
+    """One detector run on a seat's crop."""
+
+    crop: np.ndarray  # the BGR crop ...
+    grey: np.ndarray  # ... its full-range grey
+    plain: bool  # the detector saw the crop as it is (not enhanced as dark)
+    hands: list[Hand]  # what it found
 
 
 @dataclass
@@ -402,10 +440,11 @@ class SeatDetector:
                     if stream.gate_cells is None or seat == stream.seat:
                         refused.setdefault(seat, []).append(centre)
                 continue
-            crop, grey, raw = self._look_at(stream, picture, grey)
+            look = self._look_at(stream, picture, grey)
+            raw = look.hands
             if ((self.tracking or self.options.tight_look) and self.pose_check is not None
                     and self._doubtful(stream, raw, thumb)):
-                raw = raw + self._relook(stream, picture.image, crop, grey)
+                raw = raw + self._relook(stream, picture.image, look)
                 stream.looked_tight = True
             ran += 1
             looked.add(stream.seat)
@@ -427,7 +466,7 @@ class SeatDetector:
             same = sorted(h.seat for h in hands) == sorted(h.seat for h in stream.last_hands)
             stream.agree = stream.agree + 1 if same else 1
             stream.last_hands = hands
-            stream.reference, stream.last_run_index = view, index
+            stream.reference, stream.last_run_index, stream.run_still = view, index, stream.still
             found.extend(hands)
             own[stream.seat] = [h for h in hands if h.seat == stream.seat]
             for seat, centre in stream.rejected:
@@ -449,6 +488,8 @@ class SeatDetector:
             # otherwise, and the 12 back-filled frames before it had kept "open palm" (a false wrong_form)
             backfill = {n: (same, replace(hand, pose=best[n].pose, thumb=best[n].thumb) if n in best else hand)
                         for n, (same, hand) in backfill.items()}
+        for n in looked:  # what each run read in its own zone, as settled by its second look
+            self.streams[n].readings.append(best[n].pose.pose if n in best else None)
         for n, still in rested.items():  # skipped in flight, but its picture is this one: this frame's answer
             pinned.setdefault(n, []).append((still.index, still.t, best.get(n), False))
         return FrameResult(best, dark, ran, skipped, backfill, set(refused) - set(best), looked, fresh, zones, own,
@@ -481,32 +522,36 @@ class SeatDetector:
             now = stream.zone_now.astype(np.float32)
             diff = np.abs(now - stream.lead_zone)
             if lit:
-                diff *= max(1.0, LIT_GREY / max(float(now.mean()), float(stream.lead_zone.mean()), 1.0))
-            return bool((diff > ZONE_NEW_DIFF).mean() >= ZONE_NEW_SHARE)
+                diff *= max(1.0, LIT_GREY / max(_mean(now), _mean(stream.lead_zone), 1.0))
+            return np.count_nonzero(diff > ZONE_NEW_DIFF) >= ZONE_NEW_SHARE * diff.size
         return stream.lead_thumb is not None and not _same_picture(thumb, stream.lead_thumb, HOLD_MAX_DIFF,
                                                                    HOLD_MEAN_DIFF, lit=True)
 
-    def _relook(self, stream: _SeatStream, frame: np.ndarray, crop: np.ndarray, grey: np.ndarray) -> list[Hand]:
+    def _relook(self, stream: _SeatStream, frame: np.ndarray, look: _Look) -> list[Hand]:
         """The stream's own seat's hand from a fresh look (no tracking), at the tight crop and then the stream's:
-        straight above, one resting fist was found only at one, another only at the other."""
-        for seat_crop in (self.pose_check.crops[stream.seat], stream.crop):
+        straight above, one resting fist was found only at one, another only at the other. The stream's crop is
+        skipped where the run just made was a fresh look at that very picture (not enhanced): the detector gives
+        one picture one answer, so it would find nothing again (on the sample game 46 such looks, none found)."""
+        crops = [self.pose_check.crops[stream.seat]]
+        if self.tracking or not look.plain:
+            crops.append(stream.crop)
+        for seat_crop in crops:
             for points, world in self.pose_check.hands_at(stream.seat, frame, seat_crop):
-                if not looks_like_prop(crop, grey, stream.lead, stream.crop.from_frame(points)):
+                if not looks_like_prop(look.crop, look.grey, stream.lead, stream.crop.from_frame(points)):
                     return [Hand(stream.seat, points, RELOOK_SCORE,
                                  classify(points, world if self.options.world_fingers else None))]
         return []
 
-    def _look_at(self, stream: _SeatStream, picture: Picture, grey: np.ndarray | None = None,
-                 ) -> tuple[np.ndarray, np.ndarray, list[Hand]]:
-        """One detector run on the stream's crop of `picture` (dark crops enhanced for resting hands): the BGR
-        crop, its full-range grey (`grey`, where already cut) and the hands found."""
+    def _look_at(self, stream: _SeatStream, picture: Picture, grey: np.ndarray | None = None) -> _Look:
+        """One detector run on the stream's crop of `picture` (dark crops enhanced for resting hands); `grey`: the
+        crop's full-range grey, where already cut."""
         t0 = time.perf_counter()
         crop = stream.crop.cut(picture.image)
         if grey is None:
             grey = picture.full_range(grey_square(stream.crop, picture.luma, stream.crop.size))
         self.seconds["crop"] += time.perf_counter() - t0
         seen = enhance_dark(crop, grey) if self.resting and self.options.enhance_dark else crop
-        return crop, grey, self._detect(stream, seen, picture.t, grey)
+        return _Look(crop, grey, seen is crop, self._detect(stream, seen, picture.t, grey))
 
     def _detect(self, stream: _SeatStream, crop: np.ndarray, t: float, grey: np.ndarray | None = None) -> list[Hand]:
         """The hands one detector run finds on a stream's crop: its tracking stream's, or a fresh look's."""
@@ -541,9 +586,12 @@ class SeatDetector:
     def _in_flight(self, stream: _SeatStream, index: int) -> bool:
         """Whether the seat's zone keeps changing and was looked at less than MOTION_STEP frames ago (sparse_motion):
         a hand in flight is no vote, so its frames wait; the first frame the zone moves on and the frame it comes to
-        rest on are looked at at once, and where a look finds a hand come or gone the waiting frames get theirs."""
-        return (self.resting and self.options.sparse_motion and not self.tracking and stream.reference is not None
-                and stream.moving > 1 and index - stream.last_run_index < MOTION_STEP)
+        rest on are looked at at once, and where a look finds a hand come or gone the waiting frames get theirs,
+        looked at from the latest back. The first moving frame's look is what the landing rule needs: with it
+        waiting too, a hand swooping in was seen first where it landed, the zone model began its run on the
+        frames of pixels moving before that, and onsets came 4 frames early (issue 19, our renders)."""
+        return (self._fresh(self.options.sparse_motion) and stream.reference is not None and stream.moving > 1
+                and index - stream.last_run_index < MOTION_STEP)
 
     def _pin_back(self, stream: _SeatStream, now: bool) -> list[tuple[int, float, Hand | None, bool]]:
         """The frames skipped in flight, looked at from the latest back to the first that does not show what this
@@ -561,7 +609,7 @@ class SeatDetector:
         """The seat's own hand on a frame its detector skipped in flight, looked at now that a later look found
         the hand come or gone: (index, time, hand or None, a reading refused as unreadable)."""
         rejected = stream.rejected
-        mine = [h for h in self._look_at(stream, picture)[2] if h.seat == stream.seat]
+        mine = [h for h in self._look_at(stream, picture).hands if h.seat == stream.seat]
         unread = any(seat == stream.seat for seat, _ in stream.rejected)
         stream.rejected = rejected
         hand = max(mine, key=lambda h: h.score) if mine else None
@@ -575,11 +623,9 @@ class SeatDetector:
         with zone_gating, else the whole thumbnail `thumb`) matches the one at its last run, and no rule wants a
         look."""
         refresh = min(GATE_REFRESH_MAX, max(GATE_REFRESH, stream.still // 2)) if self.resting else GATE_REFRESH
-        if stream.reference is None or stream.agree < GATE_AGREE:
+        if stream.reference is None or (stream.agree < GATE_AGREE and not self._miss_stands(stream)):
             return False
-        if index - stream.last_run_index >= refresh and not (
-                self.resting and self.options.still_lead and not self.tracking
-                and not self._shows_new(stream, thumb, lit=True)):
+        if index - stream.last_run_index >= refresh and not self._recheck_spared(stream, thumb):
             return False
         if self.resting and stream.rejected and (self.tracking or not self.options.refused_repeat):
             return False
@@ -588,9 +634,41 @@ class SeatDetector:
         # on the cluttered wood render (stress_clutter) for 10 of its 13 frames, which fresh looks find on 6.
         # Without that rule, only the tight look is still due.
         due = self.options.look_on_miss or (self.options.tight_look and not stream.looked_tight)
-        if due and not self.tracking and self._doubtful(stream, stream.last_hands, thumb):
+        if (due and not self.tracking and self._doubtful(stream, stream.last_hands, thumb)
+                and self._doubt_due(stream, index)):
             return False
+        if self._fresh(self.options.steady_gate) and stream.agree >= GATE_AGREE and _steady(stream):
+            return _same_picture(view, stream.reference, HOLD_MAX_DIFF, HOLD_MEAN_DIFF, lit=True)
         return _same_picture(view, stream.reference)
+
+    def _fresh(self, switch: bool) -> bool:
+        """Whether a rule for resting hands watched by fresh looks (no tracking) applies: its switch, on."""
+        return self.resting and not self.tracking and switch
+
+    def _recheck_spared(self, stream: _SeatStream, thumb: np.ndarray) -> bool:
+        """Whether a still zone due for its periodic re-check needs none: it shows its window's first picture
+        (still_lead), or a run on its settled picture read what the run before it did (settled_recheck)."""
+        if self._fresh(self.options.still_lead) and not self._shows_new(stream, thumb, lit=True):
+            return True
+        return self._fresh(self.options.settled_recheck) and stream.run_still >= GATE_REFRESH and _steady(stream)
+
+    def _doubt_due(self, stream: _SeatStream, index: int) -> bool:
+        """Whether a still zone that shows something new, where no hand was found, is due for its next look: on
+        every frame for its first DOUBT_BACKOFF still frames, then every second frame for as many, every third...
+        (doubt_backoff).
+        The zone model takes looked misses on one unchanged picture for a single miss and a repeated miss for no
+        evidence, so the later looks only buy a chance of finding the hand, which it back-dates over that picture."""
+        if not self.options.doubt_backoff:
+            return True
+        return index - stream.last_run_index > max(0, stream.still - RELOOK_STILL) // DOUBT_BACKOFF
+
+    def _miss_stands(self, stream: _SeatStream) -> bool:
+        """Whether the seat's last run, a fresh look that found no hand of the seat and refused no reading there,
+        may be repeated without a second run to agree (miss_stands): look_on_miss and still_lead already decide
+        when such a zone is looked at again (as soon as it rests on something new, or when it changes)."""
+        return (self._fresh(self.options.miss_stands and self.options.look_on_miss)
+                and not _holds(stream.last_hands, stream.seat)
+                and not any(seat == stream.seat for seat, _ in stream.rejected))
 
     @staticmethod
     def _hold(stream: _SeatStream, raw: list[Hand], thumb: np.ndarray, index: int) -> list[Hand]:

@@ -15,6 +15,7 @@ from dataclasses import replace
 import numpy as np
 
 from contract.observations import HandInterval, Observations, Unseen
+from vision.backend import preload
 from vision.detect import Hand, SeatDetector, unusable_seats
 from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, MIN_SUPPORT, Run, Sighting, runs_from_sightings
 from vision.options import DEFAULT, VisionOptions
@@ -72,6 +73,7 @@ def observe(
     groups = split(spans, sizes, jobs or default_jobs()) if spans else []
     args = (str(video_path), seat_map, model, gating, gap_frames, min_run_frames, options)
     if len(groups) > 1:
+        preload()
         parts = run_parallel(watch_spans, groups, args, counter.to)
     else:
         parts = [watch_spans(group, *args, step=counter.step) for group in groups]

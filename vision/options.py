@@ -56,6 +56,21 @@ class VisionOptions:
     # vision.detect.MOTION_STEP frames, not on each: a hand in flight is no vote, and the frame the zone comes to rest
     # on (a landing) or first moves on (a lift) is still looked at at once (issue 19: on the busy table most looks
     # were at moving arms)
+    steady_gate: bool = True  # a zone whose last two runs agreed, on the same reading of its own seat, is looked at
+    # again only when its picture moves off the one they ran on by as much as holding a hand allows (a resting hand's
+    # jitter, a dim zone's differences scaled up to a lit one's), not by change gating's finer margin: on the busy
+    # table a third of the looks were at zones drifting under players' arms and shadows, their answer unchanged
+    miss_stands: bool = True  # a fresh look that finds no hand of the seat in its changed zone is not looked at again
+    # on the next frame to agree (look_on_miss and still_lead decide when that zone is looked at again): on the sample
+    # game and the busy table those second looks changed the answer once in 189
+    doubt_backoff: bool = True  # with look_on_miss, the looks at a still zone that shows something new, where no hand
+    # is found, grow rarer the longer it stays so (vision.detect.DOUBT_BACKOFF): the zone model counts looked misses
+    # on one picture as one (the sample game looked 26 frames in a row at one such zone, finding nothing)
+    settled_recheck: bool = True  # with fresh looks, the periodic re-check of a still zone stops once a run made on a
+    # settled picture (still for vision.detect.GATE_REFRESH frames) read the seat's zone as the run before it did: a
+    # fresh look on that unchanged picture can only repeat it. Runs made while a hand was still settling keep being
+    # re-checked (a thumb-up fist landing read as a finger, then as an open palm, and was right only after a settled
+    # look); issue 19: the re-checks were the largest share of the sample game's looks
     check_once: bool = True  # a hand's second look (or its thumb reading) holds while change gating repeats the
     # run it was made on (the zone shows the same picture), instead of being made again every few frames
     refused_repeat: bool = True  # a reading refused as no readable hand is repeated by change gating with the rest of
@@ -67,4 +82,5 @@ DEFAULT = VisionOptions()
 # what the product did before issue 20 (kept so the ablation can show what the change bought)
 LEGACY = VisionOptions(tracking=True, min_confidence=0.1, enhance_dark=False, zone_model=False, world_fingers=False,
                        lone_open=False, look_on_miss=False, zone_gating=False, still_lead=False,
-                       refused_repeat=False, sparse_motion=False, check_once=False)
+                       refused_repeat=False, sparse_motion=False, check_once=False, miss_stands=False,
+                       doubt_backoff=False, settled_recheck=False, steady_gate=False)

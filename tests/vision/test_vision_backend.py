@@ -77,11 +77,13 @@ def test_a_hand_found_from_frame_n_is_reported_from_n_and_absent_seats_stay_abse
 
 def test_a_miss_on_a_zone_showing_something_new_is_looked_at_again_not_repeated() -> None:
     # fresh looks carry no state, so a repeated miss where the zone shows something new is no answer
-    # (VisionOptions.look_on_miss): the seat is looked at on every frame once its picture is still
+    # (VisionOptions.look_on_miss): the seat is looked at on every frame once its picture is still (doubt_backoff,
+    # which thins those looks out the longer the picture stays, is off here: tests/vision/test_vision_cost.py)
     scene = Scene(_three_seats())
     scene.show(scene.hand(3, "fist"), range(5, 40), missed=True)
     looked = {}
-    for name, options in (("on", DEFAULT), ("off", replace(DEFAULT, look_on_miss=False))):
+    base = replace(DEFAULT, doubt_backoff=False)
+    for name, options in (("on", base), ("off", replace(base, look_on_miss=False))):
         with SeatDetector(scene.seat_map, resting=True, options=options, backend=FakeBackend(scene)) as detector:
             looked[name] = [3 in r.looked for r in _run(detector, scene, 40)[8:]]
     assert all(looked["on"]) and sum(looked["off"]) < len(looked["off"]) / 2

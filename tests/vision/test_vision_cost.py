@@ -1,5 +1,6 @@
 """Issue 19: the detector's looks follow the hands in the zones, not the frames (vision.detect's zone_gating,
-still_lead and refused_repeat), and a frame is converted to BGR only where a look needs it (vision.video.Picture).
+still_lead, refused_repeat, sparse_motion, miss_stands, doubt_backoff, settled_recheck and
+steady_gate), and a frame is converted to BGR only where a look needs it (vision.video.Picture).
 
 On the scripted detector (tests/fakes.py): what each rule saves is counted in looks, and what the detector
 reports with it on is what it reports with it off.
@@ -16,7 +17,8 @@ import pytest
 from fakes import FPS, FakeBackend, Scene
 
 from vision.detect import FrameResult, SeatDetector
-from vision.options import DEFAULT
+from vision.options import DEFAULT, VisionOptions
+from vision.pose import Pose
 from vision.seats import SeatMap, seat_map_from_json
 from vision.video import Picture
 
@@ -27,10 +29,13 @@ def _three_seats() -> SeatMap:
     return seat_map_from_json({"format": "stopframe-seats/1", "frame_size": [640, 360], "seats": seats})
 
 
-def _on_off(scene: Scene, frames: int, rule: str) -> dict[str, list[FrameResult]]:
-    """Every frame's result with a gating rule on and off; the periodic re-check of a still zone stays out of both
-    unless it is the rule (still_lead on), so only what the rule changes counts."""
-    base = replace(DEFAULT, still_lead=True, sparse_motion=False)
+BASE = replace(DEFAULT, still_lead=True, sparse_motion=False, steady_gate=False, settled_recheck=False)
+
+
+def _on_off(scene: Scene, frames: int, rule: str, base: VisionOptions = BASE) -> dict[str, list[FrameResult]]:
+    """Every frame's result with a gating rule on and off; the periodic re-check of a still zone, moving zones and
+    holding's margin for gating stay out of both unless it is the rule (or `base` says otherwise), so only what the
+    rule changes counts."""
     out = {}
     for name, value in (("on", True), ("off", False)):
         options = replace(base, **{rule: value})
@@ -71,7 +76,7 @@ def test_a_still_zone_showing_its_first_picture_is_not_rechecked() -> None:
     looks = {name: sum(len(r.looked) for r in results) for name, results in runs.items()}
     hands = {name: [sorted(r.hands) for r in results] for name, results in runs.items()}
     assert hands["on"] == hands["off"] == [[2]] * 200
-    assert looks["on"] == 3 * 2  # every seat: the two runs that agree, then nothing
+    assert looks["on"] == 2 + 1 + 1  # seat 2: the two runs that agree, seats 1 and 3 one run (miss_stands), then nothing
     assert looks["off"] > looks["on"] + 3 * 5  # the periodic re-checks of the old gating
 
 
@@ -137,3 +142,76 @@ def test_a_picture_gives_grey_without_converting_to_bgr_and_bgr_as_decoded() -> 
     assert rotated.grey.shape == (96, 64) and rotated.image.shape == (96, 64, 3)
     given = Picture(0, 0.0, image=bgr)  # an array (the nights, tests): grey from it
     assert np.array_equal(given.grey, cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY))
+
+
+def _looks(runs: dict[str, list[FrameResult]], seat: int) -> dict[str, int]:
+    return {name: sum(seat in r.looked for r in results) for name, results in runs.items()}
+
+
+def _hands(runs: dict[str, list[FrameResult]]) -> dict[str, list[list[int]]]:
+    return {name: [sorted(r.hands) for r in results] for name, results in runs.items()}
+
+
+def test_an_empty_zone_is_believed_after_one_look() -> None:
+    scene = Scene(_three_seats())  # nothing on the table: one look finds nothing, and nothing changes after it
+    runs = _on_off(scene, 40, "miss_stands")
+    assert _hands(runs)["on"] == _hands(runs)["off"] == [[]] * 40
+    assert _looks(runs, 1) == {"on": 1, "off": 2}
+
+
+def test_a_zone_showing_something_the_detector_misses_is_looked_at_less_and_less_often() -> None:
+    scene = Scene(_three_seats())
+    scene.show(scene.hand(1, "fist"), range(10, 200), missed=True)  # in view from frame 10, never found
+    runs = _on_off(scene, 200, "doubt_backoff")
+    assert _hands(runs)["on"] == _hands(runs)["off"] == [[]] * 200
+    looks = _looks(runs, 1)
+    assert looks["off"] >= 185  # look_on_miss: every frame from the landing on
+    assert looks["on"] < looks["off"] / 3
+    looked = [i for i, r in enumerate(runs["on"]) if 1 in r.looked]
+    assert set(range(12, 20)) <= set(looked)  # every frame while it is new (once still for RELOOK_STILL frames)
+    assert max(np.diff(looked)) <= 200 // 8 + 1  # and never left alone for long
+
+
+def _flipping_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat's hand read as a fist and an open palm by turns, one reading per detector run (a resting thumb-up
+    fist whose readings flicker, as MediaPipe's do on real footage)."""
+    import vision.detect
+
+    real = vision.detect.classify
+    calls = iter(range(10**6))
+
+    def flicker(points: np.ndarray, world: np.ndarray | None = None) -> Pose:
+        pose = real(points, world)
+        return replace(pose, pose="open_palm" if next(calls) % 2 else "fist")
+
+    monkeypatch.setattr(vision.detect, "classify", flicker)
+
+
+@pytest.mark.parametrize("flickers", [False, True])
+def test_a_settled_hand_is_rechecked_until_its_readings_agree(monkeypatch: pytest.MonkeyPatch, flickers: bool) -> None:
+    scene = Scene(_three_seats())
+    scene.show(scene.hand(1, "fist"), range(20, 300))  # lands on an empty zone, rests to the end
+    if flickers:
+        _flipping_reads(monkeypatch)
+    runs = _on_off(scene, 300, "settled_recheck", base=replace(BASE, second_look=False))  # each reading as read
+    assert _hands(runs)["on"] == _hands(runs)["off"] == [[]] * 20 + [[1]] * 280
+    looks = _looks(runs, 1)
+    assert looks["off"] >= 2 + 6  # the landing and its agreeing run, then the periodic re-checks
+    if flickers:
+        assert looks["on"] == looks["off"]  # readings that differ keep the re-checks going
+    else:
+        assert looks["on"] == 1 + 2 + 1  # the first frame, the landing and its agreeing run, one re-check on the
+        # settled picture, which agrees: no more
+
+
+def test_a_steady_zone_is_not_looked_at_for_a_resting_hands_jitter_and_a_landing_keeps_its_frame() -> None:
+    scene = Scene(_three_seats())
+    jitter = [scene.hand(1, "fist", dx=0), scene.hand(1, "fist", dx=2)]  # a resting fist shifting 2 px to and fro
+    for i in range(30, 120):
+        scene.show(jitter[i % 2], range(i, i + 1))
+    runs = _on_off(scene, 120, "steady_gate")
+    assert _hands(runs)["on"] == _hands(runs)["off"] == [[]] * 30 + [[1]] * 90
+    looks = _looks(runs, 1)
+    assert looks["off"] >= 85  # change gating's margin sees every shift
+    assert looks["on"] <= 1 + 2 + 90 // 12  # the first frame, the landing and its agreeing run, the periodic
+    # re-checks (the jitter keeps the picture from settling)
