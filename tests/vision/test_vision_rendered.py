@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from vision.observe import observe
-from vision.scoring import score_intervals
+from vision.scoring import Score, score_intervals
 from vision.seats import default_seat_map, load_seat_map
 from vision.video import open_video
 
@@ -28,19 +28,30 @@ def clean_clips() -> list[str]:
     return have or ["(none rendered)"]
 
 
+def _around_truth(name: str) -> Score:
+    """observe() over a rendered clip's truth hands (0.4 s either side), scored against that truth."""
+    if not (CLIPS / f"{name}.mp4").exists():
+        pytest.fail(f"sample_videos/clips/{name}.mp4 is missing: render it with `python3 -m sample_videos`.")
+    hands = json.loads((CLIPS / f"{name}.truth.json").read_text())["hands"]
+    assert hands, f"{name} has no hands in its truth"
+    windows = [(max(0.0, h["on"] - 0.4), h["off"] + 0.4) for h in hands]  # observe() merges overlaps
+    seen = observe(CLIPS / f"{name}.mp4", load_seat_map(CLIPS / f"{name}.seats.json"), windows)
+    return score_intervals(hands, [h.to_json() for h in seen.hands], seen.fps)
+
+
+def _onsets_off(score: Score, frames: int) -> list[tuple[int, int, int]]:
+    """(seat, truth's onset frame, observed onset frame) of the matched hands more than `frames` apart."""
+    return [(t["seat"], t["on_frame"], o["on_frame"]) for t, o in score.matched
+            if abs(o["on_frame"] - t["on_frame"]) > frames]
+
+
 @pytest.mark.parametrize("name", clean_clips())
 def test_observe_reproduces_the_clips_truth(name: str) -> None:
     if name == "(none rendered)":
         pytest.fail("sample_videos/clips has none of the clean vote clips: render them with `python3 -m sample_videos`.")
-    truth = json.loads((CLIPS / f"{name}.truth.json").read_text())
-    hands = truth["hands"]
-    assert hands, f"{name} has no hands in its truth"
-    windows = [(max(0.0, h["on"] - 0.4), h["off"] + 0.4) for h in hands]  # observe() merges overlaps
-    seen = observe(CLIPS / f"{name}.mp4", load_seat_map(CLIPS / f"{name}.seats.json"), windows)
-    observed = [h.to_json() for h in seen.hands]
-    score = score_intervals(hands, observed, seen.fps)
+    score = _around_truth(name)
     assert score.missed == [], f"vote hands not found: {score.missed}"
-    late = [(t["seat"], t["on_frame"], o["on_frame"]) for t, o in score.matched if abs(o["on_frame"] - t["on_frame"]) > 2]
+    late = _onsets_off(score, 2)
     assert late == [], f"onsets more than 2 frames off (seat, truth, seen): {late}"
     assert score.phantoms == [], f"hands seen that the truth does not have: {score.phantoms}"
 
@@ -49,28 +60,16 @@ def test_a_hand_swooping_in_starts_where_it_lands_not_where_its_zone_began_to_mo
     # the tie and re-vote clip: hands swoop in over zones their arms cross first. The first frame a zone moves on is
     # looked at (vision.detect._in_flight): with that look skipped as well, a hand was first seen where it landed,
     # the zone model began its run on the moving pixels before it, and seat 8's onsets came 4 frames early
-    name = "day2_tie_revote_lift"
-    if not (CLIPS / f"{name}.mp4").exists():
-        pytest.fail(f"sample_videos/clips/{name}.mp4 is missing: render it with `python3 -m sample_videos`.")
-    hands = json.loads((CLIPS / f"{name}.truth.json").read_text())["hands"]
-    windows = [(max(0.0, h["on"] - 0.4), h["off"] + 0.4) for h in hands]
-    seen = observe(CLIPS / f"{name}.mp4", load_seat_map(CLIPS / f"{name}.seats.json"), windows)
-    score = score_intervals(hands, [h.to_json() for h in seen.hands], seen.fps)
+    score = _around_truth("day2_tie_revote_lift")
     assert score.missed == [] and score.phantoms == []
-    off = [(t["seat"], t["on_frame"], o["on_frame"]) for t, o in score.matched if abs(o["on_frame"] - t["on_frame"]) > 3]
+    off = _onsets_off(score, 3)
     assert off == [], f"onsets more than 3 frames off, the validation scorers' tolerance (seat, truth, seen): {off}"
 
 
 def test_observe_finds_every_resting_fist_from_straight_above() -> None:
     # from straight above the tracking streams lost two of the six fists (a fist from above shows MediaPipe
     # little); a fresh look wherever something came to rest in a seat's crop finds them
-    name = "top_view_clean_vote"
-    if not (CLIPS / f"{name}.mp4").exists():
-        pytest.fail(f"sample_videos/clips/{name}.mp4 is missing: render it with `python3 -m sample_videos`.")
-    hands = json.loads((CLIPS / f"{name}.truth.json").read_text())["hands"]
-    windows = [(max(0.0, h["on"] - 0.4), h["off"] + 0.4) for h in hands]
-    seen = observe(CLIPS / f"{name}.mp4", load_seat_map(CLIPS / f"{name}.seats.json"), windows)
-    score = score_intervals(hands, [h.to_json() for h in seen.hands], seen.fps)
+    score = _around_truth("top_view_clean_vote")
     assert score.missed == [], f"vote hands not found: {score.missed}"
     assert score.phantoms == [], f"hands seen that the truth does not have: {score.phantoms}"
 
