@@ -1,7 +1,7 @@
 """What the votes-only audit costs against the decode of the frames it needs (issue 19), side by side in one run.
 
     python3 bench/audit_cost.py [--game STEM ...] [--busy] [--variants default gating=off zone_gating=off ...]
-                                [--model full|lite]
+                                [--model full|lite] [--repeat N]
 
 For each game (default: the bundled sample game; `--busy` adds the busy table of sample_videos/busy.py,
 rendered once into bench/out/busy) it measures, each in a fresh child process:
@@ -13,6 +13,8 @@ rendered once into bench/out/busy) it measures, each in a fresh child process:
   against the truth's expected day findings.
 A variant is `default`, `gating=off` (change gating off) or `RULE=on|off` for a vision.options.VisionOptions
 switch, several joined by commas. It prints one markdown table: audit CPU / decode CPU, CPU per vote window.
+`--repeat N` measures the yardstick and every audit N times, in turns, and reports the medians with their ranges:
+on this shared 2-core machine one decode's CPU time varies by some 15 % from run to run.
 Outputs (the audit reports) go to bench/out/audit_cost/.
 """
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -132,6 +135,17 @@ def child(args: list[str]) -> dict:
     return result
 
 
+def median_of(results: list[dict], key: str) -> float:
+    return statistics.median(r[key] for r in results)
+
+
+def spread(results: list[dict], key: str) -> str:
+    """The median of `key` over repeated runs, with its range where there was more than one."""
+    values = [r[key] for r in results]
+    text = f"{statistics.median(values):.1f}"
+    return text if len(values) == 1 else f"{text} ({min(values):.1f}–{max(values):.1f})"
+
+
 def findings_score(report_path: Path, truth: dict) -> tuple[int, int, int]:
     """(expected day findings found, expected, findings reported that the truth does not list)."""
     from review.audit.findings import DAY_KINDS, identity_of
@@ -147,6 +161,7 @@ def main() -> int:
     ap.add_argument("--busy", action="store_true", help="also the busy table (rendered into bench/out/busy once)")
     ap.add_argument("--variants", nargs="+", default=["default", "gating=off"])
     ap.add_argument("--model", choices=("full", "lite"), default="full")
+    ap.add_argument("--repeat", type=int, default=1, metavar="N", help="measure each job N times, report medians")
     ap.add_argument("--child", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -171,16 +186,22 @@ def main() -> int:
         protocol = read_json(f"{stem}.protocol.json")
         truth = read_json(f"{stem}.truth.json") if Path(f"{stem}.truth.json").exists() else {}
         windows = sum(len(r.windows) for r in vote_rounds(vote_windows(protocol)) if r.timed)
-        decode = child(["decode", f"{stem}.mp4", json.dumps(round_spans(protocol))])
+        outs = {v: OUT / f"{stem.name}.{v.replace(',', '+').replace('=', '-')}.audit.json" for v in args.variants}
+        decodes: list[dict] = []
+        runs: dict[str, list[dict]] = {v: [] for v in args.variants}
+        for _ in range(max(1, args.repeat)):  # in turns, so that a slow spell of the machine touches every job
+            decodes.append(child(["decode", f"{stem}.mp4", json.dumps(round_spans(protocol))]))
+            for variant in args.variants:
+                runs[variant].append(child(["audit", str(stem), variant, args.model, str(outs[variant])]))
+        decode = median_of(decodes, "cpu")
         for variant in args.variants:
-            out = OUT / f"{stem.name}.{variant.replace(',', '+').replace('=', '-')}.audit.json"
-            run = child(["audit", str(stem), variant, args.model, str(out)])
-            st = run["stats"]
-            right, expected, false = findings_score(out, truth)
-            print(f"| {stem.name} | {variant} | {windows} | {decode['frames']} | {decode['cpu']:.1f} | {run['cpu']:.1f} "
-                  f"| {run['cpu'] / decode['cpu']:.1f}x | {run['cpu'] / max(windows, 1):.2f} | {run['wall']:.1f} "
-                  f"| {run['peak_mb']:.0f} | {st.get('detector_runs', 0)} | {st.get('second_looks', 0)} "
-                  f"| {right} / {expected} / {false} |", flush=True)
+            run, st = median_of(runs[variant], "cpu"), runs[variant][-1]["stats"]
+            right, expected, false = findings_score(outs[variant], truth)
+            print(f"| {stem.name} | {variant} | {windows} | {decodes[0]['frames']} | {spread(decodes, 'cpu')} "
+                  f"| {spread(runs[variant], 'cpu')} | {run / decode:.1f}x | {run / max(windows, 1):.2f} "
+                  f"| {median_of(runs[variant], 'wall'):.1f} | {max(r['peak_mb'] for r in runs[variant]):.0f} "
+                  f"| {st.get('detector_runs', 0)} | {st.get('second_looks', 0)} | {right} / {expected} / {false} |",
+                  flush=True)
     return 0
 
 

@@ -264,7 +264,7 @@ class _SeatStream:
     anchor: np.ndarray | None = None  # thumbnail at the start of the current still stretch ...
     still: int = 0  # ... and how many frames since have matched it
     run_still: int = 0  # `still` at the last detector run
-    readings: deque = field(default_factory=lambda: deque(maxlen=2))  # the seat's own reading at the last two runs
+    readings: deque = field(default_factory=lambda: deque(maxlen=3))  # the seat's own reading at the last runs
     moving: int = 0  # frames in a row on which the zone moved from the frame before (0: it rests or shakes)
     in_flight: deque = field(default_factory=lambda: deque(maxlen=MOTION_HOLD))  # frames skipped (Pictures) while
     # the zone has kept moving
@@ -279,9 +279,12 @@ class _SeatStream:
     zone_now: np.ndarray | None = None  # ... and on the current frame
 
 
-def _steady(stream: _SeatStream) -> bool:
-    """Whether the seat's last two runs read its zone alike (the same pose, or no hand)."""
-    return len(stream.readings) == stream.readings.maxlen and len(set(stream.readings)) == 1
+def _steady(stream: _SeatStream, open_runs: int = 2) -> bool:
+    """Whether the seat's last two runs read its zone alike (the same pose, or no hand); an open palm or a finger,
+    which alone can make a wrong_form finding, read so by the last `open_runs` runs."""
+    runs = open_runs if stream.readings and stream.readings[-1] in OPEN_POSES else 2
+    last = list(stream.readings)[-runs:]
+    return len(last) == runs and len(set(last)) == 1
 
 
 class _Look(NamedTuple):
@@ -637,7 +640,7 @@ class SeatDetector:
         if (due and not self.tracking and self._doubtful(stream, stream.last_hands, thumb)
                 and self._doubt_due(stream, index)):
             return False
-        if self._fresh(self.options.steady_gate) and stream.agree >= GATE_AGREE and _steady(stream):
+        if self._fresh(self.options.steady_gate) and stream.agree >= GATE_AGREE and _steady(stream, open_runs=3):
             return _same_picture(view, stream.reference, HOLD_MAX_DIFF, HOLD_MEAN_DIFF, lit=True)
         return _same_picture(view, stream.reference)
 

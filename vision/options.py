@@ -56,10 +56,12 @@ class VisionOptions:
     # vision.detect.MOTION_STEP frames, not on each: a hand in flight is no vote, and the frame the zone comes to rest
     # on (a landing) or first moves on (a lift) is still looked at at once (issue 19: on the busy table most looks
     # were at moving arms)
-    steady_gate: bool = True  # a zone whose last two runs agreed, on the same reading of its own seat, is looked at
-    # again only when its picture moves off the one they ran on by as much as holding a hand allows (a resting hand's
-    # jitter, a dim zone's differences scaled up to a lit one's), not by change gating's finer margin: on the busy
-    # table a third of the looks were at zones drifting under players' arms and shadows, their answer unchanged
+    steady_gate: bool = True  # a zone whose last two runs agreed, on the same reading of its own seat (three for an
+    # open palm or a finger, which alone can make a wrong_form finding), is looked at again only when its picture moves
+    # off the one they ran on by as much as holding a hand allows (a resting hand's jitter, a dim zone's differences
+    # scaled up to a lit one's), not by change gating's finer margin: on the busy table a third of the looks were at
+    # zones drifting under players' arms and shadows, their answer unchanged. With two open readings enough, a
+    # compressed fist read twice as a finger kept that reading (a false wrong_form on stress_compressed)
     miss_stands: bool = True  # a fresh look that finds no hand of the seat in its changed zone is not looked at again
     # on the next frame to agree (look_on_miss and still_lead decide when that zone is looked at again): on the sample
     # game and the busy table those second looks changed the answer once in 189

@@ -204,14 +204,18 @@ def test_a_settled_hand_is_rechecked_until_its_readings_agree(monkeypatch: pytes
         # settled picture, which agrees: no more
 
 
-def test_a_steady_zone_is_not_looked_at_for_a_resting_hands_jitter_and_a_landing_keeps_its_frame() -> None:
+@pytest.mark.parametrize("pose", ["fist", "open_palm"])
+def test_a_steady_zone_is_not_looked_at_for_a_resting_hands_jitter_and_a_landing_keeps_its_frame(pose: str) -> None:
     scene = Scene(_three_seats())
-    jitter = [scene.hand(1, "fist", dx=0), scene.hand(1, "fist", dx=2)]  # a resting fist shifting 2 px to and fro
+    jitter = [scene.hand(1, pose, dx=0), scene.hand(1, pose, dx=2)]  # a resting hand shifting 2 px to and fro
     for i in range(30, 120):
         scene.show(jitter[i % 2], range(i, i + 1))
     runs = _on_off(scene, 120, "steady_gate")
     assert _hands(runs)["on"] == _hands(runs)["off"] == [[]] * 30 + [[1]] * 90
     looks = _looks(runs, 1)
     assert looks["off"] >= 85  # change gating's margin sees every shift
-    assert looks["on"] <= 1 + 2 + 90 // 12  # the first frame, the landing and its agreeing run, the periodic
-    # re-checks (the jitter keeps the picture from settling)
+    looked = [i for i, r in enumerate(runs["on"]) if 1 in r.looked]
+    readings = 3 if pose == "open_palm" else 2  # an open reading, which alone makes a wrong_form, needs a third
+    assert looked[:1 + readings] == [0, *range(30, 30 + readings)]  # the first frame, the landing, agreeing runs
+    assert len(looked) <= 1 + readings + 90 // 12  # then only the periodic re-checks (the jitter keeps the picture
+    # from settling)

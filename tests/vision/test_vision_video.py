@@ -57,6 +57,15 @@ def test_window_iteration_with_stride_is_exact_and_half_open(cfr_clip: Path) -> 
         assert [f.index for f in v.iter_window(4.6, None)] == [115, 116, 117, 118, 119]
 
 
+def test_a_worker_decoding_without_threads_gets_the_same_frames(cfr_clip: Path) -> None:
+    # observe's worker processes decode on one thread (the workers already keep the cores busy): same pictures
+    with open_video(cfr_clip) as threaded, open_video(cfr_clip, threads=False) as single:
+        a, b = list(threaded.iter_pictures(1.0, 2.5)), list(single.iter_pictures(1.0, 2.5))
+        assert [p.index for p in a] == [p.index for p in b] == list(range(25, 63))
+        assert all(np.array_equal(p.image, q.image) and np.array_equal(p.luma, q.luma) for p, q in zip(a, b, strict=True))
+        assert [read_barcode(p.image) for p in b] == list(range(25, 63))
+
+
 def test_window_decodes_only_from_the_keyframe_before_it(cfr_clip: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with open_video(cfr_clip) as v:
         decoded: list[int] = []
