@@ -658,8 +658,7 @@ class SeatDetector:
     def _doubt_due(self, stream: _SeatStream, index: int) -> bool:
         """Whether a still zone that shows something new, where no hand was found, is due for its next look: on
         every frame for its first DOUBT_BACKOFF still frames, then every second frame for as many, every third...
-        (doubt_backoff).
-        The zone model takes looked misses on one unchanged picture for a single miss and a repeated miss for no
+        (doubt_backoff). The zone model takes looked misses on one unchanged picture for a single miss and a repeated miss for no
         evidence, so the later looks only buy a chance of finding the hand, which it back-dates over that picture."""
         if not self.options.doubt_backoff:
             return True

@@ -22,7 +22,7 @@ from vision.options import DEFAULT, VisionOptions
 from vision.seats import SeatMap
 from vision.thumb import knows_footage
 from vision.video import VideoSource, open_video
-from vision.workers import default_jobs, frame_done, run_parallel, split
+from vision.workers import default_jobs, frame_done, in_worker_process, run_parallel, split
 from vision.zone_model import decode_runs, noise_sigma
 
 DARK_MIN_RUN = 3  # frames: darkness does not flicker like a detector, a short black-out still counts
@@ -74,7 +74,7 @@ def observe(
     args = (str(video_path), seat_map, model, gating, gap_frames, min_run_frames, options)
     if len(groups) > 1:
         preload()
-        parts = run_parallel(watch_spans, groups, (*args, False), counter.to)
+        parts = run_parallel(watch_spans, groups, args, counter.to)
     else:
         parts = [watch_spans(group, *args, step=counter.step) for group in groups]
     hands = [h for part_hands, _, _ in parts for h in part_hands]
@@ -89,14 +89,14 @@ def observe(
 
 
 def watch_spans(spans: list[tuple[float, float]], video_path: str, seat_map: SeatMap, model: str, gating: bool,
-                gap_frames: int, min_run_frames: int, options: VisionOptions = DEFAULT, threads: bool = True,
+                gap_frames: int, min_run_frames: int, options: VisionOptions = DEFAULT,
                 step: Callable[[], None] = frame_done) -> tuple[list[HandInterval], list[Unseen], dict]:
-    """Hand intervals, dark stretches and detector statistics of some windows, each watched afresh; `threads`:
-    decoder threads (off in a worker process: the workers keep the cores busy)."""
+    """Hand intervals, dark stretches and detector statistics of some windows, each watched afresh (decoded on one
+    thread in a worker process: the workers already keep the cores busy)."""
     hands: list[HandInterval] = []
     unseen: list[Unseen] = []
     stats: dict = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
-    with open_video(video_path, threads) as video, SeatDetector(seat_map, model=model, gating=gating, resting=True,
+    with open_video(video_path, threads=not in_worker_process()) as video, SeatDetector(seat_map, model=model, gating=gating, resting=True,
                                                        options=options) as detector:
         for k, (a, b) in enumerate(spans):
             if k:

@@ -23,12 +23,17 @@ def default_jobs() -> int:
     """The cores this process may use; 1 inside a worker process (`stopframe audit --batch` already
     gives each core a game of its own) and 1 off the main thread (the app's analysis runs in Streamlit's
     script thread, and forking a process whose other threads may hold locks can hang the child)."""
-    if mp.parent_process() is not None or threading.current_thread() is not threading.main_thread():
+    if in_worker_process() or threading.current_thread() is not threading.main_thread():
         return 1
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+def in_worker_process() -> bool:
+    """Whether this process was started by another to share out its work (the cores are then spoken for)."""
+    return mp.parent_process() is not None
 
 
 def split(items: Sequence[T], sizes: Sequence[int], jobs: int) -> list[list[T]]:

@@ -30,3 +30,17 @@ def test_off_the_main_thread_windows_are_watched_in_process() -> None:
     worker.start()
     worker.join()
     assert seen == [1] and default_jobs() >= 1
+
+
+def _asked_in_worker(_group: list, *_args: object) -> tuple[bool, int]:
+    from vision.workers import default_jobs, in_worker_process
+
+    return in_worker_process(), default_jobs()
+
+
+def test_a_worker_process_knows_it_is_one_and_shares_out_nothing_more() -> None:
+    # observe's workers decode on one thread and never start workers of their own: the cores are spoken for
+    from vision.workers import in_worker_process, run_parallel
+
+    assert not in_worker_process()
+    assert run_parallel(_asked_in_worker, [[1], [2]], (), None) == [(True, 1), (True, 1)]
