@@ -5,8 +5,13 @@ bench/fuzz_protocol.py starts with HYPOTHESIS_PROFILE=fuzz.
 """
 
 import os
+import tempfile
 
 from hypothesis import HealthCheck, settings
+from hypothesis.configuration import set_hypothesis_home_dir
+
+# The tests leave nothing in the checkout: hypothesis keeps its own files in a temporary folder.
+set_hypothesis_home_dir(tempfile.mkdtemp(prefix="stopframe-hypothesis-"))
 
 settings.register_profile("ci", derandomize=True, max_examples=100, deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
