@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import UnreadableInput
-from contract.outputs import check_output, read_capped
+from contract.outputs import check_output, read_capped, where_written
 
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
@@ -100,8 +100,8 @@ def dumps(data: Any) -> str:
 
 def write_atomic(path: str | os.PathLike[str], text: str | bytes) -> Path:
     """Write a file so that a crash leaves either the old file or the new one, never half of one."""
-    p = Path(path)
-    check_output(p, ())  # never onto a folder, a device or a pipe, whoever writes
+    check_output(path, ())  # never onto a folder, a device or a pipe, whoever writes
+    p = where_written(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8") if isinstance(text, str) else text
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)

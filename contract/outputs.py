@@ -38,13 +38,23 @@ def _inside(child: Path, folder: Path) -> bool:
 Input = PathLike | tuple[PathLike, str] | None  # a path, or (path, what it is: "a video", "the seat map")
 
 
+def where_written(out: PathLike) -> Path:
+    """The path a write of `out` lands on: its folder as the system resolves it ("a/missing/../b" is "a/b", never
+    a folder "a/missing" made on the way), its own name kept (a link there is replaced, not followed)."""
+    given = Path(out)
+    return Path(os.path.realpath(given.parent)) / given.name
+
+
 def check_output(out: PathLike, inputs: Iterable[Input], *, what: str = "output") -> Path:
     """`out` if it may be written; UnreadableInput (exit 2), one sentence naming both paths, if it is (by any
     name: a link, a hard link, `..`) one of `inputs`, lies inside an input folder, holds an input folder, or is
     something other than a regular file or a new path (a folder, a device, a pipe)."""
     target = Path(out)
-    real = Path(os.path.realpath(target))
-    have = _stat(target)
+    if target.name in ("", ".", ".."):
+        raise UnreadableInput(f"{target}: the {what} cannot be written there: it names a folder; give a file name.")
+    written = where_written(target)
+    real = Path(os.path.realpath(written))
+    have = _stat(written)
     if have is not None and not stat.S_ISREG(have.st_mode):
         kind = "a folder" if stat.S_ISDIR(have.st_mode) else "not a regular file (a device, a pipe or a socket)"
         raise UnreadableInput(f"{target}: the {what} cannot be written there: it is {kind}; give a new file name.")

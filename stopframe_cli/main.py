@@ -65,7 +65,7 @@ def plain_words(message: str) -> str:
     text = _LIST_REPR.sub("a list", text)
     text = _QUOTED_PATH.sub(lambda m: "" if m.group(1) in text[: m.start()] else f": {m.group(1)}", text)
     text = _QUOTED_NAME.sub(r'"\1"', text)
-    text = re.sub(r"\s+", " ", text).replace("..", ".").replace(" .", ".")
+    text = re.sub(r"\.\.(?=\s|$)", ".", re.sub(r"\s+", " ", text)).replace(" .", ".")  # a path's ".." is kept
     if text and text[-1] not in ".!?":
         text += "."
     return text
