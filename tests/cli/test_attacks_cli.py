@@ -225,3 +225,15 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "gone"
+
+
+def test_observe_and_seats_never_write_over_the_video_or_the_protocol(capsys, tmp_path: Path, game: dict[str, Path]) -> None:
+    video = corpus.write_clip(tmp_path / "game.mp4")
+    before = digests(video, *game.values())
+    code, _, err = run_cli(capsys, "observe", video, "--seats", game["seats"], "--out", video)
+    assert code == 2
+    one_sentence(err, video, "never overwrites a video")
+    code, _, err = run_cli(capsys, "seats", video, "--protocol", game["protocol"], "--out", game["protocol"], "--replace")
+    assert code == 2
+    one_sentence(err, game["protocol"], "never overwrites the protocol it reads")
+    assert digests(video, *game.values()) == before
