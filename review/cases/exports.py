@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.jsonio import write_atomic
+from contract.outputs import Input, check_output
 from review.audit.findings import Finding, finding_key
 from review.cases.store import Decision
 
@@ -105,5 +106,7 @@ def page_end(parts: list[str]) -> str:
     return "\n".join([*parts, f"<footer><p>Made by Stopframe on {stamp}.</p></footer></body></html>"]) + "\n"
 
 
-def write_html_report(path: str | os.PathLike[str], text: str) -> Path:
-    return write_atomic(path, text)
+def write_html_report(path: str | os.PathLike[str], text: str, inputs: Iterable[Input] = ()) -> Path:
+    """Write the report atomically, never over one of `inputs` (the game's protocol, video, seat map,
+    observations) by any name, nor onto a folder, a device or a pipe (contract.outputs)."""
+    return write_atomic(check_output(path, inputs, what="report"), text)

@@ -94,3 +94,15 @@ def test_the_byte_cap_counts_what_is_read(tmp_path: Path) -> None:
     assert read_capped(path, 101) == b"x" * 101
     with pytest.raises(UnreadableInput, match="too large"):
         read_capped(path, 100)
+
+
+def test_an_html_report_is_never_written_over_the_games_files(tmp_path: Path) -> None:
+    from review.cases.exports import write_html_report
+
+    protocol = tmp_path / "game.protocol.json"
+    protocol.write_text("{}")
+    os.link(protocol, tmp_path / "report.html")
+    with pytest.raises(UnreadableInput, match="never overwrites"):
+        write_html_report(tmp_path / "report.html", "<html></html>", [protocol])
+    assert protocol.read_text() == "{}"
+    assert write_html_report(tmp_path / "other.html", "<html></html>", [protocol]).read_text() == "<html></html>"
