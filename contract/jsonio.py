@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import UnreadableInput
+from contract.outputs import check_output, read_capped, where_written
 
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
@@ -22,18 +23,11 @@ def read_json(path: str | os.PathLike[str], what: str = "file", *, reject_duplic
     With reject_duplicate_keys an object that repeats a key is refused: plain JSON parsing would
     silently keep only the last value, and a file that is saved back would lose the others."""
     p = Path(path)
+    data = read_capped(p, MAX_JSON_BYTES, what)  # counted as read: /dev/zero or a pipe states size 0
     try:
-        size = p.stat().st_size
-    except OSError as exc:
-        raise UnreadableInput(f"{p}: cannot read the {what}: {exc.strerror or exc}.") from exc
-    if size > MAX_JSON_BYTES:
-        raise UnreadableInput(f"{p}: the {what} is {size / 1e6:.0f} MB, too large to be one (limit {MAX_JSON_BYTES // 10**6} MB).")
-    try:
-        text = p.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UnreadableInput(f"{p}: the {what} is not UTF-8 text (byte {exc.start}).") from exc
-    except OSError as exc:
-        raise UnreadableInput(f"{p}: cannot read the {what}: {exc.strerror or exc}.") from exc
     text = text.removeprefix("\ufeff")  # Windows editors mark UTF-8 with a BOM; it is not part of the JSON
     try:
         return json.loads(text, object_pairs_hook=_unique_keys if reject_duplicate_keys else None)
@@ -106,7 +100,8 @@ def dumps(data: Any) -> str:
 
 def write_atomic(path: str | os.PathLike[str], text: str | bytes) -> Path:
     """Write a file so that a crash leaves either the old file or the new one, never half of one."""
-    p = Path(path)
+    check_output(path, ())  # never onto a folder, a device or a pipe, whoever writes
+    p = where_written(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8") if isinstance(text, str) else text
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)

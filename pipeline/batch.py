@@ -10,6 +10,10 @@ its error sentence, so one bad file never stops the others.
 
 from __future__ import annotations
 
+import ctypes
+import os
+import signal
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -21,6 +25,8 @@ from contract.errors import EXIT_INVALID, StopframeError
 from contract.observations import Observations
 from pipeline.audit import VISION, Observer, Spans, VisionObserver, audit_game
 from vision.seats import SeatMap
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 FOREIGN_SUFFIXES = {".polemica.json": "polemica", ".mafiaratings.json": "mafiaratings"}
 
@@ -140,7 +146,8 @@ def run_local(tasks: Sequence[AuditTask], jobs: int) -> Iterator[TaskResult]:
         for task in tasks:
             yield audit_task(task)
         return
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), initializer=die_with_parent, initargs=(os.getpid(),))
+    try:
         futures = {pool.submit(audit_task, t): t for t in tasks}
         for fut in as_completed(futures):
             try:
@@ -148,3 +155,25 @@ def run_local(tasks: Sequence[AuditTask], jobs: int) -> Iterator[TaskResult]:
             except Exception as exc:  # the worker itself died (killed, out of memory): that game failed
                 task = futures[fut]
                 yield TaskResult(task.name, None, unexpected(task, exc), EXIT_INVALID, 0.0)
+    except BaseException:  # stopped (Ctrl-C, SIGTERM, the caller gone): the workers go too, now, not after their game
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
+        raise
+    pool.shutdown(wait=True)
+
+
+def die_with_parent(parent: int) -> None:
+    """A pool worker's start: on Linux the kernel kills it when the run that started it dies, even by SIGKILL
+    (else a killed tournament leaves its workers auditing for nobody); where that cannot be asked, nothing."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            return
+    try:
+        os.kill(parent, 0)
+    except ProcessLookupError:  # the run died before the line above took effect
+        os._exit(1)

@@ -17,7 +17,9 @@ import importlib.util
 import json
 import logging
 import os
+import signal
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
@@ -33,6 +35,7 @@ import review
 import vision
 from contract.errors import EXIT_INVALID, StopframeError, UnreadableInput
 from contract.jsonio import dumps, read_json, write_atomic
+from contract.outputs import check_output_folder, regular_file
 from pipeline.batch import (
     FOREIGN_SUFFIXES,
     AuditTask,
@@ -144,6 +147,10 @@ def prepare(game: GameFiles, games_dir: Path, settings: Settings) -> Prepared:
     its vision windows and make its fingerprint. Never raises: a bad file becomes the game's error."""
     prep = Prepared(game)
     try:
+        for path, what in ((game.protocol, "protocol"), (game.seats, "seat map"), (game.video, "video"),
+                           (game.observations, "observations file"), (game.marks, "marks file")):
+            if path is not None:
+                regular_file(path, what)  # before any open: a pipe named NAME.mp4 would hang the whole run
         data = read_json(game.protocol, "protocol")
         named = next((v for k, v in FOREIGN_SUFFIXES.items() if game.protocol.name.endswith(k)), None)
         native = isinstance(data, dict) and "format" in data
@@ -302,7 +309,57 @@ class Progress:
         return {"format": "stopframe-tournament-progress/1", "games": self.games, "games_done": self.games_done,
                 "failed": self.failed, "windows": self.windows, "windows_done": self.windows_done,
                 "elapsed_s": round(elapsed, 1), "left_s": None if left is None else round(left, 1),
-                "running": self.games_done < self.games}
+                "running": self.games_done < self.games, "pid": os.getpid(), "host": socket.gethostname()}
+
+    def stopped(self, why: str) -> dict[str, Any]:
+        """The file a run leaves when it is stopped before its end: not running, and why."""
+        return {**self.to_json(), "running": False, "stopped": why}
+
+
+def read_progress(base: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """OUT/progress.json as it stands now: a run said to be running whose process (on this machine) is gone was
+    killed, and reads as stopped; None where there is no readable progress file."""
+    try:
+        data = read_json(Path(base) / "progress.json", "progress file")
+    except StopframeError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    pid = data.get("pid")
+    if data.get("running") and data.get("host") == socket.gethostname() and isinstance(pid, int) and not _alive(pid):
+        return {**data, "running": False, "stopped": "the run's process is gone (killed)"}
+    return data
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this id runs on this machine."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: it exists
+        return True
+    return True
+
+
+@contextmanager
+def stopping_on_sigterm() -> Iterator[None]:
+    """SIGTERM (what `kill` and service managers send) stops the run as Ctrl-C does, so that it can say so in
+    progress.json; only the main thread may set a handler, elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    earlier = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, earlier)
 
 
 def _duration(seconds: float) -> str:
@@ -333,6 +390,7 @@ def run_tournament(
         speak(f"tournament: skipped {note}")
     if not games:
         raise UnreadableInput(f"{src}: no game to audit (each needs NAME.mp4, NAME.protocol.json and NAME.seats.json).")
+    check_output_folder(base, [src], what="tournament folder")  # never into the games it reads, nor round them
     games_dir = base / "games"
     try:
         games_dir.mkdir(parents=True, exist_ok=True)
@@ -357,18 +415,27 @@ def run_tournament(
     broken = sum(1 for r in runs.values() if r.status == "failed")
     speak(f"tournament: {len(games)} games: {len(runs) - broken} audited earlier, {broken} unreadable, "
           f"{len(todo)} to audit on the {engine} engine, {workers} at a time")
+    earlier_run = read_progress(base)  # a run killed mid-way left "running": it is said to be stopped
+    if earlier_run is not None and not earlier_run.get("running") and earlier_run.get("stopped"):
+        write_atomic(base / "progress.json", dumps(earlier_run))
     with ExitStack() as stack:
+        stack.enter_context(stopping_on_sigterm())
         if engine == "ray" and todo:
             results = run_ray(stack.enter_context(ray_session(workers, address, speak)), todo)
         else:
             results = run_local(todo, workers)
         progress = Progress(len(todo), sum(preps[t.name].windows or 0 for t in todo),
                             sum(preps[t.name].span + 1 for t in todo), speak)  # started after Ray: its start is not a game's
-        for result in results:
-            prep = preps[result.name]
-            runs[result.name] = _finish(prep, result, games_dir, wording)
-            progress.done(prep, runs[result.name].status == "failed")
-            write_atomic(base / "progress.json", dumps(progress.to_json()))
+        try:
+            for result in results:
+                prep = preps[result.name]
+                runs[result.name] = _finish(prep, result, games_dir, wording)
+                progress.done(prep, runs[result.name].status == "failed")
+                write_atomic(base / "progress.json", dumps(progress.to_json()))
+        except BaseException as exc:  # stopped (Ctrl-C, SIGTERM) or broken: never left saying "running"
+            why = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"stopped by an error ({type(exc).__name__})"
+            write_atomic(base / "progress.json", dumps(progress.stopped(why)))
+            raise
     store = Store(decisions_db) if decisions_db is not None else None
     tournament = build_tournament_report(
         runs.values(), decisions=(lambda r: _decisions(store, r)) if store else None, threshold=shipped().default_threshold,

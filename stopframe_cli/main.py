@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from contract.errors import EXIT_UNREADABLE, StopframeError
+from contract.jsonio import read_json
+from contract.outputs import check_output, check_output_folder, regular_file
 from review.audit.inputs import check_seat_geometry
 from vision.seats import load_seat_map
 
@@ -61,7 +65,7 @@ def plain_words(message: str) -> str:
     text = _LIST_REPR.sub("a list", text)
     text = _QUOTED_PATH.sub(lambda m: "" if m.group(1) in text[: m.start()] else f": {m.group(1)}", text)
     text = _QUOTED_NAME.sub(r'"\1"', text)
-    text = re.sub(r"\s+", " ", text).replace("..", ".").replace(" .", ".")
+    text = re.sub(r"\.\.(?=\s|$)", ".", re.sub(r"\s+", " ", text)).replace(" .", ".")  # a path's ".." is kept
     if text and text[-1] not in ".!?":
         text += "."
     return text
@@ -72,6 +76,65 @@ def _check_seats(path: str) -> None:
     check_seat_geometry(load_seat_map(path), path)
 
 
+# The arguments that name a file the command reads, and those that name one it writes.
+INPUT_ARGS = {"video": "a video", "a": "a video", "b": "a video", "protocol": "the protocol it reads",
+              "seats": "a seat map", "observations": "saved observations", "marks": "the judge's marks",
+              "audit": "the audit report it reads", "file": "the file it imports", "decisions": "the decisions"}
+FOLDER_ARGS = ("batch", "folder")
+OUTPUT_ARGS = ("out", "protocol_out")
+GAME_FILES = {".seats.json": "the game's seat map", ".observations.json": "the game's observations",
+              ".marks.json": "the game's marks", ".mp4": "the game's video"}
+
+
+def command_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """Every file the command reads: its arguments, and the game's own files beside its protocol (NAME.seats.json,
+    NAME.observations.json, NAME.marks.json, NAME.mp4) and the videos and seat maps the protocol names."""
+    found = [(v, label) for n, label in INPUT_ARGS.items() if isinstance(v := getattr(args, n, None), str)]
+    found += [(item.split("=", 1)[1], "saved observations")
+              for item in getattr(args, "camera_observations", None) or () if "=" in item]
+    protocol = getattr(args, "protocol", None)
+    if isinstance(protocol, str):
+        base = Path(protocol)
+        stem = base.name.removesuffix(".json").removesuffix(".protocol")
+        found += [(str(base.with_name(stem + suffix)), label) for suffix, label in GAME_FILES.items()]
+        found += _named_by(base)
+    return found
+
+
+def _named_by(protocol: Path) -> list[tuple[str, str]]:
+    """The files a protocol names (video.path, videos[].path and .seats), relative to its folder; none where it
+    cannot be read (the command itself says why)."""
+    try:
+        data = read_json(protocol, "protocol")
+    except StopframeError:
+        return []
+    if not isinstance(data, dict):
+        return []
+    entries = [data.get("video"), *(data.get("videos") if isinstance(data.get("videos"), list) else ())]
+    named = [(e.get(k), label) for e in entries if isinstance(e, dict)
+             for k, label in (("path", "the game's video"), ("seats", "the game's seat map"))]
+    return [(str(protocol.parent / n), label) for n, label in named if isinstance(n, str) and n and "\x00" not in n]
+
+
+def check_paths(args: argparse.Namespace) -> None:
+    """Before anything runs: every input that exists is a regular file (a pipe would hang, /dev/zero never end),
+    and no output lands on an input, a device or in a folder the command reads (contract.outputs)."""
+    for name in INPUT_ARGS:
+        value = getattr(args, name, None)
+        if isinstance(value, str) and os.path.exists(value) and not os.path.isdir(value):  # missing: the command says
+            regular_file(value, "video" if name in ("a", "b") else name)
+    inputs = command_inputs(args)
+    folders = [v for v in (getattr(args, n, None) for n in FOLDER_ARGS) if isinstance(v, str)]
+    for name in OUTPUT_ARGS:
+        out = getattr(args, name, None)
+        if not isinstance(out, str):
+            continue
+        if getattr(args, "command", None) == "tournament" or getattr(args, "batch", None):
+            check_output_folder(out, folders)
+        else:
+            check_output(out, [*inputs, *folders], what="--" + name.replace("_", "-") + " file")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
@@ -80,6 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             build_parser().print_help(sys.stderr)
             return EXIT_UNREADABLE
+        check_paths(args)
         if args.command == "observe" and getattr(args, "seats", None):
             _check_seats(args.seats)  # zones inside the frame and apart, before any video is decoded
         return int(args.func(args))

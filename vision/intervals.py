@@ -88,10 +88,10 @@ def _recurring(seen: Sequence[Sighting]) -> np.ndarray:
     ys = np.array([s.y for s in seen], float)
     palms = [s.palm for s in seen if math.isfinite(s.palm)]
     radius = REST_RADIUS * (float(np.median(palms)) if palms else math.nan)
-    near = ~(np.hypot(xs[None, :] - xs[:, None], ys[None, :] - ys[:, None]) > radius)  # unknown counts as near
-    order = np.arange(len(seen))
-    ahead = order[None, :] - order[:, None]
-    return (near & (ahead > 0) & (ahead <= REST_WINDOW)).sum(axis=1)
+    counts = np.zeros(len(seen), int)
+    for k in range(1, min(REST_WINDOW, len(seen) - 1) + 1):  # each sighting k ahead: linear in the run's frames
+        counts[:-k] += ~(np.hypot(xs[k:] - xs[:-k], ys[k:] - ys[:-k]) > radius)  # unknown counts as near
+    return counts
 
 
 def settled_from(seen: Sequence[Sighting]) -> int | None:

@@ -27,6 +27,7 @@ from contract.observations import refuse as _refuse
 from contract.observations import secs as _secs
 
 EDGE_TOLERANCE_PX = 1.0  # a zone drawn on the frame's very edge is inside it
+MAX_ZONE_POINTS = 1000  # a drawn zone has a handful of corners; the overlap check compares every edge pair
 
 
 def video_fingerprint(path: str | os.PathLike[str]) -> str:
@@ -98,6 +99,9 @@ def check_seat_geometry(seat_map: Any, where: str | os.PathLike[str]) -> None:
             poly = getattr(entry, name, None)
             if poly is None:
                 continue
+            if len(poly) > MAX_ZONE_POINTS:
+                raise _refuse(where, f"seats.{seat}.{name}", f"the zone has {len(poly)} points, more than the "
+                                                             f"{MAX_ZONE_POINTS} a seat's zone may have")
             points = [(float(x), float(y)) for x, y in poly]
             for j, (x, y) in enumerate(points):
                 if not (-EDGE_TOLERANCE_PX <= x <= w + EDGE_TOLERANCE_PX and -EDGE_TOLERANCE_PX <= y <= h + EDGE_TOLERANCE_PX):

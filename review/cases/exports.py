@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import html
 import os
+import re
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -17,22 +18,26 @@ from pathlib import Path
 from typing import Any
 
 from contract.jsonio import write_atomic
+from contract.outputs import Input, check_output
 from review.audit.findings import Finding, finding_key
 from review.cases.store import Decision
 
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A field that a spreadsheet may start a formula with: the cell's start, or after any separator a spreadsheet may
+# split on when it opens the file (Russian-locale Excel reads ";", others a tab), spaces allowed before it.
+_FORMULA_FIELD = re.compile(r"(^|[,;\t\r\n])( *)(?=[=+\-@\t\r])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tab, CR and LF are kept (and guarded)
 
 
 def neutralise(value: Any) -> Any:
-    """A CSV cell: numbers unchanged; text that a spreadsheet would read as a formula prefixed with '."""
+    """A CSV cell: numbers unchanged; control characters removed; every field of the text that a spreadsheet
+    would read as a formula, whichever of `,`, `;` or tab it splits on, prefixed with '."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, int | float):
         return value
-    text = str(value)
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+    return _FORMULA_FIELD.sub(r"\1'\2", _CONTROL.sub("", str(value)))
 
 
 def nicknames(protocol: Mapping[str, Any] | None) -> dict[int, str]:
@@ -101,5 +106,7 @@ def page_end(parts: list[str]) -> str:
     return "\n".join([*parts, f"<footer><p>Made by Stopframe on {stamp}.</p></footer></body></html>"]) + "\n"
 
 
-def write_html_report(path: str | os.PathLike[str], text: str) -> Path:
-    return write_atomic(path, text)
+def write_html_report(path: str | os.PathLike[str], text: str, inputs: Iterable[Input] = ()) -> Path:
+    """Write the report atomically, never over one of `inputs` (the game's protocol, video, seat map,
+    observations) by any name, nor onto a folder, a device or a pipe (contract.outputs)."""
+    return write_atomic(check_output(path, inputs, what="report"), text)

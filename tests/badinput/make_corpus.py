@@ -320,6 +320,40 @@ def game_folder_with_links(root: Path) -> Path:
     return game
 
 
+# ------------------------------------------------------------------------------------------------ attacks
+
+
+def zero_device_link(path: Path) -> Path:
+    """A "file" that is /dev/zero by a link: its stated size is 0 and it never ends."""
+    os.symlink("/dev/zero", path)
+    return path
+
+
+def fifo(path: Path) -> Path:
+    """A named pipe: opening it to read waits for a writer that never comes."""
+    os.mkfifo(path)
+    return path
+
+
+def million_point_zone(path: Path, points: int = 1_000_000) -> Path:
+    """A seat map whose zone has a million points (about 16 MB, under the JSON size limit): an overlap check over
+    every edge pair of every zone pair would run for minutes."""
+    zone = [[round(30 + 20 * np.cos(a), 3), round(24 + 20 * np.sin(a), 3)]
+            for a in np.linspace(0, 2 * np.pi, points, endpoint=False)]
+    data = {"format": "stopframe-seats/1", "frame_size": [64, 48],
+            "seats": {"1": {"zone": zone}, "2": {"zone": [[1, 1], [4, 1], [1, 4]]}}}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def game_copy(folder: Path, name: str = "game") -> Path:
+    """The day-vote game (protocol, seat map, observations) copied as NAME.* into `folder`; its protocol."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for part in ("protocol", "seats", "observations"):
+        (folder / f"{name}.{part}.json").write_bytes(Path(f"{AUDIT_GAME}.{part}.json").read_bytes())
+    return folder / f"{name}.protocol.json"
+
+
 if __name__ == "__main__":
     build()
     print(f"corpus written under {HERE}")

@@ -85,7 +85,7 @@ def test_an_audit_under_other_rules_is_refused(capsys, audits, tmp_path) -> None
 def test_the_original_is_never_the_output(capsys, audits) -> None:
     before = PROTOCOL.read_bytes()
     code, _, err = run_cli(capsys, "correct", PROTOCOL, "--audit", audits["rfm"], "--confirm", "0", "--out", PROTOCOL)
-    assert code == 1 and "original protocol" in err and PROTOCOL.read_bytes() == before
+    assert code == 2 and "never overwrites the protocol it reads" in err and PROTOCOL.read_bytes() == before
 
 
 @pytest.mark.parametrize(("content", "words"), [

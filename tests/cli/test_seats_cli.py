@@ -69,12 +69,23 @@ def test_flip_and_first_seat_at_renumber_round_the_table(scripted, capsys) -> No
 
 def test_an_existing_map_is_replaced_only_when_asked(scripted, tmp_path: Path, capsys) -> None:
     out = tmp_path / "game.seats.json"
-    out.write_text("the judge's own map")
+    own = json.dumps({"format": "stopframe-seats/1", "frame_size": [64, 48], "seats": {"1": {"zone": [[2, 2], [9, 2], [2, 9]]}}})
+    out.write_text(own)
     assert main(["seats", "game.mp4", "--out", str(out)]) == 1
-    assert out.read_text() == "the judge's own map"
+    assert out.read_text() == own
     assert "--replace" in capsys.readouterr().err
     assert main(["seats", "game.mp4", "--out", str(out), "--replace"]) == 0
-    assert load_seat_map(out).seats
+    assert len(load_seat_map(out).seats) > 1
+
+
+def test_replace_replaces_only_a_seat_map(scripted, tmp_path: Path, capsys) -> None:
+    """--replace is no licence to overwrite whatever file is named: a protocol (or any other file) stays."""
+    other = tmp_path / "other.protocol.json"
+    other.write_text('{"format": "stopframe-protocol/1"}')
+    before = other.read_bytes()
+    assert main(["seats", "game.mp4", "--out", str(other), "--replace"]) == 2
+    err = capsys.readouterr().err
+    assert str(other) in err and "only a seat map" in err and other.read_bytes() == before
 
 
 def test_wrong_arguments_and_unreadable_files(tmp_path: Path, capsys) -> None:
