@@ -18,6 +18,7 @@ from review.audit.findings import Finding, finding_key
 from review.audit.tally import VoteTally, find_row, tally
 from review.cases.store import ConflictError, Decision
 from review.game.profiles import CONSEQUENCE_TYPES
+from review.game.protocol import resolve_camera_path
 from stopframe_app import state, words
 from stopframe_app.game import Game
 
@@ -31,6 +32,22 @@ _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
 def md(text: object) -> str:
     """Text from a file (a nickname, a note) made inert in Streamlit markdown: no links, no formatting."""
     return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
+def game_inputs(game: Game, seats: bool = True) -> list[tuple[str, str]]:
+    """Every file the open game reads, each with what it is, for contract.outputs.check_output: a file the app
+    writes is never one of them (the protocol, the video and each camera's video, the observations, and, unless
+    the write is a seat map meant to replace it, the seat map)."""
+    spec = game.spec
+    named = [(spec.protocol, "the protocol"), (spec.video, "the video"), (spec.observations, "the observations")]
+    if seats:
+        named.append((spec.seats, "the seat map"))
+    for camera in game.cameras:
+        try:
+            named.append((str(resolve_camera_path(game.protocol, camera, "path")), "a camera's video"))
+        except StopframeError:
+            continue
+    return [(str(path), what) for path, what in named if path]
 
 
 def flash(kind: str, message: str, where: str = "page") -> None:

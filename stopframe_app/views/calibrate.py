@@ -16,9 +16,12 @@ import pandas as pd
 import streamlit as st
 
 from contract.errors import StopframeError
+from contract.jsonio import read_json
+from contract.outputs import check_output, same_kind
 from review.cases.store import data_dir
 from review.game.protocol import resolve_camera_path
 from stopframe_app import state
+from stopframe_app.decisions import game_inputs, md
 from stopframe_app.game import Game, GameSpec, stem_of
 from vision.seat_finder import FoundMap, renumbered
 from vision.seats import Seat, SeatMap, default_seat_map, save_seat_map
@@ -177,6 +180,37 @@ def _save_path(game: Game) -> tuple[Path, str]:
     return data_dir() / "seatmaps" / f"{stem_of(Path(game.spec.protocol))}.seats.json", "calib_path"
 
 
+def _save_target(game: Game, typed: str) -> tuple[Path | None, str | None]:
+    """The file the judge typed to save the seat map to, and why it may not be written (None: it may): never one
+    of the game's other files by any name (contract.outputs), never something other than a file."""
+    if not typed.strip():
+        return None, None
+    try:
+        target = Path(typed.strip()).expanduser()
+        check_output(target, game_inputs(game, seats=False), what="seat map")
+    except RuntimeError:  # `~nosuchuser/x`
+        return Path(typed), f"{typed[:200]}: there is no such user's home folder to save into."
+    except (StopframeError, ValueError) as exc:
+        return Path(typed), str(exc)
+    return target, None
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or a.samefile(b)
+    except (OSError, RuntimeError):
+        return False
+
+
+def _format_of(path: object) -> object:
+    """The "format" of a file a save would replace (None: not a JSON object one can read)."""
+    try:
+        data = read_json(str(path), "seat map")
+    except StopframeError:
+        return None
+    return data.get("format") if isinstance(data, dict) else None
+
+
 def render(game: Game) -> None:
     st.header("Seat calibration")
     camera_picker(game)
@@ -227,25 +261,30 @@ def render(game: Game) -> None:
     st.caption("Click the picture to place what is chosen above; fine-tune with the numbers.")
     default_path, path_key = _save_path(game)
     path = st.text_input("Save the seat map as", value=str(default_path), key=path_key)
-    target_file = Path(path).expanduser() if path.strip() else None
-    existing = target_file is not None and target_file.exists()
-    in_use = bool(game.spec.seats) and target_file is not None and target_file.resolve() == Path(game.spec.seats).resolve()
+    target_file, refused = _save_target(game, path)
+    existing = target_file is not None and refused is None and target_file.exists()
+    in_use = existing and bool(game.spec.seats) and _same_file(target_file, Path(game.spec.seats))
     replace_ok = True
     if existing:
         what = "the game's seat map" if in_use else "an existing seat map"
-        replace_ok = st.checkbox(f"Replace {what} at {path} (its zones are lost)", key="calib_replace")
+        replace_ok = st.checkbox(f"Replace {what} at {md(path)} (its zones are lost)", key="calib_replace")
     if st.button("Save seat map and use it", key="calib_save", type="primary"):
         if target_file is None:
             st.error("Give the file to save the seat map to first (the «Save the seat map as» box).")
             return
+        if refused is not None:
+            st.error(f"Not saved: {md(refused)}")
+            return
         if not replace_ok:
-            st.error(f"Not saved: {path} already holds a seat map. Tick «Replace …» above to overwrite it, "
+            st.error(f"Not saved: {md(path)} already holds a seat map. Tick «Replace …» above to overwrite it, "
                      "or give another file name.")
             return
         try:
-            saved = save_seat_map(seat_map, str(target_file))
+            same_kind(target_file, "stopframe-seats/1", "a seat map", _format_of)
+            saved = save_seat_map(seat_map, str(check_output(target_file, game_inputs(game, seats=False),
+                                                             what="seat map")))
         except (OSError, StopframeError) as exc:
-            st.error(f"Could not save the seat map to {path}: {exc}")
+            st.error(f"Could not save the seat map to {md(path)}: {md(exc)}")
             return
         spec = game.spec
         state.open_spec(GameSpec(spec.protocol, spec.video, str(saved), None, spec.profile))

@@ -4,7 +4,9 @@ and the video agrees with the count), the findings CSV and the HTML report."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
 import time
 from pathlib import Path
@@ -12,7 +14,9 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from contract.errors import StopframeError
 from contract.jsonio import write_atomic
+from contract.outputs import check_output
 from review.audit.findings import finding_key
 from review.cases.club_exports import FORMATS, NAMES, ExportRefused, export_game, left_out
 from review.cases.corrected import corrected_name, write_corrected_protocol
@@ -20,13 +24,16 @@ from review.cases.exports import KeyFrame, finding_rows, write_html_report
 from review.cases.store import data_dir
 from review.cases.voters import fill_voters_from_video
 from stopframe_app import report, state, words
-from stopframe_app.decisions import evidence_frames, plain_title, show_flash
+from stopframe_app.decisions import evidence_frames, game_inputs, md, plain_title, show_flash
 from stopframe_app.game import Game, stem_of
 
 
 def export_folder(game: Game) -> Path:
+    """The game's own folder under the data folder: named by the protocol's name and where it lies, so two games
+    whose protocols share a file name (game1.protocol.json of two tournaments) never write over each other."""
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in stem_of(Path(game.spec.protocol)))
-    return data_dir() / "exports" / safe
+    where = hashlib.sha256(os.path.realpath(game.spec.protocol).encode("utf-8", "surrogateescape")).hexdigest()[:10]
+    return data_dir() / "exports" / f"{safe}-{where}"
 
 
 def _corrected(game: Game) -> dict:
@@ -97,15 +104,18 @@ def save_all(game: Game, voters_from_video: bool = False) -> list[Path]:
     """Write every export atomically into the data folder (the protocol's own folder is left alone)."""
     folder = export_folder(game)
     files = build_exports(game, voters_from_video=voters_from_video)
+    inputs = game_inputs(game)
+    for name in files:  # every file checked before any is written: all are saved, or none
+        check_output(folder / name, inputs, what="export")
     out = []
     for name, (_, content, _) in files.items():
-        path = folder / name
+        path = check_output(folder / name, inputs, what="export")
         if name.endswith(".protocol.json"):
             out.append(write_corrected_protocol(path, json.loads(content), game.spec.protocol))
         elif name.endswith((".csv", ".json")):  # a club file: checked by club_exports as it was made
             out.append(write_atomic(path, content))
         else:
-            out.append(write_html_report(path, str(content)))
+            out.append(write_html_report(path, str(content), inputs))
     return out
 
 
@@ -155,10 +165,10 @@ def _club_notes(game: Game, voters_from_video: bool) -> None:
 def _save(game: Game) -> None:
     try:
         paths = save_all(game, voters_from_video=bool(st.session_state.get("voters_from_video")))
-    except (OSError, ValueError) as exc:
-        st.session_state["exports_said"] = ("error", f"Not saved: {exc}")
+    except (OSError, ValueError, StopframeError) as exc:
+        st.session_state["exports_said"] = ("error", f"Not saved: {md(exc)}")
     else:
-        st.session_state["exports_said"] = ("success", "Saved: " + ", ".join(str(p) for p in paths))
+        st.session_state["exports_said"] = ("success", "Saved: " + ", ".join(md(p) for p in paths))
 
 
 def render(game: Game) -> None:

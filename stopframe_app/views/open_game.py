@@ -32,8 +32,22 @@ def save_upload(name: str, data: bytes) -> Path:
 
 
 def _typed(value: str | None) -> str | None:
+    """The path the judge typed, `~` expanded; ValueError with one sentence where it cannot name a file."""
     value = (value or "").strip().strip('"')
-    return str(Path(value).expanduser()) if value else None
+    if not value:
+        return None
+    try:
+        return str(Path(value).expanduser())
+    except RuntimeError as exc:  # `~nosuchuser/x`: no such user's home folder
+        raise ValueError(f"{value[:200]}: there is no such user's home folder to look in.") from exc
+
+
+def _is_file(path: str) -> bool:
+    """Whether a regular file is there; False for a name too long for the system or holding a NUL byte."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _open_sample() -> None:
@@ -42,14 +56,20 @@ def _open_sample() -> None:
 
 def _open_paths() -> None:
     s = st.session_state
-    path = _typed(s.get("path_protocol"))
+    try:
+        path = _typed(s.get("path_protocol"))
+        spec = GameSpec(path or "", _typed(s.get("path_video")), _typed(s.get("path_seats")),
+                        _typed(s.get("path_observations")))
+    except ValueError as exc:
+        s[state.OPEN_ERROR] = ("paths", f"Not opened: {exc}")
+        return
     if not path:
         s[state.OPEN_ERROR] = ("paths", "Give the protocol's path first (the «Protocol» box).")
-    elif not Path(path).is_file():
-        s[state.OPEN_ERROR] = ("paths", f"Not opened: there is no protocol file at {path}.")
+    elif not _is_file(path):
+        s[state.OPEN_ERROR] = ("paths", f"Not opened: there is no protocol file at {path[:200]}"
+                                        f"{'…' if len(path) > 200 else ''}.")
     else:
-        state.try_open(GameSpec(path, _typed(s.get("path_video")), _typed(s.get("path_seats")),
-                                _typed(s.get("path_observations"))), "paths")
+        state.try_open(spec, "paths")
 
 
 def _open_uploads() -> None:
@@ -65,7 +85,11 @@ def _open_uploads() -> None:
     except (ValueError, OSError) as exc:
         s[state.OPEN_ERROR] = ("uploads", f"Not opened: {exc}")
         return
-    video = current.video if not up_protocol else _typed(s.get("path_video"))
+    try:
+        video = current.video if not up_protocol else _typed(s.get("path_video"))
+    except ValueError as exc:
+        s[state.OPEN_ERROR] = ("uploads", f"Not opened: {exc}")
+        return
     state.try_open(GameSpec(protocol_path, video, seats_path, None), "uploads")
 
 
@@ -77,7 +101,7 @@ def _said(where: str) -> None:
     """The answer to the last open tried at this control, right under it."""
     error = state.open_error(where)
     if error:
-        st.error(error + " The game open before stays open.")
+        st.error(md(error) + " The game open before stays open.")
 
 
 def render(game: Game | None) -> None:
@@ -106,9 +130,9 @@ def render(game: Game | None) -> None:
         st.subheader("Recent games")
         for i, g in enumerate(recent):
             cols = st.columns([4, 1])
-            profile = f" · rules: {g.profile}" if g.profile else ""
+            profile = f" · rules: {md(g.profile)}" if g.profile else ""
             cols[0].markdown(f"**{md(g.title)}** — {md(g.protocol_path or '')}{profile}")
-            cols[1].button("Open", key=f"recent_{i}", disabled=not (g.protocol_path and Path(g.protocol_path).is_file()),
+            cols[1].button("Open", key=f"recent_{i}", disabled=not (g.protocol_path and _is_file(g.protocol_path)),
                            on_click=_open_recent, args=(g, f"recent_{i}"))
             _said(f"recent_{i}")
     if game is not None:

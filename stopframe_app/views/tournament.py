@@ -17,6 +17,7 @@ import streamlit as st
 
 from contract.errors import StopframeError
 from contract.jsonio import write_json
+from pipeline.tournament import read_progress
 from review.cases.store import data_dir
 from review.cases.tournament import Tournament, TournamentGame, load_tournament, rolled_up
 from stopframe_app import state, words
@@ -24,7 +25,6 @@ from stopframe_app.decisions import md
 from stopframe_app.game import Game, GameSpec
 
 REPORT = "tournament.json"
-PROGRESS = "progress.json"
 FOLDER = "tournament_folder"  # the open tournament's folder (plain session state)
 SAID = "tournament_said"  # why the last open (of a folder or a game) failed
 MAX_RECENT = 8
@@ -155,11 +155,8 @@ def _open_game(t: Tournament, game_id: str) -> None:
 
 def _progress(folder: Path) -> None:
     """A run still going: its games and vision windows done, and the time left (pipeline.tournament's file)."""
-    try:
-        p = json.loads((folder / PROGRESS).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return
-    if not isinstance(p, dict) or not p.get("running"):
+    p = read_progress(folder)  # a run whose process is gone (killed) reads as stopped, not running forever
+    if p is None or not p.get("running"):
         return
     left = p.get("left_s")
     eta = (f", about {max(1, round(left))} s left" if left < 90 else f", about {round(left / 60)} min left") \

@@ -41,7 +41,7 @@ def test_confirm_then_save_the_club_files(data: Path, tmp_path: Path, source: st
         assert any(i.startswith("No mafiaratings file: The corrected protocol's event ") and "not whom it named" in i for i in infos), infos
     at.button(key="save_exports").click().run()
     ok(at)
-    folder = data / "exports" / "club"
+    folder = next((data / "exports").glob("club-*"))
     for target in (source, other):
         if target is None:
             continue

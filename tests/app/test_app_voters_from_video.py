@@ -47,7 +47,7 @@ def test_the_checkbox_fills_the_voters_for_the_club_file(tmp_path: Path, monkeyp
     assert any("mafiaratings game file" in b.label for b in at.get("download_button"))
     at.button(key="save_exports").click().run()
     ok(at)
-    saved = tmp_path / "data" / "exports" / "club" / "club.corrected.mafiaratings.json"
+    saved = next((tmp_path / "data" / "exports").glob("club-*")) / "club.corrected.mafiaratings.json"
     again = import_file("mafiaratings", saved, rules=paper["rules"])
     assert validate(again) == []
     assert replay(again).eliminations == replay(paper).eliminations

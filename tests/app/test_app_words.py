@@ -141,7 +141,7 @@ def test_every_page_and_export_speaks_in_words(data: Path) -> None:
     goto(at, "Exports")
     at.button(key="save_exports").click().run()
     assert_people_words(at, "Exports after saving")
-    folder = data / "exports" / "sample_game"
+    folder = next((data / "exports").glob("sample_game-*"))
     csv_text = (folder / "sample_game.findings.csv").read_text(encoding="utf-8-sig")
     bad = raw_bits(csv_text)
     assert not bad, f"findings CSV: {bad[:8]}"
