@@ -19,9 +19,9 @@ from contract.observations import Observations, observations_from_json, read_obs
 from pipeline.audit import VISION, Observer, Say, every_tenth
 from review.audit.align import VOTE_TYPES, VoteCue
 from review.audit.audit import audit
-from review.audit.draft import Draft, draft_votes, refusals
+from review.audit.draft import Draft, draft_votes, partial_problems, refusals
 from review.game.profiles import get_profile
-from review.game.protocol import format_problems, load_protocol, validate
+from review.game.protocol import load_protocol, validate
 from review.game.timeline import WINDOW_LEAD_S, WINDOW_TAIL_S
 from vision.seats import SeatMap, load_seat_map
 
@@ -103,7 +103,7 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
     if not video_path.is_file():
         raise UnreadableInput(f"{video_path}: cannot read the video: no such file.")
     proto = load_protocol(protocol)
-    problems = format_problems(proto.data)
+    problems = partial_problems(proto.data)
     if problems:
         raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
     profile = get_profile(rules or proto.rules)

@@ -22,10 +22,13 @@ from typing import Any
 from review.audit.align import VOTE_TYPES, VoteCue, align_protocol
 from review.audit.findings import AuditReport
 from review.game import engine
+from review.game.problems import Problem
 from review.game.profiles import Profile
+from review.game.protocol import format_problems
 from review.game.voting import lift_outcome, vote_outcome
 
 MAX_ROUNDS = 3  # first round, revote, lift vote: the most a day can have
+ADDED = "x_draft_added"  # on a vote event the draft added (the judge's PARTIAL had none for it)
 MAX_PASSES = 40  # each pass settles at least one more day's or round's votes; a game has far fewer
 Auditor = Callable[[dict[str, Any]], AuditReport]
 
@@ -39,12 +42,26 @@ class Draft:
     added: int = 0  # vote events the draft added
 
 
+def partial_problems(data: Any) -> list[Problem]:
+    """The PARTIAL's format problems, less the counts its votes may leave out (the draft fills them)."""
+    events = data.get("events") if isinstance(data, dict) else None
+
+    def left_to_draft(p: Problem) -> bool:
+        m = re.fullmatch(r"events\[(\d+)\]\.count", p.path or "")
+        if not m or not isinstance(events, list) or int(m.group(1)) >= len(events):
+            return False
+        e = events[int(m.group(1))]
+        return isinstance(e, dict) and e.get("type") in VOTE_TYPES and "count" not in e
+
+    return [p for p in format_problems(data) if not left_to_draft(p)]
+
+
 def refusals(data: dict[str, Any], profile: Profile) -> list[str]:
     """The PARTIAL's nominations the rules refuse (a seat that has left nominating or nominated), with the clause:
     a vote drafted on such a nomination would be a guess about what the judge meant."""
     events = data.get("events", [])
     found = []
-    for problem in engine.replay(data, profile).problems:
+    for problem in engine.replay(_placed(data), profile).problems:
         m = re.match(r"events\[(\d+)\]", problem.path or "")
         if m and events[int(m.group(1))].get("type") == "nomination":
             found.append(str(problem))
@@ -91,7 +108,7 @@ def add_first_rounds(data: dict[str, Any], profile: Profile) -> list[int]:
             if rule.value in ("no_vote", "leaves"):
                 continue
         at = _insert_after(events, day)
-        events[at:at] = [{"type": "vote", "day": day, "round": 1, "candidate": c} for c in candidates]
+        events[at:at] = [{"type": "vote", "day": day, "round": 1, "candidate": c, ADDED: True} for c in candidates]
         added = [i + len(candidates) if i >= at else i for i in added] + list(range(at, at + len(candidates)))
     return sorted(added)
 
@@ -140,9 +157,10 @@ def _next_round(draft: dict[str, Any], profile: Profile) -> bool:
             continue
         outcome = vote_outcome(profile, ctx, counts)
         if outcome.next == "revote":
-            new = [{"type": "vote", "day": day, "round": rnd + 1, "candidate": c} for c in outcome.tied]
+            new = [{"type": "vote", "day": day, "round": rnd + 1, "candidate": c, ADDED: True}
+                   for c in outcome.tied]
         elif outcome.next == "lift":
-            new = [{"type": "lift_vote", "day": day, "round": rnd + 1, "candidates": list(outcome.tied)}]
+            new = [{"type": "lift_vote", "day": day, "round": rnd + 1, "candidates": list(outcome.tied), ADDED: True}]
         else:
             continue
         events[last + 1:last + 1] = new
@@ -211,9 +229,11 @@ def draft_votes(partial: dict[str, Any], cues: Sequence[VoteCue], nights: Sequen
         # A day's votes are read with the days before it as drafted: settle them first, then add a revote
         if draft == before and not _next_round(draft, profile):
             break
-    untimed = [_label(e) for e in draft.get("events", []) if e.get("type") in VOTE_TYPES and "cutoff" not in e]
-    added = len(draft.get("events", [])) - len(partial.get("events", []))
-    return Draft(draft, untimed, added)
+    # A vote the draft added but could not count (no time heard, so no hands read) is listed, never guessed
+    events = draft.get("events", [])
+    untimed = [_label(e) for e in events if e.get("type") in VOTE_TYPES and "cutoff" not in e]
+    draft["events"] = [e for e in events if not (e.get(ADDED) and "count" not in e)]
+    return Draft(draft, untimed, len(draft["events"]) - len(partial.get("events", [])))
 
 
 def _placed(draft: dict[str, Any]) -> dict[str, Any]:
