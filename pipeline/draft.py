@@ -25,6 +25,8 @@ from review.game.protocol import load_protocol, validate
 from review.game.timeline import WINDOW_LEAD_S, WINDOW_TAIL_S
 from vision.seats import SeatMap, load_seat_map
 
+ROUND_GAP_S = 20.0  # heard votes this close are taken for one round's candidates (seconds apart in a game)
+
 
 @dataclass
 class GameDraft:
@@ -61,7 +63,8 @@ def _cues(video: Path, expected: int, say: Say) -> tuple[list[VoteCue], list[tup
 
 def _windows(cues: list[VoteCue], data: dict[str, Any]) -> list[tuple[float, float]]:
     """The stretches to look at: each heard vote from before its call to after its count, and the votes the judge
-    timed; overlapping ones merged (observing a frame twice buys nothing)."""
+    timed; those closer than a round's candidates are merged (the audit reads a round only where one stretch
+    covers all of it, and observing a frame twice buys nothing)."""
     spans = [((c.t if c.t is not None else c.cutoff - 1.5) - WINDOW_LEAD_S,
               (c.announced if c.announced is not None else c.cutoff + 1.0) + WINDOW_TAIL_S) for c in cues]
     offset = float((data.get("video") or {}).get("offset_s") or 0.0)
@@ -71,7 +74,7 @@ def _windows(cues: list[VoteCue], data: dict[str, Any]) -> list[tuple[float, flo
             spans.append((offset + min(times) - WINDOW_LEAD_S, offset + max(times) + 2.5 + WINDOW_TAIL_S))
     merged: list[tuple[float, float]] = []
     for a, b in sorted((max(0.0, a), b) for a, b in spans):
-        if merged and a <= merged[-1][1]:
+        if merged and a <= merged[-1][1] + ROUND_GAP_S:
             merged[-1] = (merged[-1][0], max(merged[-1][1], b))
         else:
             merged.append((a, b))

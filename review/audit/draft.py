@@ -84,8 +84,8 @@ def _insert_after(events: list[dict[str, Any]], day: int) -> int:
 
 
 def add_first_rounds(data: dict[str, Any], profile: Profile) -> list[int]:
-    """Add round 1's vote events (in place) for every day that has nominations and no vote of its own: the
-    candidates in nomination order (withdrawn ones left out). A lone candidate gets none where the profile
+    """Add round 1's missing vote events (in place) for every day that has nominations: the candidates in
+    nomination order (withdrawn ones left out), around the ones the judge wrote. A lone candidate gets none where the profile
     says a single candidate is not voted on, or leaves without a vote. Returns the added events' indices."""
     events: list[dict[str, Any]] = data.setdefault("events", [])
     days: dict[int, list[int]] = {}
@@ -97,19 +97,29 @@ def add_first_rounds(data: dict[str, Any], profile: Profile) -> list[int]:
                 named.append(e["target"])
         elif e.get("type") == "withdrawal" and isinstance(day, int) and e.get("target") in days.get(day, []):
             days[day].remove(e["target"])
-    voted = {e.get("day") for e in events if e.get("type") in VOTE_TYPES}
     added: list[int] = []
     for day in sorted(days):
         candidates = days[day]
-        if day in voted or not candidates:
+        if not candidates or (len(candidates) == 1 and
+                              (profile.single_day1 if day == 1 else profile.single_later).value in ("no_vote", "leaves")):
             continue
-        if len(candidates) == 1:
-            rule = profile.single_day1 if day == 1 else profile.single_later
-            if rule.value in ("no_vote", "leaves"):
+
+        def own(c: int, day: int = day) -> int | None:
+            return next((i for i, e in enumerate(events) if e.get("type") == "vote" and e.get("day") == day
+                         and e.get("round", 1) == 1 and e.get("candidate") == c), None)
+
+        pos: int | None = None  # after the last of the day's first-round votes placed so far
+        for n, c in enumerate(candidates):
+            mine = own(c)
+            if mine is not None:
+                pos = mine + 1
                 continue
-        at = _insert_after(events, day)
-        events[at:at] = [{"type": "vote", "day": day, "round": 1, "candidate": c, ADDED: True} for c in candidates]
-        added = [i + len(candidates) if i >= at else i for i in added] + list(range(at, at + len(candidates)))
+            if pos is None:  # before the judge's first vote of the day, else after the day's nominations
+                later = [j for j in (own(x) for x in candidates[n + 1:]) if j is not None]
+                pos = min(later) if later else _insert_after(events, day)
+            events.insert(pos, {"type": "vote", "day": day, "round": 1, "candidate": c, ADDED: True})
+            added = [i + 1 if i >= pos else i for i in added] + [pos]
+            pos += 1
     return sorted(added)
 
 
