@@ -4,8 +4,9 @@ A PARTIAL protocol holds the players, nominations, phases (and whatever else the
 events, or vote events without times, counts or voters. This module, with no audio or video library, turns
 it into a DRAFT: the missing first-round vote events are added (the day's candidates in nomination order),
 their times come from the judge's voice (`review.audit.align`), their voters and counts from the audit of
-the hands (`review.audit.audit`: the in-time hands; late, early and lifted hands stay findings, never
-votes; the silent players go to the last candidate where the profile says so), and a revote or a lift vote
+the hands (`review.audit.audit`'s counted voters: a late hand is never a vote, early and lifted hands are the
+audit's findings and count only where the profile counts them; the silent players go to the last candidate
+where the profile says so), and a revote or a lift vote
 is added where the drafted counts tie under the profile. Nothing the judge wrote is dropped or changed:
 a value is only ever added where the PARTIAL has none, and each proposed value's score is in the event's
 `x_draft_score`.
@@ -25,7 +26,7 @@ from review.game import engine
 from review.game.problems import Problem
 from review.game.profiles import Profile
 from review.game.protocol import format_problems
-from review.game.voting import lift_outcome, vote_outcome
+from review.game.voting import vote_outcome
 
 MAX_ROUNDS = 3  # first round, revote, lift vote: the most a day can have
 ADDED = "x_draft_added"  # on a vote event the draft added (the judge's PARTIAL had none for it)
@@ -176,18 +177,6 @@ def _next_round(draft: dict[str, Any], profile: Profile) -> bool:
         events[last + 1:last + 1] = new
         return True
     return False
-
-
-def lift_leaves(draft: dict[str, Any], profile: Profile) -> list[str]:
-    """Sentences for the drafted lift votes whose count sends the tied players away: the judge's eliminations
-    must say so (the draft never adds an elimination; that is the judge's to write)."""
-    game = engine.replay(draft, profile)
-    notes = []
-    for i, e in enumerate(draft.get("events", [])):
-        ctx = game.vote_contexts.get(i)
-        if e.get("type") == "lift_vote" and ctx is not None and isinstance(e.get("count"), int):
-            notes.append(f"{_label(e)}: {lift_outcome(profile, ctx, e['count']).text}")
-    return notes
 
 
 def first_cues(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[tuple[float, float]]) -> list[VoteCue]:
