@@ -5,7 +5,7 @@
 Each game (default: the bundled sample game; a STEM is PATH/NAME of NAME.mp4, NAME.protocol.json,
 NAME.seats.json, NAME.truth.json; `--dir DIR` adds every such game of a folder, e.g.
 /work/shared/validation/clips) has its vote events removed to make the judge's PARTIAL, which `stopframe draft`
-fills (the seat map given), each in a child process whose CPU seconds are measured (RUSAGE_CHILDREN). Then
+fills (the seat map given; a clip's untimed votes, the game's history before it, stay in the PARTIAL), each in a child process whose CPU seconds are measured (RUSAGE_CHILDREN). Then
 `stopframe audit` of the full protocol on the same video, for the CPU beside it (`--no-audit` skips it).
 
 Per vote of the truth (matched by day, round and candidate):
@@ -64,7 +64,9 @@ def score_game(stem: Path, model: str, with_audit: bool, saved: bool) -> dict[st
     truth = json.loads(stem.with_suffix(".truth.json").read_text(encoding="utf-8"))
     folder = OUT / stem.name
     folder.mkdir(parents=True, exist_ok=True)
-    partial = {**protocol, "events": [e for e in protocol["events"] if e.get("type") not in VOTE_TYPES]}
+    # the votes the video shows (the timed ones) are taken out; a clip's untimed history stays as the judge wrote it
+    shown = [e for e in protocol["events"] if e.get("type") in VOTE_TYPES and "cutoff" in e]
+    partial = {**protocol, "events": [e for e in protocol["events"] if not any(e is v for v in shown)]}
     partial_path = folder / f"{stem.name}.partial.json"
     partial_path.write_text(json.dumps(partial, ensure_ascii=False), encoding="utf-8")
     out = folder / f"{stem.name}.draft.json"
@@ -93,9 +95,7 @@ def score_game(stem: Path, model: str, with_audit: bool, saved: bool) -> dict[st
         if v.get("type") == "vote":
             lasts[key(v)[:2]] = key(v)
     fields = {"cutoff": [0, 0], "count": [0, 0], "voters": [0, 0]}
-    for e in protocol["events"]:
-        if e.get("type") not in VOTE_TYPES:
-            continue
+    for e in shown:
         got = drafted.get(key(e))
         checks: dict[str, bool] = {}
         if isinstance(e.get("cutoff"), int | float):

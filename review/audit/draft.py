@@ -179,28 +179,47 @@ def _next_round(draft: dict[str, Any], profile: Profile) -> bool:
     return False
 
 
+def _day_of(data: dict[str, Any], nights: Sequence[tuple[float, float]]) -> Callable[[VoteCue], int | None]:
+    """Which day's votes a cue may be (as the number of nights before it), or None where it cannot be told.
+
+    From the night music heard before the cue, where the nights heard are the protocol's (all, or all but night 0
+    before the recording began); else from the protocol's timed phases before it (a clip of a game carries the
+    game's history, with times only for what it shows: its own day's voting phase or night tells its day)."""
+    events = data.get("events", [])
+    starts = sorted(a for a, _ in nights)
+    shift = sum(1 for e in events if e.get("type") == "phase" and e.get("phase") == "night") - len(starts)
+    if starts and shift in (0, 1):
+        return lambda c: sum(1 for a in starts if a < c.cutoff) + shift
+    offset = (data.get("video") or {}).get("offset_s") or 0.0
+    marks: list[tuple[float, int]] = []  # (video time of a timed phase, the nights before the votes after it)
+    night = 0
+    for e in events:
+        if e.get("type") != "phase":
+            continue
+        night += e.get("phase") == "night"
+        if isinstance(e.get("t"), int | float) and not isinstance(e.get("t"), bool):
+            marks.append((offset + e["t"], night))
+    return lambda c: max((n for t, n in marks if t <= c.cutoff), default=None)
+
+
 def first_cues(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[tuple[float, float]]) -> list[VoteCue]:
     """Each day's first cues, as many as the day has vote events: a day's votes are its first heard votes in order
     (the candidates of round 1, then the revote's, then the lift vote's), where the alignment alone would take
-    any of the day's cues. The day of a cue is told by the night music heard before it, where the nights heard
-    are the protocol's (all, or all but night 0 before the recording began); otherwise every cue is kept."""
-    events = data.get("events", [])
-    night_phases = sum(1 for e in events if e.get("type") == "phase" and e.get("phase") == "night")
-    starts = sorted(a for a, _ in nights)
-    shift = night_phases - len(starts)
-    if not starts or shift not in (0, 1):
-        return list(cues)
+    any of the day's cues. A cue whose day cannot be told (`_day_of`) is kept."""
     wanted: dict[int, int] = {}
     night = 0
-    for e in events:
+    for e in data.get("events", []):
         if e.get("type") == "phase" and e.get("phase") == "night":
             night += 1
         elif e.get("type") in VOTE_TYPES:
             wanted[night] = wanted.get(night, 0) + 1
+    day_of = _day_of(data, nights)
     kept, taken = [], dict.fromkeys(wanted, 0)
     for c in sorted(cues, key=lambda c: c.cutoff):
-        day = sum(1 for a in starts if a < c.cutoff) + shift
-        if taken.get(day, 0) < wanted.get(day, 0):
+        day = day_of(c)
+        if day is None:
+            kept.append(c)
+        elif taken.get(day, 0) < wanted.get(day, 0):
             taken[day] += 1
             kept.append(c)
     return kept

@@ -98,6 +98,20 @@ def test_video_without_sound_proposes_only_the_hands_of_the_judges_timed_votes(f
     assert draft["x_draft_untimed"][0] == "day 2 round 1 candidate 9" and len(draft["x_draft_untimed"]) == 7
 
 
+def test_a_sound_track_without_the_judges_voice_is_said_once(fixture_ok, tmp_path: Path, capsys) -> None:
+    hushed = tmp_path / "hushed.mp4"
+    ffmpeg("-i", VIDEO, "-f", "lavfi", "-i", "anullsrc=r=48000:cl=mono", "-t", 25, "-map", "0:v", "-map", "1:a",
+           "-c:v", "copy", "-c:a", "aac", hushed)
+    out = tmp_path / "draft.protocol.json"
+    code, _, err = run_cli(capsys, "draft", hushed, "--protocol", write_partial(tmp_path), "--seats", SEATS,
+                           "--observations", SAMPLE_OBSERVATIONS, "--out", out)
+    assert code == 0, err
+    said = [line for line in err.splitlines() if "cannot be heard" in line]
+    assert len(said) == 1 and str(hushed) in said[0]
+    draft = json.loads(out.read_text(encoding="utf-8"))
+    assert not [e for e in draft["events"] if e.get("type") in VOTE_TYPES] and len(draft["x_draft_untimed"]) == 10
+
+
 def test_out_naming_an_input_is_refused_naming_both(fixture_ok, tmp_path: Path, capsys) -> None:
     partial = write_partial(tmp_path)
     before = partial.read_bytes()
