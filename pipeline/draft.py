@@ -49,7 +49,10 @@ def _cues(video: Path, expected: int, say: Say) -> tuple[list[VoteCue], list[tup
     except AudioError:
         say(f"draft: {video}: the video has no sound, so no vote times can be heard; only the hands are proposed.")
         return [], [], False
-    heard = listen(features(track), expected=expected or None, weak=True)
+    feats = features(track)
+    heard = listen(feats, expected=expected or None, weak=True)
+    if not heard.votes and expected:  # a clip of the game holds fewer votes than the PARTIAL leaves open
+        heard = listen(feats, weak=True)
     if not heard.votes:
         say(f"draft: {video}: the judge's voice cannot be heard on the sound track; only the hands are proposed.")
         return [], [], False
@@ -59,6 +62,17 @@ def _cues(video: Path, expected: int, say: Say) -> tuple[list[VoteCue], list[tup
                     announced=v.announced.t if v.announced else None,
                     announced_score=v.announced.score if v.announced else 0.0) for v in heard.votes]
     return cues, [(n.start, n.end) for n in heard.nights], True
+
+
+def votes_to_hear(data: dict[str, Any]) -> int:
+    """About how many votes the judge's voice should give: up to twice the nominations of each day the PARTIAL has
+    no vote for (a revote and a lift vote may follow the first round), plus its votes still without a count. The
+    closing word is looked for among the words said about that often: too few would favour a rarer word (the
+    count's «голоса»), and a clip's history, voted before it, is not on its sound track."""
+    events = data.get("events", [])
+    voted = {e.get("day") for e in events if e.get("type") in VOTE_TYPES}
+    open_days = sum(1 for e in events if e.get("type") == "nomination" and e.get("day") not in voted)
+    return 2 * open_days + sum(1 for e in events if e.get("type") in VOTE_TYPES and "count" not in e)
 
 
 def _windows(cues: list[VoteCue], data: dict[str, Any]) -> list[tuple[float, float]]:
@@ -114,8 +128,7 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
     if refused:
         raise InvalidInput(f"{protocol}: a nomination the rules refuse, so no vote can be drafted on it: "
                            + "; ".join(refused))
-    events = proto.data.get("events", [])
-    expected = max(sum(e.get("type") == "nomination" for e in events), sum(e.get("type") in VOTE_TYPES for e in events))
+    expected = votes_to_hear(proto.data)
     cues, nights, heard = _cues(video_path, expected, say)
     seat_map = load_seat_map(seats) if seats is not None else _found_seats(video_path, cues, say)
     if observations is not None:

@@ -249,7 +249,8 @@ def draft_votes(partial: dict[str, Any], cues: Sequence[VoteCue], nights: Sequen
             break
     # A vote the draft added but could not count (no time heard, so no hands read) is listed, never guessed
     events = draft.get("events", [])
-    untimed = [_label(e) for e in events if e.get("type") in VOTE_TYPES and "cutoff" not in e]
+    untimed = [_label(e) for e in events if e.get("type") in VOTE_TYPES and "cutoff" not in e
+               and (e.get(ADDED) or "count" not in e)]  # the judge's counted votes need nothing from the video
     draft["events"] = [e for e in events if not (e.get(ADDED) and "count" not in e)]
     return Draft(draft, untimed, len(draft["events"]) - len(partial.get("events", [])))
 
