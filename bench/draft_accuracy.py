@@ -13,7 +13,7 @@ Per vote of the truth (matched by day, round and candidate):
 - count: among the acceptable counts: the truth's `x_votes[].count_ok` where it has them (validation clips);
   else the protocol's count, unless the truth expects a count_mismatch on that vote (our sample game's day 1,
   whose protocol counts are wrong on purpose): then the count the video shows, DAY1_SAMPLE for the sample
-  game, and the vote is left unscored on any other clip;
+  game and the clips replaying its day 1, and the vote is left unscored on any other clip;
 - voters: equal to the truth's in-time voters (`x_votes[].voters`, any of `ambiguous_voters` either way) where
   the truth lists them; the silent players the profile adds to the last candidate are left out of the compare.
 A vote is right when every scored field is. Prints one markdown table and the fraction right.
@@ -53,6 +53,11 @@ def child_cpu(argv: list[str]) -> tuple[int, float, float, str]:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return done.returncode, cpu, wall, done.stderr
+
+
+def replays_day1(stem: Path) -> bool:
+    """The sample game and the clips that replay its day 1 (sample_videos/README.md: same truth)."""
+    return stem.name in ("sample_game", "day1_vote_findings", "two_cameras") or stem.name.startswith("stress_")
 
 
 def key(e: dict[str, Any]) -> tuple:
@@ -105,7 +110,7 @@ def score_game(stem: Path, model: str, with_audit: bool, saved: bool) -> dict[st
         if x is not None:
             acceptable = set(x.get("count_ok") or [x["count"]])
         elif (e.get("day"), e.get("round", 1), e.get("candidate")) in mismatched:
-            acceptable = {DAY1_SAMPLE[e["candidate"]]} if stem == GAME and e.get("day") == 1 else set()
+            acceptable = {DAY1_SAMPLE[e["candidate"]]} if replays_day1(stem) and e.get("day") == 1 else set()
         else:
             acceptable = {e["count"]} if isinstance(e.get("count"), int) else set()
         if acceptable:
