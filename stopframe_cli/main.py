@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "stopframe_cli.seats",  # seats (the seat map found from the video)
     "stopframe_cli.tournament",  # tournament
     "stopframe_cli.sync",  # sync
+    "stopframe_cli.draft",  # draft (the votes drafted from the video)
 )
 
 

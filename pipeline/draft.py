@@ -1,0 +1,150 @@
+"""A game's votes drafted from its video: partial protocol → the judge's voice → the seats → the hands → draft.
+
+    draft_game(video=…, protocol=…, seats=…, rules=…, observations=…, observer=…) -> GameDraft
+
+The wiring only: the cues come from `vision.cues` (as `stopframe align` finds them), the seat map is the given
+one or the one found during the heard votes (`vision.seat_finder`, as `stopframe seats` finds it), the hands
+from the pipeline's observer (as `stopframe audit` looks), and the drafting itself is `review.audit.draft`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from contract.errors import InvalidInput, UnreadableInput
+from contract.observations import Observations, observations_from_json, read_observations
+from pipeline.audit import VISION, Observer, Say, every_tenth
+from review.audit.align import VOTE_TYPES, VoteCue
+from review.audit.audit import audit
+from review.audit.draft import Draft, draft_votes, partial_problems, refusals
+from review.game.profiles import get_profile
+from review.game.protocol import load_protocol, validate
+from review.game.timeline import WINDOW_LEAD_S, WINDOW_TAIL_S
+from vision.seats import SeatMap, load_seat_map
+
+ROUND_GAP_S = 20.0  # heard votes this close are taken for one round's candidates (seconds apart in a game)
+
+
+@dataclass
+class GameDraft:
+    """The draft and how it was made (for the judge's summary)."""
+
+    draft: Draft
+    heard: bool  # whether the judge's voice was heard at all
+    cues: int
+    seats_found: bool  # the seat map was found from the video rather than given
+
+
+def _cues(video: Path, expected: int, say: Say) -> tuple[list[VoteCue], list[tuple[float, float]], bool]:
+    """The vote cues and night music heard on the video; none, said in one sentence, where there is no voice."""
+    from vision.audio import AudioError, read_audio
+    from vision.cues import features, listen
+
+    say(f"draft: reading the audio of {video.name} …")
+    try:
+        track = read_audio(video)
+    except AudioError:
+        say(f"draft: {video}: the video has no sound, so no vote times can be heard; only the hands are proposed.")
+        return [], [], False
+    feats = features(track)
+    heard = listen(feats, expected=expected or None, weak=True)
+    if not heard.votes and expected:  # a clip of the game holds fewer votes than the PARTIAL leaves open
+        heard = listen(feats, weak=True)
+    if not heard.votes:
+        say(f"draft: {video}: the judge's voice cannot be heard on the sound track; only the hands are proposed.")
+        return [], [], False
+    say(f"draft: {len(heard.votes)} vote(s) heard, {len(heard.nights)} night(s) of music.")
+    cues = [VoteCue(cutoff=v.cutoff.t, cutoff_score=v.cutoff.score,
+                    t=v.call.t if v.call else None, t_score=v.call.score if v.call else 0.0,
+                    announced=v.announced.t if v.announced else None,
+                    announced_score=v.announced.score if v.announced else 0.0) for v in heard.votes]
+    return cues, [(n.start, n.end) for n in heard.nights], True
+
+
+def votes_to_hear(data: dict[str, Any]) -> int:
+    """About how many votes the judge's voice should give: up to twice the nominations of each day the PARTIAL has
+    no vote for (a revote and a lift vote may follow the first round), plus its votes still without a count. The
+    closing word is looked for among the words said about that often: too few would favour a rarer word (the
+    count's «голоса»), and a clip's history, voted before it, is not on its sound track."""
+    events = data.get("events", [])
+    voted = {e.get("day") for e in events if e.get("type") in VOTE_TYPES}
+    open_days = sum(1 for e in events if e.get("type") == "nomination" and e.get("day") not in voted)
+    return 2 * open_days + sum(1 for e in events if e.get("type") in VOTE_TYPES and "count" not in e)
+
+
+def _windows(cues: list[VoteCue], data: dict[str, Any]) -> list[tuple[float, float]]:
+    """The stretches to look at: each heard vote from before its call to after its count, and the votes the judge
+    timed; those closer than a round's candidates are merged (the audit reads a round only where one stretch
+    covers all of it, and observing a frame twice buys nothing)."""
+    spans = [((c.t if c.t is not None else c.cutoff - 1.5) - WINDOW_LEAD_S,
+              (c.announced if c.announced is not None else c.cutoff + 1.0) + WINDOW_TAIL_S) for c in cues]
+    offset = float((data.get("video") or {}).get("offset_s") or 0.0)
+    for e in data.get("events", []):
+        times = [e[k] for k in ("t", "cutoff", "announced") if isinstance(e.get(k), int | float)]
+        if e.get("type") in VOTE_TYPES and times:
+            spans.append((offset + min(times) - WINDOW_LEAD_S, offset + max(times) + 2.5 + WINDOW_TAIL_S))
+    merged: list[tuple[float, float]] = []
+    for a, b in sorted((max(0.0, a), b) for a, b in spans):
+        if merged and a <= merged[-1][1] + ROUND_GAP_S:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def _found_seats(video: Path, cues: list[VoteCue], say: Say) -> SeatMap:
+    """The seat map found from the hands resting during the heard votes (the whole video where none was heard)."""
+    from vision.seat_finder import Window, look, seats_from
+
+    windows = [Window(c.t if c.t is not None else c.cutoff - 1.5, c.cutoff,
+                      c.announced if c.announced is not None else c.cutoff + 1.0, label=f"vote {n + 1}")
+               for n, c in enumerate(cues)]
+    say(f"draft: no seat map given; finding the seats from {len(windows) or 'the whole video, no'} heard vote(s) …")
+    found = seats_from(look(str(video), windows, progress=every_tenth(say, "draft: seats:")))
+    say(f"draft: seats found ({len(found.unfound)} not placed).")
+    return found.seat_map
+
+
+def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str],
+               seats: str | os.PathLike[str] | None = None, rules: str | None = None,
+               observations: str | os.PathLike[str] | None = None, model: str = "full",
+               progress: Say | None = None, observer: Observer = VISION) -> GameDraft:
+    """Everything `stopframe draft` does for one game. Raises InvalidInput (exit 1) for a PARTIAL the rules refuse
+    or a draft that cannot be made valid (every problem in the message), UnreadableInput (exit 2) for a file
+    that cannot be read."""
+    say = progress or (lambda _msg: None)
+    video_path = Path(video)
+    if not video_path.is_file():
+        raise UnreadableInput(f"{video_path}: cannot read the video: no such file.")
+    proto = load_protocol(protocol)
+    problems = partial_problems(proto.data)
+    if problems:
+        raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
+    profile = get_profile(rules or proto.rules)
+    refused = refusals(proto.data, profile)
+    if refused:
+        raise InvalidInput(f"{protocol}: a nomination the rules refuse, so no vote can be drafted on it: "
+                           + "; ".join(refused))
+    expected = votes_to_hear(proto.data)
+    cues, nights, heard = _cues(video_path, expected, say)
+    seat_map = load_seat_map(seats) if seats is not None else _found_seats(video_path, cues, say)
+    if observations is not None:
+        seen = observations_from_json(read_observations(observations), observations)
+    else:
+        windows = _windows(cues, proto.data)
+        say(f"draft: looking at {len(windows)} stretches ({sum(b - a for a, b in windows):.1f} s) of {video_path.name}")
+        seen = observer.day(video_path, seat_map, windows, model=model, progress=every_tenth(say, "draft: looked at"))
+
+    def audit_of(data: dict[str, Any], seen: Observations = seen) -> Any:
+        return audit(data, seen, profile=profile, visible_seats=set(seat_map.seats), video=video_path.name)
+
+    result = draft_votes(proto.data, cues, nights, profile, audit_of)
+    left = validate(result.data)
+    if left:
+        raise InvalidInput(f"{protocol}: the draft cannot be made valid ({len(left)} problem(s)): "
+                           + "; ".join(str(p) for p in left))
+    say(f"draft: {result.added} vote event(s) added, {len(result.untimed)} left untimed, under {profile.id}.")
+    return GameDraft(result, heard, len(cues), seats is None)

@@ -1,0 +1,265 @@
+"""Draft a game's votes from the video: the judge types what only a person knows, the video fills the votes.
+
+A PARTIAL protocol holds the players, nominations, phases (and whatever else the judge wrote) but no vote
+events, or vote events without times, counts or voters. This module, with no audio or video library, turns
+it into a DRAFT: the missing first-round vote events are added (the day's candidates in nomination order),
+their times come from the judge's voice (`review.audit.align`), their voters and counts from the audit of
+the hands (`review.audit.audit`'s counted voters: a late hand is never a vote, early and lifted hands are the
+audit's findings and count only where the profile counts them; the silent players go to the last candidate
+where the profile says so), and a revote or a lift vote
+is added where the drafted counts tie under the profile. Nothing the judge wrote is dropped or changed:
+a value is only ever added where the PARTIAL has none, and each proposed value's score is in the event's
+`x_draft_score`.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from review.audit.align import VOTE_TYPES, VoteCue, align_protocol
+from review.audit.findings import AuditReport
+from review.game import engine
+from review.game.problems import Problem
+from review.game.profiles import Profile
+from review.game.protocol import format_problems
+from review.game.voting import vote_outcome
+
+MAX_ROUNDS = 3  # first round, revote, lift vote: the most a day can have
+ADDED = "x_draft_added"  # on a vote event the draft added (the judge's PARTIAL had none for it)
+MAX_PASSES = 40  # each pass settles at least one more day's or round's votes; a game has far fewer
+Auditor = Callable[[dict[str, Any]], AuditReport]
+
+
+@dataclass
+class Draft:
+    """The drafted protocol and what the judge should know about it."""
+
+    data: dict[str, Any]
+    untimed: list[str] = field(default_factory=list)  # votes whose times could not be found: not guessed
+    added: int = 0  # vote events the draft added
+
+
+def partial_problems(data: Any) -> list[Problem]:
+    """The PARTIAL's format problems, less the counts its votes may leave out (the draft fills them)."""
+    events = data.get("events") if isinstance(data, dict) else None
+
+    def left_to_draft(p: Problem) -> bool:
+        m = re.fullmatch(r"events\[(\d+)\]\.count", p.path or "")
+        if not m or not isinstance(events, list) or int(m.group(1)) >= len(events):
+            return False
+        e = events[int(m.group(1))]
+        return isinstance(e, dict) and e.get("type") in VOTE_TYPES and "count" not in e
+
+    return [p for p in format_problems(data) if not left_to_draft(p)]
+
+
+def refusals(data: dict[str, Any], profile: Profile) -> list[str]:
+    """The PARTIAL's nominations the rules refuse (a seat that has left nominating or nominated), with the clause:
+    a vote drafted on such a nomination would be a guess about what the judge meant."""
+    events = data.get("events", [])
+    found = []
+    for problem in engine.replay(_placed(data), profile).problems:
+        m = re.match(r"events\[(\d+)\]", problem.path or "")
+        if m and events[int(m.group(1))].get("type") == "nomination":
+            found.append(str(problem))
+    return found
+
+
+def _label(e: dict[str, Any]) -> str:
+    who = f"candidate {e.get('candidate')}" if e.get("type") == "vote" else f"lift {e.get('candidates')}"
+    return f"day {e.get('day')} round {e.get('round', 1)} {who}"
+
+
+def _insert_after(events: list[dict[str, Any]], day: int) -> int:
+    """Where a day's first vote goes: after its last nomination and its voting phase, whichever comes later."""
+    at = -1
+    for i, e in enumerate(events):
+        if (e.get("type") in ("nomination", "withdrawal") and e.get("day") == day) or \
+                (e.get("type") == "phase" and e.get("phase") == "voting" and e.get("number") == day):
+            at = i
+    return at + 1
+
+
+def add_first_rounds(data: dict[str, Any], profile: Profile) -> list[int]:
+    """Add round 1's missing vote events (in place) for every day that has nominations: the candidates in
+    nomination order (withdrawn ones left out), around the ones the judge wrote. A lone candidate gets none where the profile
+    says a single candidate is not voted on, or leaves without a vote. Returns the added events' indices."""
+    events: list[dict[str, Any]] = data.setdefault("events", [])
+    days: dict[int, list[int]] = {}
+    for e in events:
+        day = e.get("day")
+        if e.get("type") == "nomination" and isinstance(day, int) and isinstance(e.get("target"), int):
+            named = days.setdefault(day, [])
+            if e["target"] not in named:
+                named.append(e["target"])
+        elif e.get("type") == "withdrawal" and isinstance(day, int) and e.get("target") in days.get(day, []):
+            days[day].remove(e["target"])
+    added: list[int] = []
+    for day in sorted(days):
+        candidates = days[day]
+        if not candidates or (len(candidates) == 1 and
+                              (profile.single_day1 if day == 1 else profile.single_later).value in ("no_vote", "leaves")):
+            continue
+
+        def own(c: int, day: int = day) -> int | None:
+            return next((i for i, e in enumerate(events) if e.get("type") == "vote" and e.get("day") == day
+                         and e.get("round", 1) == 1 and e.get("candidate") == c), None)
+
+        pos: int | None = None  # after the last of the day's first-round votes placed so far
+        for n, c in enumerate(candidates):
+            mine = own(c)
+            if mine is not None:
+                pos = mine + 1
+                continue
+            if pos is None:  # before the judge's first vote of the day, else after the day's nominations
+                later = [j for j in (own(x) for x in candidates[n + 1:]) if j is not None]
+                pos = min(later) if later else _insert_after(events, day)
+            events.insert(pos, {"type": "vote", "day": day, "round": 1, "candidate": c, ADDED: True})
+            added = [i + 1 if i >= pos else i for i in added] + [pos]
+            pos += 1
+    return sorted(added)
+
+
+def _fill_votes(draft: dict[str, Any], report: AuditReport, profile: Profile) -> None:
+    """Put the audit's in-time voters and counts into the vote events that lack them (in place), or replace the
+    draft's own earlier ones. A value the judge wrote is never replaced: where the judge gave a count, voters are
+    added only when they make that count."""
+    events = draft["events"]
+    for v in report.votes:
+        i = v.extra.get("x_event")
+        if v.video_voters is None or not isinstance(i, int):
+            continue
+        e = events[i]
+        voters = set(v.extra.get("x_counted_voters", []))
+        if e.get("type") == "vote" and profile.silent_vote_to_last.value:
+            voters |= set(v.silent_seats)
+        score = round(float(v.confidence), 3)
+        scores = dict(e.get("x_draft_score", {}))
+        ours = set(scores)  # the values the draft itself proposed earlier: read again with the days before settled
+        if ("voters" not in e or "voters" in ours) and ("count" not in e or "count" in ours or e["count"] == len(voters)):
+            e["voters"] = sorted(voters)
+            scores["voters"] = score
+        if "count" not in e or "count" in ours:
+            e["count"] = len(e["voters"]) if isinstance(e.get("voters"), list) else len(voters)
+            scores["count"] = score
+        if scores:
+            e["x_draft_score"] = scores
+
+
+def _next_round(draft: dict[str, Any], profile: Profile) -> bool:
+    """Add the revote or the lift vote the drafted counts call for, where the draft has none yet (in place)."""
+    events = draft["events"]
+    game = engine.replay(draft, profile)
+    rounds: dict[tuple[int, int], list[int]] = {}
+    for i, e in enumerate(events):
+        if e.get("type") in VOTE_TYPES:
+            rounds.setdefault((e.get("day"), e.get("round", 1)), []).append(i)
+    for (day, rnd), members in sorted(rounds.items()):
+        if (day, rnd + 1) in rounds or rnd >= MAX_ROUNDS:
+            continue
+        last = members[-1]
+        ctx = game.vote_contexts.get(last)
+        counts = {events[i].get("candidate"): events[i].get("count") for i in members}
+        if ctx is None or ctx.kind != "vote" or not all(isinstance(c, int) for c in counts.values()):
+            continue
+        outcome = vote_outcome(profile, ctx, counts)
+        if outcome.next == "revote":
+            new = [{"type": "vote", "day": day, "round": rnd + 1, "candidate": c, ADDED: True}
+                   for c in outcome.tied]
+        elif outcome.next == "lift":
+            new = [{"type": "lift_vote", "day": day, "round": rnd + 1, "candidates": list(outcome.tied), ADDED: True}]
+        else:
+            continue
+        events[last + 1:last + 1] = new
+        return True
+    return False
+
+
+def _day_of(data: dict[str, Any], nights: Sequence[tuple[float, float]]) -> Callable[[VoteCue], int | None]:
+    """Which day's votes a cue may be (as the number of nights before it), or None where it cannot be told.
+
+    From the night music heard before the cue, where the nights heard are the protocol's (all, or all but night 0
+    before the recording began); else from the protocol's timed phases before it (a clip of a game carries the
+    game's history, with times only for what it shows: its own day's voting phase or night tells its day)."""
+    events = data.get("events", [])
+    starts = sorted(a for a, _ in nights)
+    shift = sum(1 for e in events if e.get("type") == "phase" and e.get("phase") == "night") - len(starts)
+    if starts and shift in (0, 1):
+        return lambda c: sum(1 for a in starts if a < c.cutoff) + shift
+    offset = (data.get("video") or {}).get("offset_s") or 0.0
+    marks: list[tuple[float, int]] = []  # (video time of a timed phase, the nights before the votes after it)
+    night = 0
+    for e in events:
+        if e.get("type") != "phase":
+            continue
+        night += e.get("phase") == "night"
+        if isinstance(e.get("t"), int | float) and not isinstance(e.get("t"), bool):
+            marks.append((offset + e["t"], night))
+    return lambda c: max((n for t, n in marks if t <= c.cutoff), default=None)
+
+
+def first_cues(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[tuple[float, float]]) -> list[VoteCue]:
+    """Each day's first cues, as many as the day has vote events: a day's votes are its first heard votes in order
+    (the candidates of round 1, then the revote's, then the lift vote's), where the alignment alone would take
+    any of the day's cues. A cue whose day cannot be told (`_day_of`) is kept."""
+    wanted: dict[int, int] = {}
+    night = 0
+    for e in data.get("events", []):
+        if e.get("type") == "phase" and e.get("phase") == "night":
+            night += 1
+        elif e.get("type") in VOTE_TYPES:
+            wanted[night] = wanted.get(night, 0) + 1
+    day_of = _day_of(data, nights)
+    kept, taken = [], dict.fromkeys(wanted, 0)
+    for c in sorted(cues, key=lambda c: c.cutoff):
+        day = day_of(c)
+        if day is None:
+            kept.append(c)
+        elif taken.get(day, 0) < wanted.get(day, 0):
+            taken[day] += 1
+            kept.append(c)
+    return kept
+
+
+def draft_votes(partial: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[tuple[float, float]],
+                profile: Profile, audit_of: Auditor) -> Draft:
+    """The DRAFT of `partial` (untouched): vote events added and timed from `cues`, voters and counts from
+    `audit_of` (the audit of a protocol against the video's hands), revotes and lift votes where the counts tie.
+    Every proposed value's score goes into the event's `x_draft_score`: a time's is its cue's, voters' and
+    count's the audit's confidence in the vote."""
+    draft = copy.deepcopy(partial)
+    add_first_rounds(draft, profile)
+    for _ in range(MAX_PASSES):
+        before = draft
+        draft = align_protocol(draft, first_cues(draft, cues, nights), nights).data
+        draft.pop("x_align", None)
+        for e in draft.get("events", []):
+            for name, theirs in e.pop("x_replaced", {}).items():  # the judge's time stays the judge's
+                e[name] = theirs
+                e.get("x_cue_scores", {}).pop(name, None)
+            if "x_cue_scores" in e:  # the draft's scores are all in x_draft_score
+                e["x_draft_score"] = {**e.get("x_draft_score", {}), **e.pop("x_cue_scores")}
+        _fill_votes(draft, audit_of(_placed(draft)), profile)
+        # A day's votes are read with the days before it as drafted: settle them first, then add a revote
+        if draft == before and not _next_round(draft, profile):
+            break
+    # A vote the draft added but could not count (no time heard, so no hands read) is listed, never guessed
+    events = draft.get("events", [])
+    untimed = [_label(e) for e in events if e.get("type") in VOTE_TYPES and "cutoff" not in e
+               and (e.get(ADDED) or "count" not in e)]  # the judge's counted votes need nothing from the video
+    draft["events"] = [e for e in events if not (e.get(ADDED) and "count" not in e)]
+    return Draft(draft, untimed, len(draft["events"]) - len(partial.get("events", [])))
+
+
+def _placed(draft: dict[str, Any]) -> dict[str, Any]:
+    """A copy the rules engine can place every vote of: a vote without a count cannot be replayed, so the audit
+    (which reads the hands, never the count, to say who voted) is shown 0 where the count is still missing."""
+    shown = copy.deepcopy(draft)
+    for e in shown.get("events", []):
+        if e.get("type") in VOTE_TYPES and "count" not in e:
+            e["count"] = 0
+    return shown

@@ -1,0 +1,59 @@
+"""`stopframe draft`: a partial protocol's votes drafted from the video (spec §6).
+
+    stopframe draft VIDEO --protocol PARTIAL [--seats S] [--rules ID] --out DRAFT [--observations OBS] [--model full|lite]
+
+The judge types what only a person knows (players, nominations, phases, nights); the draft adds every vote:
+its times from the judge's voice, its voters and count from the hands in time (pipeline.draft). The DRAFT
+validates, holds everything of the PARTIAL unchanged, and is never written over an input file.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from contract.errors import EXIT_OK, UnreadableInput
+from contract.jsonio import dumps, write_atomic
+from review.game.profiles import PROFILES
+from stopframe_cli.output import progress
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "draft",
+        help="draft a partial protocol's votes (times, voters, counts) from the video",
+        description="Fill a partial protocol's votes from the video: the times from the judge's voice, the voters "
+        "and counts from the hands placed in time, revotes where the counts tie. Each proposed value's score is in "
+        "x_draft_score.",
+    )
+    p.add_argument("video", metavar="VIDEO", help="the game video")
+    p.add_argument("--protocol", required=True, metavar="PARTIAL", help="the judge's partial protocol (*.protocol.json)")
+    p.add_argument("--seats", metavar="SEATS", help="the camera's seat map (default: found from the video)")
+    p.add_argument("--rules", metavar="ID", help=f"rule profile ({', '.join(PROFILES)}; default: the protocol's)")
+    p.add_argument("--out", required=True, metavar="DRAFT", help="where to write the drafted protocol (atomically)")
+    p.add_argument("--observations", metavar="OBS", help="saved observations of this video (skip looking at it)")
+    p.add_argument("--model", choices=("full", "lite"), default="full", help="hand landmark model (default: full)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pipeline.draft import draft_game
+
+    if args.rules is not None and args.rules not in PROFILES:
+        raise UnreadableInput(f"--rules {args.rules[:30]}: not a rule profile; known: {', '.join(PROFILES)}.")
+    out = Path(args.out).resolve()
+    for name, given in (("VIDEO", args.video), ("--protocol", args.protocol), ("--seats", args.seats),
+                        ("--observations", args.observations)):
+        if given is not None and Path(given).resolve() == out:
+            raise UnreadableInput(f"--out {args.out} is the {name} file {given}: the draft never overwrites an input; "
+                                  "choose another --out file.")
+    made = draft_game(video=args.video, protocol=args.protocol, seats=args.seats, rules=args.rules,
+                      observations=args.observations, model=args.model, progress=progress)
+    data = dict(made.draft.data)
+    if made.draft.untimed:
+        data["x_draft_untimed"] = made.draft.untimed
+    write_atomic(args.out, dumps(data))
+    progress(f"draft: written to {args.out}"
+             + (f"; untimed (no times heard, not guessed): {', '.join(made.draft.untimed)}" if made.draft.untimed else ""))
+    return EXIT_OK

@@ -1,0 +1,139 @@
+"""review.audit.draft on the bundled sample game: the votes a judge left out, drafted from the video's cues and hands.
+
+The cues are the bundled protocol's own times (what the voice gives, without reading audio) and the hands its
+committed observations, so these run in well under a second each.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
+
+from contract.observations import observations_from_json, read_observations
+from review.audit.align import VOTE_TYPES, VoteCue
+from review.audit.audit import audit
+from review.audit.draft import ADDED, add_first_rounds, draft_votes, first_cues, partial_problems, refusals
+from review.game.profiles import get_profile
+from review.game.protocol import validate
+from stopframe_app.game import SAMPLE_PROTOCOL
+
+RFM = get_profile("rfm")
+# What the sample game's video supports on day 1 under rfm (its truth: the early and the lifted hands count, seat 1's
+# second hand is a double vote, seat 9's is late, and the silent 8 and 9 go to the last candidate). The bundled
+# protocol's counts 5 and 4 are the two count_mismatch findings the sample carries on purpose.
+DAY1 = {6: ([1, 2, 4, 5, 7, 10], 6), 3: ([3], 1), 8: ([6, 8, 9], 3)}
+
+
+def truth() -> dict[str, Any]:
+    return json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+
+
+def partial_of(data: dict[str, Any]) -> dict[str, Any]:
+    """The judge's paper sheet: everything but the vote events."""
+    return {**data, "events": [e for e in data["events"] if e.get("type") not in VOTE_TYPES]}
+
+
+def cues_of(data: dict[str, Any]) -> list[VoteCue]:
+    return [VoteCue(cutoff=e["cutoff"], cutoff_score=0.9, t=e["t"], t_score=0.8, announced=e["announced"],
+                    announced_score=0.7) for e in data["events"] if e.get("type") in VOTE_TYPES]
+
+
+NIGHTS = [(22.0, 48.0), (86.0, 112.0), (137.0, 157.0)]  # the sample's nights 1-3 (night 0 is before the video)
+
+
+@pytest.fixture(scope="module")
+def auditor():
+    require_current_sample_fixture()
+    seen = observations_from_json(read_observations(SAMPLE_OBSERVATIONS), SAMPLE_OBSERVATIONS)
+    return lambda data: audit(data, seen, profile=RFM)
+
+
+def votes(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in data["events"] if e.get("type") in VOTE_TYPES]
+
+
+def test_first_rounds_follow_the_nominations_after_the_days_voting_phase() -> None:
+    data = partial_of(truth())
+    add_first_rounds(data, RFM)
+    day1 = [(i, e) for i, e in enumerate(data["events"]) if e.get("type") == "vote" and e["day"] == 1]
+    assert [e["candidate"] for _, e in day1] == [6, 3, 8]
+    assert data["events"][day1[0][0] - 1] == {"type": "phase", "phase": "voting", "number": 1, "t": 0.0}
+    assert all(e[ADDED] for _, e in day1)
+
+
+def test_a_lone_candidate_on_day_one_gets_no_vote_under_rfm() -> None:
+    data = partial_of(truth())
+    data["events"] = [e for e in data["events"] if not (e.get("type") == "nomination" and e["day"] == 1 and e["target"] != 6)]
+    add_first_rounds(data, RFM)
+    assert not [e for e in votes(data) if e["day"] == 1]
+
+
+def test_sample_game_drafted_from_its_cues_and_hands(auditor) -> None:
+    whole = truth()
+    partial = partial_of(whole)
+    kept = copy.deepcopy(partial)
+    draft = draft_votes(partial, cues_of(whole), NIGHTS, RFM, auditor)
+    assert partial == kept  # the input is untouched
+    drafted = votes(draft.data)
+    assert [(e["day"], e["round"], e["type"]) for e in drafted] == [(e["day"], e["round"], e["type"]) for e in votes(whole)]
+    for e in drafted:
+        if e["day"] == 1:
+            assert (e["voters"], e["count"]) == DAY1[e["candidate"]]
+        assert set(e["x_draft_score"]) == {"t", "cutoff", "announced", "voters", "count"}
+    # day 2 ties twice: the revote and the lift vote are added, the lift vote's candidates the tied ones
+    lift = next(e for e in drafted if e["type"] == "lift_vote")
+    assert lift["candidates"] == [9, 3] and lift["count"] == 5
+    for a, b in zip(votes(whole), drafted, strict=True):
+        assert abs(a["cutoff"] - b["cutoff"]) < 0.040
+    assert validate(draft.data) == []
+    assert draft.untimed == [] and draft.added == len(drafted)
+
+
+def test_the_judges_values_are_never_changed(auditor) -> None:
+    whole = truth()
+    partial = partial_of(whole)
+    judge_vote = {"type": "vote", "day": 1, "round": 1, "candidate": 6, "t": 3.15, "count": 6}
+    at = next(i for i, e in enumerate(partial["events"]) if e.get("type") == "elimination")
+    partial["events"].insert(at, judge_vote)
+    draft = draft_votes(partial, cues_of(whole), NIGHTS, RFM, auditor)
+    mine = next(e for e in votes(draft.data) if e["day"] == 1 and e["candidate"] == 6)
+    assert mine["t"] == 3.15 and mine["count"] == 6 and ADDED not in mine
+    assert "t" not in mine["x_draft_score"] and "count" not in mine["x_draft_score"]
+    assert mine["voters"] == DAY1[6][0]  # added: they make the judge's count
+
+
+def test_without_cues_the_added_votes_are_listed_untimed_not_guessed(auditor) -> None:
+    partial = partial_of(truth())
+    draft = draft_votes(partial, [], [], RFM, auditor)
+    assert votes(draft.data) == []
+    assert draft.untimed[:3] == ["day 1 round 1 candidate 6", "day 1 round 1 candidate 3", "day 1 round 1 candidate 8"]
+    assert validate(draft.data) == []
+
+
+def test_each_day_takes_its_own_first_cues() -> None:
+    whole = truth()
+    partial = partial_of(whole)
+    add_first_rounds(partial, RFM)
+    kept = first_cues(partial, cues_of(whole), NIGHTS)
+    # day 2 has two first-round votes: its first two cues, not the revote's
+    assert [c.cutoff for c in kept] == [4.7, 11.45, 18.4, 54.7, 61.45, 118.9, 125.75, 132.7, 163.8, 170.65]
+
+
+def test_partial_may_leave_counts_out_but_not_break_the_format() -> None:
+    partial = partial_of(truth())
+    partial["events"].insert(6, {"type": "vote", "day": 1, "round": 1, "candidate": 6})
+    assert partial_problems(partial) == []
+    partial["events"][6]["candidate"] = "six"
+    assert partial_problems(partial)
+
+
+def test_a_nomination_by_a_seat_that_has_left_is_refused_with_its_clause() -> None:
+    partial = partial_of(truth())
+    at = next(i for i, e in enumerate(partial["events"]) if e.get("type") == "nomination" and e["day"] == 2)
+    partial["events"].insert(at, {"type": "nomination", "day": 2, "by": 10, "target": 5})
+    found = refusals(partial, RFM)
+    assert len(found) == 1 and f"events[{at}]" in found[0] and "(rfm" in found[0]
