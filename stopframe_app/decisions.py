@@ -7,7 +7,6 @@ who decided meanwhile is never silently overwritten: the store's ConflictError i
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,17 +19,10 @@ from review.cases.store import ConflictError, Decision
 from review.game.profiles import CONSEQUENCE_TYPES
 from stopframe_app import state, words
 from stopframe_app.game import Game
+from stopframe_app.words import md
 
 FLASH = "flash"
 FRAMES_VIEW = "Timeline & frames"
-
-
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
-
-
-def md(text: object) -> str:
-    """Text from a file (a nickname, a note) made inert in Streamlit markdown: no links, no formatting."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
 
 
 def flash(kind: str, message: str, where: str = "page") -> None:

@@ -12,7 +12,9 @@ import re
 import sys
 from collections.abc import Sequence
 
+from contract import i18n
 from contract.errors import EXIT_UNREADABLE, StopframeError
+from contract.i18n import _
 from review.audit.inputs import check_seat_geometry
 from vision.seats import load_seat_map
 
@@ -37,8 +39,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="stopframe", description="Video review and judging assistant for sport Mafia.")
-    parser.add_argument("--debug", action="store_true", help="show the traceback of a fatal error")
+    parser = _Parser(prog="stopframe", description=_("Video review and judging assistant for sport Mafia."))
+    parser.add_argument("--debug", action="store_true", help=_("show the traceback of a fatal error"))
+    parser.add_argument("--lang", choices=i18n.LANGUAGES,
+                        help=_("the language of messages: ru (the default) or en; JSON keeps its English keys and codes"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
@@ -72,8 +76,28 @@ def _check_seats(path: str) -> None:
     check_seat_geometry(load_seat_map(path), path)
 
 
+def _lang_option(argv: Sequence[str]) -> str | None:
+    """`--lang ru|en` (or `--lang=en`) before the command, read ahead of the parser so its own refusals
+    are in that language too; None where it is absent or not a language (the parser then refuses it)."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else arg.removeprefix("--lang=")
+        if (arg == "--lang" or arg.startswith("--lang=")) and value in i18n.LANGUAGES:
+            return value
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    token = i18n.set_language(_lang_option(argv))
+    try:
+        return _run(argv)
+    finally:
+        i18n.reset_language(token)
+
+
+def _run(argv: list[str]) -> int:
     debug = "--debug" in argv
     try:
         args = build_parser().parse_args(argv)
@@ -89,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"stopframe: {plain_words(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
-        print("stopframe: interrupted.", file=sys.stderr)
+        print(f"stopframe: {_('interrupted.')}", file=sys.stderr)
         return 130
 
 
