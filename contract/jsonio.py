@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import UnreadableInput
+from contract.i18n import _, term
 
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
@@ -22,32 +23,41 @@ def read_json(path: str | os.PathLike[str], what: str = "file", *, reject_duplic
     With reject_duplicate_keys an object that repeats a key is refused: plain JSON parsing would
     silently keep only the last value, and a file that is saved back would lose the others."""
     p = Path(path)
+    doc = term("document", what)
     try:
         size = p.stat().st_size
     except OSError as exc:
-        raise UnreadableInput(f"{p}: cannot read the {what}: {exc.strerror or exc}.") from exc
+        raise UnreadableInput(_("{path}: cannot read the {what}: {reason}.", path=p, what=doc, reason=_os_reason(exc))) from exc
     if size > MAX_JSON_BYTES:
-        raise UnreadableInput(f"{p}: the {what} is {size / 1e6:.0f} MB, too large to be one (limit {MAX_JSON_BYTES // 10**6} MB).")
+        raise UnreadableInput(_("{path}: the {what} is {size} MB, too large to be one (limit {limit} MB).", path=p,
+                                what=doc, size=f"{size / 1e6:.0f}", limit=MAX_JSON_BYTES // 10**6))
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise UnreadableInput(f"{p}: the {what} is not UTF-8 text (byte {exc.start}).") from exc
+        raise UnreadableInput(_("{path}: the {what} is not UTF-8 text (byte {byte}).", path=p, what=doc, byte=exc.start)) from exc
     except OSError as exc:
-        raise UnreadableInput(f"{p}: cannot read the {what}: {exc.strerror or exc}.") from exc
+        raise UnreadableInput(_("{path}: cannot read the {what}: {reason}.", path=p, what=doc, reason=_os_reason(exc))) from exc
     text = text.removeprefix("\ufeff")  # Windows editors mark UTF-8 with a BOM; it is not part of the JSON
     try:
         return json.loads(text, object_pairs_hook=_unique_keys if reject_duplicate_keys else None)
     except json.JSONDecodeError as exc:
-        raise UnreadableInput(f"{p}: the {what} is not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}.") from exc
+        raise UnreadableInput(_("{path}: the {what} is not valid JSON at line {line}, column {column}: {detail}.", path=p,
+                                what=doc, line=exc.lineno, column=exc.colno, detail=exc.msg)) from exc
     except _DuplicateKey as exc:
-        raise UnreadableInput(f'{p}: the {what} repeats the key "{exc.args[0]}" inside one object.') from exc
+        raise UnreadableInput(_('{path}: the {what} repeats the key "{key}" inside one object.', path=p, what=doc,
+                                key=exc.args[0])) from exc
     except RecursionError as exc:
-        raise UnreadableInput(f"{p}: the {what} is nested too deeply to be read.") from exc
+        raise UnreadableInput(_("{path}: the {what} is nested too deeply to be read.", path=p, what=doc)) from exc
     except ValueError as exc:  # an integer literal longer than Python's digit limit
         if "digits" in str(exc):
-            raise UnreadableInput(f"{p}: the {what} is not readable JSON: it holds a number with too many digits.") from exc
-        raise UnreadableInput(f"{p}: the {what} is not readable JSON: {exc}.") from exc
+            raise UnreadableInput(_("{path}: the {what} is not readable JSON: it holds a number with too many digits.",
+                                    path=p, what=doc)) from exc
+        raise UnreadableInput(_("{path}: the {what} is not readable JSON: {detail}.", path=p, what=doc, detail=exc)) from exc
 
+
+def _os_reason(exc: OSError) -> str:
+    """The system's reason (`No such file or directory`) in the catalogue's words where it has them."""
+    return _(exc.strerror) if exc.strerror else str(exc)
 
 class _DuplicateKey(ValueError):
     pass
