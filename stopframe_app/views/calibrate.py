@@ -18,7 +18,7 @@ import streamlit as st
 from contract.errors import StopframeError
 from review.cases.store import data_dir
 from review.game.protocol import resolve_camera_path
-from stopframe_app import state
+from stopframe_app import state, words
 from stopframe_app.game import Game, GameSpec, stem_of
 from vision.seat_finder import FoundMap, renumbered
 from vision.seats import Seat, SeatMap, default_seat_map, save_seat_map
@@ -178,7 +178,7 @@ def _save_path(game: Game) -> tuple[Path, str]:
 
 
 def render(game: Game) -> None:
-    st.header("Seat calibration")
+    st.header(words.t("Seat calibration"))
     camera_picker(game)
     if game.video_meta is None:
         st.info(game.notes.get("video", "Open a game with a video to place its seats."))
