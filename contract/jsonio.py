@@ -67,7 +67,8 @@ def read_document(path: str | os.PathLike[str], what: str, expected: str) -> dic
     """A JSON object whose "format" is `expected` (same name, version 1); UnreadableInput (exit 2) otherwise."""
     data = read_json(path, what)
     if not isinstance(data, dict):
-        raise UnreadableInput(f"{path}: not {_a(what)}: it holds no JSON object.")
+        raise UnreadableInput(_("{path}: not {a_what}: it holds no JSON object.", path=path, what=term("document", what),
+                                a_what=_a(term("document", what))))
     check_format(data.get("format"), path, what, expected)
     return data
 
@@ -86,15 +87,16 @@ def format_problem(fmt: Any, what: str, expected: str, *, named: str | None = No
     differs from `what`. A sentence, not an exception, so that a validator can list it with the other problems."""
     name, major = expected.split("/", 1)
     if not isinstance(fmt, str) or not fmt.startswith(name + "/"):
-        return f'not {_a(what)}: "format" should be "{expected}".'
+        return _('not {a_what}: "format" should be "{expected}".', what=term("document", what),
+                 a_what=_a(term("document", what)), expected=expected)
     if fmt.split("/", 1)[1].split(".")[0] != major:
-        return (f'{named or what} format "{fmt[:40]}" is not supported: '
-                f'this Stopframe reads version {major} ("{expected}").')
+        return _('{what} format "{found}" is not supported: this Stopframe reads version {major} ("{expected}").',
+                 what=named or term("document", what), found=fmt[:40], major=major, expected=expected)
     return None
 
 
 def _a(what: str) -> str:
-    """`what` with its article: "an audit report", "a seat map"."""
+    """`what` with its English article: "an audit report", "a seat map" (the Russian messages use `what`)."""
     return f"{'an' if what[:1] in 'aeiou' else 'a'} {what}"
 
 

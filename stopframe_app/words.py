@@ -165,13 +165,11 @@ def vote_outcome_text(text: Any) -> str:
 def json_place(path: Any) -> str:
     """`events[7].t` -> `event 8, its time`: where in the protocol, counted as a judge counts (from 1)."""
     text = str(path or "")
-    names = {"t": "its time", "count": "its count", "voters": "its voters", "seat": "its seat",
-             "candidate": "its candidate", "players": "the players", "events": "the events"}
     parts = []
     for m in re.finditer(r"(\w+)(?:\[(\d+)\])?", text):
         key, index = m.group(1), m.group(2)
         if index is not None:
-            parts.append(f"{key.rstrip('s')} {int(index) + 1}")
+            parts.append(i18n._("{item} {number}", item=i18n.term("json_item", key.rstrip("s")), number=int(index) + 1))
         else:
-            parts.append(names.get(key, key.replace("_", " ")))
-    return ", ".join(parts) or "the protocol"
+            parts.append(i18n.term("json_field", key))
+    return ", ".join(parts) or i18n._("the protocol")

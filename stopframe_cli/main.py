@@ -61,8 +61,8 @@ def plain_words(message: str) -> str:
     Python reprs of JSON values ({'a': 1} is "an object", ['x'] "a list", 'name' "name"), no repeated quoted
     path, and one full stop at the end."""
     text = _ERRNO.sub("", message).strip()
-    text = _DICT_REPR.sub("an object", text)
-    text = _LIST_REPR.sub("a list", text)
+    text = _DICT_REPR.sub(_("an object"), text)
+    text = _LIST_REPR.sub(_("a list"), text)
     text = _QUOTED_PATH.sub(lambda m: "" if m.group(1) in text[: m.start()] else f": {m.group(1)}", text)
     text = _QUOTED_NAME.sub(r'"\1"', text)
     text = re.sub(r"\s+", " ", text).replace("..", ".").replace(" .", ".")

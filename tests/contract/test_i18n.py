@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 
@@ -95,7 +96,7 @@ def test_every_catalogue_entry_has_both_languages():
 def test_the_russian_catalogue_is_russian():
     """A Russian entry that is the English msgid was left untranslated (a code such as «Стоп» may match)."""
     same = [m.id for m in i18n.catalogue("ru") if m.id and isinstance(m.id, str) and m.string == m.id
-            and any("a" <= c <= "z" for c in m.id)]
+            and re.search("[a-z]", re.sub(r"\{\w+\}", "", m.id))]
     assert same == []
 
 

@@ -1,0 +1,83 @@
+"""No English sentence left in code outside the catalogue, in the modules whose words are all catalogued.
+
+A judge reading Russian must never meet a stray English message: every sentence these modules show goes
+through contract.i18n (`_`, `ngettext`, `term`) or the app's escaping `words.t`. The scan is of the
+modules finished so far; a module joins FINISHED once all its words are in the catalogue.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+# module -> strings that are not shown as such (keys the code navigates by, shown through the catalogue)
+FINISHED: dict[str, frozenset[str]] = {
+    "contract/jsonio.py": frozenset(),
+    "stopframe_cli/main.py": frozenset(),
+    "stopframe_app/words.py": frozenset(),
+    "stopframe_app/main.py": frozenset({"Vote audit", "Timeline & frames", "Seat calibration", "Open a game"}),
+}
+CATALOGUE_CALLS = {"_", "t", "ngettext", "term", "terms"}
+PROGRAMMER_ERRORS = {"ValueError", "TypeError", "AttributeError", "KeyError", "AssertionError"}
+_PROSE = re.compile(r"[A-Za-z]{2,}[ ,]+[A-Za-z]{2,}")
+
+
+def _name(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def _skipped(tree: ast.AST) -> set[int]:
+    """ids of the nodes that are not user-facing words: docstrings, catalogue msgids, programmer errors."""
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                skip.add(id(first.value))
+        if isinstance(node, ast.Call) and _name(node.func) in CATALOGUE_CALLS:
+            skip.update(id(a) for a in node.args)
+        if isinstance(node, ast.Call) and _name(node.func) in PROGRAMMER_ERRORS:
+            skip.update(id(n) for a in node.args for n in ast.walk(a))
+        if isinstance(node, ast.Call) and _name(node.func) in {"compile", "sub", "finditer", "match", "search"}:
+            skip.update(id(a) for a in node.args[:1])  # regular expressions
+    return skip
+
+
+def english_left(source: str, allowed: frozenset[str] = frozenset()) -> list[str]:
+    """The string literals in `source` that read as English prose and are not catalogue msgids."""
+    tree = ast.parse(source)
+    skip = _skipped(tree)
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+            skip.update(id(v) for v in node.values)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        else:
+            continue
+        if text not in allowed and _PROSE.search(re.sub(r"\{[^{}]*\}", " ", text)):
+            found.append(f"line {node.lineno}: {text!r}")
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(FINISHED))
+def test_no_english_outside_the_catalogue(module):
+    assert english_left((REPO / module).read_text(encoding="utf-8"), FINISHED[module]) == []
+
+
+def test_the_scan_finds_a_hard_coded_sentence():
+    source = 'def f(p):\n    """Doc string is fine."""\n    raise OSError(f"{p}: cannot read the file")\n'
+    assert english_left(source) == ["line 3: '{}: cannot read the file'"]
+    assert english_left('x = _("cannot read the file")\ny = t("Page")\n') == []
