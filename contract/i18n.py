@@ -143,10 +143,13 @@ def terms(context: str) -> dict[str, str]:
     return {m.id: term(context, m.id) for m in catalogue(language()) if m.context == context and m.id}
 
 
-def number(value: float | int, digits: int = 2, *, fixed: bool = False) -> str:
+def number(value: float | int, digits: int = 2, *, fixed: bool = False, signed: bool = False) -> str:
     """A number as a reader of the language writes it: 23,7 in Russian, 23.7 in English; at most
-    `digits` decimals without trailing zeros (exactly `digits` when `fixed`), no thousands separator."""
+    `digits` decimals without trailing zeros (exactly `digits` when `fixed`), no thousands separator;
+    `signed` writes a plus too (points: +0,5 / -1)."""
     pattern = "0" if digits <= 0 else "0." + ("0" if fixed else "#") * digits
+    if signed:
+        pattern = f"+{pattern};-{pattern}"
     return format_decimal(value, format=pattern, locale=language())
 
 

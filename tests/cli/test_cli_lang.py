@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from contract import i18n
@@ -44,3 +47,18 @@ def test_an_unknown_language_is_a_usage_error(capsys):
     code, out, err = run_cli(capsys, "--lang", "fr", "validate", "x.json")
     assert code == 2
     assert "--lang" in err and '"ru"' in err
+
+
+def test_the_audit_table_in_russian_keeps_the_json_english(capsys):
+    fix = Path(__file__).parents[1] / "fixtures" / "audit"
+    args = ["audit", fix / "day_vote.mp4", "--protocol", fix / "day_vote.protocol.json",
+            "--seats", fix / "day_vote.seats.json", "--observations", fix / "day_vote.observations.json"]
+    code, out, err = run_cli(capsys, "--lang", "ru", *args)
+    assert code == 0
+    assert "Голосования" in out and "Нарушения (8, сначала самые уверенные)" in out and "ИЗМЕНЕНО — по протоколу" in out
+    assert "место 9" in out and "голос не засчитывается" in out and "штраф -0,2" in out and "13,60 с" in out
+    assert "Votes" not in out and "seat 9" not in out
+    code, out, err = run_cli(capsys, "--lang", "ru", *args, "--json")
+    data = json.loads(out)
+    assert {f["kind"] for f in data["findings"]} >= {"late_vote", "no_vote"}
+    assert {f["consequence"]["type"] for f in data["findings"]} >= {"not_counted", "fine"}
