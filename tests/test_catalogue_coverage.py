@@ -19,10 +19,13 @@ REPO = Path(__file__).resolve().parents[1]
 FINISHED: dict[str, frozenset[str]] = {
     "contract/jsonio.py": frozenset(),
     "stopframe_cli/main.py": frozenset(),
+    "stopframe_cli/align.py": frozenset(),
     "stopframe_cli/audit.py": frozenset(),
     "stopframe_cli/game.py": frozenset(),
     "stopframe_cli/observe.py": frozenset(),
     "stopframe_cli/output.py": frozenset(),
+    "stopframe_cli/seats.py": frozenset(),
+    "stopframe_cli/tournament.py": frozenset(),
     "stopframe_app/words.py": frozenset(),
     "review/cases/exports.py": frozenset(),
     "stopframe_app/main.py": frozenset({"Vote audit", "Timeline & frames", "Seat calibration", "Open a game"}),
