@@ -27,6 +27,7 @@ FINISHED: dict[str, frozenset[str]] = {
     "stopframe_cli/seats.py": frozenset(),
     "stopframe_cli/tournament.py": frozenset(),
     "stopframe_app/words.py": frozenset(),
+    "review/cases/appeal_report.py": frozenset(),
     "review/cases/exports.py": frozenset(),
     "stopframe_app/main.py": frozenset({"Vote audit", "Timeline & frames", "Seat calibration", "Open a game"}),
     "stopframe_app/report.py": frozenset({"what the video shows", "changed by the judge", "decided by", "decided at",
