@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import UnreadableInput
+from contract.i18n import _, term
 from contract.outputs import check_output, read_capped, where_written
 
 _UMASK = os.umask(0o022)
@@ -23,24 +24,28 @@ def read_json(path: str | os.PathLike[str], what: str = "file", *, reject_duplic
     With reject_duplicate_keys an object that repeats a key is refused: plain JSON parsing would
     silently keep only the last value, and a file that is saved back would lose the others."""
     p = Path(path)
+    doc = term("document", what)
     data = read_capped(p, MAX_JSON_BYTES, what)  # counted as read: /dev/zero or a pipe states size 0
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UnreadableInput(f"{p}: the {what} is not UTF-8 text (byte {exc.start}).") from exc
+        raise UnreadableInput(_("{path}: the {what} is not UTF-8 text (byte {byte}).", path=p, what=doc, byte=exc.start)) from exc
     text = text.removeprefix("\ufeff")  # Windows editors mark UTF-8 with a BOM; it is not part of the JSON
     try:
         return json.loads(text, object_pairs_hook=_unique_keys if reject_duplicate_keys else None)
     except json.JSONDecodeError as exc:
-        raise UnreadableInput(f"{p}: the {what} is not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}.") from exc
+        raise UnreadableInput(_("{path}: the {what} is not valid JSON at line {line}, column {column}: {detail}.", path=p,
+                                what=doc, line=exc.lineno, column=exc.colno, detail=exc.msg)) from exc
     except _DuplicateKey as exc:
-        raise UnreadableInput(f'{p}: the {what} repeats the key "{exc.args[0]}" inside one object.') from exc
+        raise UnreadableInput(_('{path}: the {what} repeats the key "{key}" inside one object.', path=p, what=doc,
+                                key=exc.args[0])) from exc
     except RecursionError as exc:
-        raise UnreadableInput(f"{p}: the {what} is nested too deeply to be read.") from exc
+        raise UnreadableInput(_("{path}: the {what} is nested too deeply to be read.", path=p, what=doc)) from exc
     except ValueError as exc:  # an integer literal longer than Python's digit limit
         if "digits" in str(exc):
-            raise UnreadableInput(f"{p}: the {what} is not readable JSON: it holds a number with too many digits.") from exc
-        raise UnreadableInput(f"{p}: the {what} is not readable JSON: {exc}.") from exc
+            raise UnreadableInput(_("{path}: the {what} is not readable JSON: it holds a number with too many digits.",
+                                    path=p, what=doc)) from exc
+        raise UnreadableInput(_("{path}: the {what} is not readable JSON: {detail}.", path=p, what=doc, detail=exc)) from exc
 
 
 class _DuplicateKey(ValueError):
@@ -51,7 +56,8 @@ def read_document(path: str | os.PathLike[str], what: str, expected: str) -> dic
     """A JSON object whose "format" is `expected` (same name, version 1); UnreadableInput (exit 2) otherwise."""
     data = read_json(path, what)
     if not isinstance(data, dict):
-        raise UnreadableInput(f"{path}: not {_a(what)}: it holds no JSON object.")
+        raise UnreadableInput(_("{path}: not {a_what}: it holds no JSON object.", path=path, what=term("document", what),
+                                a_what=_a(term("document", what))))
     check_format(data.get("format"), path, what, expected)
     return data
 
@@ -70,15 +76,16 @@ def format_problem(fmt: Any, what: str, expected: str, *, named: str | None = No
     differs from `what`. A sentence, not an exception, so that a validator can list it with the other problems."""
     name, major = expected.split("/", 1)
     if not isinstance(fmt, str) or not fmt.startswith(name + "/"):
-        return f'not {_a(what)}: "format" should be "{expected}".'
+        return _('not {a_what}: "format" should be "{expected}".', what=term("document", what),
+                 a_what=_a(term("document", what)), expected=expected)
     if fmt.split("/", 1)[1].split(".")[0] != major:
-        return (f'{named or what} format "{fmt[:40]}" is not supported: '
-                f'this Stopframe reads version {major} ("{expected}").')
+        return _('{what} format "{found}" is not supported: this Stopframe reads version {major} ("{expected}").',
+                 what=named or term("document", what), found=fmt[:40], major=major, expected=expected)
     return None
 
 
 def _a(what: str) -> str:
-    """`what` with its article: "an audit report", "a seat map"."""
+    """`what` with its English article: "an audit report", "a seat map" (the Russian messages use `what`)."""
     return f"{'an' if what[:1] in 'aeiou' else 'a'} {what}"
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from contract.errors import UnreadableInput
+from contract.i18n import _, term
 
 PathLike = str | os.PathLike[str]
 
@@ -50,14 +51,16 @@ def check_output(out: PathLike, inputs: Iterable[Input], *, what: str = "output"
     name: a link, a hard link, `..`) one of `inputs`, lies inside an input folder, holds an input folder, or is
     something other than a regular file or a new path (a folder, a device, a pipe)."""
     target = Path(out)
+    doc = term("document", what)
     if target.name in ("", ".", ".."):
-        raise UnreadableInput(f"{target}: the {what} cannot be written there: it names a folder; give a file name.")
+        raise UnreadableInput(_("{path}: the {what} cannot be written there: it names a folder; give a file name.", path=target, what=doc))
     written = where_written(target)
     real = Path(os.path.realpath(written))
     have = _stat(written)
     if have is not None and not stat.S_ISREG(have.st_mode):
-        kind = "a folder" if stat.S_ISDIR(have.st_mode) else "not a regular file (a device, a pipe or a socket)"
-        raise UnreadableInput(f"{target}: the {what} cannot be written there: it is {kind}; give a new file name.")
+        kind = _("a folder") if stat.S_ISDIR(have.st_mode) else _("not a regular file (a device, a pipe or a socket)")
+        raise UnreadableInput(_("{path}: the {what} cannot be written there: it is {kind}; give a new file name.",
+                                path=target, what=doc, kind=kind))
     for item in inputs:
         if item is None:
             continue
@@ -68,11 +71,12 @@ def check_output(out: PathLike, inputs: Iterable[Input], *, what: str = "output"
         if stat.S_ISDIR(given.st_mode):
             folder = Path(os.path.realpath(source))
             if _inside(real, folder) or _inside(folder, real):
-                raise UnreadableInput(f"{target}: the {what} would be written inside {source}, the folder it reads; "
-                                      "choose a place outside it.")
+                raise UnreadableInput(_("{path}: the {what} would be written inside {source}, the folder it reads; choose a place outside it.",
+                                        path=target, what=doc, source=source))
         elif (have is not None and _same(have, given)) or real == Path(os.path.realpath(source)):
-            raise UnreadableInput(f"{target}: Stopframe never overwrites {label}, and the {what} is {source}, "
-                                  "an input of this command; choose another file.")
+            raise UnreadableInput(_("{path}: Stopframe never overwrites {label}, and the {what} is {source}, an input of this command; "
+                                    "choose another file.", path=target, label=term("input", label), what=doc,
+                                    source=source))
     return target
 
 
@@ -81,32 +85,34 @@ def check_output_folder(out: PathLike, inputs: Iterable[PathLike | None], *, wha
     target = Path(out)
     have = _stat(target)
     if have is not None and not stat.S_ISDIR(have.st_mode):
-        raise UnreadableInput(f"{target}: the {what} is not a folder; give a folder or a new path.")
+        raise UnreadableInput(_("{path}: the {what} is not a folder; give a folder or a new path.", path=target, what=term("document", what)))
     real = Path(os.path.realpath(target))
     for source in inputs:
         if source is None or _stat(source) is None:
             continue
         folder = Path(os.path.realpath(source))
         if _inside(real, folder) or _inside(folder, real):
-            raise UnreadableInput(f"{target}: the {what} and {source}, the folder of games it reads, overlap; "
-                                  "choose a place outside it.")
+            raise UnreadableInput(_("{path}: the {what} and {source}, the folder of games it reads, overlap; choose a place outside it.",
+                                    path=target, what=term("document", what), source=source))
     return target
 
 
 def regular_file(path: PathLike, what: str = "file") -> os.stat_result:
     """The status of a regular file, asked before it is opened: a pipe would hang the open, a device (/dev/zero)
     states size 0 and never ends. UnreadableInput (exit 2) otherwise."""
+    doc = term("document", what)
     try:
         st = os.stat(path)
     except OSError as exc:
-        raise UnreadableInput(f"{path}: cannot read the {what}: {exc.strerror or exc}.") from exc
+        raise UnreadableInput(_("{path}: cannot read the {what}: {reason}.", path=path, what=doc,
+                                reason=_(exc.strerror) if exc.strerror else str(exc))) from exc
     except ValueError as exc:  # a NUL byte in the name
-        raise UnreadableInput(f"{path}: cannot read the {what}: the name holds a NUL byte.") from exc
+        raise UnreadableInput(_("{path}: cannot read the {what}: the name holds a NUL byte.", path=path, what=doc)) from exc
     if stat.S_ISDIR(st.st_mode):
-        raise UnreadableInput(f"{path}: the {what} is a folder, not a file.")
+        raise UnreadableInput(_("{path}: the {what} is a folder, not a file.", path=path, what=doc))
     if not stat.S_ISREG(st.st_mode):
-        raise UnreadableInput(f"{path}: the {what} is not a regular file (a device, a pipe or a socket); "
-                              "give the file itself.")
+        raise UnreadableInput(_("{path}: the {what} is not a regular file (a device, a pipe or a socket); give the file itself.",
+                                path=path, what=doc))
     return st
 
 
@@ -114,14 +120,15 @@ def read_capped(path: PathLike, limit: int, what: str = "file") -> bytes:
     """At most `limit` bytes of a regular file, counted as read (not from the size it states); UnreadableInput
     (exit 2) for a file that holds more."""
     if regular_file(path, what).st_size > limit:  # the size stated is enough to refuse, never to accept
-        raise UnreadableInput(f"{path}: the {what} is over {limit // 10**6} MB, too large to be one.")
+        raise UnreadableInput(_("{path}: the {what} is over {limit} MB, too large to be one.", path=path, what=term("document", what), limit=limit // 10**6))
     try:
         with open(path, "rb") as fh:
             data = fh.read(limit + 1)
     except OSError as exc:
-        raise UnreadableInput(f"{path}: cannot read the {what}: {exc.strerror or exc}.") from exc
+        raise UnreadableInput(_("{path}: cannot read the {what}: {reason}.", path=path, what=term("document", what),
+                                reason=_(exc.strerror) if exc.strerror else str(exc))) from exc
     if len(data) > limit:
-        raise UnreadableInput(f"{path}: the {what} is over {limit // 10**6} MB, too large to be one.")
+        raise UnreadableInput(_("{path}: the {what} is over {limit} MB, too large to be one.", path=path, what=term("document", what), limit=limit // 10**6))
     return data
 
 
@@ -133,4 +140,4 @@ def same_kind(out: PathLike, expected: str, what: str, read_format: Callable[[Pa
     fmt = read_format(out)
     name = expected.split("/", 1)[0]
     if not (isinstance(fmt, str) and fmt.startswith(name + "/")):
-        raise UnreadableInput(f"{out}: --replace replaces only {what}, and this file is not one; give another file.")
+        raise UnreadableInput(_("{path}: --replace replaces only {what}, and this file is not one; give another file.", path=out, what=_(what)))

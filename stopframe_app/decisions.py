@@ -7,7 +7,6 @@ who decided meanwhile is never silently overwritten: the store's ConflictError i
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,17 +20,10 @@ from review.game.profiles import CONSEQUENCE_TYPES
 from review.game.protocol import resolve_camera_path
 from stopframe_app import state, words
 from stopframe_app.game import Game
+from stopframe_app.words import md
 
 FLASH = "flash"
 FRAMES_VIEW = "Timeline & frames"
-
-
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
-
-
-def md(text: object) -> str:
-    """Text from a file (a nickname, a note) made inert in Streamlit markdown: no links, no formatting."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
 
 
 def game_inputs(game: Game, seats: bool = True) -> list[tuple[str, str]]:

@@ -9,12 +9,14 @@ from pathlib import Path
 
 import streamlit as st
 
+from contract import i18n
 from contract.errors import StopframeError
 from stopframe_app import state
-from stopframe_app.decisions import md
 from stopframe_app.game import Game, profile_ids
 from stopframe_app.views import appeals, calibrate, exports, frames, open_game, tournament, training, votes
+from stopframe_app.words import md, t
 
+# The pages by their English names (the keys the app navigates by); the sidebar shows them from the catalogue.
 PAGES: dict[str, Callable[[Game], None]] = {
     "Vote audit": votes.render,
     "Timeline & frames": frames.render,
@@ -26,6 +28,7 @@ PAGES: dict[str, Callable[[Game], None]] = {
     "Open a game": open_game.render,
 }
 PROFILE = "profile_pick"
+LANGUAGE_NAMES = {"ru": "Русский", "en": "English"}  # each language in its own words, whatever is chosen
 
 
 def guarded(fn: Callable[..., None], *args: object) -> bool:
@@ -37,28 +40,32 @@ def guarded(fn: Callable[..., None], *args: object) -> bool:
         st.error(str(exc))
     except Exception as exc:  # noqa: BLE001 - the app must keep running whatever a file contains
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        st.error(f"This could not be shown: {exc} ({type(exc).__name__} at {Path(where.filename).name} line {where.lineno}).")
+        st.error(t("This could not be shown: {error} ({kind} at {file} line {line}).", error=exc,
+                   kind=type(exc).__name__, file=Path(where.filename).name, line=where.lineno))
     return False
 
 
 def _sidebar(game: Game | None) -> str:
     with st.sidebar:
         st.title("Stopframe")
+        st.radio("Язык · Language", i18n.LANGUAGES, key=state.LANG, format_func=LANGUAGE_NAMES.__getitem__,
+                 horizontal=True, on_change=state.remember_language)
         if game is not None:
             st.markdown(f"**{md(game.title)}**  \n`{Path(game.spec.protocol).name}`")
             ids = profile_ids()
             if st.session_state.get(PROFILE) not in ids:
                 st.session_state[PROFILE] = game.profile_id if game.profile_id in ids else ids[0]
-            st.selectbox("Rule profile", ids, key=PROFILE, on_change=lambda: state.set_profile(st.session_state[PROFILE]))
-        st.text_input("Your name (recorded with each decision)", key=state.JUDGE)
+            st.selectbox(t("Rule profile"), ids, key=PROFILE, on_change=lambda: state.set_profile(st.session_state[PROFILE]))
+        st.text_input(t("Your name (recorded with each decision)"), key=state.JUDGE, on_change=state.recall_language)
         pages = list(PAGES)
         if st.session_state.get(state.VIEW) not in pages:
             st.session_state[state.VIEW] = pages[0] if game is not None else "Open a game"
-        return st.radio("Page", pages, key=state.VIEW)
+        return st.radio(t("Page"), pages, key=state.VIEW, format_func=t)
 
 
 def main() -> None:
     st.set_page_config(page_title="Stopframe", layout="wide")
+    state.apply_language()
     game: Game | None = None
     error: str | None = None
     try:
@@ -69,7 +76,7 @@ def main() -> None:
     except StopframeError as exc:
         error = str(exc)
     except Exception as exc:  # noqa: BLE001
-        error = f"The game could not be opened: {type(exc).__name__}: {exc}"
+        error = t("The game could not be opened: {kind}: {error}", kind=type(exc).__name__, error=exc)
     page = _sidebar(game)
     if error:
         st.error(error)

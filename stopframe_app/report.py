@@ -16,6 +16,8 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from contract import i18n
+from contract.i18n import _
 from review.audit.findings import VoteReport
 from review.audit.tally import tally
 from review.cases import corrected as corrected_mod
@@ -23,6 +25,8 @@ from review.cases.exports import KeyFrame, figure, neutralise, nicknames, page_e
 from review.cases.store import Decision
 from stopframe_app import words
 
+# The columns by their English names (the keys this module reads cells by); the CSV and the report show them
+# from the catalogue.
 CSV_HEADER = ("finding", "day", "night", "round", "candidate", "seat", "nickname", "time (s)", "clause",
               "consequence", "points", "what the video shows", "confidence", "decision", "changed by the judge",
               "reason", "decided by", "decided at")
@@ -54,17 +58,19 @@ def evidence_in_words(data: Mapping[str, Any] | None, kind: str) -> dict[str, An
     if kind == "vote":
         vote = VoteReport.from_json(dict(data))  # the case file keeps the audit's row as its JSON
         t = tally(vote)
-        text = (f"protocol count {t.protocol if t.protocol is not None else '—'}, video count {t.count_text} "
-                f"({t.breakdown()}); hands seen in time: {words.seat_list(t.hands_seen)}; outcome by the protocol: "
-                f"{words.vote_outcome_text(vote.outcome.protocol)}, by the video: {words.vote_outcome_text(vote.outcome.video)}")
+        text = _("protocol count {protocol}, video count {video} ({breakdown}); hands seen in time: {hands}; "
+                 "outcome by the protocol: {by_protocol}, by the video: {by_video}",
+                 protocol=t.protocol if t.protocol is not None else "—", video=t.count_text, breakdown=t.breakdown(),
+                 hands=words.seat_list(t.hands_seen), by_protocol=words.vote_outcome_text(vote.outcome.protocol),
+                 by_video=words.vote_outcome_text(vote.outcome.video))
         return {**where, "x_text": text}
     if kind == "finding":
         cons = data.get("consequence") or {}
         text = "; ".join(x for x in (words.kind(data.get("kind")), words.who(data),
-                                     f"clause {data['clause']}" if data.get("clause") else "",
+                                     i18n.clause(data.get("clause")),
                                      words.consequence_text(cons), words.humanise(data.get("x_text") or "")) if x)
         return {**where, "x_text": text}
-    return {**where, "x_text": ", ".join(f"{str(k).replace('_', ' ')} {words.humanise(v) if isinstance(v, str) else v}"
+    return {**where, "x_text": ", ".join(f"{i18n.term('field', k)} {words.humanise(v) if isinstance(v, str) else v}"
                                          for k, v in data.items() if not str(k).startswith("x_")
                                          and v not in (None, "", []) and not isinstance(v, dict | list))}
 
@@ -76,7 +82,7 @@ def csv_rows(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
         seat = r.get("seat") if r.get("seat") is not None else r.get("seats")
         out.append([
             words.kind(r.get("kind")), r.get("day"), r.get("night"), r.get("round"), r.get("candidate"),
-            seat if seat not in (None, "") else ("the count" if r.get("kind") == "count_mismatch" else ""),
+            seat if seat not in (None, "") else (_("the count") if r.get("kind") == "count_mismatch" else ""),
             r.get("nickname"), _rounded(r.get("t")), r.get("clause"), words.consequence(r.get("consequence")),
             r.get("points"), words.humanise(r.get("text") or ""), _rounded(r.get("confidence")),
             words.status(r.get("decision")), _edited(r.get("edited")), r.get("reason"), r.get("who"), r.get("decided_at"),
@@ -89,7 +95,7 @@ def _rounded(value: Any) -> Any:
 
 
 def _edited(value: Any) -> str:
-    return ", ".join(p.strip().replace("_", " ") for p in str(value).split(",")) if value else ""
+    return ", ".join(i18n.term("field", p.strip()) for p in str(value).split(",")) if value else ""
 
 
 def findings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -97,7 +103,7 @@ def findings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     buf = io.StringIO()
     buf.write("\ufeff")
     writer = csv.writer(buf, lineterminator="\r\n")
-    writer.writerow(CSV_HEADER)
+    writer.writerow([_(h) for h in CSV_HEADER])
     for cells in csv_rows(rows):
         writer.writerow(["" if c is None else neutralise(c) for c in cells])
     return buf.getvalue()
@@ -108,7 +114,7 @@ def vote_lines(votes: Sequence[VoteReport]) -> list[list[str]]:
     out = []
     for v in votes:
         t = tally(v)
-        cand = str(v.candidate) if v.kind != "lift" else "lift " + ", ".join(map(str, v.candidates or ()))
+        cand = str(v.candidate) if v.kind != "lift" else _("lift {seats}", seats=", ".join(map(str, v.candidates or ())))
         out.append([str(v.day), str(v.round), cand, words.number(v.protocol_count) or "—",
                     t.count_text, t.breakdown(), f"{words.vote_outcome_text(v.outcome.protocol)} / "
                     f"{words.vote_outcome_text(v.outcome.video)}"])
@@ -127,17 +133,18 @@ def html_report(*, title: str, protocol: Mapping[str, Any] | None, rows: Sequenc
     parts += [f"<p>{e(n)}</p>" for n in notes]
     players = nicknames(protocol)
     if players:
-        parts.append("<h2>Players</h2><table><tr><th>seat</th><th>nickname</th></tr>")
+        parts.append(f"<h2>{e(_('Players'))}</h2><table><tr><th>{e(_('seat'))}</th><th>{e(_('nickname'))}</th></tr>")
         parts += [f"<tr><td>{e(str(s))}</td><td>{e(n)}</td></tr>" for s, n in sorted(players.items())]
         parts.append("</table>")
     if votes:
-        parts.append("<h2>Votes</h2><table><tr><th>day</th><th>round</th><th>candidate</th><th>protocol count</th>"
-                     "<th>video count</th><th>how the video counts</th><th>outcome (protocol / video)</th></tr>")
+        parts.append(f"<h2>{e(_('Votes'))}</h2><table><tr>" + "".join(
+            f"<th>{e(_(h))}</th>" for h in ("day", "round", "candidate", "protocol count", "video count",
+                                            "how the video counts", "outcome (protocol / video)")) + "</tr>")
         parts += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in line) + "</tr>" for line in vote_lines(votes)]
         parts.append("</table>")
-    parts.append(f"<h2>Findings ({len(rows)})</h2>")
+    parts.append(f"<h2>{e(_('Findings ({n})', n=len(rows)))}</h2>")
     if not rows:
-        parts.append("<p>No findings.</p>")
+        parts.append(f"<p>{e(_('No findings.'))}</p>")
     for i, (r, cells) in enumerate(zip(rows, csv_rows(rows), strict=True)):
         f = {k: r.get(k) for k in ("kind", "day", "night", "round", "candidate", "seat")}
         f["seats"] = str(r.get("seats") or "").split() or None
@@ -146,7 +153,7 @@ def html_report(*, title: str, protocol: Mapping[str, Any] | None, rows: Sequenc
         parts.append(f"<h3>{e(words.kind(r.get('kind')))} — {e(words.who(f))}{e(nick)} — {e(words.where(f))}</h3>")
         shown = dict(zip(CSV_HEADER, cells, strict=True))
         parts.append("<table>" + "".join(
-            f"<tr><th>{e(k)}</th><td>{e(words.number(shown[k]) if isinstance(shown[k], float) else str(shown[k]))}</td></tr>"
+            f"<tr><th>{e(_(k))}</th><td>{e(words.number(shown[k]) if isinstance(shown[k], float) else str(shown[k]))}</td></tr>"
             for k in ("time (s)", "clause", "consequence", "points", "what the video shows", "confidence", "decision",
                       "changed by the judge", "reason", "decided by", "decided at")
             if shown[k] not in (None, "")) + "</table>")

@@ -18,6 +18,7 @@ from typing import Any
 
 import streamlit as st
 
+from contract import i18n
 from contract.errors import StopframeError
 from review.audit.findings import AuditReport
 from review.cases.appeal_store import AppealStore
@@ -31,6 +32,7 @@ FRAME = "frame"  # the viewer's position: plain session state, never a widget's 
 FRAME_BOX = "frame_box"  # the viewer's frame number box (a widget: Streamlit forgets it on other pages)
 VIEW = "view"
 JUDGE = "judge"
+LANG = "lang"  # the language this session shows its words in (ru, en)
 OPEN_ERROR = "open_error"  # why the last attempt to open a game failed (shown beside the control that tried)
 
 
@@ -199,6 +201,29 @@ def set_profile(profile_id: str) -> None:
 def current_game() -> Game:
     spec = current_spec()
     return _game(spec.signature(), spec)
+
+
+def apply_language() -> None:
+    """Show this run's words in the session's language: the judge's choice, else the system's (contract.i18n).
+    Set at the top of every run; the choice lives in the run's own context, so sessions never share it."""
+    if st.session_state.get(LANG) not in i18n.LANGUAGES:
+        st.session_state[LANG] = i18n.system_language()
+    i18n.set_language(st.session_state[LANG])
+
+
+def remember_language() -> None:
+    """The language switch's callback: keep the choice for the named judge (the store's per-judge memory)."""
+    judge = judge_name()
+    if judge and st.session_state.get(LANG) in i18n.LANGUAGES:
+        store().set_judge_language(judge, st.session_state[LANG])
+
+
+def recall_language() -> None:
+    """The judge's name box's callback: a judge who chose a language before gets it back."""
+    judge = judge_name()
+    lang = store().judge_language(judge) if judge else None
+    if lang:
+        st.session_state[LANG] = lang
 
 
 def judge_name() -> str:

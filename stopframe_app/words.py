@@ -11,76 +11,88 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from contract import i18n
 from review.audit.findings import Finding, FindingConsequence
 
-KINDS = {
-    "late_vote": "late vote", "early_hand": "early hand", "lifted_early": "lifted early", "no_vote": "no vote",
-    "double_vote": "double vote", "wrong_form": "wrong form", "gesture": "gesture", "night_hand": "night hand",
-    "count_mismatch": "count mismatch", "shot_mismatch": "shot mismatch", "check_mismatch": "check mismatch",
-    "cannot_see": "cannot see",
-}
-CONSEQUENCES = {
-    "foul": "foul", "fine": "fine", "warning": "warning", "removal": "removal", "not_counted": "vote not counted",
-    "counted_for_last": "vote counted for the last candidate", "none": "no penalty",
-}
-OUTCOMES = {
-    "result_stands": "the result stands", "result_changed": "the result is changed", "replay": "the game is replayed",
-    "points_adjusted": "points are adjusted",
-}
-POSES = {"fist": "fist", "thumb_up_fist": "thumb-up fist", "open_palm": "open palm", "finger": "finger",
-         "other": "other hand shape", "hand": "hand"}
-STATUSES = {"open": "open", "confirmed": "confirmed", "rejected": "rejected", "edited": "edited",
-            "withdrawn": "reopened", "decided": "decided"}
-ACTIONS = {"decide": "decided", "withdraw": "reopened", "open": "opened", "save": "saved", "amend": "amended"}
-ASSUMED = {"t": "the naming", "cutoff": "«Стоп»", "announced": "the count", "count_times": "the count times"}
-
-_CODES = {**KINDS, **CONSEQUENCES, **OUTCOMES, **POSES}
+# The tables of codes and their words live in the catalogue (contract/locale); these names ask it, in the
+# language of the moment, so `words.KINDS["late_vote"]` is «голос после «Стоп»» in Russian.
+_TABLES = {"KINDS": "kind", "CONSEQUENCES": "consequence", "OUTCOMES": "outcome", "POSES": "pose",
+           "STATUSES": "status", "ACTIONS": "action", "ASSUMED": "assumed"}
+_CODE_KINDS = ("kind", "consequence", "outcome", "pose")
 _CODE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
+
+
+def __getattr__(name: str) -> dict[str, str]:
+    if name in _TABLES:
+        return i18n.terms(_TABLES[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def md(text: object) -> str:
+    """Text from a file (a nickname, a note) made inert in Streamlit markdown: no links, no formatting."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
+def t(msgid: str, /, **values: Any) -> str:
+    """A catalogue message for a page Streamlit renders as Markdown: every value put into it is escaped
+    (`md`), so a nickname like `*boss*` or a path with `_` shows as written."""
+    return i18n._(msgid, **{k: md(v) for k, v in values.items()})
 
 
 def kind(code: Any) -> str:
-    return KINDS.get(str(code), str(code or "finding").replace("_", " "))
+    return i18n.term("kind", code, None if code else i18n._("finding"))
 
 
 def consequence(code: Any) -> str:
-    return CONSEQUENCES.get(str(code), str(code or "no penalty").replace("_", " "))
+    return i18n.term("consequence", code or "none")
 
 
 def outcome(code: Any) -> str:
-    return OUTCOMES.get(str(code), str(code or "—").replace("_", " "))
+    return i18n.term("outcome", code, None if code else "—")
 
 
 def pose(code: Any) -> str:
-    return POSES.get(str(code), str(code or "hand").replace("_", " "))
+    return i18n.term("pose", code or "hand")
 
 
 def status(code: Any) -> str:
-    return STATUSES.get(str(code), str(code or "open").replace("_", " "))
+    return i18n.term("status", code or "open")
+
+
+def _code_words(code: str) -> str:
+    for context in _CODE_KINDS:
+        words = i18n.term(context, code, "")
+        if words:
+            return words
+    return code.replace("_", " ")
 
 
 def humanise(text: Any) -> str:
     """Free text from review/ with any internal code in it replaced by its words."""
-    return _CODE.sub(lambda m: _CODES.get(m.group(0), m.group(0).replace("_", " ")), str(text or ""))
+    return _CODE.sub(lambda m: _code_words(m.group(0)), str(text or ""))
 
 
 def number(value: Any, digits: int = 2) -> str:
-    """A number as a judge writes it: `23.7`, `-0.2`, `5`; empty for nothing."""
+    """A number as a judge writes it: `23,7`, `-0,2`, `5` in Russian (23.7 in English); empty for nothing."""
     if value is None or value == "":
         return ""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return i18n._("yes") if value else i18n._("no")
     if isinstance(value, int):
         return str(value)
     try:
         x = round(float(value), digits)
     except (TypeError, ValueError):
         return str(value)
-    return f"{x:.{digits}f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))
+    return i18n.number(x, digits)
 
 
 def seconds(value: Any) -> str:
-    """`23.70 s`; `—` where no time is known."""
-    return "—" if value is None else f"{float(value):.2f} s"
+    """`23,70 с` / `23.70 s`; `—` where no time is known."""
+    if value is None:
+        return "—"
+    return i18n._("{value} s", value=i18n.number(float(value), 2, fixed=True))
 
 
 def seat_list(numbers: Iterable[Any] | None) -> str:
@@ -94,10 +106,11 @@ def who(f: Finding | Mapping[str, Any]) -> str:
     `the count` (a miscount names no one seat)."""
     seat, seats = (f.seat, f.seats) if isinstance(f, Finding) else (f.get("seat"), f.get("seats"))
     if seat is not None:
-        return f"seat {seat}"
+        return i18n._("seat {seat}", seat=seat)
     if seats:
-        return ("seat " if len(seats) == 1 else "seats ") + ", ".join(map(str, seats))
-    return "the count"
+        joined = ", ".join(map(str, seats))
+        return i18n._("seat {seat}", seat=joined) if len(seats) == 1 else i18n._("seats {seats}", seats=joined)
+    return i18n._("the count")
 
 
 def where(f: Finding | Mapping[str, Any]) -> str:
@@ -108,17 +121,17 @@ def where(f: Finding | Mapping[str, Any]) -> str:
         day, night, rnd = f.get("day"), f.get("night"), f.get("round")
         candidate, candidates = f.get("candidate"), f.get("candidates")
     if night is not None and day is None:
-        return f"night {night}"
+        return i18n._("night {night}", night=night)
     parts = []
     if day is not None:
-        parts.append(f"day {day}")
+        parts.append(i18n._("day {day}", day=day))
     if rnd is not None:
-        parts.append(f"round {rnd}")
+        parts.append(i18n._("round {round}", round=rnd))
     if candidate is not None:
-        parts.append(f"candidate {candidate}")
+        parts.append(i18n._("candidate {candidate}", candidate=candidate))
     elif candidates:
-        parts.append("lift vote for " + ", ".join(map(str, candidates)))
-    return ", ".join(parts) or "the game"
+        parts.append(i18n._("lift vote for {seats}", seats=", ".join(map(str, candidates))))
+    return ", ".join(parts) or i18n._("the game")
 
 
 def consequence_text(cons: FindingConsequence | Mapping[str, Any] | None) -> str:
@@ -134,12 +147,14 @@ def consequence_text(cons: FindingConsequence | Mapping[str, Any] | None) -> str
 
 
 def counts_text(counts: Mapping[Any, int]) -> str:
-    """`candidate 6: 5 votes, candidate 3: 1 vote`."""
-    return ", ".join(f"candidate {c}: {n} vote{'s' * (n != 1)}" for c, n in counts.items()) or "no votes"
+    """`candidate 6: 5 votes, candidate 3: 1 vote` (in Russian «кандидатура 6: 5 голосов»)."""
+    return ", ".join(i18n._("candidate {candidate}: {votes}", candidate=c,
+                            votes=i18n.ngettext("{n} vote", "{n} votes", n))
+                     for c, n in counts.items()) or i18n._("no votes")
 
 
 def assumed(names: Iterable[str]) -> str:
-    return ", ".join(ASSUMED.get(n, n.replace("_", " ")) for n in names)
+    return ", ".join(i18n.term("assumed", n) for n in names)
 
 
 def vote_outcome_text(text: Any) -> str:
@@ -150,13 +165,11 @@ def vote_outcome_text(text: Any) -> str:
 def json_place(path: Any) -> str:
     """`events[7].t` -> `event 8, its time`: where in the protocol, counted as a judge counts (from 1)."""
     text = str(path or "")
-    names = {"t": "its time", "count": "its count", "voters": "its voters", "seat": "its seat",
-             "candidate": "its candidate", "players": "the players", "events": "the events"}
     parts = []
     for m in re.finditer(r"(\w+)(?:\[(\d+)\])?", text):
         key, index = m.group(1), m.group(2)
         if index is not None:
-            parts.append(f"{key.rstrip('s')} {int(index) + 1}")
+            parts.append(i18n._("{item} {number}", item=i18n.term("json_item", key.rstrip("s")), number=int(index) + 1))
         else:
-            parts.append(names.get(key, key.replace("_", " ")))
-    return ", ".join(parts) or "the protocol"
+            parts.append(i18n.term("json_field", key))
+    return ", ".join(parts) or i18n._("the protocol")

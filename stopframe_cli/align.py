@@ -13,23 +13,25 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from contract import i18n
 from contract.clock import Clock
 from contract.errors import EXIT_OK, InvalidInput, UnreadableInput
+from contract.i18n import _
 from stopframe_cli.output import add_output_options, emit, progress
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "align",
-        help="propose the missing vote times (t, cutoff, announced) from the judge's voice",
-        description="Find the judge's «Стоп»/«Спасибо», calls and counts on the audio track and fill the "
-        "protocol's missing vote times; each proposed time's score goes into x_cue_scores.",
+        help=_("propose the missing vote times (t, cutoff, announced) from the judge's voice"),
+        description=_("Find the judge's «Стоп»/«Спасибо», calls and counts on the audio track and fill the "
+                      "protocol's missing vote times; each proposed time's score goes into x_cue_scores."),
     )
-    p.add_argument("video", nargs="?", metavar="VIDEO", help="the game video (default: the protocol's video.path)")
-    p.add_argument("--protocol", required=True, metavar="PROTOCOL", help="the game's protocol (*.protocol.json)")
+    p.add_argument("video", nargs="?", metavar="VIDEO", help=_("the game video (default: the protocol's video.path)"))
+    p.add_argument("--protocol", required=True, metavar="PROTOCOL", help=_("the game's protocol (*.protocol.json)"))
     p.add_argument(
         "--stop-at", type=float, metavar="SECONDS",
-        help="video time of one closing word («Стоп»/«Спасибо») to match across the game",
+        help=_("video time of one closing word («Стоп»/«Спасибо») to match across the game"),
     )
     add_output_options(p)
     p.set_defaults(func=run)
@@ -44,19 +46,19 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         first = problems[0]
         raise InvalidInput(
-            f"{args.protocol}: the protocol's format is broken at {first.path}: {first.message} "
-            f"({len(problems)} problem(s); run `stopframe validate`)."
+            _("{path}: the protocol's format is broken at {place}: {message} ({n} problem(s); run `stopframe validate`).",
+              path=args.protocol, place=first.path, message=first.message, n=len(problems))
         )
     if args.out and Path(args.out).resolve() == Path(args.protocol).resolve():
-        raise UnreadableInput(f"{args.out}: align never overwrites the original protocol; choose another --out file.")
+        raise UnreadableInput(_("{path}: align never overwrites the original protocol; choose another --out file.", path=args.out))
     video = Path(args.video) if args.video else resolve_video_path(protocol)
 
     from vision.audio import read_audio
     from vision.cues import features, listen
 
-    progress(f"align: reading the audio of {video} …")
+    progress(_("align: reading the audio of {video} …", video=video))
     track = read_audio(video)
-    progress(f"align: {track.duration:.0f} s of audio; looking for the judge's cues …")
+    progress(_("align: {seconds} s of audio; looking for the judge's cues …", seconds=f"{track.duration:.0f}"))
     feats = features(track)
     events = protocol.events
     on_video = Clock.of_protocol(protocol.data)
@@ -65,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
     heard = listen(feats, marked=args.stop_at, hints=hints, expected=expected, weak=True)
     sure = sum(v.confident for v in heard.votes)
     progress(
-        f"align: {len(heard.votes)} closing word(s) heard ({sure} after a usual call; {heard.source} template), "
-        f"{len(heard.nights)} night(s) of music."
+        _("align: {words} closing word(s) heard ({sure} after a usual call; {source} template), {nights} night(s) of music.",
+          words=len(heard.votes), sure=sure, source=heard.source, nights=len(heard.nights))
     )
     cues = [
         VoteCue(
@@ -81,22 +83,26 @@ def run(args: argparse.Namespace) -> int:
     def table() -> str:
         clock = result.clock
         lines = [
-            f"clock: video = {clock.offset:+.3f} s + {clock.rate:.6f} × protocol time "
-            f"({result.anchors} anchor(s), {len(result.outliers)} outlier(s): {', '.join(result.outliers) or 'none'})",
-            f"{len(heard.votes)} vote cue(s) heard, {len(result.unmatched)} vote(s) without a cue, "
-            f"{result.unused_cues} cue(s) unused",
+            _("clock: video = {offset} s + {rate} × protocol time ({anchors} anchor(s), {outliers} outlier(s): {which})",
+              offset=i18n.number(clock.offset, 3, fixed=True, signed=True), rate=i18n.number(clock.rate, 6, fixed=True),
+              anchors=result.anchors, outliers=len(result.outliers), which=", ".join(result.outliers) or _("none")),
+            _("{heard} vote cue(s) heard, {unmatched} vote(s) without a cue, {unused} cue(s) unused", heard=len(heard.votes),
+              unmatched=len(result.unmatched), unused=result.unused_cues),
         ]
         for i, e in enumerate(result.data.get("events", [])):
             if e.get("type") not in VOTE_TYPES:
                 continue
-            who = f"candidate {e.get('candidate')}" if e.get("type") == "vote" else f"lift {e.get('candidates')}"
+            who = (_("candidate {candidate}", candidate=e.get("candidate")) if e.get("type") == "vote"
+                   else _("lift {seats}", seats=e.get("candidates")))
             cells = []
             for name in ("t", "cutoff", "announced"):
                 v = e.get(name)
                 score = e["x_cue_scores"][name] if name in result.proposed.get(i, {}) else None
-                shown = "—" if v is None else f"{v:.3f}"
-                cells.append(f"{name} {shown}" + (f" (proposed, score {score:.2f})" if score is not None else ""))
-            lines.append(f"events[{i}] day {e.get('day')} round {e.get('round', 1)} {who}: " + "; ".join(cells))
+                shown = "—" if v is None else i18n.number(v, 3, fixed=True)
+                cells.append(f"{name} {shown}" + (" " + _("(proposed, score {score})", score=i18n.number(score, 2, fixed=True))
+                                                  if score is not None else ""))
+            lines.append(f"events[{i}] " + _("day {day} round {round}", day=e.get("day"), round=e.get("round", 1))
+                         + f" {who}: " + "; ".join(cells))
         return "\n".join(lines)
 
     emit(args, result.data, table)

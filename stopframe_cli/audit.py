@@ -22,12 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contract import i18n
 from contract.errors import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_UNREADABLE,
     UnreadableInput,
 )
+from contract.i18n import _, ngettext, term
 from contract.jsonio import dumps, write_atomic
 from pipeline.audit import audit_game
 from pipeline.batch import AuditTask, TaskResult, find_games, run_local
@@ -37,39 +39,37 @@ from review.game.profiles import PROFILES
 from stopframe_cli.output import add_output_options, emit, progress
 
 MAX_TABLE_TEXT = 90  # kept for callers; the table no longer cuts a finding's sentence
-ASSUMED_WORDS = {"t": "the candidate's call", "cutoff": "the «Стоп»", "announced": "the count",
-                 "count_times": "the judge's count of the seats"}
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "audit",
-        help="audit every vote of a game: the video's hands against the protocol, under its rules",
-        description="Audit every vote of a game against its video (spec §4), or every game in a folder (--batch).",
+        help=_("audit every vote of a game: the video's hands against the protocol, under its rules"),
+        description=_("Audit every vote of a game against its video (spec §4), or every game in a folder (--batch)."),
     )
-    p.add_argument("video", nargs="?", metavar="VIDEO", help="the game video (default: the protocol's video.path)")
-    p.add_argument("--protocol", metavar="PROTOCOL", help="the game's protocol (*.protocol.json)")
-    p.add_argument("--seats", metavar="SEATS", help="the camera's seat map (*.seats.json)")
-    p.add_argument("--rules", metavar="ID", help="audit under this rule profile instead of the protocol's")
-    p.add_argument("--observations", metavar="OBS", help="use saved stopframe-observations/1 instead of looking at the video")
+    p.add_argument("video", nargs="?", metavar="VIDEO", help=_("the game video (default: the protocol's video.path)"))
+    p.add_argument("--protocol", metavar="PROTOCOL", help=_("the game's protocol (*.protocol.json)"))
+    p.add_argument("--seats", metavar="SEATS", help=_("the camera's seat map (*.seats.json)"))
+    p.add_argument("--rules", metavar="ID", help=_("audit under this rule profile instead of the protocol's"))
+    p.add_argument("--observations", metavar="OBS", help=_("use saved stopframe-observations/1 instead of looking at the video"))
     p.add_argument("--camera-observations", nargs="+", metavar="ID=OBS",
-                   help="with several cameras (the protocol's videos, no VIDEO or --seats): saved observations per camera id")
-    p.add_argument("--marks", metavar="MARKS", help="the judge's vote times (default: NAME.marks.json beside the protocol)")
-    p.add_argument("--model", choices=("full", "lite"), default="full", help="hand landmark model (default full)")
-    p.add_argument("--fail-on-findings", action="store_true", help="exit 1 when there is any finding")
+                   help=_("with several cameras (the protocol's videos, no VIDEO or --seats): saved observations per camera id"))
+    p.add_argument("--marks", metavar="MARKS", help=_("the judge's vote times (default: NAME.marks.json beside the protocol)"))
+    p.add_argument("--model", choices=("full", "lite"), default="full", help=_("hand landmark model (default full)"))
+    p.add_argument("--fail-on-findings", action="store_true", help=_("exit 1 when there is any finding"))
     p.add_argument(
         "--min-confidence", type=float, default=None, metavar="C",
-        help="list findings of at least this confidence in the table (default: the calibrated default; 0 lists all)",
+        help=_("list findings of at least this confidence in the table (default: the calibrated default; 0 lists all)"),
     )
     p.add_argument(
         "--nights", action="store_true",
-        help="audit the nights too: shootings and checks (from the observations' x_raised / x_shown_numbers, or the video)",
+        help=_("audit the nights too: shootings and checks (from the observations' x_raised / x_shown_numbers, or the video)"),
     )
-    p.add_argument("--batch", metavar="DIR", help="audit every NAME.mp4 + NAME.protocol.json + NAME.seats.json in DIR")
-    p.add_argument("--jobs", type=int, default=None, metavar="N", help="games audited at once in --batch (default: cores)")
+    p.add_argument("--batch", metavar="DIR", help=_("audit every NAME.mp4 + NAME.protocol.json + NAME.seats.json in DIR"))
+    p.add_argument("--jobs", type=int, default=None, metavar="N", help=_("games audited at once in --batch (default: cores)"))
     p.add_argument(
         "--reuse-observations", action="store_true",
-        help="in --batch, use NAME.observations.json where present instead of looking at the video",
+        help=_("in --batch, use NAME.observations.json where present instead of looking at the video"),
     )
     add_output_options(p)
     p.set_defaults(func=run)
@@ -78,13 +78,13 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.batch:
         if args.video or args.protocol or args.seats or args.observations:
-            raise UnreadableInput("audit --batch takes a folder only, not VIDEO, --protocol, --seats or --observations.")
+            raise UnreadableInput(_("audit --batch takes a folder only, not VIDEO, --protocol, --seats or --observations."))
         return run_batch(args)
     if not args.protocol or not (args.seats or args.video or args.camera_observations or _has_cameras(args.protocol)):
-        raise UnreadableInput("audit needs --protocol PROTOCOL and --seats SEATS (or --batch DIR; or a protocol "
-                              "with several cameras, videos, whose seat maps it names).")
+        raise UnreadableInput(_("audit needs --protocol PROTOCOL and --seats SEATS (or --batch DIR; or a protocol "
+                                "with several cameras, videos, whose seat maps it names)."))
     if args.rules is not None and args.rules not in PROFILES:  # a wrong argument: exit 2
-        raise UnreadableInput(f"--rules {args.rules[:30]}: not a rule profile; known: {', '.join(PROFILES)}.")
+        raise UnreadableInput(_("--rules {rules}: not a rule profile; known: {known}.", rules=args.rules[:30], known=", ".join(PROFILES)))
     report = audit_game(
         protocol=args.protocol, seats=args.seats, video=args.video, rules=args.rules,
         observations=args.observations, marks=args.marks, model=args.model, progress=progress, nights=args.nights,
@@ -108,7 +108,7 @@ def _by_camera(items: list[str] | None) -> dict[str, str] | None:
         return None
     bad = next((i for i in items if "=" not in i or i.startswith("=")), None)
     if bad is not None:
-        raise UnreadableInput(f"--camera-observations {bad[:60]}: give each as CAMERA_ID=OBSERVATIONS_FILE.")
+        raise UnreadableInput(_("--camera-observations {item}: give each as CAMERA_ID=OBSERVATIONS_FILE.", item=bad[:60]))
     return dict(i.split("=", 1) for i in items)
 
 
@@ -118,77 +118,84 @@ def _by_camera(items: list[str] | None) -> dict[str, str] | None:
 def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
     """The audit as a judge reads it: votes, then findings most confident first (`#` is the index
     `stopframe correct --confirm` takes); those below `min_confidence` are counted, not listed."""
-    lines = [f"Audit of {report.video or 'the video'} under {report.rules}", "", "Votes"]
-    lines.append(f"  {'day':>3} {'rnd':>3}  {'candidate':<10} {'protocol':>8} {'video':>5}  {'conf':>4}  voters seen / outcome")
+    lines = [_("Audit of {video} under {rules}", video=report.video or _("the video"), rules=report.rules), "", _("Votes")]
+    lines.append(f"  {_('day'):>3} {_('rnd'):>3}  {_('candidate'):<10} {_('protocol'):>8} {_('video'):>5}  {_('conf'):>4}  "
+                 + _("voters seen / outcome"))
     shown = [v for v in report.votes if v.video_voters is not None]
     if len(shown) < len(report.votes):
-        lines.append(f"  ({len(report.votes) - len(shown)} of {len(report.votes)} votes are not on this video or have no times: not audited)")
+        lines.append("  " + _("({n} of {total} votes are not on this video or have no times: not audited)",
+                              n=len(report.votes) - len(shown), total=len(report.votes)))
     for n, v in enumerate(shown):
-        who = str(v.candidate) if v.kind == "vote" else "lift " + ",".join(map(str, v.candidates or ()))
+        who = str(v.candidate) if v.kind == "vote" else _("lift {seats}", seats=",".join(map(str, v.candidates or ())))
         video = "-" if v.video_count is None else str(v.video_count)
         voters = " ".join(map(str, v.video_voters or ())) or "-"
         if v.silent_seats:
-            voters += f" (+silent {' '.join(map(str, v.silent_seats))})"
+            voters += " " + _("(+silent {seats})", seats=" ".join(map(str, v.silent_seats)))
         pc = "-" if v.protocol_count is None else str(v.protocol_count)
-        lines.append(f"  {v.day:>3} {v.round:>3}  {who:<10} {pc:>8} {video:>5}  {v.confidence:4.2f}  {voters}")
+        lines.append(f"  {v.day:>3} {v.round:>3}  {who:<10} {pc:>8} {video:>5}  {i18n.number(v.confidence, 2, fixed=True):>4}  {voters}")
         following = shown[n + 1] if n + 1 < len(shown) else None
         end_of_round = following is None or (following.day, following.round, following.kind) != (v.day, v.round, v.kind)
         if end_of_round and v.outcome.video is not None:
-            mark = "CHANGED — " if v.outcome.changed else ""
-            by_protocol = v.outcome.protocol or "not known (a count is missing)"
-            lines.append(f"  {'':>10}{mark}by the protocol: {by_protocol}; by the video: {v.outcome.video}")
-    lines += ["", f"Findings ({len(report.findings)}, most confident first)"]
+            mark = _("CHANGED — ") if v.outcome.changed else ""
+            by_protocol = v.outcome.protocol or _("not known (a count is missing)")
+            lines.append(f"  {'':>10}{mark}" + _("by the protocol: {protocol}; by the video: {video}", protocol=by_protocol,
+                                                  video=v.outcome.video))
+    lines += ["", _("Findings ({n}, most confident first)", n=len(report.findings))]
     if not report.findings:
-        lines.append("  none")
+        lines.append("  " + _("none"))
     ranked = sorted(enumerate(report.findings), key=lambda item: (-item[1].confidence, item[0]))
     hidden = [f for f in report.findings if f.confidence < min_confidence]
     for index, f in ranked:
         if f.confidence < min_confidence:
             continue
-        when = "-" if f.t is None else f"{f.t:8.2f}s"
+        when = "-" if f.t is None else _("{seconds}s", seconds=f"{i18n.number(f.t, 2, fixed=True):>8}")
         if f.seat is not None:
-            who = f"seat {f.seat}"
+            who = _("seat {seat}", seat=f.seat)
         elif f.seats:
-            who = ("seat " if len(f.seats) == 1 else "seats ") + ",".join(map(str, f.seats))
+            seats = ",".join(map(str, f.seats))
+            who = _("seat {seat}", seat=seats) if len(f.seats) == 1 else _("seats {seats}", seats=seats)
         else:
             who = "-"
-        cons = f.consequence.type.replace("_", " ") + (f" {f.consequence.points:+g}" if f.consequence.points is not None else "")
-        assumed = f" [assumed: {', '.join(ASSUMED_WORDS.get(a, a.replace('_', ' ')) for a in f.assumed_times)}]" if f.assumed_times else ""
+        cons = term("consequence", f.consequence.type) + (
+            f" {i18n.number(f.consequence.points, signed=True)}" if f.consequence.points is not None else "")
+        assumed = " " + _("[assumed: {what}]", what=", ".join(term("assumed_cli", a) for a in f.assumed_times)) if f.assumed_times else ""
         seen = [c.id for c in f.cameras if c.evidence]  # a game filmed from several cameras: whose view it is
-        assumed += f" [seen by camera {', '.join(seen)}]" if seen else ""
+        assumed += " " + _("[seen by camera {cameras}]", cameras=", ".join(seen)) if seen else ""
         text = f.text  # whole: a sentence cut off mid-way says less than a long line
-        moment = f"n{f.night}" if f.day is None and f.night is not None else f"d{f.day} r{f.round}"
+        moment = _("n{night}", night=f.night) if f.day is None and f.night is not None else _("d{day} r{round}", day=f.day, round=f.round)
         lines.append(
-            f"  #{index:<3} {when} {f.kind:<14} {who:<10} {moment:<5} {f.clause or '-':<16} {cons:<16} {f.confidence:4.2f}  {text}{assumed}"
+            f"  #{index:<3} {when} {f.kind:<14} {who:<10} {moment:<5} {f.clause or '-':<16} {cons:<16} {i18n.number(f.confidence, 2, fixed=True):>4}  {text}{assumed}"
         )
     if hidden:
-        lines.append(f"  and {len(hidden)} less sure (confidence under {min_confidence:.2f}; --min-confidence 0 lists them)")
+        lines.append("  " + _("and {n} less sure (confidence under {least}; --min-confidence 0 lists them)", n=len(hidden),
+                              least=i18n.number(min_confidence, 2, fixed=True)))
     if "x_nights" in report.extra:
-        lines += ["", "Nights"]
+        lines += ["", _("Nights")]
         rows = report.extra["x_nights"] or []
         if not rows:
-            lines.append("  no timed shooting or check")
+            lines.append("  " + _("no timed shooting or check"))
         for r in rows:
             shooting = r.get("kind") == "shooting"
-            what = "shooting" if shooting else f"check by {r.get('by') or 'the checker'}"
+            what = _("shooting") if shooting else _("check by {by}", by=r.get("by") or _("the checker"))
             protocol = r.get("protocol_target")
             if shooting:
-                protocol_words = "miss" if protocol is None else f"seat {protocol} killed"
+                protocol_words = _("miss") if protocol is None else _("seat {seat} killed", seat=protocol)
                 target, outcome = r.get("video_target"), r.get("video_outcome")
                 if outcome == "undetermined" or (target is None and not outcome):
-                    video = "not determined"
+                    video = _("not determined")
                 else:
-                    video = f"seat {target} killed" if target is not None else "miss"
+                    video = _("seat {seat} killed", seat=target) if target is not None else _("miss")
                     if outcome and outcome != "kill":
                         video += f" ({outcome})"
             else:
-                protocol_words = "-" if protocol is None else f"seat {protocol}"
+                protocol_words = "-" if protocol is None else _("seat {seat}", seat=protocol)
                 number = r.get("video_number")
-                video = "no number read" if number is None else f"seat {number}"
+                video = _("no number read") if number is None else _("seat {seat}", seat=number)
             note = f"  ({r['note']})" if r.get("note") and r.get("note") not in video else ""
             start, end = r.get("start"), r.get("end")
             span = f"{start:8.2f}–{end:<8.2f}" if isinstance(start, int | float) and isinstance(end, int | float) else f"{'-':>8} {'':<8}"
-            lines.append(f"  n{r.get('night')} {what:<19} {span} protocol: {protocol_words}  video: {video}{note}")
+            lines.append(f"  {_('n{night}', night=r.get('night'))} {what:<19} {span} "
+                         + _("protocol: {protocol}  video: {video}", protocol=protocol_words, video=video) + note)
     return "\n".join(lines)
 
 
@@ -196,11 +203,11 @@ def summary_table(rows: list[GameResult]) -> str:
     """Findings per kind per game, for --batch."""
     kinds = [k for k in FINDING_KINDS if any(r.counts.get(k) for r in rows)]
     width = max([4, *(len(r.name) for r in rows)])
-    head = f"{'game':<{width}}  {'votes':>5}  " + "  ".join(f"{k:>{len(k)}}" for k in kinds) + "  total"
+    head = f"{_('game'):<{width}}  {_('votes'):>5}  " + "  ".join(f"{k:>{len(k)}}" for k in kinds) + "  " + _("total")
     lines = [head]
     for r in rows:
         if r.error:
-            lines.append(f"{r.name:<{width}}  error: {r.error}")
+            lines.append(f"{r.name:<{width}}  " + _("error: {error}", error=r.error))
             continue
         cells = "  ".join(f"{r.counts.get(k, 0):>{len(k)}}" for k in kinds)
         lines.append(f"{r.name:<{width}}  {r.votes:>5}  {cells}  {sum(r.counts.values()):>5}")
@@ -235,21 +242,22 @@ def _result(r: TaskResult, out_dir: Path) -> GameResult:
 def run_batch(args: argparse.Namespace) -> int:
     folder = Path(args.batch)
     if not folder.is_dir():
-        raise UnreadableInput(f"{folder}: not a folder of games.")
+        raise UnreadableInput(_("{folder}: not a folder of games.", folder=folder))
     games, skipped = find_games(folder, args.reuse_observations)
     for note in skipped:
-        progress(f"audit: skipped {note}")
+        progress(_("audit: skipped {note}", note=note))
     if not games:
-        raise UnreadableInput(f"{folder}: no game to audit (each needs NAME.mp4, NAME.protocol.json and NAME.seats.json).")
+        raise UnreadableInput(_("{folder}: no game to audit (each needs NAME.mp4, NAME.protocol.json and NAME.seats.json).",
+                                folder=folder))
     out_dir = Path(args.out) if args.out else folder
     out_dir.mkdir(parents=True, exist_ok=True)
     jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(games)))
-    progress(f"audit: {len(games)} games, {jobs} at a time")
+    progress(ngettext("audit: {n} game, {jobs} at a time", "audit: {n} games, {jobs} at a time", len(games), jobs=jobs))
     tasks = [AuditTask(g, nights=args.nights) for g in games]
     results: list[GameResult] = []
     for done in run_local(tasks, jobs):
         results.append(_result(done, out_dir))
-        progress(f"audit: {done.name} done")
+        progress(_("audit: {name} done", name=done.name))
     results.sort(key=lambda r: r.name)
     if args.json:
         sys.stdout.write(dumps({"games": [

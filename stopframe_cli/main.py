@@ -14,7 +14,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from contract import i18n
 from contract.errors import EXIT_UNREADABLE, StopframeError
+from contract.i18n import _
 from contract.jsonio import read_json
 from contract.outputs import check_output, check_output_folder, regular_file
 from review.audit.inputs import check_seat_geometry
@@ -42,8 +44,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="stopframe", description="Video review and judging assistant for sport Mafia.")
-    parser.add_argument("--debug", action="store_true", help="show the traceback of a fatal error")
+    parser = _Parser(prog="stopframe", description=_("Video review and judging assistant for sport Mafia."))
+    parser.add_argument("--debug", action="store_true", help=_("show the traceback of a fatal error"))
+    parser.add_argument("--lang", choices=i18n.LANGUAGES,
+                        help=_("the language of messages: ru (the default) or en; JSON keeps its English keys and codes"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
@@ -62,8 +66,8 @@ def plain_words(message: str) -> str:
     Python reprs of JSON values ({'a': 1} is "an object", ['x'] "a list", 'name' "name"), no repeated quoted
     path, and one full stop at the end."""
     text = _ERRNO.sub("", message).strip()
-    text = _DICT_REPR.sub("an object", text)
-    text = _LIST_REPR.sub("a list", text)
+    text = _DICT_REPR.sub(_("an object"), text)
+    text = _LIST_REPR.sub(_("a list"), text)
     text = _QUOTED_PATH.sub(lambda m: "" if m.group(1) in text[: m.start()] else f": {m.group(1)}", text)
     text = _QUOTED_NAME.sub(r'"\1"', text)
     text = re.sub(r"\.\.(?=\s|$)", ".", re.sub(r"\s+", " ", text)).replace(" .", ".")  # a path's ".." is kept
@@ -134,10 +138,28 @@ def check_paths(args: argparse.Namespace) -> None:
             check_output_folder(out, folders)
         else:
             check_output(out, [*inputs, *folders], what="--" + name.replace("_", "-") + " file")
+def _lang_option(argv: Sequence[str]) -> str | None:
+    """`--lang ru|en` (or `--lang=en`) before the command, read ahead of the parser so its own refusals
+    are in that language too; None where it is absent or not a language (the parser then refuses it)."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else arg.removeprefix("--lang=")
+        if (arg == "--lang" or arg.startswith("--lang=")) and value in i18n.LANGUAGES:
+            return value
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    token = i18n.set_language(_lang_option(argv))
+    try:
+        return _run(argv)
+    finally:
+        i18n.reset_language(token)
+
+
+def _run(argv: list[str]) -> int:
     debug = "--debug" in argv
     try:
         args = build_parser().parse_args(argv)
@@ -154,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"stopframe: {plain_words(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
-        print("stopframe: interrupted.", file=sys.stderr)
+        print(f"stopframe: {_('interrupted.')}", file=sys.stderr)
         return 130
 
 

@@ -7,19 +7,21 @@ from __future__ import annotations
 
 import argparse
 
+from contract import i18n
 from contract.errors import InvalidInput
+from contract.i18n import _
 from pipeline.audit import every_tenth
 from stopframe_cli.output import add_output_options, emit, progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("observe", help="per-seat hand intervals seen on a game video")
-    parser.add_argument("video", metavar="VIDEO", help="the game video")
-    parser.add_argument("--seats", required=True, metavar="SEATS", help="the seat map (stopframe-seats/1)")
-    parser.add_argument("--start", type=float, default=None, metavar="S", help="first second to look at")
-    parser.add_argument("--end", type=float, default=None, metavar="S", help="second to stop at")
-    parser.add_argument("--model", choices=("full", "lite"), default="full", help="hand model (lite is faster)")
-    parser.add_argument("--no-gating", action="store_true", help="run the detector on every frame of every seat")
+    parser = subparsers.add_parser("observe", help=_("per-seat hand intervals seen on a game video"))
+    parser.add_argument("video", metavar="VIDEO", help=_("the game video"))
+    parser.add_argument("--seats", required=True, metavar="SEATS", help=_("the seat map (stopframe-seats/1)"))
+    parser.add_argument("--start", type=float, default=None, metavar="S", help=_("first second to look at"))
+    parser.add_argument("--end", type=float, default=None, metavar="S", help=_("second to stop at"))
+    parser.add_argument("--model", choices=("full", "lite"), default="full", help=_("hand model (lite is faster)"))
+    parser.add_argument("--no-gating", action="store_true", help=_("run the detector on every frame of every seat"))
     add_output_options(parser)
     parser.set_defaults(func=run)
 
@@ -29,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.seats import load_seat_map
 
     if args.start is not None and args.end is not None and args.end <= args.start:
-        raise InvalidInput(f"--end {args.end} must come after --start {args.start}.")
+        raise InvalidInput(_("--end {end} must come after --start {start}.", end=args.end, start=args.start))
     seat_map = load_seat_map(args.seats)
     windows = None
     if args.start is not None or args.end is not None:
@@ -42,11 +44,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _table(data: dict) -> str:
-    lines = [f"{data['video']}: {len(data['hands'])} hand intervals ({data['fps']:.3f} fps)",
-             f"{'seat':>4}  {'on':>9}  {'off':>9}  {'frames':>13}  {'pose':<13}  conf"]
+    lines = [i18n.ngettext("{video}: {n} hand interval ({fps} fps)", "{video}: {n} hand intervals ({fps} fps)",
+                           len(data["hands"]), video=data["video"], fps=i18n.number(data["fps"], 3, fixed=True)),
+             f"{_('seat'):>4}  {_('on'):>9}  {_('off'):>9}  {_('frames'):>13}  {_('pose'):<13}  {_('conf')}"]
     for h in data["hands"]:
-        lines.append(f"{h['seat']:>4}  {h['on']:>9.3f}  {h['off']:>9.3f}  {h['on_frame']:>6}-{h['off_frame']:<6}  "
-                     f"{h['pose']:<13}  {h['confidence']:.2f}")
+        lines.append(f"{h['seat']:>4}  {i18n.number(h['on'], 3, fixed=True):>9}  {i18n.number(h['off'], 3, fixed=True):>9}  "
+                     f"{h['on_frame']:>6}-{h['off_frame']:<6}  {i18n.term('pose', h['pose']):<13}  "
+                     f"{i18n.number(h['confidence'], 2, fixed=True)}")
     for u in data.get("x_unseen", []):
-        lines.append(f"seat {u['seat']} not seen {u['start']:.2f}-{u['end']:.2f} s: {u['why']}")
+        lines.append(_("seat {seat} not seen {start}-{end} s: {why}", seat=u["seat"], start=i18n.number(u["start"], 2, fixed=True),
+                       end=i18n.number(u["end"], 2, fixed=True), why=u["why"]))
     return "\n".join(lines)

@@ -7,13 +7,14 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from contract.i18n import _
 from contract.jsonio import dumps, write_atomic
 
 
 def add_output_options(parser: argparse.ArgumentParser) -> None:
     """The --json / --out pair every reporting command shares (spec §6)."""
-    parser.add_argument("--json", action="store_true", help="print JSON to stdout")
-    parser.add_argument("--out", metavar="FILE", help="write the JSON result to FILE (atomically)")
+    parser.add_argument("--json", action="store_true", help=_("print JSON to stdout"))
+    parser.add_argument("--out", metavar="FILE", help=_("write the JSON result to FILE (atomically)"))
 
 
 def emit(args: argparse.Namespace, data: Any, table: Callable[[], str]) -> None:

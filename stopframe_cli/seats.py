@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from contract import i18n
 from contract.errors import InvalidInput, StopframeError
+from contract.i18n import _, term
 from contract.jsonio import read_json
 from contract.outputs import same_kind
 from pipeline.audit import every_tenth
@@ -18,16 +20,16 @@ from stopframe_cli.output import emit, progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("seats", help="find the seat map from the video (where hands rest in the votes)")
-    parser.add_argument("video", metavar="VIDEO", help="the game video")
-    parser.add_argument("--protocol", metavar="P", help="the game's protocol: its vote times say when to look")
+    parser = subparsers.add_parser("seats", help=_("find the seat map from the video (where hands rest in the votes)"))
+    parser.add_argument("video", metavar="VIDEO", help=_("the game video"))
+    parser.add_argument("--protocol", metavar="P", help=_("the game's protocol: its vote times say when to look"))
     parser.add_argument("--flip", action="store_true",
-                        help="number the seats counter-clockwise (seat 1 on the judge's right)")
+                        help=_("number the seats counter-clockwise (seat 1 on the judge's right)"))
     parser.add_argument("--first-seat-at", type=int, default=1, metavar="N", choices=range(1, 11),
-                        help="the seat found as N becomes seat 1 (the others follow round the table)")
-    parser.add_argument("--json", action="store_true", help="print the seat map as JSON to stdout")
-    parser.add_argument("--out", metavar="SEATS", help="write the seat map to SEATS (stopframe-seats/1)")
-    parser.add_argument("--replace", action="store_true", help="let --out replace an existing file")
+                        help=_("the seat found as N becomes seat 1 (the others follow round the table)"))
+    parser.add_argument("--json", action="store_true", help=_("print the seat map as JSON to stdout"))
+    parser.add_argument("--out", metavar="SEATS", help=_("write the seat map to SEATS (stopframe-seats/1)"))
+    parser.add_argument("--replace", action="store_true", help=_("let --out replace an existing file"))
     parser.set_defaults(func=run)
 
 
@@ -36,8 +38,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.seat_finder import renumbered
 
     if args.out and Path(args.out).exists() and not args.replace:
-        raise InvalidInput(f"{args.out}: a seat map is already there; add --replace to overwrite it, "
-                           "or give another file.")
+        raise InvalidInput(_("{path}: a seat map is already there; add --replace to overwrite it, or give another file.",
+                             path=args.out))
     if args.out and args.replace:
         same_kind(args.out, "stopframe-seats/1", "a seat map", _format_of)
     found = find_game_seats(args.video, args.protocol, progress=every_tenth(progress, "seats:"))
@@ -60,21 +62,23 @@ def _format_of(path: object) -> object:
 def table(data: dict) -> str:
     """The found map as a judge reads it: each seat's confidence, then every seat not found and why."""
     found = data["x_found"]
-    how = ("from the hands in the protocol's votes" if found["mode"] == "votes"
-           else "from the players and the table over the whole video (no vote times)" if "table" in found
-           else "from the hands seen over the whole video (no vote times)")
-    lines = [f"Seat map found {how} in {found['seconds']:.1f} s, seats numbered {found['direction']} "
-             "from the judge's left" + (", checked against the protocol's voters" if found["checked_by_voters"] else "")]
-    lines.append("table outline found: it sets the ring's middle, the line the chairs stand on and the zones' outer edge"
+    how = (_("from the hands in the protocol's votes") if found["mode"] == "votes"
+           else _("from the players and the table over the whole video (no vote times)") if "table" in found
+           else _("from the hands seen over the whole video (no vote times)"))
+    lines = [_("Seat map found {how} in {seconds} s, seats numbered {direction} from the judge's left", how=how,
+               seconds=i18n.number(found["seconds"], 1, fixed=True), direction=term("direction", found["direction"]))
+             + (_(", checked against the protocol's voters") if found["checked_by_voters"] else "")]
+    lines.append(_("table outline found: it sets the ring's middle, the line the chairs stand on and the zones' outer edge")
                  if "table" in found else
-                 "no table outline found (no table top of one colour round the hands): the ring of resting hands "
-                 "stands in for it; check the seat numbers on the picture")
+                 _("no table outline found (no table top of one colour round the hands): the ring of resting hands "
+                   "stands in for it; check the seat numbers on the picture"))
     if found["mode"] != "votes" and "table" in found:
-        lines.append("players only: the ten chairs are spread evenly round the table and fitted to the players and "
-                     "hands seen; each zone reaches from the rim to two hands in, as no vote has shown yet where "
-                     "this table's hands land. Check the zones on the picture, and find the map again with "
-                     "--protocol once votes have times")
+        lines.append(_("players only: the ten chairs are spread evenly round the table and fitted to the players and "
+                       "hands seen; each zone reaches from the rim to two hands in, as no vote has shown yet where "
+                       "this table's hands land. Check the zones on the picture, and find the map again with "
+                       "--protocol once votes have times"))
     for seat, confidence in found["confidence"].items():
-        lines.append(f"seat {seat:>2}: found, confidence {confidence:.2f}")
+        lines.append(_("seat {seat}: found, confidence {confidence}", seat=format(seat, ">2"),
+                       confidence=i18n.number(confidence, 2, fixed=True)))
     lines += list(found["unfound"].values())
     return "\n".join(lines)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import EXIT_INVALID, EXIT_OK, UnreadableInput
+from contract.i18n import _, ngettext
 from pipeline.tournament import ENGINES, Settings, run_tournament
 from review.cases.store import default_db_path
 from review.cases.tournament import Tournament
@@ -27,38 +28,38 @@ from stopframe_cli.output import progress
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "tournament",
-        help="audit every game of a tournament folder (resumable; local processes or Ray) and roll up the report",
-        description="Audit every NAME.mp4 + NAME.protocol.json + NAME.seats.json in DIR (protocols may be Polemica or "
-                    "mafiaratings files), one task per game; a second run redoes only what changed.",
+        help=_("audit every game of a tournament folder (resumable; local processes or Ray) and roll up the report"),
+        description=_("Audit every NAME.mp4 + NAME.protocol.json + NAME.seats.json in DIR (protocols may be Polemica or "
+                      "mafiaratings files), one task per game; a second run redoes only what changed."),
     )
-    p.add_argument("folder", metavar="DIR", help="the folder of games")
-    p.add_argument("--out", required=True, metavar="OUT", help="where the audits and tournament.json/.html/.csv go")
+    p.add_argument("folder", metavar="DIR", help=_("the folder of games"))
+    p.add_argument("--out", required=True, metavar="OUT", help=_("where the audits and tournament.json/.html/.csv go"))
     p.add_argument("--engine", choices=ENGINES, default="local",
-                   help='local: processes on this machine (default); ray: Ray (pip install -e ".[cluster]")')
+                   help=_('local: processes on this machine (default); ray: Ray (pip install -e ".[cluster]")'))
     p.add_argument("--address", metavar="ADDR",
-                   help="with --engine ray: a running Ray cluster, host:port of its head (default: a local Ray); "
-                        "a cluster with token authentication takes its token from RAY_AUTH_TOKEN")
-    p.add_argument("--jobs", type=int, default=None, metavar="N", help="games audited at once (default: cores)")
-    p.add_argument("--rules", metavar="ID", help="audit every game under this rule profile instead of its protocol's")
-    p.add_argument("--nights", action="store_true", help="audit the nights too (shootings and checks)")
-    p.add_argument("--model", choices=("full", "lite"), default="full", help="hand landmark model (default full)")
+                   help=_("with --engine ray: a running Ray cluster, host:port of its head (default: a local Ray); "
+                          "a cluster with token authentication takes its token from RAY_AUTH_TOKEN"))
+    p.add_argument("--jobs", type=int, default=None, metavar="N", help=_("games audited at once (default: cores)"))
+    p.add_argument("--rules", metavar="ID", help=_("audit every game under this rule profile instead of its protocol's"))
+    p.add_argument("--nights", action="store_true", help=_("audit the nights too (shootings and checks)"))
+    p.add_argument("--model", choices=("full", "lite"), default="full", help=_("hand landmark model (default full)"))
     p.add_argument("--reuse-observations", action="store_true",
-                   help="use NAME.observations.json where present instead of looking at the video")
+                   help=_("use NAME.observations.json where present instead of looking at the video"))
     p.add_argument("--decisions", metavar="DB",
-                   help="the judges' decisions to roll up (default: the app's database, where there is one)")
+                   help=_("the judges' decisions to roll up (default: the app's database, where there is one)"))
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.rules is not None and args.rules not in PROFILES:
-        raise UnreadableInput(f"--rules {args.rules[:30]}: not a rule profile; known: {', '.join(PROFILES)}.")
+        raise UnreadableInput(_("--rules {rules}: not a rule profile; known: {known}.", rules=args.rules[:30], known=", ".join(PROFILES)))
     if args.address and args.engine != "ray":
-        raise UnreadableInput("--address names a Ray cluster: it goes with --engine ray.")
+        raise UnreadableInput(_("--address names a Ray cluster: it goes with --engine ray."))
     if args.jobs is not None and args.jobs < 1:
-        raise UnreadableInput(f"--jobs {args.jobs}: at least one game must run at a time.")
+        raise UnreadableInput(_("--jobs {jobs}: at least one game must run at a time.", jobs=args.jobs))
     db = args.decisions or (default_db_path() if default_db_path().exists() else None)
     if args.decisions and not Path(args.decisions).is_file():
-        raise UnreadableInput(f"{args.decisions}: no decisions database there.")
+        raise UnreadableInput(_("{path}: no decisions database there.", path=args.decisions))
     settings = Settings(rules=args.rules, nights=args.nights, model=args.model, reuse_observations=args.reuse_observations)
     tournament = run_tournament(args.folder, args.out, settings, engine=args.engine, jobs=args.jobs, address=args.address,
                                 decisions_db=db, say=progress, wording=plain_words)
@@ -69,12 +70,14 @@ def run(args: argparse.Namespace) -> int:
 def summary(t: Tournament) -> str:
     """Games with their status and suggestions, failed ones with their sentence, and where the report is."""
     width = max([4, *(len(g.id) for g in t.games)])
-    lines = [f"{'game':<{width}}  {'table':<6} {'judge':<16} {'status':<8} {'votes':>5} {'suggestions':>11}"]
+    lines = [f"{_('game'):<{width}}  {_('table'):<6} {_('judge'):<16} {_('status'):<8} {_('votes'):>5} {_('suggestions'):>11}"]
     for g in t.games:
         if g.status == "failed":
-            lines.append(f"{g.id:<{width}}  {g.table or '-':<6} {(g.judge or '-')[:16]:<16} failed: {g.error}")
+            lines.append(f"{g.id:<{width}}  {g.table or '-':<6} {(g.judge or '-')[:16]:<16} " + _("failed: {error}", error=g.error))
             continue
         lines.append(f"{g.id:<{width}}  {g.table or '-':<6} {(g.judge or '-')[:16]:<16} {g.status:<8} {g.votes:>5} {g.suggestions:>11}")
     totals = t.totals
-    lines.append(f"{totals['games']} games: {totals['audited']} audited, {totals['reused']} reused, {totals['failed']} failed")
+    lines.append(ngettext("{n} game: {audited} audited, {reused} reused, {failed} failed",
+                          "{n} games: {audited} audited, {reused} reused, {failed} failed", totals["games"],
+                          audited=totals["audited"], reused=totals["reused"], failed=totals["failed"]))
     return "\n".join(lines)

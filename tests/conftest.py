@@ -1,4 +1,7 @@
-"""Shared test settings: hypothesis profiles.
+"""Shared test settings: hypothesis profiles, and English words.
+
+The suite reads Stopframe's English (its assertions quote English words): STOPFRAME_LANG=en is set at
+import, before any test or subprocess starts; the tests of the Russian catalogue choose ru themselves.
 
 `ci` (the default) is small and derandomised so CI is fast and repeatable; `fuzz` is the long run that
 bench/fuzz_protocol.py starts with HYPOTHESIS_PROFILE=fuzz.
@@ -12,6 +15,8 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 # The tests leave nothing in the checkout: hypothesis keeps its own files in a temporary folder.
 set_hypothesis_home_dir(tempfile.mkdtemp(prefix="stopframe-hypothesis-"))
+
+os.environ["STOPFRAME_LANG"] = "en"
 
 settings.register_profile("ci", derandomize=True, max_examples=100, deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow])

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import StopframeError
+from contract.i18n import _, term
 from contract.jsonio import write_atomic
 from review.cases.appeal_store import Amendment
 from review.cases.appeals import AppealCase, Check, Decision, grounds_for
@@ -35,8 +36,8 @@ def _rows(pairs: Sequence[tuple[str, Any]]) -> str:
 
 
 def _decision_rows(d: Decision) -> str:
-    return _rows([("decision", d.summary), ("reasoning", d.reasoning), ("decided by", d.decided_by),
-                  ("decided at", _when(d.decided_at)), ("chief judge agrees", "yes" if d.chief_judge_agrees else "no")])
+    return _rows([(_("decision"), d.summary), (_("reasoning"), d.reasoning), (_("decided by"), d.decided_by),
+                  (_("decided at"), _when(d.decided_at)), (_("chief judge agrees"), _("yes") if d.chief_judge_agrees else _("no"))])
 
 
 def appeal_html(case: AppealCase, *, title: str, protocol: Mapping[str, Any] | None,
@@ -46,38 +47,39 @@ def appeal_html(case: AppealCase, *, title: str, protocol: Mapping[str, Any] | N
     `key_frames` maps an evidence item's position to its frames."""
     e = html.escape
     ground = next((g for g in grounds_for(case.profile) if g.clause == case.ground), None)
-    parts = page_head(f"Appeal {case.case_id} — {title}", protocol)
-    parts.append("<h2>The appeal</h2>")
-    deadline = f"{_when(case.deadline)} ({'in time' if case.filed_in_time else 'late'})" if case.deadline else "—"
+    parts = page_head(_("Appeal {case} — {title}", case=case.case_id, title=title), protocol)
+    parts.append(f"<h2>{e(_('The appeal'))}</h2>")
+    deadline = f"{_when(case.deadline)} ({_('in time') if case.filed_in_time else _('late')})" if case.deadline else "—"
     parts.append(_rows([
-        ("appellant", case.appellant), ("claim", case.claim),
-        ("grounds", f"{case.ground} — {ground.text if ground else ''}"),
-        ("opened from", (case.opened_from or {}).get("label")),
-        ("game ended", _when(case.game_ended_at)), ("filed", _when(case.filed_at)),
-        ("filing deadline (rfm 7.3.6)", deadline), ("status", case.status),
+        (_("appellant"), case.appellant), (_("claim"), case.claim),
+        (_("grounds"), f"{case.ground} — {ground.text if ground else ''}"),
+        (_("opened from"), (case.opened_from or {}).get("label")),
+        (_("game ended"), _when(case.game_ended_at)), (_("filed"), _when(case.filed_at)),
+        (_("filing deadline (rfm 7.3.6)"), deadline), (_("status"), term("status", case.status)),
     ]))
-    parts.append(f"<h2>Evidence ({len(case.evidence)})</h2>")
+    parts.append(f"<h2>{e(_('Evidence ({n})', n=len(case.evidence)))}</h2>")
     for i, item in enumerate(case.evidence):
-        parts.append(f"<section><h3>{e(item.kind)}: {e(item.label)}</h3>")
+        parts.append(f"<section><h3>{e(term('evidence', item.kind))}: {e(item.label)}</h3>")
         if item.data:
             parts.append(_rows(_evidence_pairs(item.data)))
         parts += [figure(kf) for kf in (key_frames or {}).get(i, ())]
         parts.append("</section>")
-    parts.append("<h2>Statements</h2>")
-    parts.append(_rows([("side judge", case.side_judge_statement or "—"),
-                        ("table judge", case.table_judge_statement or "—")]))
+    parts.append(f"<h2>{e(_('Statements'))}</h2>")
+    parts.append(_rows([(_("side judge"), case.side_judge_statement or "—"),
+                        (_("table judge"), case.table_judge_statement or "—")]))
     if case.profile == "showtime":
-        parts.append(_rows([("club member", "yes" if case.club_member else "no"),
-                            ("voted to accept the protest", ", ".join(map(str, case.protest_votes_for)) or "—")]))
+        parts.append(_rows([(_("club member"), _("yes") if case.club_member else _("no")),
+                            (_("voted to accept the protest"), ", ".join(map(str, case.protest_votes_for)) or "—")]))
     if checks:
-        parts.append("<h2>Preconditions</h2><table><tr><th>clause</th><th>check</th><th>met</th></tr>")
+        parts.append(f"<h2>{e(_('Preconditions'))}</h2><table><tr>"
+                     + "".join(f"<th>{e(_(h))}</th>" for h in ("clause", "check", "met")) + "</tr>")
         parts += [f'<tr class="{"ok" if c.ok else "fail"}"><td>{e(c.clause or "")}</td><td>{e(c.text)}</td>'
-                  f"<td>{'yes' if c.ok else 'no' if c.blocking else 'no (advisory)'}</td></tr>" for c in checks]
+                  f"<td>{e(_('yes') if c.ok else _('no') if c.blocking else _('no (advisory)'))}</td></tr>" for c in checks]
         parts.append("</table>")
-    parts.append("<h2>Decision</h2>")
-    parts.append(_decision_rows(case.decision) if case.decision else "<p>Not decided yet.</p>")
+    parts.append(f"<h2>{e(_('Decision'))}</h2>")
+    parts.append(_decision_rows(case.decision) if case.decision else f"<p>{e(_('Not decided yet.'))}</p>")
     for n, a in enumerate(amendments, 1):
-        parts.append(f"<h3>Amendment {n} ({e(_when(a.at))}, {e(a.who)})</h3>" + _decision_rows(a.decision))
+        parts.append(f"<h3>{e(_('Amendment {n} ({at}, {who})', n=n, at=_when(a.at), who=a.who))}</h3>" + _decision_rows(a.decision))
     return page_end(parts)
 
 
@@ -89,13 +91,14 @@ def _evidence_pairs(data: Mapping[str, Any]) -> list[tuple[str, Any]]:
     for k in keep:
         v = data.get(k)
         if v not in (None, [], ""):
-            pairs.append(("what the video shows" if k == "x_text" else k,
+            pairs.append((_("what the video shows") if k == "x_text" else term("field", k),
                           " ".join(map(str, v)) if isinstance(v, list) else v))
     cons, out = data.get("consequence"), data.get("outcome")
     if isinstance(cons, Mapping):
-        pairs.append(("consequence", cons.get("text") or cons.get("type")))
+        pairs.append((_("consequence"), cons.get("text") or cons.get("type")))
     if isinstance(out, Mapping):
-        pairs.append(("outcome", f"by the protocol: {out.get('protocol')}; by the video: {out.get('video')}"))
+        pairs.append((_("outcome"), _("by the protocol: {protocol}; by the video: {video}", protocol=out.get("protocol"),
+                                      video=out.get("video"))))
     return pairs
 
 
@@ -108,7 +111,7 @@ def write_pdf(html_text: str, out: str | os.PathLike[str], *, timeout_s: float =
     """Print the report to PDF with headless Chromium; a clear error where no Chromium is installed."""
     browser = chromium()
     if browser is None:
-        raise StopframeError("PDF needs Chromium (apt-get install chromium); the HTML report has everything.", 2)
+        raise StopframeError(_("PDF needs Chromium (apt-get install chromium); the HTML report has everything."), 2)
     with tempfile.TemporaryDirectory() as tmp:
         page, pdf = Path(tmp) / "report.html", Path(tmp) / "report.pdf"
         page.write_text(html_text, encoding="utf-8")
@@ -117,7 +120,8 @@ def write_pdf(html_text: str, out: str | os.PathLike[str], *, timeout_s: float =
         try:
             subprocess.run(cmd, capture_output=True, timeout=timeout_s, check=False)
         except subprocess.TimeoutExpired as exc:
-            raise StopframeError(f"{out}: Chromium took over {timeout_s:.0f} s to print the report.", 2) from exc
+            raise StopframeError(_("{path}: Chromium took over {seconds} s to print the report.", path=out,
+                                   seconds=f"{timeout_s:.0f}"), 2) from exc
         if not pdf.is_file() or pdf.stat().st_size == 0:
-            raise StopframeError(f"{out}: Chromium did not print the report.", 2)
+            raise StopframeError(_("{path}: Chromium did not print the report.", path=out), 2)
         return write_atomic(out, pdf.read_bytes())

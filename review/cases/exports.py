@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contract import i18n
+from contract.i18n import _
 from contract.jsonio import write_atomic
 from contract.outputs import Input, check_output
 from review.audit.findings import Finding, finding_key
@@ -81,7 +83,7 @@ def page_head(title: str, protocol: Mapping[str, Any] | None) -> list[str]:
     e = html.escape
     game = (protocol or {}).get("game") or {}
     return [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        "<!DOCTYPE html>", f'<html lang="{i18n.language()}"><head><meta charset="utf-8">',
         f"<title>{e(title)}</title>",
         "<style>body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}"
         "td,th{border:1px solid #999;padding:.2em .5em;text-align:left;vertical-align:top}"
@@ -89,7 +91,7 @@ def page_head(title: str, protocol: Mapping[str, Any] | None) -> list[str]:
         ".confirmed,.edited,.fail{background:#fde2e2}.rejected{color:#777}.ok{background:#e2f5e2}</style></head><body>",
         f"<h1>{e(title)}</h1>",
         "<p>" + e(" · ".join(f"{k}: {v}" for k, v in game.items() if v not in (None, ""))) + "</p>",
-        f"<p>Rules: {e(str((protocol or {}).get('rules', '')))}</p>",
+        "<p>" + e(_("Rules: {rules}", rules=(protocol or {}).get("rules", ""))) + "</p>",
     ]
 
 
@@ -103,7 +105,7 @@ def figure(kf: KeyFrame) -> str:
 
 def page_end(parts: list[str]) -> str:
     stamp = html.escape(time.strftime("%Y-%m-%d %H:%M"))
-    return "\n".join([*parts, f"<footer><p>Made by Stopframe on {stamp}.</p></footer></body></html>"]) + "\n"
+    return "\n".join([*parts, f"<footer><p>{_('Made by Stopframe on {stamp}.', stamp=stamp)}</p></footer></body></html>"]) + "\n"
 
 
 def write_html_report(path: str | os.PathLike[str], text: str, inputs: Iterable[Input] = ()) -> Path:

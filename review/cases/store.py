@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import StopframeError, UnreadableInput
+from contract.i18n import LANGUAGES
 from review.audit.findings import Finding, finding_key
 
 STATUSES = ("confirmed", "rejected", "edited")
@@ -62,6 +63,9 @@ CREATE TABLE IF NOT EXISTS trail (
     version INTEGER NOT NULL
 );
 """
+
+
+_LANGUAGE_KEY = "language:"  # meta rows "language:<judge's name>" -> ru | en
 
 
 def append_only(table: str, what: str) -> str:
@@ -314,6 +318,21 @@ class Store:
         with self.reading() as con:
             rows = con.execute("SELECT * FROM games ORDER BY last_opened DESC LIMIT ?", (limit,)).fetchall()
         return [RecentGame(*r) for r in rows]
+
+    # -- each judge's language -----------------------------------------------------------------------------
+    def judge_language(self, judge: str) -> str | None:
+        """The language `judge` last chose in the app (ru, en), or None if they never chose one."""
+        with self.reading() as con:
+            row = con.execute("SELECT value FROM meta WHERE key=?", (_LANGUAGE_KEY + judge.strip(),)).fetchone()
+        return row[0] if row and row[0] in LANGUAGES else None
+
+    def set_judge_language(self, judge: str, lang: str) -> None:
+        """Remember the language `judge` reads the app in, so it opens in it next time they give their name."""
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}")
+        with self.transaction() as con:
+            con.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                        (_LANGUAGE_KEY + judge.strip(), lang))
 
     def integrity_ok(self) -> bool:
         with self.reading() as con:

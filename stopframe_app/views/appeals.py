@@ -442,7 +442,7 @@ def _case(game: Game, case: AppealCase) -> None:
 
 
 def render(game: Game) -> None:
-    st.header("Appeals")
+    st.header(words.t("Appeals"))
     show_flash()
     cases = state.appeals().cases(game.game_id)
     labels = {c.case_id: f"{c.case_id} · {words.status(c.status)} · {c.appellant} · {c.ground}" for c in cases}

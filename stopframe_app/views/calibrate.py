@@ -20,7 +20,7 @@ from contract.jsonio import read_json
 from contract.outputs import check_output, same_kind
 from review.cases.store import data_dir
 from review.game.protocol import resolve_camera_path
-from stopframe_app import state
+from stopframe_app import state, words
 from stopframe_app.decisions import game_inputs, md
 from stopframe_app.game import Game, GameSpec, stem_of
 from vision.seat_finder import FoundMap, renumbered
@@ -212,7 +212,7 @@ def _format_of(path: object) -> object:
 
 
 def render(game: Game) -> None:
-    st.header("Seat calibration")
+    st.header(words.t("Seat calibration"))
     camera_picker(game)
     if game.video_meta is None:
         st.info(game.notes.get("video", "Open a game with a video to place its seats."))

@@ -172,7 +172,7 @@ def _save(game: Game) -> None:
 
 
 def render(game: Game) -> None:
-    st.header("Exports")
+    st.header(words.t("Exports"))
     show_flash()
     decisions = state.store().decisions(game.game_id)
     st.write(f"{len(game.findings)} finding(s), {len(decisions)} decided. The original protocol "

@@ -16,7 +16,7 @@ from contract.jsonio import read_json
 from pipeline.cameras import main_camera, observations_beside
 from review.audit.findings import Finding
 from review.game.protocol import CameraVideo, resolve_camera_path
-from stopframe_app import state
+from stopframe_app import state, words
 from stopframe_app.game import Game
 from stopframe_app.timeline import SELECTION, timeline_chart, timeline_rows
 from stopframe_app.viewer import STEPS, flagged_seats, frame_viewer, hands_at, step_buttons, window_at
@@ -187,7 +187,7 @@ def _picked_on_chart(game: Game) -> None:
 
 
 def render(game: Game) -> None:
-    st.header("Timeline and frames")
+    st.header(words.t("Timeline and frames"))
     rows = timeline_rows(game.clock_data, game.windows, game.hands, game.findings,
                          game.video_meta.duration if game.video_meta else None)
     now = None

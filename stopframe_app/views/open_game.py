@@ -12,7 +12,7 @@ from pathlib import Path
 import streamlit as st
 
 from review.cases.store import data_dir
-from stopframe_app import state
+from stopframe_app import state, words
 from stopframe_app.decisions import md
 from stopframe_app.game import SAMPLE_PROTOCOL, Game, GameSpec, analyse, sample_spec
 
@@ -105,7 +105,7 @@ def _said(where: str) -> None:
 
 
 def render(game: Game | None) -> None:
-    st.header("Open a game")
+    st.header(words.t("Open a game"))
     if game is not None:
         st.caption(f"Open now: {md(game.title)} ({md(Path(game.spec.protocol).name)}).")
     st.button("Open the bundled sample game", key="open_sample", disabled=not SAMPLE_PROTOCOL.is_file(),

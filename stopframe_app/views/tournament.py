@@ -177,7 +177,7 @@ def _chooser() -> None:
 
 
 def render(game: Game | None = None) -> None:
-    st.header("Tournament")
+    st.header(words.t("Tournament"))
     _chooser()
     said = st.session_state.pop(SAID, None)
     if said:

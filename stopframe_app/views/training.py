@@ -231,7 +231,7 @@ def _trainer(game: Game, sets: dict[str, QuizSet]) -> None:
 
 
 def render(game: Game) -> None:
-    st.header("Training")
+    st.header(words.t("Training"))
     show_flash()
     sets = all_sets()
     if st.radio("Mode", ["Take a quiz", "Trainer"], key="training_mode", horizontal=True) == "Take a quiz":

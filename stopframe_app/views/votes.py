@@ -40,7 +40,7 @@ def _round_label(rnd: VoteRound, findings: Sequence[Finding]) -> str:
 
 
 def render(game: Game) -> None:
-    st.header("Vote audit")
+    st.header(words.t("Vote audit"))
     show_flash()
     _problems(game)
     for key in ("observations", "audit"):

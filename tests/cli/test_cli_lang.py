@@ -1,0 +1,64 @@
+"""The command line speaks the judge's language: Russian by default, English with --lang en; JSON stays JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from contract import i18n
+from tests.clirun import run_cli
+
+
+@pytest.fixture
+def russian_system(monkeypatch):
+    monkeypatch.delenv("STOPFRAME_LANG", raising=False)
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+
+
+def test_a_missing_protocol_is_refused_in_russian(russian_system, capsys, tmp_path):
+    missing = tmp_path / "game.json"
+    code, out, err = run_cli(capsys, "validate", missing)
+    assert code == 2
+    assert err.strip() == f"stopframe: {missing}: не удаётся прочитать файл (протокол): нет такого файла или папки."
+
+
+def test_lang_en_refuses_in_english_on_a_russian_system(russian_system, capsys, tmp_path):
+    missing = tmp_path / "game.json"
+    code, out, err = run_cli(capsys, "--lang", "en", "validate", missing)
+    assert code == 2
+    assert err.strip() == f"stopframe: {missing}: cannot read the protocol: No such file or directory."
+    assert i18n.language() == "ru"  # the flag held for that run only
+
+
+def test_lang_ru_wins_over_an_english_environment(monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("STOPFRAME_LANG", "en")
+    bad = tmp_path / "game.json"
+    bad.write_text('{"format": ', encoding="utf-8")
+    code, out, err = run_cli(capsys, "--lang=ru", "validate", bad)
+    assert code == 2
+    assert "некорректный JSON: строка 1" in err and "protocol" not in err
+
+
+def test_an_unknown_language_is_a_usage_error(capsys):
+    code, out, err = run_cli(capsys, "--lang", "fr", "validate", "x.json")
+    assert code == 2
+    assert "--lang" in err and '"ru"' in err
+
+
+def test_the_audit_table_in_russian_keeps_the_json_english(capsys):
+    fix = Path(__file__).parents[1] / "fixtures" / "audit"
+    args = ["audit", fix / "day_vote.mp4", "--protocol", fix / "day_vote.protocol.json",
+            "--seats", fix / "day_vote.seats.json", "--observations", fix / "day_vote.observations.json"]
+    code, out, err = run_cli(capsys, "--lang", "ru", *args)
+    assert code == 0
+    assert "Голосования" in out and "Нарушения (8, сначала самые уверенные)" in out and "ИЗМЕНЕНО — по протоколу" in out
+    assert "место 9" in out and "голос не засчитывается" in out and "штраф -0,2" in out and "13,60 с" in out
+    assert "Votes" not in out and "seat 9" not in out
+    code, out, err = run_cli(capsys, "--lang", "ru", *args, "--json")
+    data = json.loads(out)
+    assert {f["kind"] for f in data["findings"]} >= {"late_vote", "no_vote"}
+    assert {f["consequence"]["type"] for f in data["findings"]} >= {"not_counted", "fine"}
