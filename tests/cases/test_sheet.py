@@ -1,0 +1,185 @@
+"""review.cases.sheet: a paper protocol typed box by box, each entry checked by the rules engine at once.
+
+The rule tests name the clause the engine cites for what the judge typed; a problem never stops an entry."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from review.cases.sheet import Sheet, box_events, new_protocol
+from review.cases.sheet_entry import Slot
+from review.game.engine import replay
+from review.game.importers import import_file
+from review.game.protocol import validate
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "sample_videos" / "game" / "sample_game.protocol.json"
+POLEMICA = REPO / "tests" / "fixtures" / "import" / "polemica_game.json"
+
+# The bundled sample game as a judge copies it from the paper sheet, box by box in the order of the sheet.
+SAMPLE_SHEET = [
+    *((f"role.{seat}", role) for seat, role in
+      {1: "к", 2: "м", 3: "к", 4: "ш", 5: "к", 6: "к", 7: "д", 8: "к", 9: "м", 10: "к"}.items()),
+    ("nominations.1", "2:6 5:3 9:8"), ("round.1.1", "6:5 3:1 8:4"), ("eliminated.1", "6"),
+    ("shooting.1", "2:10 7:10 9:10"), ("check.1.don", "4"), ("check.1.sheriff", "9"), ("best_move", "2 9 3"),
+    ("nominations.2", "4:9 9:3"), ("round.2.1", "9:4 3:4"), ("round.2.2", "9:4 3:4"), ("lift.2", "5"),
+    ("eliminated.2", "9 3"), ("shooting.2", "2:4 7:8"), ("check.2.don", "1"), ("check.2.sheriff", "2"),
+    ("nominations.3", "4:2 2:7 7:5"), ("round.3.1", "2:3 7:1 5:2"), ("eliminated.3", "2"),
+    ("shooting.3", "7:4"), ("check.3.don", "8"),
+    ("nominations.4", "1:7 7:1"), ("round.4.1", "7:3 1:1"), ("eliminated.4", "7"), ("result", "красные"),
+]
+
+
+def sample() -> dict[str, Any]:
+    return json.loads(SAMPLE.read_text(encoding="utf-8"))
+
+
+def typed(rules: str, entries: list[tuple[str, str]]) -> Sheet:
+    sheet = Sheet(new_protocol(rules))
+    for slot, text in entries:
+        sheet.enter(slot, text)
+    return sheet
+
+
+def problems(sheet: Sheet) -> list[tuple[str, str | None]]:
+    return [(p.slot, p.clause) for p in sheet.problems()]
+
+
+def test_the_sample_game_typed_from_paper_is_the_sample_game() -> None:
+    sheet = typed("rfm", SAMPLE_SHEET)
+    data = sheet.protocol()
+    assert validate(data) == [] and sheet.complete
+    ours, theirs = replay(data), replay(sample())
+    assert ours.eliminations == theirs.eliminations and ours.result == theirs.result == "red"
+    kinds = ("nomination", "vote", "lift_vote", "shooting", "check", "best_move", "result")
+    strip = ("t", "cutoff", "announced")
+    assert [{k: v for k, v in e.items() if k not in strip} for e in data["events"] if e["type"] in kinds] == \
+        [{k: v for k, v in e.items() if k not in strip} for e in sample()["events"] if e["type"] in kinds]
+
+
+def test_every_box_of_an_opened_protocol_reads_as_its_events_and_typed_again_changes_nothing() -> None:
+    sheet = Sheet(sample())
+    keys = {"nominations.1", "round.1.1", "round.2.2", "lift.2", "eliminated.2", "shooting.2", "check.1.don",
+            "check.2.sheriff", "best_move", "result", "role.7", "nickname.3", "game.judge", "rules"}
+    texts = {k: sheet.text(k) for k in keys}
+    assert texts["round.1.1"] == "6:5 3:1 8:4" and texts["check.1.don"] == "4+" and texts["lift.2"] == "5"
+    assert texts["best_move"] == "10: 2 9 3" and texts["nickname.3"] == "Вега" and texts["shooting.2"] == "2:4 7:8"
+    for key, text in texts.items():
+        assert sheet.enter(key, text) is False, key  # the same line again is no entry
+        assert sheet.enter(key, f"  {text} ") is False, key  # nor is it with spaces around it
+    assert sheet.protocol() == sample()  # a box typed again as it reads leaves the protocol as it was
+
+
+def test_a_vote_retyped_keeps_its_video_times() -> None:
+    sheet = Sheet(sample())
+    sheet.enter("round.1.1", "6:6 3:1 8:3")
+    votes = box_events(sheet.data, "round.1.1")
+    assert [(e["candidate"], e["count"], e["t"], e["cutoff"]) for e in votes] == [
+        (6, 6, 3.15, 4.7), (3, 1, 9.9, 11.45), (8, 3, 16.65, 18.4)]
+    assert sheet.problems() == []
+
+
+def test_a_word_that_cannot_be_read_is_shown_and_the_rest_of_the_line_counts() -> None:
+    sheet = typed("rfm", [("nominations.1", "2:6 5:x 9:8")])
+    assert [e["target"] for e in box_events(sheet.data, "nominations.1")] == [6, 8]
+    (problem,) = sheet.problems("nominations.1")
+    assert "«5:x»" in problem.message and problem.clause is None
+    assert sheet.text("nominations.1") == "2:6 5:x 9:8"  # the box keeps what was typed
+
+
+def test_undo_takes_back_the_last_entry_only() -> None:
+    sheet = typed("rfm", [("nominations.1", "2:6 5:3"), ("round.1.1", "6:6 3:4")])
+    before = typed("rfm", [("nominations.1", "2:6 5:3")]).protocol()
+    undone = sheet.undo()
+    assert undone is not None and undone.slot == "round.1.1"
+    assert sheet.protocol() == before and sheet.text("round.1.1") == ""
+    assert sheet.undo() is not None and sheet.undo() is None
+    assert sheet.protocol() == new_protocol("rfm")
+
+
+def test_a_check_without_its_answer_needs_a_role_or_a_sign() -> None:
+    sheet = typed("rfm", [("check.1.sheriff", "4")])
+    assert box_events(sheet.data, "check.1.sheriff") == [] and sheet.problems("check.1.sheriff")
+    sheet.enter("check.1.sheriff", "4+")
+    assert box_events(sheet.data, "check.1.sheriff")[0]["result"] == "black"
+
+
+def test_the_lift_vote_is_on_the_seats_tied_in_the_last_round() -> None:
+    sheet = typed("rfm", [("nominations.2", "4:9 9:3 1:5"), ("round.2.1", "9:4 3:4 5:2"), ("round.2.2", "9:5 3:5")])
+    assert sheet.lift_due(2) and sheet.rounds(2) == [1, 2]
+    sheet.enter("lift.2", "6/1,2,4,5,6,7")
+    (lift,) = box_events(sheet.data, "lift.2")
+    assert lift["candidates"] == [9, 3] and lift["voters"] == [1, 2, 4, 5, 6, 7]
+
+
+def test_a_tie_calls_for_the_next_round() -> None:
+    sheet = typed("rfm", [("nominations.1", "2:6 5:3"), ("round.1.1", "6:5 3:5")])
+    assert sheet.rounds(1) == [1, 2] and not sheet.lift_due(1)
+
+
+def test_penalties_fines_and_removals() -> None:
+    sheet = typed("rfm", [("penalties.day.1", "3 7 5:-0,2 4!")])
+    assert [(e["type"], e["seat"], e.get("points")) for e in box_events(sheet.data, "penalties.day.1")] == [
+        ("foul", 3, None), ("foul", 7, None), ("fine", 5, -0.2), ("removal", 4, None)]
+    assert sheet.text("penalties.day.1") == "3 7 5:-0,2 4!"
+
+
+def test_an_imported_polemica_game_opens_with_its_boxes_filled() -> None:
+    sheet = Sheet(import_file("polemica", POLEMICA))
+    assert sheet.problems() == []
+    day1 = sheet.text("round.1.1")
+    assert day1 and sheet.enter("round.1.1", day1) is False
+
+
+def test_every_sheet_box_has_a_key_that_names_it_again() -> None:
+    for slot in (Slot("round", 2, 3), Slot("check", 1, extra="don"), Slot("penalties", 0, extra="night"),
+                 Slot("game", extra="side_judge"), Slot("rules"), Slot("nickname", 10), Slot("result")):
+        assert Slot.of(slot.key) == slot
+    for bad in ("round.1", "check.1.mayor", "nickname.11", "game.x", "nope"):
+        with pytest.raises(ValueError):
+            Slot.of(bad)
+
+
+# ---------------------------------------------------------------------- rules, each with the clause it cites
+
+
+def test_rfm_4_4_10_the_last_candidate_gets_the_silent_players_votes() -> None:
+    sheet = typed("rfm", [("nominations.1", "2:6 5:3 9:8"), ("round.1.1", "6:5 3:1 8:3")])
+    assert problems(sheet) == [("round.1.1", "rfm 4.4.10")]
+
+
+def test_mafclub_2_4_10_the_last_candidate_gets_the_silent_players_votes() -> None:
+    sheet = typed("mafclub", [("nominations.1", "2:6 5:3 9:8"), ("round.1.1", "6:5 3:1 8:3")])
+    assert problems(sheet) == [("round.1.1", "mafclub 2.4.10")]
+
+
+def test_rfm_4_4_3_one_nomination_per_player_a_day() -> None:
+    assert problems(typed("rfm", [("nominations.1", "2:6 2:3")])) == [("nominations.1", "rfm 4.4.3")]
+
+
+def test_rfm_4_4_4_candidates_are_voted_in_the_order_of_nomination() -> None:
+    sheet = typed("rfm", [("nominations.1", "2:6 5:3 9:8"), ("round.1.1", "3:1 6:5 8:4")])
+    assert ("round.1.1", "rfm 4.4.4") in problems(sheet)
+
+
+def test_rfm_4_4_11_a_single_candidate_on_day_one_is_not_voted_on() -> None:
+    assert problems(typed("rfm", [("nominations.1", "2:6"), ("round.1.1", "6:5")])) == [("round.1.1", "rfm 4.4.11")]
+
+
+def test_rfm_4_4_12_who_left_must_be_whom_the_vote_gives() -> None:
+    sheet = typed("rfm", [("nominations.1", "2:6 5:3"), ("round.1.1", "6:6 3:4"), ("eliminated.1", "3")])
+    assert problems(sheet) == [("eliminated.1", "rfm 4.4.12")]
+
+
+def test_rfm_4_5_7_the_dons_check_is_answered_by_the_role() -> None:
+    sheet = typed("rfm", [("role.1", "д"), ("role.2", "ш"), ("check.1.don", "2-")])
+    assert problems(sheet) == [("check.1.don", "rfm 4.5.7")]
+
+
+def test_rfm_5_6_a_fourth_foul_removes_the_player() -> None:
+    assert problems(typed("rfm", [("penalties.day.1", "3 3 3 3")])) == [("penalties.day.1", "rfm 5.6")]
+    assert problems(typed("rfm", [("penalties.day.1", "3 3 3 3 3!")])) == []
