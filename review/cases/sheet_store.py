@@ -1,0 +1,135 @@
+"""Protocol sheets under entry, in the decisions database (same SQLite file as review.cases.store, tables of their own).
+
+Why a log of entries: every box the judge types is committed at once, so a closed tab, a crash or a reload loses
+nothing; the sheet is its starting protocol with the log replayed (an undo is a row of its own that takes back the
+entry before it), so undo survives a reload too. The log is append-only and a sheet's starting protocol never
+changes, enforced by the database itself. The tables are created where missing, so an existing store gains them
+without touching its decisions.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from contract.errors import StopframeError
+from contract.i18n import _
+from review.cases.sheet import Entry, Sheet
+from review.cases.store import Store, append_only
+
+SOURCES = ("new", "protocol", "polemica", "mafiaratings")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sheets (
+    sheet_id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    source TEXT NOT NULL CHECK (source IN ('new', 'protocol', 'polemica', 'mafiaratings')),
+    source_path TEXT,
+    base TEXT NOT NULL,
+    who TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sheet_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    sheet_id TEXT NOT NULL REFERENCES sheets (sheet_id),
+    action TEXT NOT NULL CHECK (action IN ('enter', 'undo')),
+    slot TEXT,
+    text TEXT,
+    who TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sheet_log_by_sheet ON sheet_log (sheet_id, seq);
+CREATE TRIGGER IF NOT EXISTS sheets_base_fixed BEFORE UPDATE OF base, source, source_path ON sheets
+    BEGIN SELECT RAISE(ABORT, 'a sheet keeps the protocol it started from'); END;
+CREATE TRIGGER IF NOT EXISTS sheets_no_delete BEFORE DELETE ON sheets
+    BEGIN SELECT RAISE(ABORT, 'sheets are never deleted'); END;
+""" + append_only("sheet_log", "the sheet log")
+
+
+@dataclass(frozen=True)
+class SavedSheet:
+    """A sheet in the store, as a list of them shows it."""
+
+    sheet_id: str
+    title: str
+    source: str
+    source_path: str | None
+    created: float
+    changed: float
+    entries: int
+
+
+class SheetStore:
+    """Start sheets, record each entry and undo as it is made, load a sheet as it stands; shares the file and
+    connections of a review.cases.store.Store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        with store.reading() as con:
+            con.executescript(_SCHEMA)
+
+    def start(self, base: dict[str, Any], *, title: str, source: str, who: str,
+              source_path: str | None = None) -> str:
+        """A new sheet starting from `base`; its id."""
+        if source not in SOURCES:
+            raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
+        sheet_id = secrets.token_hex(8)
+        with self.store.transaction() as con:
+            con.execute("INSERT INTO sheets VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (sheet_id, title.strip() or sheet_id, source, source_path, json.dumps(base, ensure_ascii=False),
+                         who.strip(), time.time()))
+        return sheet_id
+
+    def load(self, sheet_id: str) -> Sheet:
+        """The sheet as it stands: its starting protocol with every entry replayed and every undo applied."""
+        with self.store.reading() as con:
+            row = con.execute("SELECT base FROM sheets WHERE sheet_id=?", (sheet_id,)).fetchone()
+            log = con.execute("SELECT action, slot, text FROM sheet_log WHERE sheet_id=? ORDER BY seq",
+                              (sheet_id,)).fetchall()
+        if row is None:
+            raise StopframeError(_("{path}: no protocol sheet {sheet} is kept there.", path=self.store.path, sheet=sheet_id), 1)
+        entries: list[Entry] = []
+        for action, slot, text in log:
+            if action == "enter":
+                entries.append(Entry(slot, text))
+            elif entries:
+                entries.pop()
+        return Sheet(json.loads(row[0]), entries)
+
+    def enter(self, sheet_id: str, slot: str, text: str, *, who: str) -> Sheet:
+        """Record `text` typed into the box `slot` (nothing when the box already reads so); the sheet after it."""
+        sheet = self.load(sheet_id)
+        if sheet.enter(slot, text):
+            self._log(sheet_id, "enter", slot, text.strip(), who)
+        return sheet
+
+    def undo(self, sheet_id: str, *, who: str) -> Sheet:
+        """Take back the sheet's last entry standing (nothing when there is none); the sheet after it."""
+        sheet = self.load(sheet_id)
+        if sheet.undo() is not None:
+            self._log(sheet_id, "undo", None, None, who)
+        return sheet
+
+    def _log(self, sheet_id: str, action: str, slot: str | None, text: str | None, who: str) -> None:
+        with self.store.transaction() as con:
+            con.execute("INSERT INTO sheet_log (sheet_id, action, slot, text, who, at) VALUES (?, ?, ?, ?, ?, ?)",
+                        (sheet_id, action, slot, text, who.strip(), time.time()))
+
+    def sheets(self) -> list[SavedSheet]:
+        """Every sheet, the one changed last first."""
+        with self.store.reading() as con:
+            rows = con.execute(
+                "SELECT s.sheet_id, s.title, s.source, s.source_path, s.created, "
+                "COALESCE(MAX(l.at), s.created), COUNT(l.seq) FROM sheets s LEFT JOIN sheet_log l "
+                "ON l.sheet_id = s.sheet_id GROUP BY s.sheet_id ORDER BY 6 DESC").fetchall()
+        return [SavedSheet(*r) for r in rows]
+
+    def history(self, sheet_id: str) -> list[dict[str, Any]]:
+        """Every entry and undo of a sheet, oldest first (who typed what, when)."""
+        with self.store.reading() as con:
+            rows = con.execute("SELECT action, slot, text, who, at FROM sheet_log WHERE sheet_id=? ORDER BY seq",
+                               (sheet_id,)).fetchall()
+        return [dict(zip(("action", "slot", "text", "who", "at"), r, strict=True)) for r in rows]
