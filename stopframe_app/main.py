@@ -14,6 +14,7 @@ from contract.errors import StopframeError
 from stopframe_app import state
 from stopframe_app.game import Game, profile_ids
 from stopframe_app.views import appeals, calibrate, exports, frames, open_game, tournament, training, votes
+from stopframe_app.views import sheet as protocol_sheet
 from stopframe_app.words import md, t
 
 # The pages by their English names (the keys the app navigates by); the sidebar shows them from the catalogue.
@@ -25,6 +26,7 @@ PAGES: dict[str, Callable[[Game], None]] = {
     "Appeals": appeals.render,
     "Training": training.render,
     "Tournament": tournament.render,
+    "Protocol": protocol_sheet.render,
     "Open a game": open_game.render,
 }
 PROFILE = "profile_pick"

@@ -1,0 +1,221 @@
+"""Protocol sheet: a judge with a paper protocol types the game in, box by box, laid out like the paper sheet of the
+rule profile. No form: each box is saved to the store the moment it is left (Tab moves down the day), checked at
+once, and its problems are shown beside it with their clause; nothing typed is ever refused. Undo takes back the
+last entry, also after a reload (review.cases.sheet_store keeps every entry)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from contract import i18n
+from contract.errors import StopframeError
+from review.cases.sheet import Sheet, SheetProblem, new_protocol
+from review.cases.sheet_entry import GAME_FIELDS, Slot, role_hint
+from review.cases.sheet_store import SheetStore
+from review.cases.store import default_db_path
+from review.game.importers import import_file
+from review.game.profiles import PROFILES, get_profile
+from review.game.protocol import load_protocol
+from stopframe_app import state
+from stopframe_app.game import Game
+from stopframe_app.words import md, t
+
+SHEET = "sheet_id"  # session: the sheet on the page
+START = "sheet_start_from"
+STARTS = ("new", "protocol", "polemica", "mafiaratings", "saved")
+
+
+def book() -> SheetStore:
+    """The sheets, in the same database file as the decisions."""
+    return _book(str(default_db_path()))
+
+
+@st.cache_resource(show_spinner=False)
+def _book(path: str) -> SheetStore:
+    return SheetStore(state.store())
+
+
+def _who() -> str:
+    return str(st.session_state.get(state.JUDGE) or "").strip()
+
+
+def box_key(sheet_id: str, slot: str) -> str:
+    """The widget key of a sheet box (tests type into it by this key)."""
+    return f"sheet_{sheet_id}_{slot}"
+
+
+def _entered(sheet_id: str, slot: str) -> None:
+    """A box was left: its line is saved at once (the store skips a line the box already reads)."""
+    book().enter(sheet_id, slot, str(st.session_state.get(box_key(sheet_id, slot)) or ""), who=_who())
+
+
+def _undo(sheet_id: str) -> None:
+    sheet = book().load(sheet_id)
+    if not sheet.entries:
+        return
+    slot = sheet.entries[-1].slot
+    after = book().undo(sheet_id, who=_who())
+    st.session_state[box_key(sheet_id, slot)] = after.text(slot)
+
+
+def _rules_entered(sheet_id: str) -> None:
+    book().enter(sheet_id, "rules", str(st.session_state.get(box_key(sheet_id, "rules"))), who=_who())
+
+
+# ------------------------------------------------------------------------------------------------- starting
+
+
+def _start(base: dict, title: str, source: str, source_path: str | None = None) -> None:
+    st.session_state[SHEET] = book().start(base, title=title, source=source, who=_who(), source_path=source_path)
+
+
+def _start_panel(game: Game | None, open_now: bool) -> None:
+    with st.expander(t("Start a sheet"), expanded=not open_now):
+        choice = st.radio(t("Start from"), STARTS, key=START, horizontal=True,
+                          format_func=lambda c: i18n.term("sheet_start", c))
+        if choice == "new":
+            rules = st.selectbox(t("Rule profile"), list(PROFILES), key="sheet_new_rules")
+            title = st.text_input(t("The game (as the sheet names it)"), key="sheet_new_title")
+            if st.button(t("Start an empty sheet"), key="sheet_new_start"):
+                _start(new_protocol(rules), title.strip() or i18n._("New sheet"), "new")
+                st.rerun()
+        elif choice == "protocol":
+            given = game.spec.protocol if game is not None else ""
+            path = st.text_input(t("Protocol file (empty: the open game's)"), key="sheet_protocol_path",
+                                 placeholder=given)
+            if st.button(t("Start from this protocol"), key="sheet_protocol_start"):
+                chosen = path.strip() or given
+                protocol = load_protocol(chosen)
+                _start(protocol.data, Path(chosen).name, "protocol", str(Path(chosen).resolve()))
+                st.rerun()
+        elif choice in ("polemica", "mafiaratings"):
+            path = st.text_input(t("Game file (path)"), key="sheet_import_path")
+            rules = st.selectbox(t("Rule profile"), list(PROFILES), key="sheet_import_rules")
+            if st.button(t("Import and start"), key="sheet_import_start", disabled=not path.strip()):
+                data = import_file(choice, path.strip(), rules)
+                _start(data, Path(path.strip()).name, choice, str(Path(path.strip()).resolve()))
+                st.rerun()
+        else:
+            saved = book().sheets()
+            if not saved:
+                st.caption(t("No sheet is saved yet."))
+                return
+            names = {s.sheet_id: s for s in saved}
+            pick = st.selectbox(t("Saved sheets"), list(names), key="sheet_saved_pick", format_func=lambda i: i18n._(
+                "{title} ({entries}, {source})", title=names[i].title,
+                entries=i18n.ngettext("{n} entry", "{n} entries", names[i].entries),
+                source=i18n.term("sheet_start", names[i].source)))
+            if st.button(t("Continue this sheet"), key="sheet_saved_open"):
+                st.session_state[SHEET] = pick
+                st.rerun()
+
+
+# ---------------------------------------------------------------------------------------------------- boxes
+
+
+def problem_words(p: SheetProblem) -> str:
+    """One problem as the page shows it: what, and the clause that says so."""
+    if p.clause:
+        return t("⚠ {message} ({clause})", message=p.message, clause=i18n.clause(p.clause))
+    return t("⚠ {message}", message=p.message)
+
+
+def _box(sheet_id: str, sheet: Sheet, slot: str, label: str, hint: str = "") -> None:
+    """One box: its text input (saved when left) and, beside it, its problems."""
+    key = box_key(sheet_id, slot)
+    if key not in st.session_state:
+        st.session_state[key] = sheet.text(slot)
+    left, right = st.columns([3, 2])
+    left.text_input(label, key=key, placeholder=hint, on_change=_entered, args=(sheet_id, slot))
+    for p in sheet.problems(slot):
+        right.markdown(problem_words(p))
+
+
+def _header(sheet_id: str, sheet: Sheet) -> None:
+    st.subheader(t("The game"))
+    for name in GAME_FIELDS:
+        _box(sheet_id, sheet, Slot("game", extra=name).key, i18n.term("sheet_game_field", name))
+
+
+def _players(sheet_id: str, sheet: Sheet) -> None:
+    st.subheader(t("Players"))
+    st.caption(t("Role letters: {letters}; empty: not known.", letters=role_hint()))
+    for seat in range(1, 11):
+        _box(sheet_id, sheet, Slot("nickname", seat).key, t("Seat {seat}: nickname", seat=seat))
+        _box(sheet_id, sheet, Slot("role", seat).key, t("Seat {seat}: role", seat=seat))
+
+
+def _day(sheet_id: str, sheet: Sheet, day: int, penalties: str) -> None:
+    with st.container(border=True):
+        st.subheader(t("Day {day}", day=day))
+        _box(sheet_id, sheet, Slot("penalties", day, extra="day").key, t("In the day: {what}", what=penalties),
+             "3 7 5:-0,2 4!")
+        _box(sheet_id, sheet, Slot("nominations", day).key, t("Nominations (who:whom, in order)"), "2:6 5:3 9:8")
+        for rnd in sheet.rounds(day):
+            label = t("Vote, round {round} (candidate:count, voters after /)", round=rnd)
+            _box(sheet_id, sheet, Slot("round", day, rnd).key, label, "6:5 3:1 8:4")
+        if sheet.lift_due(day):
+            _box(sheet_id, sheet, Slot("lift", day).key, t("Lift vote: hands for all the tied leaving"), "5")
+        _box(sheet_id, sheet, Slot("eliminated", day).key, t("Left by the vote (seats)"), "6")
+        _box(sheet_id, sheet, Slot("penalties", day, extra="voting").key, t("During the vote: {what}", what=penalties))
+
+
+def _night(sheet_id: str, sheet: Sheet, night: int, penalties: str) -> None:
+    profile = get_profile(sheet.data.get("rules") if sheet.data.get("rules") in PROFILES else "rfm")
+    with st.container(border=True):
+        st.subheader(t("Night {night}", night=night))
+        _box(sheet_id, sheet, Slot("shooting", night).key,
+             t("Shooting: the seat killed, - for a miss, or shooter:target"), "2:10 7:10 9:10")
+        if night >= profile.checks_from_night.value:
+            _box(sheet_id, sheet, Slot("check", night, extra="don").key, t("Don's check (seat, + sheriff, − not)"), "4+")
+            _box(sheet_id, sheet, Slot("check", night, extra="sheriff").key,
+                 t("Sheriff's check (seat, + black, − red)"), "9+")
+        if night == 1 and profile.best_move.value is not None:
+            _box(sheet_id, sheet, "best_move", t("Best move of the player killed (three seats)"), "2 9 3")
+        _box(sheet_id, sheet, Slot("penalties", night, extra="night").key, t("At night: {what}", what=penalties))
+
+
+def _sheet(sheet_id: str, sheet: Sheet) -> None:
+    rules = sheet.data.get("rules") if sheet.data.get("rules") in PROFILES else "rfm"
+    profile = get_profile(rules)
+    key = box_key(sheet_id, "rules")
+    if key not in st.session_state:
+        st.session_state[key] = rules
+    st.selectbox(t("Rule profile"), list(PROFILES), key=key, on_change=_rules_entered, args=(sheet_id,))
+    penalties = i18n.term("sheet_penalties", profile.id)
+    for p in sheet.problems(""):
+        st.warning(problem_words(p))
+    _header(sheet_id, sheet)
+    _players(sheet_id, sheet)
+    for n in range(1, sheet.days() + 1):
+        _day(sheet_id, sheet, n, penalties)
+        _night(sheet_id, sheet, n, penalties)
+    with st.container(border=True):
+        _box(sheet_id, sheet, "result", t("Result (red, black, draw)"), i18n.term("sheet_result", "red"))
+
+
+def render(game: Game | None) -> None:
+    st.header(t("Protocol sheet"))
+    saved = book().sheets()
+    if st.session_state.get(SHEET) not in {s.sheet_id for s in saved}:
+        st.session_state[SHEET] = saved[0].sheet_id if saved else None  # a reload reopens the sheet typed last
+    sheet_id = st.session_state.get(SHEET)
+    try:
+        _start_panel(game, sheet_id is not None)
+    except StopframeError as exc:
+        st.error(md(str(exc)))
+    if sheet_id is None:
+        st.info(t("Start a sheet above: an empty one, the open game's protocol, or a club's game file."))
+        return
+    sheet = book().load(sheet_id)
+    title = next(s.title for s in saved if s.sheet_id == sheet_id) if sheet_id in {s.sheet_id for s in saved} else ""
+    top = st.columns([4, 1])
+    n = len(sheet.problems())
+    status = t("complete and valid") if sheet.complete else i18n.ngettext("{n} problem", "{n} problems", n) if n \
+        else t("no problems so far")
+    top[0].markdown(t("**{title}** · {entries} · {status}", title=title, status=status,
+                      entries=i18n.ngettext("{n} entry", "{n} entries", len(sheet.entries))))
+    top[1].button(t("Undo"), key="sheet_undo", disabled=not sheet.entries, on_click=_undo, args=(sheet_id,))
+    _sheet(sheet_id, sheet)

@@ -1,0 +1,110 @@
+"""The Protocol page: a judge copies a paper sheet box by box; every box is saved as it is left, problems show
+beside it with their clause, and a reload (a fresh AppTest on the same data folder) finds everything typed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from appcheck import ok
+from streamlit.testing.v1 import AppTest
+
+from contract import i18n
+from review.cases.sheet_store import SheetStore
+from review.cases.store import Store, default_db_path
+from review.game.engine import replay
+from stopframe_app.game import SAMPLE_PROTOCOL
+from stopframe_app.views.sheet import box_key
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+POLEMICA = Path(__file__).resolve().parents[1] / "fixtures" / "import" / "polemica_game.json"
+# Day 1 of the bundled sample game, as its paper sheet has it.
+DAY1 = [("role.2", "м"), ("role.7", "д"), ("role.9", "м"), ("role.4", "ш"), ("nominations.1", "2:6 5:3 9:8"),
+        ("round.1.1", "6:5 3:1 8:4"), ("eliminated.1", "6")]
+
+
+def page(lang: str = "en") -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["judge"] = "Chief Judge"
+    at.session_state["lang"] = lang
+    at.session_state["view"] = "Protocol"  # straight to the page, as a judge coming back to the tab
+    return at.run()
+
+
+def typed(at: AppTest, slot: str, text: str) -> None:
+    at.text_input(key=box_key(at.session_state["sheet_id"], slot)).input(text).run()
+    ok(at)
+
+
+def test_day_one_typed_in_is_in_the_store_and_on_the_page_after_a_reload(data: Path) -> None:
+    at = page()
+    ok(at)
+    at.button(key="sheet_new_start").click().run()
+    sheet_id = at.session_state["sheet_id"]
+    typed(at, "nominations.1", "2:6 5:3 9:8")
+    typed(at, "round.1.1", "6:5 3:1 8:3")  # a slip of the pen: the silent players' votes go to the last candidate
+    shown = " ".join(m.value for m in at.markdown)
+    assert "rfm 4\\.4\\.10" in shown and "silent players" in shown
+    for slot, text in DAY1:
+        typed(at, slot, text)
+    assert "rfm 4\\.4\\.10" not in " ".join(m.value for m in at.markdown)
+
+    again = page()  # the tab closed and opened again: a new session on the same store
+    ok(again)
+    assert again.session_state["sheet_id"] == sheet_id
+    for slot, text in DAY1:
+        assert again.text_input(key=box_key(sheet_id, slot)).value == text
+    stored = SheetStore(Store(default_db_path())).load(sheet_id).protocol()
+    assert replay(stored).eliminations == [{"seat": 6, "cause": "vote", "day": 1}]
+    assert [e.get("count") for e in stored["events"] if e["type"] == "vote"] == [5, 1, 4]
+
+    again.button(key="sheet_undo").click().run()  # undo works after the reload too
+    ok(again)
+    assert again.text_input(key=box_key(sheet_id, "eliminated.1")).value == ""
+    assert not [e for e in SheetStore(Store(default_db_path())).load(sheet_id).protocol()["events"]
+                if e["type"] == "elimination"]
+
+
+def test_a_protocol_opens_with_its_boxes_filled_and_a_tie_shows_the_next_round(data: Path) -> None:
+    at = page()
+    at.radio(key="sheet_start_from").set_value("protocol").run()
+    at.text_input(key="sheet_protocol_path").input(str(SAMPLE_PROTOCOL)).run()
+    at.button(key="sheet_protocol_start").click().run()
+    ok(at)
+    sheet_id = at.session_state["sheet_id"]
+    assert at.text_input(key=box_key(sheet_id, "round.1.1")).value == "6:5 3:1 8:4"
+    assert at.text_input(key=box_key(sheet_id, "round.2.2")).value == "9:4 3:4"
+    assert at.text_input(key=box_key(sheet_id, "lift.2")).value == "5"
+    assert at.text_input(key=box_key(sheet_id, "nickname.1")).value == "Алмаз"
+    assert "complete and valid" in at.markdown[0].value or any("complete and valid" in m.value for m in at.markdown)
+
+
+def test_words_typed_are_shown_escaped_and_a_club_file_can_start_a_sheet(data: Path) -> None:
+    at = page()
+    at.button(key="sheet_new_start").click().run()
+    typed(at, "nominations.1", "**x**")
+    assert any("«\\*\\*x\\*\\*»" in m.value for m in at.markdown)
+    at.radio(key="sheet_start_from").set_value("polemica").run()
+    at.text_input(key="sheet_import_path").input(str(POLEMICA)).run()
+    at.button(key="sheet_import_start").click().run()
+    ok(at)
+    assert at.text_input(key=box_key(at.session_state["sheet_id"], "round.1.1")).value
+
+
+def test_a_file_that_is_not_a_game_is_one_sentence(data: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "notes.json"
+    bad.write_text("[1, 2]", encoding="utf-8")
+    at = page()
+    at.radio(key="sheet_start_from").set_value("mafiaratings").run()
+    at.text_input(key="sheet_import_path").input(str(bad)).run()
+    at.button(key="sheet_import_start").click().run()
+    assert not at.exception and len(at.error) == 1 and "notes\\.json" in at.error[0].value
+
+
+def test_the_page_in_russian(data: Path) -> None:
+    at = page("ru")
+    ok(at)
+    assert at.header[0].value == "Бланк протокола"
+    with i18n.using("ru"):  # AppTest formats the options of the page's choices in the test's own thread
+        at.button(key="sheet_new_start").click().run()
+    labels = [ti.label for ti in at.text_input]
+    assert "Выставления (кто:кого, по порядку)" in labels and "Место 1: ник" in labels
