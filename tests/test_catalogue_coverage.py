@@ -35,6 +35,7 @@ FINISHED: dict[str, frozenset[str]] = {
     "review/cases/exports.py": frozenset(),
     "review/cases/sheet.py": frozenset(),
     "review/cases/sheet_entry.py": frozenset(),
+    "review/cases/sheet_exports.py": frozenset(),
     "stopframe_app/views/sheet.py": frozenset(),
     "stopframe_app/main.py": frozenset({"Vote audit", "Timeline & frames", "Seat calibration", "Open a game"}),
     "stopframe_app/report.py": frozenset({"what the video shows", "changed by the judge", "decided by", "decided at",

@@ -11,9 +11,11 @@ import streamlit as st
 
 from contract import i18n
 from contract.errors import StopframeError
+from review.cases.club_exports import FORMATS
 from review.cases.sheet import Sheet, SheetProblem, new_protocol
 from review.cases.sheet_entry import GAME_FIELDS, Slot, role_hint
-from review.cases.sheet_store import SheetStore
+from review.cases.sheet_exports import club_text, printable, protocol_text, save, stem
+from review.cases.sheet_store import SavedSheet, SheetStore
 from review.cases.store import default_db_path
 from review.game.importers import import_file
 from review.game.profiles import PROFILES, get_profile
@@ -196,6 +198,57 @@ def _sheet(sheet_id: str, sheet: Sheet) -> None:
         _box(sheet_id, sheet, "result", t("Result (red, black, draw)"), i18n.term("sheet_result", "red"))
 
 
+# -------------------------------------------------------------------------------------------------- exports
+
+_GIVEN = {"protocol": "the protocol", "polemica": "the file it imports", "mafiaratings": "the file it imports"}
+
+
+def _save_protocol(sheet_id: str, saved: SavedSheet) -> None:
+    """Write the protocol where the judge asked, never over the file the sheet started from."""
+    target = str(st.session_state.get("sheet_save_path") or "").strip()
+    if not target:
+        st.session_state["sheet_saved"] = ("error", i18n._("Give the path to save the protocol to first."))
+        return
+    given = [(saved.source_path, _GIVEN[saved.source])] if saved.source_path else []
+    try:
+        out = save(Path(target).expanduser(), protocol_text(book().load(sheet_id)), given)
+    except StopframeError as exc:
+        st.session_state["sheet_saved"] = ("error", str(exc))
+        return
+    st.session_state["sheet_saved"] = ("success", i18n._("Saved: {path}", path=out))
+
+
+def _exports(sheet_id: str, sheet: Sheet, saved: SavedSheet) -> None:
+    """Downloads of what the sheet holds (each only where it validates), and the protocol saved to a path."""
+    with st.container(border=True):
+        st.subheader(t("Hand on"))
+        name = stem(saved.title)
+        files: dict[str, tuple[str, str, str]] = {}
+        refused: dict[str, str] = {}
+        try:
+            files[f"{name}.sheet.protocol.json"] = (i18n.term("sheet_export", "protocol"), protocol_text(sheet),
+                                                    "application/json")
+        except StopframeError as exc:
+            refused["protocol"] = str(exc)
+        for target in FORMATS:
+            try:
+                files[f"{name}.sheet.{target}.json"] = (i18n.term("sheet_export", target), club_text(sheet, target),
+                                                        "application/json")
+            except StopframeError as exc:
+                refused[target] = str(exc)
+        files[f"{name}.sheet.html"] = (t("Printable sheet (HTML)"), printable(sheet), "text/html")
+        for file_name, (label, content, mime) in files.items():
+            st.download_button(label, content, file_name=file_name, mime=mime, key=f"sheet_download_{file_name}")
+        for what, why in refused.items():
+            st.info(t("{what} is not offered: {why}", what=i18n.term("sheet_export", what), why=why))
+        st.text_input(t("Save the protocol to (path)"), key="sheet_save_path",
+                      placeholder=f"{name}.sheet.protocol.json")
+        st.button(t("Save the protocol"), key="sheet_save", on_click=_save_protocol, args=(sheet_id, saved))
+        said = st.session_state.pop("sheet_saved", None)
+        if said is not None:
+            (st.error if said[0] == "error" else st.success)(md(said[1]))
+
+
 def render(game: Game | None) -> None:
     st.header(t("Protocol sheet"))
     saved = book().sheets()
@@ -210,12 +263,13 @@ def render(game: Game | None) -> None:
         st.info(t("Start a sheet above: an empty one, the open game's protocol, or a club's game file."))
         return
     sheet = book().load(sheet_id)
-    title = next(s.title for s in saved if s.sheet_id == sheet_id) if sheet_id in {s.sheet_id for s in saved} else ""
+    this = next(s for s in saved if s.sheet_id == sheet_id)
     top = st.columns([4, 1])
     n = len(sheet.problems())
     status = t("complete and valid") if sheet.complete else i18n.ngettext("{n} problem", "{n} problems", n) if n \
         else t("no problems so far")
-    top[0].markdown(t("**{title}** · {entries} · {status}", title=title, status=status,
+    top[0].markdown(t("**{title}** · {entries} · {status}", title=this.title, status=status,
                       entries=i18n.ngettext("{n} entry", "{n} entries", len(sheet.entries))))
     top[1].button(t("Undo"), key="sheet_undo", disabled=not sheet.entries, on_click=_undo, args=(sheet_id,))
     _sheet(sheet_id, sheet)
+    _exports(sheet_id, sheet, this)

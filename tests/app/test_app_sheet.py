@@ -3,6 +3,7 @@ beside it with their clause, and a reload (a fresh AppTest on the same data fold
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from appcheck import ok
@@ -12,6 +13,7 @@ from contract import i18n
 from review.cases.sheet_store import SheetStore
 from review.cases.store import Store, default_db_path
 from review.game.engine import replay
+from review.game.protocol import validate
 from stopframe_app.game import SAMPLE_PROTOCOL
 from stopframe_app.views.sheet import box_key
 
@@ -108,3 +110,28 @@ def test_the_page_in_russian(data: Path) -> None:
         at.button(key="sheet_new_start").click().run()
     labels = [ti.label for ti in at.text_input]
     assert "Выставления (кто:кого, по порядку)" in labels and "Место 1: ник" in labels
+
+
+def test_the_exports_offer_what_validates_and_never_write_over_the_sheets_own_file(data: Path, tmp_path: Path) -> None:
+    given = tmp_path / "game.protocol.json"
+    given.write_text(SAMPLE_PROTOCOL.read_text(encoding="utf-8"), encoding="utf-8")
+    at = page()
+    at.radio(key="sheet_start_from").set_value("protocol").run()
+    at.text_input(key="sheet_protocol_path").input(str(given)).run()
+    at.button(key="sheet_protocol_start").click().run()
+    ok(at)
+    downloads = [d.proto.label for d in at.get("download_button")]
+    assert "Protocol (Stopframe JSON)" in downloads and "Printable sheet (HTML)" in downloads
+    infos = " ".join(i.value for i in at.info)
+    assert "Polemica game file \\(JSON\\) is not offered" in infos  # the sample's votes are counts only
+    typed(at, "round.1.1", "6:6 3:1 8:3")
+    at.text_input(key="sheet_save_path").input(str(given)).run()
+    at.button(key="sheet_save").click().run()
+    assert at.error and "never overwrites" in at.error[0].value
+    assert given.read_text(encoding="utf-8") == SAMPLE_PROTOCOL.read_text(encoding="utf-8")
+    out = tmp_path / "out" / "game.sheet.protocol.json"
+    at.text_input(key="sheet_save_path").input(str(out)).run()
+    at.button(key="sheet_save").click().run()
+    ok(at)
+    saved = json.loads(out.read_text(encoding="utf-8"))
+    assert validate(saved) == [] and [e["count"] for e in saved["events"] if e["type"] == "vote"][:3] == [6, 1, 3]
