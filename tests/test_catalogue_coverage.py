@@ -36,7 +36,8 @@ FINISHED: dict[str, frozenset[str]] = {
     "review/cases/sheet.py": frozenset(),
     "review/cases/sheet_entry.py": frozenset(),
     "review/cases/sheet_exports.py": frozenset(),
-    "stopframe_app/views/sheet.py": frozenset(),
+    # the labels of the file a sheet started from, shown as term("input", label) by contract.outputs
+    "stopframe_app/views/sheet.py": frozenset({"the protocol", "the file it imports"}),
     "stopframe_app/main.py": frozenset({"Vote audit", "Timeline & frames", "Seat calibration", "Open a game"}),
     "stopframe_app/report.py": frozenset({"what the video shows", "changed by the judge", "decided by", "decided at",
                                           "protocol count", "video count", "how the video counts"}),
