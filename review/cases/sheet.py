@@ -183,7 +183,7 @@ def _keep_extras(old: Sequence[Mapping[str, Any]], new: list[dict[str, Any]]) ->
     for ident, e in zip(_identities(new), new, strict=True):
         was = before.get(ident)
         entered = _ENTERED.get(str(e.get("type")), ())
-        kept = {k: v for k, v in (was or {}).items() if k not in entered and k != "type"}
+        kept = {k: v for k, v in (was or {}).items() if k not in entered and k not in e}
         out.append({"type": e["type"], **{k: v for k, v in e.items() if k != "type"}, **kept})
     return out
 

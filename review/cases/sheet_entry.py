@@ -37,8 +37,9 @@ _RESULT_WORDS = {
 }
 _MISS = ("-", "0", "—", "промах", "miss", "x", "х")
 _PAIR = re.compile(r"^(\d+)\s*(?::|>|→|-|=)\s*(\d+)$")
-_VOTE = re.compile(r"^(\d+)\s*[:=]\s*(\d+)(?:/([\d,]*))?$")
-_LIFT = re.compile(r"^(\d+)(?:/([\d,]*))?$")
+_TIMES = r"(?:@([\d.]*),([\d.]*),([\d.]*))?"  # a vote's t, cutoff, announced on the video (a draft accepted)
+_VOTE = re.compile(r"^(\d+)\s*[:=]\s*(\d+)(?:/([\d,]*))?" + _TIMES + "$")
+_LIFT = re.compile(r"^(\d+)(?:/([\d,]*))?" + _TIMES + "$")
 _FINE = re.compile(r"^(\d+)\s*:\s*([-−]?\d+(?:[.,]\d+)?)$")
 _CHECK = re.compile(r"^(\d+)\s*([+\-−]?)$")
 _BEST = re.compile(r"^(?:(\d+)\s*:)?\s*(.*)$")
@@ -212,6 +213,17 @@ def _voters(text: str | None, problems: list[str]) -> list[int] | None:
     return None if text is None else _seats(text, problems)
 
 
+def _timed(event: dict[str, Any], times: Sequence[str | None], problems: list[str]) -> None:
+    """The video times written after `@` (`t,cutoff,announced`; any may be left empty) onto the vote event."""
+    for name, text in zip(("t", "cutoff", "announced"), times, strict=True):
+        if not text:
+            continue
+        try:
+            event[name] = float(text)
+        except ValueError:
+            problems.append(_("«{token}» is not a time in seconds", token=text[:20]))
+
+
 def _read_round(slot: Slot, text: str, ctx: Context, out: Parsed) -> None:
     seen: set[int] = set()
     for token in _tokens(text):
@@ -232,6 +244,7 @@ def _read_round(slot: Slot, text: str, ctx: Context, out: Parsed) -> None:
         voters = _voters(m.group(3), out.problems)
         if voters is not None:
             event["voters"] = voters
+        _timed(event, m.group(4, 5, 6), out.problems)
         out.events.append(event)
 
 
@@ -251,6 +264,7 @@ def _read_lift(slot: Slot, text: str, ctx: Context, out: Parsed) -> None:
     voters = _voters(m.group(2), out.problems)
     if voters is not None:
         event["voters"] = voters
+    _timed(event, m.group(3, 4, 5), out.problems)
     out.events.append(event)
 
 
@@ -382,20 +396,25 @@ def _number(value: float) -> str:
     return text.replace(".", ",") if language() == "ru" else text
 
 
-def _with_voters(head: str, event: Mapping[str, Any]) -> str:
+def _with_voters(head: str, event: Mapping[str, Any], timed: bool = False) -> str:
     voters = event.get("voters")
-    return head if not isinstance(voters, list) else head + "/" + ",".join(map(str, voters))
+    text = head if not isinstance(voters, list) else head + "/" + ",".join(map(str, voters))
+    if timed and any(isinstance(event.get(k), int | float) for k in ("t", "cutoff", "announced")):
+        text += "@" + ",".join(f"{event[k]:g}" if isinstance(event.get(k), int | float) else ""
+                               for k in ("t", "cutoff", "announced"))
+    return text
 
 
-def write(slot: Slot, events: Sequence[Mapping[str, Any]]) -> str:
-    """The box's line for its events, as a judge would type it (read back by `parse` into the same events)."""
+def write(slot: Slot, events: Sequence[Mapping[str, Any]], *, timed: bool = False) -> str:
+    """The box's line for its events, as a judge would type it (read back by `parse` into the same events); a
+    vote's video times after `@` only when `timed` (a paper sheet has none, so the boxes show none)."""
     kind = slot.kind
     if kind == "nominations":
         return " ".join(f"{e.get('by')}:{e.get('target')}" for e in events)
     if kind == "round":
-        return " ".join(_with_voters(f"{e.get('candidate')}:{e.get('count')}", e) for e in events)
+        return " ".join(_with_voters(f"{e.get('candidate')}:{e.get('count')}", e, timed) for e in events)
     if kind == "lift":
-        return " ".join(_with_voters(str(e.get("count")), e) for e in events)
+        return " ".join(_with_voters(str(e.get("count")), e, timed) for e in events)
     if kind == "eliminated":
         return " ".join(str(e.get("seat")) for e in events)
     if kind == "shooting":

@@ -5,26 +5,30 @@ last entry, also after a reload (review.cases.sheet_store keeps every entry)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import streamlit as st
 
 from contract import i18n
 from contract.errors import StopframeError
+from contract.jsonio import write_atomic
 from review.cases.club_exports import FORMATS
 from review.cases.sheet import Sheet, SheetProblem, new_protocol
+from review.cases.sheet_draft import Proposal, proposals
 from review.cases.sheet_entry import GAME_FIELDS, Slot, role_hint
 from review.cases.sheet_exports import club_text, printable, protocol_text, save, stem
 from review.cases.sheet_store import SavedSheet, SheetStore
-from review.cases.store import default_db_path
+from review.cases.store import data_dir, default_db_path
 from review.game.importers import import_file
 from review.game.profiles import PROFILES, get_profile
 from review.game.protocol import load_protocol
-from stopframe_app import state
+from stopframe_app import state, words
 from stopframe_app.game import Game
 from stopframe_app.words import md, t
 
 SHEET = "sheet_id"  # session: the sheet on the page
+DRAFT = "sheet_draft"  # session: the votes drafted from the video, {"sheet", "proposals", "untimed", "heard"}
 START = "sheet_start_from"
 STARTS = ("new", "protocol", "polemica", "mafiaratings", "saved")
 
@@ -198,6 +202,105 @@ def _sheet(sheet_id: str, sheet: Sheet) -> None:
         _box(sheet_id, sheet, "result", t("Result (red, black, draw)"), i18n.term("sheet_result", "red"))
 
 
+# ------------------------------------------------------------------------------------- votes from the video
+
+
+def _draft(game: Game, sheet_id: str) -> None:
+    """Draft the votes of the sheet as it stands from the open game's video (pipeline.draft, as `stopframe draft`);
+    the rounds it proposes wait for the judge in the session, nothing enters the sheet."""
+    from pipeline.draft import draft_game
+
+    sheet = book().load(sheet_id)
+    partial = write_atomic(data_dir() / "sheets" / f"{sheet_id}.partial.protocol.json",
+                           json.dumps(sheet.protocol(), ensure_ascii=False))
+    try:
+        made = draft_game(video=str(game.spec.video), protocol=partial, seats=game.spec.seats,
+                          observations=game.spec.observations)
+    except StopframeError as exc:
+        st.session_state[DRAFT] = {"sheet": sheet_id, "error": str(exc)}
+        return
+    st.session_state[DRAFT] = {"sheet": sheet_id, "proposals": [p.to_json() for p in proposals(made.draft.data, sheet)],
+                               "untimed": made.draft.untimed, "heard": made.heard}
+
+
+def _decided(sheet_id: str, index: int, how: str) -> None:
+    """Accept a proposed round (as drafted, or as the judge edited its line) into its box, or reject it."""
+    held = st.session_state.get(DRAFT) or {}
+    offered = held.get("proposals") or []
+    if index >= len(offered):
+        return
+    proposal = Proposal.from_json(offered.pop(index))
+    if how != "reject":
+        line = proposal.line if how == "accept" else str(st.session_state.get(_edit_key(sheet_id, proposal.slot)) or "")
+        after = book().enter(sheet_id, proposal.slot, line, who=_who())
+        st.session_state[box_key(sheet_id, proposal.slot)] = after.text(proposal.slot)
+
+
+def _edit_key(sheet_id: str, slot: str) -> str:
+    return f"sheet_draft_edit_{sheet_id}_{slot}"
+
+
+def _proposal_card(game: Game, sheet_id: str, sheet: Sheet, index: int, proposal: Proposal) -> None:
+    with st.container(border=True):
+        lift = proposal.slot.startswith("lift.")
+        head = t("Day {day}, lift vote", day=proposal.day) if lift else \
+            t("Day {day}, round {round}", day=proposal.day, round=proposal.round)
+        st.markdown(f"**{head}**")
+        for e in proposal.events:
+            who_for = words.seat_list(e.get("candidates")) if lift else e.get("candidate")
+            st.markdown(t("{candidate}: {count} · voters {voters} · named {t} · «Стоп» {cutoff} · count {announced}",
+                          candidate=who_for, count=i18n.ngettext("{n} vote", "{n} votes", int(e["count"])),
+                          voters=words.seat_list(e.get("voters")), t=words.seconds(e.get("t")),
+                          cutoff=words.seconds(e.get("cutoff")), announced=words.seconds(e.get("announced"))))
+        st.caption(t("The sheet now: {line}", line=sheet.text(proposal.slot) or "—"))
+        cutoff = proposal.events[0].get("cutoff") if proposal.events else None
+        if game.video_meta is not None and isinstance(cutoff, int | float):
+            from stopframe_app.viewer import render_frame
+
+            jpeg, caption = render_frame(game, int(round(cutoff * game.video_meta.fps)))
+            st.image(jpeg, caption=t("At «Стоп»: {caption}", caption=caption), width=480)
+        key = _edit_key(sheet_id, proposal.slot)
+        if key not in st.session_state:
+            st.session_state[key] = proposal.line
+        st.text_input(t("Edit the line before accepting"), key=key)
+        cols = st.columns(3)
+        cols[0].button(t("Accept this round"), key=f"sheet_draft_accept_{proposal.slot}", on_click=_decided,
+                       args=(sheet_id, index, "accept"))
+        cols[1].button(t("Accept as edited"), key=f"sheet_draft_edited_{proposal.slot}", on_click=_decided,
+                       args=(sheet_id, index, "edited"))
+        cols[2].button(t("Reject this round"), key=f"sheet_draft_reject_{proposal.slot}", on_click=_decided,
+                       args=(sheet_id, index, "reject"))
+
+
+def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet) -> None:
+    with st.container(border=True):
+        st.subheader(t("Draft the votes from the video"))
+        if game is None or not game.spec.video or game.video_meta is None:
+            st.caption(t("Open the game with its video (Open a game) to draft the votes from it."))
+            return
+        st.caption(t("From {video}: the judge's voice gives each vote's times, the hands its voters and count. "
+                     "Type the sheet first (players, nominations, nights); nothing enters it until you accept it.",
+                     video=Path(game.spec.video).name))
+        if st.button(t("Draft the votes"), key="sheet_draft_run"):
+            with st.spinner(t("Listening to the judge and reading the hands…")):
+                _draft(game, sheet_id)
+        held = st.session_state.get(DRAFT) or {}
+        if held.get("sheet") != sheet_id:
+            return
+        if held.get("error"):
+            st.error(md(held["error"]))
+            return
+        if not held.get("heard"):
+            st.warning(t("The judge's voice cannot be heard on this video: only votes with times are drafted."))
+        if held.get("untimed"):
+            st.info(t("No times heard for: {votes}", votes=", ".join(held["untimed"])))
+        offered = [Proposal.from_json(p) for p in held.get("proposals") or []]
+        if not offered:
+            st.caption(t("Nothing more to propose."))
+        for index, proposal in enumerate(offered):
+            _proposal_card(game, sheet_id, sheet, index, proposal)
+
+
 # -------------------------------------------------------------------------------------------------- exports
 
 _GIVEN = {"protocol": "the protocol", "polemica": "the file it imports", "mafiaratings": "the file it imports"}
@@ -272,4 +375,5 @@ def render(game: Game | None) -> None:
                       entries=i18n.ngettext("{n} entry", "{n} entries", len(sheet.entries))))
     top[1].button(t("Undo"), key="sheet_undo", disabled=not sheet.entries, on_click=_undo, args=(sheet_id,))
     _sheet(sheet_id, sheet)
+    _draft_panel(game, sheet_id, sheet)
     _exports(sheet_id, sheet, this)

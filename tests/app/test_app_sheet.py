@@ -7,18 +7,28 @@ import json
 from pathlib import Path
 
 from appcheck import ok
+from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 from streamlit.testing.v1 import AppTest
 
 from contract import i18n
+from review.cases.sheet import new_protocol
 from review.cases.sheet_store import SheetStore
 from review.cases.store import Store, default_db_path
 from review.game.engine import replay
 from review.game.protocol import validate
-from stopframe_app.game import SAMPLE_PROTOCOL
+from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec
 from stopframe_app.views.sheet import box_key
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 POLEMICA = Path(__file__).resolve().parents[1] / "fixtures" / "import" / "polemica_game.json"
+SAMPLE_SHEET = [  # the bundled sample game's paper sheet, box by box (tests/cases/test_sheet.py types it too)
+    *((f"role.{seat}", role) for seat, role in {2: "м", 4: "ш", 7: "д", 9: "м"}.items()),
+    ("nominations.1", "2:6 5:3 9:8"), ("eliminated.1", "6"), ("shooting.1", "2:10 7:10 9:10"), ("check.1.don", "4"),
+    ("check.1.sheriff", "9"), ("best_move", "2 9 3"), ("nominations.2", "4:9 9:3"), ("eliminated.2", "9 3"),
+    ("shooting.2", "2:4 7:8"), ("check.2.don", "1"), ("check.2.sheriff", "2"), ("nominations.3", "4:2 2:7 7:5"),
+    ("eliminated.3", "2"), ("shooting.3", "7:4"), ("check.3.don", "8"), ("nominations.4", "1:7 7:1"),
+    ("eliminated.4", "7"), ("result", "red"),
+]
 # Day 1 of the bundled sample game, as its paper sheet has it.
 DAY1 = [("role.2", "м"), ("role.7", "д"), ("role.9", "м"), ("role.4", "ш"), ("nominations.1", "2:6 5:3 9:8"),
         ("round.1.1", "6:5 3:1 8:4"), ("eliminated.1", "6")]
@@ -135,3 +145,37 @@ def test_the_exports_offer_what_validates_and_never_write_over_the_sheets_own_fi
     ok(at)
     saved = json.loads(out.read_text(encoding="utf-8"))
     assert validate(saved) == [] and [e["count"] for e in saved["events"] if e["type"] == "vote"][:3] == [6, 1, 3]
+
+
+def test_votes_drafted_from_the_video_enter_the_sheet_only_when_accepted(data: Path) -> None:
+    """The sample game's paper sheet typed without its votes; the draft (its video's sound, its saved hands)
+    proposes each round; one accepted, one accepted as edited, one rejected."""
+    require_current_sample_fixture()
+    book = SheetStore(Store(default_db_path()))
+    sheet_id = book.start(new_protocol("rfm"), title="Sample, typed", source="new", who="Chief Judge")
+    for slot, text in SAMPLE_SHEET:
+        if not slot.startswith(("round.", "lift.")):
+            book.enter(sheet_id, slot, text, who="Chief Judge")
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["judge"] = "Chief Judge"
+    at.session_state["view"] = "Protocol"
+    at.session_state["game_spec"] = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
+    at.run()
+    ok(at)
+    assert at.session_state["sheet_id"] == sheet_id
+    at.button(key="sheet_draft_run").click().run()
+    ok(at)
+    assert any(m.value.startswith("**Day 1, round 1**") for m in at.markdown)
+    captions = [c for img in at.get("image") for c in img.captions]
+    assert any(c.startswith("At «Стоп»") for c in captions), captions  # each round's frame at «Стоп»
+    assert book.load(sheet_id).text("round.1.1") == ""  # proposed, not entered
+    at.button(key="sheet_draft_accept_round.1.1").click().run()
+    ok(at)
+    at.text_input(key="sheet_draft_edit_" + sheet_id + "_round.4.1").input("7:3/1,5,8 1:1/7").run()
+    at.button(key="sheet_draft_edited_round.4.1").click().run()
+    at.button(key="sheet_draft_reject_round.3.1").click().run()
+    ok(at)
+    sheet = book.load(sheet_id)
+    assert sheet.text("round.1.1").startswith("6:6/1,2,4,5,7,10@") and sheet.text("round.4.1") == "7:3/1,5,8 1:1/7"
+    assert sheet.text("round.3.1") == ""
+    assert at.text_input(key=box_key(sheet_id, "round.1.1")).value == sheet.text("round.1.1")

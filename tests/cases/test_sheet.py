@@ -183,3 +183,12 @@ def test_rfm_4_5_7_the_dons_check_is_answered_by_the_role() -> None:
 def test_rfm_5_6_a_fourth_foul_removes_the_player() -> None:
     assert problems(typed("rfm", [("penalties.day.1", "3 3 3 3")])) == [("penalties.day.1", "rfm 5.6")]
     assert problems(typed("rfm", [("penalties.day.1", "3 3 3 3 3!")])) == []
+
+
+def test_video_times_after_an_at_sign_enter_the_vote_and_a_retyped_line_keeps_them() -> None:
+    sheet = typed("rfm", [("nominations.1", "2:6 5:3"), ("round.1.1", "6:6/1,2,4,5,7,10@3.1,4.7,5.5 3:4@,11.4,")])
+    six, three = box_events(sheet.data, "round.1.1")
+    assert (six["t"], six["cutoff"], six["announced"], three["cutoff"]) == (3.1, 4.7, 5.5, 11.4) and "t" not in three
+    sheet.enter("round.1.1", "6:5 3:5")
+    six, three = box_events(sheet.data, "round.1.1")
+    assert (six["count"], six["cutoff"], three["cutoff"]) == (5, 4.7, 11.4) and "voters" not in six
