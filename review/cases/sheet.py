@@ -393,6 +393,17 @@ class Sheet:
             days = max(days, n + 1)
         return days
 
+    def nights(self) -> list[int]:
+        """The nights the sheet shows: one after each day shown, none after the day the game ended on."""
+        events = [e for e in self.data.get("events") or [] if isinstance(e, dict)]
+        pos = positions(events)
+        ended = next((p for e, p in zip(events, pos, strict=True) if e.get("type") == "result"), None)
+        shown = list(range(1, self.days() + 1))
+        if ended is not None and stage_of(ended)[0] != "night":
+            day = stage_of(ended)[1]
+            shown = [n for n in shown if n < day or box_events(self.data, Slot("shooting", n).key)]
+        return shown
+
     def rounds(self, day: int) -> list[int]:
         """The vote rounds the sheet shows for `day`: those entered, and the revote a tie calls for."""
         entered = sorted({e["round"] for e in self.data.get("events") or [] if e.get("type") == "vote"

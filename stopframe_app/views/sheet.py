@@ -195,9 +195,11 @@ def _sheet(sheet_id: str, sheet: Sheet) -> None:
         st.warning(problem_words(p))
     _header(sheet_id, sheet)
     _players(sheet_id, sheet)
+    nights = sheet.nights()
     for n in range(1, sheet.days() + 1):
         _day(sheet_id, sheet, n, penalties)
-        _night(sheet_id, sheet, n, penalties)
+        if n in nights:
+            _night(sheet_id, sheet, n, penalties)
     with st.container(border=True):
         _box(sheet_id, sheet, "result", t("Result (red, black, draw)"), i18n.term("sheet_result", "red"))
 

@@ -179,3 +179,16 @@ def test_votes_drafted_from_the_video_enter_the_sheet_only_when_accepted(data: P
     assert sheet.text("round.1.1").startswith("6:6/1,2,4,5,7,10@") and sheet.text("round.4.1") == "7:3/1,5,8 1:1/7"
     assert sheet.text("round.3.1") == ""
     assert at.text_input(key=box_key(sheet_id, "round.1.1")).value == sheet.text("round.1.1")
+
+
+def test_the_sheet_is_laid_out_for_its_rule_profile(data: Path) -> None:
+    at = page()
+    at.button(key="sheet_new_start").click().run()
+    sheet_id = at.session_state["sheet_id"]
+    labels = [ti.label for ti in at.text_input]
+    assert "In the day: fouls, fines, removals" in labels and box_key(sheet_id, "best_move") in [ti.key for ti in at.text_input]
+    at.selectbox(key=box_key(sheet_id, "rules")).set_value("showtime").run()  # showtime: remarks, no best move
+    ok(at)
+    labels = [ti.label for ti in at.text_input]
+    assert "In the day: remarks, removals" in labels and box_key(sheet_id, "best_move") not in [ti.key for ti in at.text_input]
+    assert SheetStore(Store(default_db_path())).load(sheet_id).protocol()["rules"] == "showtime"

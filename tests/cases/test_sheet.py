@@ -83,6 +83,15 @@ def test_a_vote_retyped_keeps_its_video_times() -> None:
     assert sheet.problems() == []
 
 
+def test_the_sheet_shows_the_next_day_until_the_result_and_no_night_after_the_last_day() -> None:
+    sheet = typed("rfm", [("nominations.1", "2:6 5:3")])
+    assert (sheet.days(), sheet.nights()) == (1, [1])
+    sheet.enter("shooting.1", "10")
+    assert (sheet.days(), sheet.nights()) == (2, [1, 2])
+    whole = typed("rfm", SAMPLE_SHEET)
+    assert (whole.days(), whole.nights()) == (4, [1, 2, 3])
+
+
 def test_a_word_that_cannot_be_read_is_shown_and_the_rest_of_the_line_counts() -> None:
     sheet = typed("rfm", [("nominations.1", "2:6 5:x 9:8")])
     assert [e["target"] for e in box_events(sheet.data, "nominations.1")] == [6, 8]
