@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from contract.errors import InvalidInput
+from contract.i18n import _
 from review.cases.sheet_entry import GAME_FIELDS, Context, Slot, parse, write, write_role
 from review.game.engine import Replay, replay
 from review.game.gamestate import pos_of, stage_of
@@ -74,6 +76,20 @@ def new_protocol(rules: str, nicknames: Mapping[int, str] | None = None) -> dict
         players.append(player)
     return {"format": FORMAT, "rules": rules, "players": players,
             "events": [{"type": "phase", "phase": "night", "number": 0}]}
+
+
+def shape_problem(data: Any) -> str | None:
+    """Why a protocol cannot be typed into (its events, players or game header are not lists and objects), or None;
+    every other problem is the sheet's to show."""
+    if not isinstance(data, dict):
+        return _("the file holds no protocol object")
+    for key in ("events", "players"):
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+            return _("its {field} are not a list of objects", field=key)
+    if not isinstance(data.get("game", {}), dict):
+        return _("its game header is not an object")
+    return None
 
 
 # ------------------------------------------------------------------------------------ events and boxes
@@ -278,6 +294,9 @@ class Sheet:
     entries: list[Entry] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        why = shape_problem(self.base)
+        if why is not None:
+            raise InvalidInput(_("This protocol cannot be typed into: {why}; `stopframe validate` shows where.", why=why))
         self.base = copy.deepcopy(self.base)
         self._rebuild(list(self.entries))
 

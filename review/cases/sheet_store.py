@@ -76,6 +76,7 @@ class SheetStore:
         """A new sheet starting from `base`; its id."""
         if source not in SOURCES:
             raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
+        Sheet(base)  # a protocol the sheet cannot hold is refused (InvalidInput) before anything is stored
         sheet_id = secrets.token_hex(8)
         with self.store.transaction() as con:
             con.execute("INSERT INTO sheets VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -9,7 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from contract.errors import InvalidInput
 from review.cases.sheet import Sheet, box_events, new_protocol
 from review.cases.sheet_entry import Slot
 from review.game.engine import replay
@@ -201,3 +204,28 @@ def test_video_times_after_an_at_sign_enter_the_vote_and_a_retyped_line_keeps_th
     sheet.enter("round.1.1", "6:5 3:5")
     six, three = box_events(sheet.data, "round.1.1")
     assert (six["count"], six["cutoff"], three["cutoff"]) == (5, 4.7, 11.4) and "voters" not in six
+
+
+_BOXES = ["nominations.1", "round.1.1", "round.1.2", "lift.1", "eliminated.1", "shooting.1", "check.1.don",
+          "check.1.sheriff", "penalties.day.1", "penalties.voting.1", "penalties.night.1", "best_move", "nominations.2",
+          "round.2.1", "result", "role.3", "nickname.4", "game.id", "rules"]
+_WORDS = ["2:6", "6:5", "3:4/1,2", "9", "-", "4+", "5!", "3:-0,5", "к", "red", "x", "12", "0", "6:5@1.5,2,", "rfm", "::",
+          "2:10", "1,2", "@", "/"]
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(st.sampled_from(_BOXES), st.lists(st.sampled_from(_WORDS), max_size=4)), max_size=12))
+def test_whatever_is_typed_the_sheet_answers_with_problems_never_an_error(typing: list[tuple[str, list[str]]]) -> None:
+    sheet = Sheet(json.loads(SAMPLE.read_text(encoding="utf-8")))
+    for slot, words in typing:
+        sheet.enter(slot, " ".join(words))
+        assert all(isinstance(p.message, str) and p.message for p in sheet.problems())
+    sheet.days(), sheet.nights(), sheet.rounds(1), sheet.lift_due(2)
+    while sheet.undo() is not None:
+        pass
+    assert sheet.protocol() == json.loads(SAMPLE.read_text(encoding="utf-8"))
+
+
+def test_a_protocol_the_sheet_cannot_hold_is_one_sentence() -> None:
+    with pytest.raises(InvalidInput, match="events are not a list of objects"):
+        Sheet({"format": "stopframe-protocol/1", "rules": "rfm", "players": [], "events": [1]})
