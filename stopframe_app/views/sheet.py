@@ -25,6 +25,7 @@ from review.game.profiles import PROFILES, get_profile
 from review.game.protocol import load_protocol
 from stopframe_app import state, words
 from stopframe_app.game import Game
+from stopframe_app.views.open_game import save_upload
 from stopframe_app.words import md, t
 
 SHEET = "sheet_id"  # session: the sheet on the page
@@ -77,6 +78,20 @@ def _start(base: dict, title: str, source: str, source_path: str | None = None) 
     st.session_state[SHEET] = book().start(base, title=title, source=source, who=_who(), source_path=source_path)
 
 
+def _chosen_file(choice: str, typed: str, default: str = "") -> tuple[str, str] | None:
+    """The file to start from, and its name: an upload (kept under the data folder), else the path typed, else
+    `default`; None when there is none."""
+    upload = st.session_state.get(f"sheet_upload_{choice}")
+    if upload is not None:
+        try:
+            return str(save_upload(upload.name, upload.getvalue())), upload.name
+        except (ValueError, OSError) as exc:
+            raise StopframeError(i18n._("{name}: the upload cannot be kept ({error}); give the file by path.",
+                                        name=upload.name, error=exc), 2) from exc
+    path = str(Path(typed.strip()).expanduser()) if typed.strip() else default
+    return (path, Path(path).name) if path else None
+
+
 def _start_panel(game: Game | None, open_now: bool) -> None:
     with st.expander(t("Start a sheet"), expanded=not open_now):
         choice = st.radio(t("Start from"), STARTS, key=START, horizontal=True,
@@ -91,17 +106,24 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
             given = game.spec.protocol if game is not None else ""
             path = st.text_input(t("Protocol file (empty: the open game's)"), key="sheet_protocol_path",
                                  placeholder=given)
+            st.file_uploader(t("Or upload it"), type=["json"], key="sheet_upload_protocol")
             if st.button(t("Start from this protocol"), key="sheet_protocol_start"):
-                chosen = path.strip() or given
-                protocol = load_protocol(chosen)
-                _start(protocol.data, Path(chosen).name, "protocol", str(Path(chosen).resolve()))
+                chosen = _chosen_file(choice, path, given)
+                if chosen is None:
+                    st.error(t("Give the protocol's path, or upload it."))
+                    return
+                _start(load_protocol(chosen[0]).data, chosen[1], "protocol", str(Path(chosen[0]).resolve()))
                 st.rerun()
         elif choice in ("polemica", "mafiaratings"):
             path = st.text_input(t("Game file (path)"), key="sheet_import_path")
+            st.file_uploader(t("Or upload it"), type=["json"], key=f"sheet_upload_{choice}")
             rules = st.selectbox(t("Rule profile"), list(PROFILES), key="sheet_import_rules")
-            if st.button(t("Import and start"), key="sheet_import_start", disabled=not path.strip()):
-                data = import_file(choice, path.strip(), rules)
-                _start(data, Path(path.strip()).name, choice, str(Path(path.strip()).resolve()))
+            if st.button(t("Import and start"), key="sheet_import_start"):
+                chosen = _chosen_file(choice, path)
+                if chosen is None:
+                    st.error(t("Give the game file's path, or upload it."))
+                    return
+                _start(import_file(choice, chosen[0], rules), chosen[1], choice, str(Path(chosen[0]).resolve()))
                 st.rerun()
         else:
             saved = book().sheets()
