@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from contract import i18n
 from contract.errors import StopframeError
@@ -150,15 +151,28 @@ def problem_words(p: SheetProblem) -> str:
     return t("⚠ {message}", message=p.message)
 
 
-def _box(sheet_id: str, sheet: Sheet, slot: str, label: str, hint: str = "") -> None:
-    """One box: its text input (saved when left) and, beside it, its problems."""
+def _input(sheet_id: str, sheet: Sheet, slot: str, label: str, where: DeltaGenerator, hint: str = "") -> None:
+    """A box's text input (saved when left), its label kept for screen readers and tests but not shown: the
+    sheet's row says what the box is, as the paper does."""
     key = box_key(sheet_id, slot)
     if key not in st.session_state:
         st.session_state[key] = sheet.text(slot)
-    left, right = st.columns([3, 2])
-    left.text_input(label, key=key, placeholder=hint, on_change=_entered, args=(sheet_id, slot))
-    for p in sheet.problems(slot):
-        right.markdown(problem_words(p))
+    where.text_input(label, key=key, placeholder=hint, on_change=_entered, args=(sheet_id, slot),
+                     label_visibility="collapsed")
+
+
+def _problems(sheet: Sheet, slots: list[str], where: DeltaGenerator) -> None:
+    for slot in slots:
+        for p in sheet.problems(slot):
+            where.markdown(problem_words(p))
+
+
+def _box(sheet_id: str, sheet: Sheet, slot: str, label: str, hint: str = "") -> None:
+    """One row of the sheet: what the box is, the box, and its problems beside it."""
+    head, box, side = st.columns([2, 3, 3], vertical_alignment="center")
+    head.markdown(label)
+    _input(sheet_id, sheet, slot, label, box, hint)
+    _problems(sheet, [slot], side)
 
 
 def _header(sheet_id: str, sheet: Sheet) -> None:
@@ -168,11 +182,17 @@ def _header(sheet_id: str, sheet: Sheet) -> None:
 
 
 def _players(sheet_id: str, sheet: Sheet) -> None:
+    """The players' table of the paper sheet: a row per seat, its nickname then its role (Tab goes along the row,
+    then down)."""
     st.subheader(t("Players"))
     st.caption(t("Role letters: {letters}; empty: not known.", letters=role_hint()))
     for seat in range(1, 11):
-        _box(sheet_id, sheet, Slot("nickname", seat).key, t("Seat {seat}: nickname", seat=seat))
-        _box(sheet_id, sheet, Slot("role", seat).key, t("Seat {seat}: role", seat=seat))
+        number, name, role, side = st.columns([1, 4, 1, 6], vertical_alignment="center")
+        number.markdown(f"**{seat}**")
+        nickname, role_slot = Slot("nickname", seat).key, Slot("role", seat).key
+        _input(sheet_id, sheet, nickname, t("Seat {seat}: nickname", seat=seat), name)
+        _input(sheet_id, sheet, role_slot, t("Seat {seat}: role", seat=seat), role)
+        _problems(sheet, [nickname, role_slot], side)
 
 
 def _day(sheet_id: str, sheet: Sheet, day: int, penalties: str) -> None:
