@@ -118,6 +118,30 @@ class Slot:
                 }.get(self.kind, 0 if self.extra == "day" else 990 if self.extra == "voting" else 3)
 
 
+def box_name(key: str) -> str:
+    """A box in words, as the judge finds it on the sheet («День 1, голосование, круг 2»)."""
+    slot = Slot.of(key)
+    n = slot.number
+    names = {
+        "game": lambda: term("sheet_game_field", slot.extra),
+        "rules": lambda: _("the rule profile"),
+        "nickname": lambda: _("seat {seat}, nickname", seat=n),
+        "role": lambda: _("seat {seat}, role", seat=n),
+        "nominations": lambda: _("day {day}, nominations", day=n),
+        "round": lambda: _("day {day}, vote round {round}", day=n, round=slot.round),
+        "lift": lambda: _("day {day}, lift vote", day=n),
+        "eliminated": lambda: _("day {day}, left by the vote", day=n),
+        "shooting": lambda: _("night {night}, shooting", night=n),
+        "check": lambda: _("night {night}, Don's check", night=n) if slot.extra == "don"
+        else _("night {night}, Sheriff's check", night=n),
+        "penalties": lambda: {"day": _("day {day}, penalties", day=n), "voting": _("day {day}, penalties in the vote", day=n),
+                              "night": _("night {night}, penalties", night=n)}[slot.extra],
+        "best_move": lambda: _("the best move"),
+        "result": lambda: _("the game's result"),
+    }
+    return names[slot.kind]()
+
+
 @dataclass
 class Context:
     """What reading a box needs from the rest of the sheet: the roles, the night-1 kill, a day's tied seats."""

@@ -23,7 +23,7 @@ from contract.jsonio import write_atomic
 from contract.outputs import Input, check_output
 from review.cases.club_exports import export_game
 from review.cases.sheet import Sheet, box_events
-from review.cases.sheet_entry import GAME_FIELDS, Slot, write
+from review.cases.sheet_entry import GAME_FIELDS, Slot, box_name, write
 from review.game.profiles import PROFILES, get_profile
 from review.game.protocol import validate
 
@@ -132,8 +132,8 @@ def printable(sheet: Sheet) -> str:
     problems = sheet.problems()
     if problems:
         parts.append(f"<h2>{_cell(_col('problems'))}</h2><ul class='problems'>")
-        parts += [f"<li>{_cell(p.message)}{_cell(' — ' + i18n.clause(p.clause) if p.clause else '')}</li>"
-                  for p in problems]
+        parts += [f"<li>{_cell(box_name(p.slot) + ': ' if p.slot else '')}{_cell(p.message)}"
+                  f"{_cell(' — ' + i18n.clause(p.clause) if p.clause else '')}</li>" for p in problems]
         parts.append("</ul>")
     parts.append("</body></html>\n")
     return "\n".join(parts)

@@ -6,6 +6,7 @@ last entry, also after a reload (review.cases.sheet_store keeps every entry)."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import streamlit as st
@@ -17,7 +18,7 @@ from contract.jsonio import write_atomic
 from review.cases.club_exports import FORMATS
 from review.cases.sheet import Sheet, SheetProblem, new_protocol
 from review.cases.sheet_draft import Proposal, proposals
-from review.cases.sheet_entry import GAME_FIELDS, Slot, role_hint
+from review.cases.sheet_entry import GAME_FIELDS, Slot, box_name, role_hint
 from review.cases.sheet_exports import club_text, printable, protocol_text, save, stem
 from review.cases.sheet_store import SavedSheet, SheetStore
 from review.cases.store import data_dir, default_db_path
@@ -345,6 +346,23 @@ def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet) -> None:
             _proposal_card(game, sheet_id, sheet, index, proposal)
 
 
+# -------------------------------------------------------------------------------------------------- history
+
+
+def _history(sheet_id: str) -> None:
+    """Who typed what into which box, and each undo, oldest first (the store's log)."""
+    log = book().history(sheet_id)
+    with st.expander(i18n.ngettext("History: {n} change", "History: {n} changes", len(log))):
+        for item in log:
+            when = time.strftime("%H:%M:%S", time.localtime(item["at"]))
+            who = item["who"] or "—"
+            if item["action"] == "undo":
+                st.markdown(t("{when} · {who} · undo", when=when, who=who))
+            else:
+                st.markdown(t("{when} · {who} · {box}: «{line}»", when=when, who=who, box=box_name(item["slot"]),
+                              line=item["text"]))
+
+
 # -------------------------------------------------------------------------------------------------- exports
 
 _GIVEN = {"protocol": "the protocol", "polemica": "the file it imports", "mafiaratings": "the file it imports"}
@@ -417,7 +435,10 @@ def render(game: Game | None) -> None:
         else t("no problems so far")
     top[0].markdown(t("**{title}** · {entries} · {status}", title=this.title, status=status,
                       entries=i18n.ngettext("{n} entry", "{n} entries", len(sheet.entries))))
-    top[1].button(t("Undo"), key="sheet_undo", disabled=not sheet.entries, on_click=_undo, args=(sheet_id,))
+    top[1].button(t("Undo"), key="sheet_undo", disabled=not sheet.entries, on_click=_undo, args=(sheet_id,),
+                  help=i18n._("Takes back: {box} «{line}»", box=box_name(sheet.entries[-1].slot),
+                              line=sheet.entries[-1].text) if sheet.entries else None)
     _sheet(sheet_id, sheet)
     _draft_panel(game, sheet_id, sheet)
     _exports(sheet_id, sheet, this)
+    _history(sheet_id)

@@ -59,6 +59,8 @@ def test_day_one_typed_in_is_in_the_store_and_on_the_page_after_a_reload(data: P
     for slot, text in DAY1:
         typed(at, slot, text)
     assert "rfm 4\\.4\\.10" not in " ".join(m.value for m in at.markdown)
+    history = [m.value for m in at.expander[-1].markdown]
+    assert history[0].endswith("· Chief Judge · day 1, nominations: «2\\:6 5\\:3 9\\:8»") and len(history) == 8  # the nominations typed again as they read: no entry
 
     again = page()  # the tab closed and opened again: a new session on the same store
     ok(again)

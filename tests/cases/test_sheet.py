@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from contract import i18n
 from contract.errors import InvalidInput
 from review.cases.sheet import Sheet, box_events, new_protocol
-from review.cases.sheet_entry import Slot
+from review.cases.sheet_entry import GAME_FIELDS, Slot, box_name
 from review.game.engine import replay
 from review.game.importers import import_file
 from review.game.protocol import validate
@@ -145,6 +146,18 @@ def test_an_imported_polemica_game_opens_with_its_boxes_filled() -> None:
     assert sheet.problems() == []
     day1 = sheet.text("round.1.1")
     assert day1 and sheet.enter("round.1.1", day1) is False
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_box_has_words_in_both_languages(lang: str) -> None:
+    keys = [f"game.{f}" for f in GAME_FIELDS] + ["rules", "nickname.3", "role.3", "nominations.1", "round.2.2",
+                                                "lift.2", "eliminated.1", "shooting.1", "check.1.don", "check.2.sheriff",
+                                                "penalties.day.1", "penalties.voting.1", "penalties.night.2",
+                                                "best_move", "result"]
+    with i18n.using(lang):
+        names = [box_name(k) for k in keys]
+    assert len(set(names)) == len(keys) and not [n for n in names if "_" in n or "." in n]
+    assert (names[keys.index("round.2.2")] == "day 2, vote round 2") == (lang == "en")
 
 
 def test_every_sheet_box_has_a_key_that_names_it_again() -> None:
