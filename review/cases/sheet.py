@@ -389,6 +389,11 @@ class Sheet:
             return ""
         return shown_at(events[index], pos[index])
 
+    def box_at(self, path: str) -> str:
+        """The key of the box a JSON path of the protocol (`events[6].count`) is shown at ("" for none)."""
+        events = self.data.get("events") if isinstance(self.data.get("events"), list) else []
+        return self._box_of(path, events, positions(events))
+
     def problems(self, slot: str | None = None) -> list[SheetProblem]:
         """Every problem now (`slot`: only those shown beside that box)."""
         found = self.checked[0]

@@ -40,9 +40,13 @@ def protocol_text(sheet: Sheet) -> str:
     data = sheet.protocol()
     problems = validate(data)
     if problems:
-        first = problems[0]
-        raise InvalidInput(_("The protocol is offered once it validates; {n} problem(s) left, the first: {problem}",
-                             n=len(problems), problem=str(first)))
+        first = next((p for p in sheet.problems() if p.path is not None), None)
+        where = box_name(first.slot) if first is not None and first.slot else _("the sheet")
+        said = f"{first.message} ({i18n.clause(first.clause)})" if first is not None and first.clause else \
+            first.message if first is not None else ""
+        raise InvalidInput(i18n.ngettext("The protocol is offered once it validates; {n} problem left: {box}: {problem}",
+                                         "The protocol is offered once it validates; {n} problems left, the first: "
+                                         "{box}: {problem}", len(problems), box=where, problem=said))
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 

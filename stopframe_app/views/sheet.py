@@ -6,6 +6,7 @@ last entry, also after a reload (review.cases.sheet_store keeps every entry)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -383,6 +384,15 @@ def _save_protocol(sheet_id: str, saved: SavedSheet) -> None:
     st.session_state["sheet_saved"] = ("success", i18n._("Saved: {path}", path=out))
 
 
+def _in_boxes(sheet: Sheet, message: str) -> str:
+    """A club export's refusal with each protocol place it names (`events[6]`) said as the sheet's box."""
+    def box(m: re.Match[str]) -> str:
+        key = sheet.box_at(m.group(0))
+        return box_name(key) if key else words.json_place(m.group(0))
+
+    return re.sub(r"(?:events|players)\[\d+\](?:\.\w+)?", box, message)
+
+
 def _exports(sheet_id: str, sheet: Sheet, saved: SavedSheet) -> None:
     """Downloads of what the sheet holds (each only where it validates), and the protocol saved to a path."""
     with st.container(border=True):
@@ -394,13 +404,13 @@ def _exports(sheet_id: str, sheet: Sheet, saved: SavedSheet) -> None:
             files[f"{name}.sheet.protocol.json"] = (i18n.term("sheet_export", "protocol"), protocol_text(sheet),
                                                     "application/json")
         except StopframeError as exc:
-            refused["protocol"] = str(exc)
-        for target in FORMATS:
+            refused["protocol"] = str(exc)  # the club files too: they are written only from a valid game
+        for target in FORMATS if not refused else ():
             try:
                 files[f"{name}.sheet.{target}.json"] = (i18n.term("sheet_export", target), club_text(sheet, target),
                                                         "application/json")
             except StopframeError as exc:
-                refused[target] = str(exc)
+                refused[target] = _in_boxes(sheet, str(exc))
         files[f"{name}.sheet.html"] = (t("Printable sheet (HTML)"), printable(sheet), "text/html")
         for file_name, (label, content, mime) in files.items():
             st.download_button(label, content, file_name=file_name, mime=mime, key=f"sheet_download_{file_name}")

@@ -9,6 +9,7 @@ from pathlib import Path
 from appcheck import ok
 from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 from streamlit.testing.v1 import AppTest
+from test_app_words import assert_people_words
 
 from contract import i18n
 from review.cases.sheet import new_protocol
@@ -89,7 +90,11 @@ def test_a_protocol_opens_with_its_boxes_filled_and_a_tie_shows_the_next_round(d
     assert at.text_input(key=box_key(sheet_id, "round.2.2")).value == "9:4 3:4"
     assert at.text_input(key=box_key(sheet_id, "lift.2")).value == "5"
     assert at.text_input(key=box_key(sheet_id, "nickname.1")).value == "Алмаз"
-    assert "complete and valid" in at.markdown[0].value or any("complete and valid" in m.value for m in at.markdown)
+    assert any("complete and valid" in m.value for m in at.markdown)
+    typed(at, "round.2.1", "9:4 3:3")  # the revote and the lift vote go: their boxes say why
+    assert_people_words(at, "Protocol, a protocol with problems")
+    html_page = next(d for d in at.get("download_button") if d.proto.label == "Printable sheet (HTML)")
+    assert html_page is not None
 
 
 def test_words_typed_are_shown_escaped_and_a_club_file_can_start_a_sheet(data: Path) -> None:
@@ -136,6 +141,7 @@ def test_the_exports_offer_what_validates_and_never_write_over_the_sheets_own_fi
     assert "Protocol (Stopframe JSON)" in downloads and "Printable sheet (HTML)" in downloads
     infos = " ".join(i.value for i in at.info)
     assert "Polemica game file \\(JSON\\) is not offered" in infos  # the sample's votes are counts only
+    assert_people_words(at, "Protocol, its exports")
     typed(at, "round.1.1", "6:6 3:1 8:3")
     at.text_input(key="sheet_save_path").input(str(given)).run()
     at.button(key="sheet_save").click().run()
