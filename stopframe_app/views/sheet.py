@@ -334,7 +334,7 @@ def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet) -> None:
         if held.get("sheet") != sheet_id:
             return
         if held.get("error"):
-            st.error(md(held["error"]))
+            st.error(md(_in_boxes(sheet, held["error"])))
             return
         if not held.get("heard"):
             st.warning(t("The judge's voice cannot be heard on this video: only votes with times are drafted."))

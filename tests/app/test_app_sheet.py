@@ -174,6 +174,7 @@ def test_votes_drafted_from_the_video_enter_the_sheet_only_when_accepted(data: P
     at.button(key="sheet_draft_run").click().run()
     ok(at)
     assert any(m.value.startswith("**Day 1, round 1**") for m in at.markdown)
+    assert_people_words(at, "Protocol, the votes drafted")
     captions = [c for img in at.get("image") for c in img.captions]
     assert any(c.startswith("At «Стоп»") for c in captions), captions  # each round's frame at «Стоп»
     assert book.load(sheet_id).text("round.1.1") == ""  # proposed, not entered
@@ -200,3 +201,19 @@ def test_the_sheet_is_laid_out_for_its_rule_profile(data: Path) -> None:
     labels = [ti.label for ti in at.text_input]
     assert "In the day: remarks, removals" in labels and box_key(sheet_id, "best_move") not in [ti.key for ti in at.text_input]
     assert SheetStore(Store(default_db_path())).load(sheet_id).protocol()["rules"] == "showtime"
+
+
+def test_a_draft_the_rules_refuse_is_one_sentence_naming_the_box(data: Path) -> None:
+    book = SheetStore(Store(default_db_path()))
+    sheet_id = book.start(new_protocol("rfm"), title="g", source="new", who="J")
+    for slot, text in (("nominations.1", "2:6 5:3"), ("eliminated.1", "6"), ("shooting.1", "-"),
+                       ("nominations.2", "6:3")):  # seat 6 left on day 1 and cannot nominate on day 2
+        book.enter(sheet_id, slot, text, who="J")
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["view"] = "Protocol"
+    at.session_state["game_spec"] = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
+    at.run()
+    at.button(key="sheet_draft_run").click().run()
+    assert not at.exception and len(at.error) == 1 and "rfm 4.4.12" in at.error[0].value.replace("\\", "")
+    assert "events[" not in at.error[0].value.replace("\\", "")
+    assert book.load(sheet_id).text("round.1.1") == ""
