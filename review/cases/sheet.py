@@ -33,7 +33,7 @@ from review.game.protocol import FORMAT, format_problems
 _ENTERED = {
     "vote": ("day", "round", "candidate", "count", "voters"),
     "lift_vote": ("day", "round", "candidates", "count", "voters"),
-    "nomination": ("day", "by", "target"),
+    "nomination": ("day", "by", "target"), "withdrawal": ("day", "by", "target"),
     "shooting": ("night", "target", "shots"),
     "check": ("night", "by", "target", "result"),
     "foul": ("seat",), "fine": ("seat", "points"), "removal": ("seat",),
@@ -123,7 +123,7 @@ def owner(event: Mapping[str, Any], pos: int) -> str | None:
     kind = event.get("type")
     stage, n = stage_of(pos)
     day, night = _int(event.get("day")), _int(event.get("night"))
-    if kind == "nomination" and day:
+    if kind in ("nomination", "withdrawal") and day:
         return Slot("nominations", day).key
     if kind == "vote" and day and _int(event.get("round")):
         return Slot("round", day, event["round"]).key
@@ -146,8 +146,6 @@ def owner(event: Mapping[str, Any], pos: int) -> str | None:
 
 def shown_at(event: Mapping[str, Any], pos: int) -> str:
     """The box a problem about `event` is shown beside ("" for the sheet as a whole)."""
-    if event.get("type") == "withdrawal" and _int(event.get("day")):
-        return Slot("nominations", event["day"]).key
     return owner(event, pos) or ""
 
 

@@ -224,13 +224,16 @@ def role_hint() -> str:
 
 def _read_nominations(slot: Slot, text: str, ctx: Context, out: Parsed) -> None:
     for token in _tokens(text):
-        m = _PAIR.match(token)
+        withdrawn = token[:1] in ("-", "−")  # «Отзываю» (mafclub 2.3.9, showtime): -2:6
+        m = _PAIR.match(token[1:] if withdrawn else token)
         if m is None:
-            out.problems.append(_("«{token}» is not a nomination: write who:whom, such as 2:6", token=token[:20]))
+            out.problems.append(_("«{token}» is not a nomination: write who:whom, such as 2:6 (-2:6 for a "
+                                  "withdrawal)", token=token[:20]))
             continue
         by, target = _seat(m.group(1), out.problems), _seat(m.group(2), out.problems)
         if by is not None and target is not None:
-            out.events.append({"type": "nomination", "day": slot.number, "by": by, "target": target})
+            out.events.append({"type": "withdrawal" if withdrawn else "nomination", "day": slot.number, "by": by,
+                               "target": target})
 
 
 def _voters(text: str | None, problems: list[str]) -> list[int] | None:
@@ -434,7 +437,7 @@ def write(slot: Slot, events: Sequence[Mapping[str, Any]], *, timed: bool = Fals
     vote's video times after `@` only when `timed` (a paper sheet has none, so the boxes show none)."""
     kind = slot.kind
     if kind == "nominations":
-        return " ".join(f"{e.get('by')}:{e.get('target')}" for e in events)
+        return " ".join(f"{'-' if e.get('type') == 'withdrawal' else ''}{e.get('by')}:{e.get('target')}" for e in events)
     if kind == "round":
         return " ".join(_with_voters(f"{e.get('candidate')}:{e.get('count')}", e, timed) for e in events)
     if kind == "lift":

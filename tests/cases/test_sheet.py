@@ -186,6 +186,15 @@ def test_rfm_4_4_3_one_nomination_per_player_a_day() -> None:
     assert problems(typed("rfm", [("nominations.1", "2:6 2:3")])) == [("nominations.1", "rfm 4.4.3")]
 
 
+def test_mafclub_a_nomination_may_be_withdrawn_in_the_same_speech_and_rfm_4_4_2_forbids_it() -> None:
+    entries = [("nominations.1", "2:6 -2:6 5:3 9:8")]
+    mafclub = typed("mafclub", entries)
+    assert problems(mafclub) == [] and mafclub.text("nominations.1") == "2:6 -2:6 5:3 9:8"
+    assert [e["type"] for e in box_events(mafclub.data, "nominations.1")] == ["nomination", "withdrawal", "nomination",
+                                                                              "nomination"]
+    assert problems(typed("rfm", entries)) == [("nominations.1", "rfm 4.4.2")]
+
+
 def test_rfm_4_4_4_candidates_are_voted_in_the_order_of_nomination() -> None:
     sheet = typed("rfm", [("nominations.1", "2:6 5:3 9:8"), ("round.1.1", "3:1 6:5 8:4")])
     assert ("round.1.1", "rfm 4.4.4") in problems(sheet)
