@@ -44,7 +44,7 @@ def variants() -> dict[str, VisionOptions]:
             out[f"{f.name}={'off' if value else 'on'}"] = replace(DEFAULT, **{f.name: not value})
     out["min_confidence=0.3"] = replace(DEFAULT, min_confidence=0.3)
     out["min_confidence=0.5"] = replace(DEFAULT, min_confidence=0.5)
-    out["legacy (before issue 20)"] = LEGACY
+    out["legacy (before the zone-model redesign)"] = LEGACY
     return out
 
 

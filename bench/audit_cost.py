@@ -1,4 +1,4 @@
-"""What the votes-only audit costs against the decode of the frames it needs (issue 19), side by side in one run.
+"""What the votes-only audit costs against the decode of the frames it needs, side by side in one run.
 
     python3 bench/audit_cost.py [--game STEM ...] [--busy] [--variants default gating=off zone_gating=off ...]
                                 [--model full|lite] [--repeat N]

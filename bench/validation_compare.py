@@ -8,7 +8,7 @@ Two systems per clip, each writing `stopframe-observations/1` (and, for the prod
 - *product*: `stopframe observe` over the whole clip and `stopframe audit` (what a user runs);
 - *baseline*: plain MediaPipe HandLandmarker on the product's own seat crops (vision.crops), IMAGE mode,
   default thresholds (0.5), a seat's hand present where a detected palm centre lies in its zone, gaps
-  <= 3 frames closed, runs < 3 frames dropped, nothing else (the yardstick of issue 20).
+  <= 3 frames closed, runs < 3 frames dropped, nothing else.
 Clip sets: `ours` = sample_videos/clips (day, stress, top view) and the sample game's vote windows;
 `validation` = the 18 day clips of ../shared/validation (read from there, nothing of them is kept in the
 project). Both are scored by the validation scorers (../shared/validation/score_observe.py and
@@ -46,7 +46,7 @@ OURS = ROOT / "sample_videos" / "clips"
 GAME = ROOT / "sample_videos" / "game" / "sample_game"
 OUT = ROOT / "bench" / "out" / "validation_compare"
 VARIED = ROOT / "bench" / "out" / "varied"
-BASE_GAP, BASE_MIN_RUN = 3, 3  # the baseline's only smoothing (issue 20)
+BASE_GAP, BASE_MIN_RUN = 3, 3  # the baseline's only smoothing
 PALM_POINTS = [0, 5, 9, 13, 17]
 CLEAN = {"va01", "va02", "va03", "va12", "va15", "va17"}
 STOPFRAME = shlex.split(os.environ.get("STOPFRAME", "stopframe"))  # another checkout's CLI, for a before run

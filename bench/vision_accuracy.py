@@ -41,7 +41,7 @@ VOTE_SPRITES = ["hg_fist", "hg_like", "mps_hand_thumb_up", "mps_thumbs_up_png", 
                 "hg_one", "td_four_15a73593", "td_four_105f8f8e", "td_four_07fdea90", "td_four_0c960166"]
 
 
-OPTIONS: VisionOptions = DEFAULT  # --legacy: the detector as it was before issue 20
+OPTIONS: VisionOptions = DEFAULT  # --legacy: the detector as it was before the zone-model redesign
 
 
 def sightings_of(video: Path, seat_map: SeatMap, model: str = "full") -> tuple[dict, tuple[int, float], float]:
@@ -128,7 +128,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one composite per size")
     parser.add_argument("--clips", type=Path, nargs="*", default=[CLIPS], help="folders of rendered clips with truth")
     parser.add_argument("--no-composites", action="store_true", help="only the rendered clips")
-    parser.add_argument("--legacy", action="store_true", help="the detector as it was before issue 20")
+    parser.add_argument("--legacy", action="store_true", help="the detector as it was before the zone-model redesign")
     args = parser.parse_args()
     global OPTIONS
     OPTIONS = LEGACY if args.legacy else DEFAULT

@@ -10,10 +10,7 @@ its error sentence, so one bad file never stops the others.
 
 from __future__ import annotations
 
-import ctypes
 import os
-import signal
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -23,10 +20,9 @@ from typing import Any
 
 from contract.errors import EXIT_INVALID, StopframeError
 from contract.observations import Observations
+from contract.processes import die_with_parent
 from pipeline.audit import VISION, Observer, Spans, VisionObserver, audit_game
 from vision.seats import SeatMap
-
-PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 FOREIGN_SUFFIXES = {".polemica.json": "polemica", ".mafiaratings.json": "mafiaratings"}
 
@@ -164,16 +160,3 @@ def run_local(tasks: Sequence[AuditTask], jobs: int) -> Iterator[TaskResult]:
     pool.shutdown(wait=True)
 
 
-def die_with_parent(parent: int) -> None:
-    """A pool worker's start: on Linux the kernel kills it when the run that started it dies, even by SIGKILL
-    (else a killed tournament leaves its workers auditing for nobody); where that cannot be asked, nothing."""
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            return
-    try:
-        os.kill(parent, 0)
-    except ProcessLookupError:  # the run died before the line above took effect
-        os._exit(1)

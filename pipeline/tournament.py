@@ -46,6 +46,7 @@ from pipeline.batch import (
     run_local,
     unexpected,
 )
+from pipeline.probe import probe_videos
 from review.audit.calibration import shipped
 from review.audit.findings import AuditReport
 from review.cases.store import Decision, Store, game_id_for
@@ -412,6 +413,10 @@ def run_tournament(
             todo.append(AuditTask(game, rules=settings.rules, nights=settings.nights, model=settings.model,
                                   vision_jobs=1 if engine == "ray" else None))
     workers = max(1, jobs or os.cpu_count() or 1)
+    videos = {t.name: t.game.video for t in todo if t.game.observations is None and t.game.video is not None}
+    for name, why in probe_videos(videos, workers).items():  # a video that hangs the demuxer costs its game only
+        runs[name] = _failed(preps[name], wording(why))
+    todo = [t for t in todo if t.name not in runs]
     broken = sum(1 for r in runs.values() if r.status == "failed")
     speak(f"tournament: {len(games)} games: {len(runs) - broken} audited earlier, {broken} unreadable, "
           f"{len(todo)} to audit on the {engine} engine, {workers} at a time")

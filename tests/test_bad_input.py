@@ -446,14 +446,14 @@ def test_console_command_prints_no_traceback(argv: list[str]) -> None:
     ("p.json: events[7].voters[2]: seat 5's hand", "p.json: events[7].voters[2]: seat 5's hand."),
 ])
 def test_cli_errors_are_peoples_words_not_pythons(raw: str, said: str) -> None:
-    """Issue 21: no `[Errno 1094995529]`, no dict or list repr, one full stop (stopframe_cli.main.plain_words)."""
+    """No `[Errno 1094995529]`, no dict or list repr, one full stop (stopframe_cli.main.plain_words)."""
     from stopframe_cli.main import plain_words
 
     assert plain_words(raw) == said
 
 
 def test_the_issues_observations_file_is_refused_not_audited(capsys, tmp_path: Path) -> None:
-    """Issue 21 point 10: this file used to give 13 confident findings."""
+    """This file used to give 13 confident findings."""
     path = tmp_path / "seats_only.observations.json"
     path.write_text(json.dumps({"format": "stopframe-observations/1", "fps": 25,
                                 "seats": {"1": [{"on": -5, "off": "soon"}]}}), encoding="utf-8")

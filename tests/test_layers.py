@@ -1,4 +1,4 @@
-"""The layers hold (issue 15): `lint-imports` keeps the contracts in pyproject.toml, and those contracts
+"""The layers hold: `lint-imports` keeps the contracts in pyproject.toml, and those contracts
 catch what they forbid — vision reaching into review, even from inside a function."""
 
 from __future__ import annotations

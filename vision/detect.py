@@ -24,7 +24,7 @@ measured on the sample game's late onsets (a resting fist first found 13-48 fram
   look (no tracking) decides (`_relook`): from straight above the tracker lost two of six
   resting fists that a fresh look finds in every frame.
 
-What a detector run costs is what the audit costs (issue 19: a look is ~20 ms of CPU, decoding a 1080p
+What a detector run costs is what the audit costs (a look is ~20 ms of CPU, decoding a 1080p
 frame ~2 ms), so for resting hands with fresh looks more rules keep the looks where the hands are:
 - the picture gating compares is the seat's zone, not its whole crop (`zone_gating`): a crop takes in
   the player's arms, the table edge and the neighbours, which real players move all the time, and a hand
@@ -148,7 +148,7 @@ def grey_square(crop: SeatCrop, grey: np.ndarray, side: int) -> np.ndarray:
     k = crop.side // side
     if k >= 2:  # whole k x k blocks averaged first: OpenCV's area shrink by a whole factor costs a fraction of a
         # fractional one's, and the fractional rest is then small (gating's thumbnails are cut on every frame and
-        # seat: issue 19); the last side % k rows and columns (under 2 % of the square) are left out
+        # seat); the last side % k rows and columns (under 2 % of the square) are left out
         n = crop.side // k
         square = cv2.resize(square[:n * k, :n * k], (n, n), interpolation=cv2.INTER_AREA)
     return cv2.resize(square, (side, side), interpolation=cv2.INTER_AREA)
@@ -592,7 +592,7 @@ class SeatDetector:
         rest on are looked at at once, and where a look finds a hand come or gone the waiting frames get theirs,
         looked at from the latest back. The first moving frame's look is what the landing rule needs: with it
         waiting too, a hand swooping in was seen first where it landed, the zone model began its run on the
-        frames of pixels moving before that, and onsets came 4 frames early (issue 19, our renders)."""
+        frames of pixels moving before that, and onsets came 4 frames early (our renders)."""
         return (self._fresh(self.options.sparse_motion) and stream.reference is not None and stream.moving > 1
                 and index - stream.last_run_index < MOTION_STEP)
 

@@ -46,15 +46,15 @@ class VisionOptions:
 
     zone_gating: bool = True  # change gating compares the seat's zone (its thumbnail cells, grown by one), not its
     # whole crop, and a gated seat repeats its own hand only: arms, gestures and neighbours in the crop cost no look
-    # (issue 19: on the busy table every crop changes on most frames, its zone only where a vote lands or leaves)
+    # (on the busy table every crop changes on most frames, its zone only where a vote lands or leaves)
     still_lead: bool = True  # a still zone that shows what it showed on the window's first frame gets no periodic
-    # re-check: a fresh look on that unchanged picture can only repeat the runs that agreed (issue 19). 'Shows what it
+    # re-check: a fresh look on that unchanged picture can only repeat the runs that agreed. 'Shows what it
     # showed' with a dim zone's differences scaled up to a lit one's: without that, a dark hand landing late in dim
     # light barely moved the zone's cells off the first picture, the re-check that finds it never came, and
     # stress_dark lost seat 9's late_vote to a false no_vote
     sparse_motion: bool = True  # a zone whose picture changes from frame to frame is looked at every
     # vision.detect.MOTION_STEP frames, not on each: a hand in flight is no vote, and the frame the zone comes to rest
-    # on (a landing) or first moves on (a lift) is still looked at at once (issue 19: on the busy table most looks
+    # on (a landing) or first moves on (a lift) is still looked at at once (on the busy table most looks
     # were at moving arms)
     steady_gate: bool = True  # a zone whose last two runs agreed, on the same reading of its own seat (three for an
     # open palm or a finger, which alone can make a wrong_form finding), is looked at again only when its picture moves
@@ -72,7 +72,7 @@ class VisionOptions:
     # settled picture (still for vision.detect.GATE_REFRESH frames) read the seat's zone as the run before it did: a
     # fresh look on that unchanged picture can only repeat it. Runs made while a hand was still settling keep being
     # re-checked (a thumb-up fist landing read as a finger, then as an open palm, and was right only after a settled
-    # look); issue 19: the re-checks were the largest share of the sample game's looks
+    # look); the re-checks were the largest share of the sample game's looks
     check_once: bool = True  # a hand's second look (or its thumb reading) holds while change gating repeats the
     # run it was made on (the zone shows the same picture), instead of being made again every few frames
     refused_repeat: bool = True  # a reading refused as no readable hand is repeated by change gating with the rest of
@@ -81,7 +81,7 @@ class VisionOptions:
 
 
 DEFAULT = VisionOptions()
-# what the product did before issue 20 (kept so the ablation can show what the change bought)
+# what the product did before the zone-model redesign (kept so the ablation can show what the change bought)
 LEGACY = VisionOptions(tracking=True, min_confidence=0.1, enhance_dark=False, zone_model=False, world_fingers=False,
                        lone_open=False, look_on_miss=False, zone_gating=False, still_lead=False,
                        refused_repeat=False, sparse_motion=False, check_once=False, miss_stands=False,

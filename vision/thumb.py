@@ -119,7 +119,7 @@ class ThumbReader:
         x = np.stack([self.hog.compute(hand_patch(frame, points, k, grey=grey)).ravel()
                       for k in READ_SCALES]).astype(np.float32)
         # einsum, not `@`: BLAS spreads these small products over threads that spin for work between readings,
-        # 8-11 ms of CPU a reading on the 2-core machine against 0.6 ms in one thread (issue 19)
+        # 8-11 ms of CPU a reading on the 2-core machine against 0.6 ms in one thread
         products = np.einsum("ij,kj->ik", x, self.vectors)
         distances = np.maximum(self.squares[None, :] - 2 * products + (x**2).sum(axis=1)[:, None], 0.0)
         return float(np.mean(np.einsum("ik,k->i", np.exp(-self.gamma * distances), self.weights)) - self.offset)

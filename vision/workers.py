@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
 
+from contract.processes import die_with_parent
+
 T = TypeVar("T")
 POLL_S = 0.5  # how often the parent reports the workers' progress
 _done: Any = None  # in a worker: the shared count of frames watched by all workers
@@ -54,8 +56,9 @@ def frame_done() -> None:
             _done.value += 1
 
 
-def _start(counter: Any) -> None:
+def _start(counter: Any, parent: int) -> None:
     global _done
+    die_with_parent(parent)  # a killed audit leaves no worker watching windows for nobody
     _done = counter
 
 
@@ -64,7 +67,7 @@ def run_parallel(fn: Callable[..., T], groups: Sequence[Any], args: tuple, progr
     """fn(group, *args) for every group, one worker process each; progress(frames done) while they run."""
     context = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     counter = context.Value("i", 0)
-    with ProcessPoolExecutor(len(groups), mp_context=context, initializer=_start, initargs=(counter,)) as pool:
+    with ProcessPoolExecutor(len(groups), mp_context=context, initializer=_start, initargs=(counter, os.getpid())) as pool:
         futures: list[Future] = [pool.submit(fn, group, *args) for group in groups]
         pending = set(futures)
         while pending:

@@ -103,14 +103,19 @@ def messages_beside(at: Any, key: str, within: int = 8) -> list[str]:
     at_ = next((i for i, n in enumerate(nodes) if getattr(n, "key", None) == key), None)
     if at_ is None:
         return []
-    return [n.value for n in nodes[at_ + 1: at_ + 1 + within] if type(n).__name__ in ("Error", "Warning", "Success")]
+    return [_read(n.value) for n in nodes[at_ + 1: at_ + 1 + within] if type(n).__name__ in ("Error", "Warning", "Success")]
+
+
+def _read(markdown: str) -> str:
+    """A message as the judge reads it: the app escapes every value for Markdown (`\\_` shows as `_`)."""
+    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def messages_elsewhere(at: Any, key: str, within: int = 8) -> list[str]:
     """The same kinds of message anywhere else on the page."""
     beside = set(messages_beside(at, key, within))
-    return [n.value for n in _walk(at._tree) if type(n).__name__ in ("Error", "Warning", "Success")
-            and n.value not in beside]
+    return [_read(n.value) for n in _walk(at._tree) if type(n).__name__ in ("Error", "Warning", "Success")
+            and _read(n.value) not in beside]
 
 
 def _html_text(page: str) -> str:

@@ -176,7 +176,7 @@ def test_an_open_palm_read_on_only_some_frames_is_no_wrong_form_and_the_count_st
 
 
 def test_a_plain_fist_read_unsure_is_no_wrong_form_where_the_thumb_must_be_up(protocol, obs):
-    # issue 20, item 5: vision weighs an unsure thumb reading in no pose's share, so a fist read so has a low
+    # vision weighs an unsure thumb reading in no pose's share, so a fist read so has a low
     # x_pose_share; under mafclub (thumb up only) a plain fist becomes a wrong_form only from a steady reading
     fist = next(h for h in obs["hands"] if h["seat"] == 1 and h["pose"] == "thumb_up_fist")
     fist["pose"] = "fist"

@@ -1,4 +1,4 @@
-"""Finding confidence as the share of such suggestions that were right (issue 20, item 6)."""
+"""Finding confidence as the share of such suggestions that were right."""
 
 from __future__ import annotations
 

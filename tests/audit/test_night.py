@@ -287,7 +287,7 @@ def test_sample_game_nights_from_their_truth_give_exactly_the_planted_night_find
 
 
 def test_count_times_follow_a_drifting_camera_clock() -> None:
-    """A camera 1000 ppm fast: the protocol's count times an hour in land 3.6 s later on its video (issue 18)."""
+    """A camera 1000 ppm fast: the protocol's count times an hour in land 3.6 s later on its video."""
     ev = {"type": "shooting", "night": 3, "target": None, "t": 3600.0, "x_count_times": [3600.0, 3601.0, 3602.0]}
     calls = count_calls(ev, (1, 2, 3), clock=Clock.protocol_to(0.0, 1000.0))
     assert calls.times == pytest.approx((3603.6, 3604.6010, 3605.6020))

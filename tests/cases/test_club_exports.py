@@ -1,4 +1,4 @@
-"""Back to the club's system (issue 16): a game's confirmed corrections as a Polemica or mafiaratings game file.
+"""Back to the club's system: a game's confirmed corrections as a Polemica or mafiaratings game file.
 
 The round trip a club makes: its game file imported, audited (the judge's vote times as marks, the hands from
 scripted observations), a finding confirmed, the corrected game exported in the club's format and imported back:

@@ -1,4 +1,4 @@
-"""The corrected protocol, finding by finding, with the rule clauses behind each change (issue 21 point 1)."""
+"""The corrected protocol, finding by finding, with the rule clauses behind each change."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def _vote(data: dict, day: int, candidate: int, rnd: int = 1) -> dict:
 
 @pytest.mark.parametrize(("kind", "seat"), [("early_hand", 5), ("no_vote", 8), ("late_vote", 9), ("night_hand", 1)])
 def test_each_finding_the_issue_names_confirmed_alone_validates(kind: str, seat: int) -> None:
-    """Issue 21: confirming one early_hand, no_vote, night_hand or late_vote gave a protocol `validate` refused."""
+    """Confirming one early_hand, no_vote, night_hand or late_vote gave a protocol `validate` refused."""
     protocol, findings, votes = _rfm()
     f = _find(findings, kind, seat)
     out = corrected_protocol(protocol, [decision(f)], votes=votes)

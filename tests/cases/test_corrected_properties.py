@@ -1,4 +1,4 @@
-"""Issue 21 point 1, as a property: whatever subset of findings a judge confirms (or edits), on the sample game
+"""As a property: whatever subset of findings a judge confirms (or edits), on the sample game
 or any rendered clip, under every profile, the corrected protocol validates and replays under its rules, with
 the fines and changed counts in place and every event in game order — or the findings it cannot take are named,
 each in one sentence, before anything is written."""

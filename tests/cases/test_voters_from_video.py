@@ -1,4 +1,4 @@
-"""Voters filled from the video (issue 16): a protocol that gives only counts made exportable to Polemica and
+"""Voters filled from the video: a protocol that gives only counts made exportable to Polemica and
 mafiaratings where the video's hands agree with the judge's count, and nothing guessed where they do not."""
 
 from __future__ import annotations

@@ -194,21 +194,30 @@ def test_the_rest_rule_is_linear_in_a_runs_frames() -> None:
     assert time.monotonic() - start < 10
 
 
-def test_pool_workers_die_with_a_killed_run(tmp_path: Path) -> None:
-    """A tournament killed by SIGKILL takes its workers with it (no audit left running for nobody)."""
+POOLS = {  # a tournament's pool of games, and a game's pool of vision windows: each child prints its pid, then waits
+    "games": ("from concurrent.futures import ProcessPoolExecutor\n"
+              "from contract.processes import die_with_parent\n"
+              "pool = ProcessPoolExecutor(2, initializer=die_with_parent, initargs=(os.getpid(),))\n"
+              "print(pool.submit(os.getpid).result(), flush=True)\n"
+              "pool.submit(time.sleep, 120)\n"
+              "time.sleep(120)\n"),
+    "vision windows": ("from vision.workers import run_parallel\n"
+                       "def nap(group):\n"
+                       "    print(os.getpid(), flush=True)\n"
+                       "    time.sleep(120)\n"
+                       "run_parallel(nap, [1, 2], (), None)\n"),
+}
+
+
+@pytest.mark.parametrize("pool", sorted(POOLS))
+def test_pool_workers_die_with_a_killed_run(tmp_path: Path, pool: str) -> None:
+    """A tournament or an audit killed by SIGKILL takes its workers with it (no audit left running for nobody)."""
     import signal
     import subprocess
     import sys
 
     script = tmp_path / "run.py"
-    script.write_text(
-        "import os, time\n"
-        "from concurrent.futures import ProcessPoolExecutor\n"
-        "from pipeline.batch import die_with_parent\n"
-        "pool = ProcessPoolExecutor(2, initializer=die_with_parent, initargs=(os.getpid(),))\n"
-        "print(pool.submit(os.getpid).result(), flush=True)\n"
-        "pool.submit(time.sleep, 120)\n"
-        "time.sleep(120)\n")
+    script.write_text("import os, time\n" + POOLS[pool])
     run = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
     worker = int(run.stdout.readline())

@@ -1,5 +1,5 @@
 """`stopframe correct PROTOCOL --audit AUDIT.json (--confirm-all | --confirm I …) [--reason] --out FILE`
-(issue 21 point 1): exit 0 and a file `stopframe validate` accepts, exit 1 with one sentence naming the finding
+exit 0 and a file `stopframe validate` accepts, exit 1 with one sentence naming the finding
 that cannot be applied, exit 2 for unreadable input or wrong arguments (spec §6). Files go to tmp folders only."""
 
 from __future__ import annotations

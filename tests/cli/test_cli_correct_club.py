@@ -1,4 +1,4 @@
-"""`stopframe correct … --format polemica|mafiaratings` (issue 16): the corrected game as the club's own game
+"""`stopframe correct … --format polemica|mafiaratings`: the corrected game as the club's own game
 file, which `stopframe import` reads back and `stopframe validate` accepts; exit 1 naming the event a format
 cannot hold. Files go to tmp folders only."""
 

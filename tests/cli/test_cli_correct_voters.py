@@ -1,4 +1,4 @@
-"""`stopframe correct --voters-from-video` (issue 16): a club game kept as a paper protocol (counts only) goes back
+"""`stopframe correct --voters-from-video`: a club game kept as a paper protocol (counts only) goes back
 as the club's file with the voters the video shows; without the flag it refuses naming the count-only vote."""
 
 from __future__ import annotations

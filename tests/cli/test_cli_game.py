@@ -174,7 +174,7 @@ def test_import_of_a_file_in_neither_shape_exits_2(capsys, tmp_path):
     assert err.startswith(f"stopframe: {path}: not a Polemica or mafiaratings game")
 
 
-# ------------------------------------------------------------------------------- results that say why (issue 21.9)
+# ------------------------------------------------------------------------------- results that say why
 
 
 def _conceded(tmp_path: Path, rules: str) -> Path:

@@ -1,4 +1,4 @@
-"""Inputs that do not fit are refused, never audited (issue 21 point 10): saved observations with malformed
+"""Inputs that do not fit are refused, never audited: saved observations with malformed
 intervals, observations that cover none of the votes or were made from another video or frame rate, and seat
 maps whose zones leave the frame or overlap each give exit 1 and one sentence naming the file and the JSON
 path. A vote nobody watched is cannot_see, never no_vote. No MediaPipe runs; files go to tmp folders only."""

@@ -1,6 +1,6 @@
 """Every profile owns its rules: each answers every finding kind the audit can produce, every night rule and
 every appeal question with a consequence or ground and the clause of its own rulebook; nothing falls back to
-another profile, and an unknown profile is an error naming it (issue 15, "Profiles own their rules")."""
+another profile, and an unknown profile is an error naming it."""
 
 from __future__ import annotations
 

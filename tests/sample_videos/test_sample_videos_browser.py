@@ -1,4 +1,4 @@
-"""The committed sample clips play in Chromium (issue 4: "The clips play in Chromium").
+"""The committed sample clips play in Chromium.
 
 Serves the game video and every clip under sample_videos/clips/ from a tmp folder over 127.0.0.1 (file:// may block
 media), loads each into a muted <video> in headless Debian chromium driven by Playwright, and asserts that it plays

@@ -103,7 +103,7 @@ def test_the_vase_hides_seat_6s_voting_hand_from_the_judges_camera_and_not_from_
 
 
 def test_stopframe_sync_finds_the_protocols_offset_between_the_two_cameras_from_their_sound() -> None:
-    """vision.sync (what `stopframe sync` runs) on the two videos: the far camera's offset within 20 ms (issue 18)."""
+    """vision.sync (what `stopframe sync` runs) on the two videos: the far camera's offset within 20 ms."""
     from vision.sync import sync_files
 
     proto = load_protocol(PROTOCOL)

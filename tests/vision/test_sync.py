@@ -15,7 +15,7 @@ from vision.audio import AudioError, AudioTrack
 from vision.sync import FORMAT, MIN_CONFIDENCE, SyncError, SyncResult, sync_files, sync_tracks
 from vision.sync import RATE as SYNC_RATE
 
-TOLERANCE_S = 0.020  # issue 18: offsets within 20 ms
+TOLERANCE_S = 0.020  # offsets within 20 ms
 
 
 @pytest.fixture(scope="module")

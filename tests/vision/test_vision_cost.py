@@ -1,4 +1,4 @@
-"""Issue 19: the detector's looks follow the hands in the zones, not the frames (vision.detect's zone_gating,
+"""The detector's looks follow the hands in the zones, not the frames (vision.detect's zone_gating,
 still_lead, refused_repeat, sparse_motion, miss_stands, doubt_backoff, settled_recheck and
 steady_gate), and a frame is converted to BGR only where a look needs it (vision.video.Picture).
 

@@ -167,7 +167,7 @@ def test_a_window_the_reader_knows_gets_its_thumbs_from_the_picture() -> None:
 
 
 def test_an_unsure_thumb_reading_backs_no_pose() -> None:
-    # item 5 of issue 20: an unsure reading never becomes a finding on its own. A run of fists the picture read
+    # an unsure reading never becomes a finding on its own. A run of fists the picture read
     # unsure has a low pose share (the audit makes a plain-fist wrong_form only from a steady one); sure ones a
     # full share, and readings the landmarks made (no thumb) count as before
     settled = settle_thumbs({1: [_sighting(-0.1)] * 8 + [_sighting(-0.8)] * 2, 2: [_sighting(-0.8)] * 10,

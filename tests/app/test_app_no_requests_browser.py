@@ -1,0 +1,138 @@
+"""Text from a file never makes the browser fetch anything: a protocol whose every text field holds Markdown and
+HTML image links, a judge's name and an appeal's words of the same kind, shown on every page in headless Chromium
+with every request logged. The only host asked is the app's own (127.0.0.1).
+
+Why a real browser: Streamlit renders Markdown and (where allowed) HTML on the client; only the browser shows
+whether an `![x](http://…)` reached an <img>. Needs Debian's chromium and Playwright (skipped only where absent).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from stopframe_app.game import SAMPLE_PROTOCOL
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else None
+FOREIGN = "203.0.113.7"  # TEST-NET-3: never a real host
+PAGES = ("Vote audit", "Timeline & frames", "Seat calibration", "Exports", "Appeals", "Training", "Open a game")
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium (/usr/bin/chromium) is not installed"),
+              pytest.mark.skipif(not SAMPLE_PROTOCOL.is_file(), reason="the bundled sample game is not built")]
+
+
+def _bait(where: str) -> str:
+    """One text holding every way a renderer could be led to fetch: a Markdown image, a link, raw HTML."""
+    base = f"http://{FOREIGN}/{where}"
+    return f"![i]({base}.png) [l]({base}) <img src=\"{base}.gif\"> <a href=\"{base}\">a</a>"
+
+
+def _poisoned_game(folder: Path) -> tuple[Path, Path]:
+    """The sample game with every text field baited, beside its own copy of the seat map; and an invalid
+    protocol whose `rules` (quoted by the refusal) is baited."""
+    data = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    data["video"]["path"] = str(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))
+    for player in data["players"]:
+        player["nickname"] = _bait(f"nick{player['seat']}")
+    for key in ("id", "tournament", "judge", "side_judge"):
+        data["game"][key] = _bait(key)
+    good = folder / "baited.protocol.json"
+    good.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    (folder / "baited.seats.json").write_bytes(SAMPLE_PROTOCOL.with_name("sample_game.seats.json").read_bytes())
+    bad = folder / "bad.protocol.json"
+    bad.write_text(json.dumps({**data, "rules": _bait("rules")}, ensure_ascii=False), encoding="utf-8")
+    return good, bad
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    folder = tmp_path_factory.mktemp("baited")
+    good, bad = _poisoned_game(folder)
+    port = _free_port()
+    env = {**os.environ, "STOPFRAME_DATA": str(tmp_path_factory.mktemp("data")), "PYTHONPATH": str(REPO)}
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+           "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false", "--", str(good),
+           "--observations", str(SAMPLE_PROTOCOL.with_name("sample_game.observations.json"))]
+    log = folder / "streamlit.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.time() > deadline:
+                    pytest.fail(f"streamlit did not start: {log.read_text()[-2000:]}")
+                time.sleep(0.3)
+        yield url, bad
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _settle(page: object) -> None:
+    page.wait_for_function(  # type: ignore[attr-defined]
+        """() => { const app = document.querySelector('[data-testid="stApp"]');
+                   return app && app.getAttribute('data-test-script-state') === 'notRunning'; }""", timeout=90_000)
+    page.wait_for_timeout(1500)  # type: ignore[attr-defined]  # images start loading after the script ends
+
+
+def test_no_text_from_a_file_or_a_judge_makes_the_browser_fetch_anything(app: tuple[str, Path]) -> None:
+    from playwright.sync_api import sync_playwright
+
+    url, bad = app
+    asked: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                                           "--disable-component-update", "--disable-dev-shm-usage"])
+        try:
+            page = browser.new_page(viewport={"width": 1440, "height": 1500})
+            page.on("request", lambda r: asked.append(r.url))
+            page.goto(url)
+            _settle(page)
+            judge = page.get_by_label("Your name (recorded with each decision)")
+            judge.fill(_bait("judge"))
+            judge.press("Enter")
+            _settle(page)
+            for name in PAGES:
+                page.get_by_text(name, exact=True).first.click()
+                _settle(page)
+                page.mouse.wheel(0, 3000)  # lazy images below the fold load too
+                page.wait_for_timeout(500)
+                assert page.locator('[data-testid="stException"]').count() == 0, name
+            page.get_by_label("Protocol (*.protocol.json)").fill(str(bad))
+            page.get_by_label("Protocol (*.protocol.json)").press("Enter")
+            page.get_by_role("button", name="Open", exact=True).first.click()
+            _settle(page)
+            shown = page.inner_text("body")
+            assert "rules" in shown and FOREIGN in shown  # the refusal quotes the value as text
+        finally:
+            browser.close()
+    hosts = {urlparse(u).hostname for u in asked if urlparse(u).scheme in ("http", "https", "ws", "wss")}
+    assert asked and hosts == {"127.0.0.1"}, sorted(u for u in asked if urlparse(u).hostname != "127.0.0.1")
