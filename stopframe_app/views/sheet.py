@@ -446,7 +446,7 @@ def render(game: Game | None) -> None:
     top[0].markdown(t("**{title}** · {entries} · {status}", title=this.title, status=status,
                       entries=i18n.ngettext("{n} entry", "{n} entries", len(sheet.entries))))
     top[1].button(t("Undo"), key="sheet_undo", disabled=not sheet.entries, on_click=_undo, args=(sheet_id,),
-                  help=i18n._("Takes back: {box} «{line}»", box=box_name(sheet.entries[-1].slot),
+                  help=t("Takes back: {box} «{line}»", box=box_name(sheet.entries[-1].slot),
                               line=sheet.entries[-1].text) if sheet.entries else None)
     _sheet(sheet_id, sheet)
     _draft_panel(game, sheet_id, sheet)
