@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
@@ -251,8 +252,8 @@ def _sheet(sheet_id: str, sheet: Sheet) -> None:
 # ------------------------------------------------------------------------------------- votes from the video
 
 
-def _draft(game: Game, sheet_id: str) -> None:
-    """Draft the votes of the sheet as it stands from the open game's video (pipeline.draft, as `stopframe draft`);
+def _draft(source: DraftSource, sheet_id: str) -> None:
+    """Draft the votes of the sheet as it stands from its game's video (pipeline.draft, as `stopframe draft`);
     the rounds it proposes wait for the judge in the session, nothing enters the sheet."""
     from pipeline.draft import draft_game
 
@@ -260,13 +261,13 @@ def _draft(game: Game, sheet_id: str) -> None:
     partial = write_atomic(data_dir() / "sheets" / f"{sheet_id}.partial.protocol.json",
                            json.dumps(sheet.protocol(), ensure_ascii=False))
     try:
-        made = draft_game(video=str(game.spec.video), protocol=partial, seats=game.spec.seats,
-                          observations=game.spec.observations)
+        made = draft_game(video=source.video, protocol=partial, seats=source.seats, observations=source.observations)
     except StopframeError as exc:
         st.session_state[DRAFT] = {"sheet": sheet_id, "error": str(exc)}
         return
     st.session_state[DRAFT] = {"sheet": sheet_id, "proposals": [p.to_json() for p in proposals(made.draft.data, sheet)],
-                               "untimed": made.draft.untimed, "heard": made.heard}
+                               "untimed": made.draft.untimed, "heard": made.heard, "video": source.video,
+                               "the_games": source.seats is not None or source.observations is not None}
 
 
 def _decided(sheet_id: str, index: int, how: str) -> None:
@@ -286,7 +287,26 @@ def _edit_key(sheet_id: str, slot: str) -> str:
     return f"sheet_draft_edit_{sheet_id}_{slot}"
 
 
-def _proposal_card(game: Game, sheet_id: str, sheet: Sheet, index: int, proposal: Proposal) -> None:
+def _stop_frame(game: Game | None, held: dict, cutoff: float) -> tuple[bytes, str] | None:
+    """The picture at «Стоп»: the open game's frame with its zones where the draft read that game's video, else the
+    plain frame of the video the judge gave (no zones: its seat map was found for the draft only)."""
+    if held.get("the_games") and game is not None and game.video_meta is not None:
+        from stopframe_app.viewer import render_frame
+
+        return render_frame(game, int(round(cutoff * game.video_meta.fps)))
+    from vision.overlay import encode_jpeg
+    from vision.video import open_video
+
+    try:
+        with open_video(str(held.get("video"))) as video:
+            index = min(int(round(cutoff * video.meta.fps)), video.meta.frame_count - 1)
+            return encode_jpeg(video.frame_at(index)), words.seconds(cutoff)
+    except StopframeError:
+        return None
+
+
+def _proposal_card(game: Game | None, held: dict, sheet_id: str, sheet: Sheet, index: int,
+                   proposal: Proposal) -> None:
     with st.container(border=True):
         lift = proposal.slot.startswith("lift.")
         head = t("Day {day}, lift vote", day=proposal.day) if lift else \
@@ -300,11 +320,9 @@ def _proposal_card(game: Game, sheet_id: str, sheet: Sheet, index: int, proposal
                           cutoff=words.seconds(e.get("cutoff")), announced=words.seconds(e.get("announced"))))
         st.caption(t("The sheet now: {line}", line=sheet.text(proposal.slot) or "—"))
         cutoff = proposal.events[0].get("cutoff") if proposal.events else None
-        if game.video_meta is not None and isinstance(cutoff, int | float):
-            from stopframe_app.viewer import render_frame
-
-            jpeg, caption = render_frame(game, int(round(cutoff * game.video_meta.fps)))
-            st.image(jpeg, caption=t("At «Стоп»: {caption}", caption=caption), width=480)
+        shown = _stop_frame(game, held, float(cutoff)) if isinstance(cutoff, int | float) else None
+        if shown is not None:
+            st.image(shown[0], caption=t("At «Стоп»: {caption}", caption=shown[1]), width=480)
         key = _edit_key(sheet_id, proposal.slot)
         if key not in st.session_state:
             st.session_state[key] = proposal.line
@@ -318,18 +336,64 @@ def _proposal_card(game: Game, sheet_id: str, sheet: Sheet, index: int, proposal
                        args=(sheet_id, index, "reject"))
 
 
-def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet) -> None:
+@dataclass(frozen=True)
+class DraftSource:
+    """The video a sheet's votes are drafted from, and the open game's seat map and saved analysis where they are
+    of that same video (else the seat map is found from the video and the hands read afresh)."""
+
+    video: str
+    seats: str | None = None
+    observations: str | None = None
+
+
+def _same_game(game: Game | None, this: SavedSheet) -> bool:
+    """Whether the sheet was started from the open game's own protocol (so the game's video is the sheet's)."""
+    if game is None or this.source != "protocol" or not this.source_path:
+        return False
+    try:
+        return Path(this.source_path).resolve() == Path(game.spec.protocol).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return False
+
+
+def _draft_source(game: Game | None, sheet_id: str, this: SavedSheet) -> DraftSource | None:
+    """The video the judge gives for this sheet (prefilled with the open game's only when the sheet is that game's,
+    so a sheet typed from paper is never drafted from another game's video); None, with the reason shown, while
+    there is none to read. The open game's seat map and saved analysis go with its video, whichever sheet asks."""
+    same = _same_game(game, this)
+    key = f"sheet_video_{sheet_id}"
+    if key not in st.session_state:
+        st.session_state[key] = str(game.spec.video) if same and game is not None and game.spec.video else ""
+    typed = str(st.session_state.get(key) or "").strip()
+    st.text_input(t("This game's video (path)"), key=key, placeholder="/home/judge/games/table1.mp4")
+    if not typed:
+        st.caption(t("Give the path of this game's video to draft its votes from it."))
+        return None
+    try:
+        path = Path(typed).expanduser()
+        is_file = path.is_file()
+    except (OSError, RuntimeError, ValueError):
+        is_file = False
+    if not is_file:
+        st.error(t("{path}: no video file there.", path=typed[:300]))
+        return None
+    if game is not None and game.spec.video and path.resolve() == Path(game.spec.video).resolve():
+        return DraftSource(str(path), game.spec.seats, game.spec.observations)  # they describe this video
+    return DraftSource(str(path))
+
+
+def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedSheet) -> None:
     with st.container(border=True):
         st.subheader(t("Draft the votes from the video"))
-        if game is None or not game.spec.video or game.video_meta is None:
-            st.caption(t("Open the game with its video (Open a game) to draft the votes from it."))
+        source = _draft_source(game, sheet_id, this)
+        if source is None:
             return
         st.caption(t("From {video}: the judge's voice gives each vote's times, the hands its voters and count. "
                      "Type the sheet first (players, nominations, nights); nothing enters it until you accept it.",
-                     video=Path(game.spec.video).name))
+                     video=Path(source.video).name))
         if st.button(t("Draft the votes"), key="sheet_draft_run"):
             with st.spinner(t("Listening to the judge and reading the hands…")):
-                _draft(game, sheet_id)
+                _draft(source, sheet_id)
         held = st.session_state.get(DRAFT) or {}
         if held.get("sheet") != sheet_id:
             return
@@ -344,7 +408,7 @@ def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet) -> None:
         if not offered:
             st.caption(t("Nothing more to propose."))
         for index, proposal in enumerate(offered):
-            _proposal_card(game, sheet_id, sheet, index, proposal)
+            _proposal_card(game, held, sheet_id, sheet, index, proposal)
 
 
 # -------------------------------------------------------------------------------------------------- history
@@ -449,6 +513,6 @@ def render(game: Game | None) -> None:
                   help=t("Takes back: {box} «{line}»", box=box_name(sheet.entries[-1].slot),
                               line=sheet.entries[-1].text) if sheet.entries else None)
     _sheet(sheet_id, sheet)
-    _draft_panel(game, sheet_id, sheet)
+    _draft_panel(game, sheet_id, sheet, this)
     _exports(sheet_id, sheet, this)
     _history(sheet_id)

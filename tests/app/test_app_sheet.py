@@ -91,6 +91,8 @@ def test_a_protocol_opens_with_its_boxes_filled_and_a_tie_shows_the_next_round(d
     assert at.text_input(key=box_key(sheet_id, "lift.2")).value == "5"
     assert at.text_input(key=box_key(sheet_id, "nickname.1")).value == "Алмаз"
     assert any("complete and valid" in m.value for m in at.markdown)
+    # the open game's own sheet drafts from the open game's video; a sheet from paper waits for its own
+    assert at.text_input(key=f"sheet_video_{sheet_id}").value == str(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))
     typed(at, "round.2.1", "9:4 3:3")  # the revote and the lift vote go: their boxes say why
     assert_people_words(at, "Protocol, a protocol with problems")
     html_page = next(d for d in at.get("download_button") if d.proto.label == "Printable sheet (HTML)")
@@ -171,6 +173,10 @@ def test_votes_drafted_from_the_video_enter_the_sheet_only_when_accepted(data: P
     at.run()
     ok(at)
     assert at.session_state["sheet_id"] == sheet_id
+    assert not [b for b in at.button if b.key == "sheet_draft_run"]  # a paper sheet has no video until given one
+    at.text_input(key=f"sheet_video_{sheet_id}").input(str(SAMPLE_PROTOCOL.with_name("nowhere.mp4"))).run()
+    assert [e.value for e in at.error] and "nowhere.mp4" in at.error[0].value.replace("\\", "")
+    at.text_input(key=f"sheet_video_{sheet_id}").input(str(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))).run()
     at.button(key="sheet_draft_run").click().run()
     ok(at)
     assert any(m.value.startswith("**Day 1, round 1**") for m in at.markdown)
@@ -213,6 +219,7 @@ def test_a_draft_the_rules_refuse_is_one_sentence_naming_the_box(data: Path) -> 
     at.session_state["view"] = "Protocol"
     at.session_state["game_spec"] = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
     at.run()
+    at.text_input(key=f"sheet_video_{sheet_id}").input(str(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))).run()
     at.button(key="sheet_draft_run").click().run()
     assert not at.exception and len(at.error) == 1 and "rfm 4.4.12" in at.error[0].value.replace("\\", "")
     assert "events[" not in at.error[0].value.replace("\\", "")
