@@ -12,6 +12,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from contract.i18n import _
+
 SEATS = range(1, 11)
 MAX_SECONDS = 1_000_000.0  # 11 days of video: a time beyond it is a typo, and would overflow frame arithmetic
 
@@ -29,7 +31,7 @@ def is_number(v: Any) -> bool:
 def seat_problem(v: Any, shown: Callable[[Any], str]) -> str | None:
     """Why `v` is no seat 1–10, or None; `shown` puts the wrong value into the sentence."""
     if not is_int(v):
-        return f"must be a seat number 1–10, not {shown(v)}"
+        return _("must be a seat number 1–10, not {value}", value=shown(v))
     if v not in SEATS:
-        return f"seat {v} does not exist (seats are 1–10)"
+        return _("seat {seat} does not exist (seats are 1–10)", seat=v)
     return None

@@ -31,7 +31,7 @@ from review.audit.findings import Finding, VoteReport
 from review.cases.appeals import Decision as AppealDecision
 from review.cases.store import Decision
 from review.game.engine import replay
-from review.game.problems import Problem
+from review.game.problems import ENDS_GAME, REMOVAL_DUE, Problem
 from review.game.profiles import Profile, get_profile
 from review.game.voting import Outcome, VoteContext, lift_outcome, vote_outcome
 
@@ -449,10 +449,10 @@ def _explain(op: _Op, problem: Problem, where: Sequence[int | None] = ()) -> str
     words = _problem_words(problem, where)
     seat = op.finding.seat
     if op.kind == "insert" and (op.event or {}).get("type") == "removal":
-        if "already over" in problem.message or "the rules give" in problem.message:
+        if problem.code == ENDS_GAME:
             return f"removing seat {seat} there would end the game, yet the game as played goes on ({words})"
         return f"the game as played goes on with seat {seat} after this removal ({words})"
-    if op.kind == "insert" and "removes him at once" in problem.message:
+    if op.kind == "insert" and problem.code == REMOVAL_DUE:
         return f"it would be seat {seat}'s foul that removes him from the game, yet the game as played goes on with him ({words})"
     return f"the corrected game would break its rules ({words})"
 

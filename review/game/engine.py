@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from contract.i18n import _, ngettext, term
 from review.game.gamestate import BLACK_ROLES, SEATS, GameState, Poll, initial_state, pos_of, sane, stage_of
-from review.game.problems import Problem
+from review.game.problems import ENDS_GAME, REMOVAL_DUE, Problem
 from review.game.profiles import Profile, get_profile, pick_nomination
 from review.game.voting import Outcome, VoteContext, lift_outcome, vote_outcome, with_silent
 
@@ -128,9 +129,10 @@ class _Run:
 
     # -------------------------------------------------------------------------------------- helpers
 
-    def problem(self, field_name: str | None, message: str, clause: str | None, index: int | None = None) -> None:
+    def problem(self, field_name: str | None, message: str, clause: str | None, index: int | None = None,
+                code: str = "") -> None:
         where = f"events[{self.i if index is None else index}]"
-        self.problems.append(Problem(f"{where}.{field_name}" if field_name else where, message, clause))
+        self.problems.append(Problem(f"{where}.{field_name}" if field_name else where, message, clause, code))
 
     @property
     def miscount(self) -> str:
@@ -141,11 +143,13 @@ class _Run:
         return self.s.out.get(seat, {}).get("clause")
 
     def require_seated(self, seat: int, field_name: str, doing: str) -> bool:
+        """`doing` is what the seat cannot do once out, a code of the catalogue's "cannot_do" terms."""
         if seat in self.s.at_table:
             return True
         how = self.s.out.get(seat)
-        left = f" (left by {how['cause']})" if how else ""
-        self.problem(field_name, f"seat {seat} is out of the game{left} and cannot {doing}.", self.out_clause(seat))
+        left = _(" (left by {cause})", cause=_cause(how["cause"])) if how else ""
+        self.problem(field_name, _("seat {seat} is out of the game{left} and cannot {doing}.", seat=seat, left=left,
+                                   doing=term("cannot_do", doing)), self.out_clause(seat))
         return False
 
     def advance(self, target: int) -> bool:
@@ -166,7 +170,8 @@ class _Run:
         if kind in _ACTIONS:
             self.check_pending_removals()
         if self.s.result is not None and kind in _PLAY and not self.same_night_check(kind):
-            self.problem(None, f"the game was already over: {_result_words(self.s.result)}.", self.s.result_clause)
+            self.problem(None, _("the game was already over: {result}.", result=_result_words(self.s.result)),
+                         self.s.result_clause, code=ENDS_GAME)
             return
         handler = getattr(self, f"on_{kind}", None)
         if handler is not None:
@@ -181,9 +186,11 @@ class _Run:
         for seat, foul_index in sorted(self.s.pending_removal.items()):
             self.problem(
                 None,
-                f"seat {seat}'s foul no. {self.p.removal_at.value} removes him at once, but no removal follows.",
+                _("seat {seat}'s foul no. {n} removes him at once, but no removal follows.", seat=seat,
+                  n=self.p.removal_at.value),
                 self.p.removal_at.clause,
                 index=foul_index,
+                code=REMOVAL_DUE,
             )
             del self.s.pending_removal[seat]
             if seat in self.s.at_table and self.s.result is None:
@@ -234,13 +241,15 @@ class _Run:
         if stage not in ("night", "day", "voting") or not isinstance(number, int):
             return
         if stage != "night" and number < 1:
-            self.problem("number", f"there is no {stage} {number}: day 1 follows night 0.", self.p.phase_order.clause)
+            message = (_("there is no day {n}: day 1 follows night 0.", n=number) if stage == "day"
+                       else _("there is no voting {n}: day 1 follows night 0.", n=number))
+            self.problem("number", message, self.p.phase_order.clause)
             return
         target = pos_of(stage, number)
         if not self.advance(target):
             now, n = stage_of(self.s.pos)
-            self.problem("number", f"{stage} {number} cannot start during {now} {n}: phases go forward only.",
-                         self.p.phase_order.clause)
+            self.problem("number", _("{phase} cannot start {during}: phases go forward only.",
+                                     phase=_phase(stage, number), during=_during(now, n)), self.p.phase_order.clause)
 
     # ------------------------------------------------------------------------------------- day
 
@@ -251,8 +260,11 @@ class _Run:
         if self.advance(pos_of("day", day)) and self.s.pos == pos_of("day", day):
             return True
         now, n = stage_of(self.s.pos)
-        self.problem("day", f"a {what} for day {day} during {now} {n}: nominations belong to the day's discussion.",
-                     self.p.nominations_per_player.clause)
+        message = (_("a nomination for day {day} {during}: nominations belong to the day's discussion.", day=day,
+                     during=_during(now, n)) if what == "nomination" else
+                   _("a withdrawal for day {day} {during}: nominations belong to the day's discussion.", day=day,
+                     during=_during(now, n)))
+        self.problem("day", message, self.p.nominations_per_player.clause)
         return False
 
     def on_speech(self) -> None:
@@ -266,9 +278,11 @@ class _Run:
                 self.advance(pos_of("voting", day))  # a last word on day d: the day's discussion is over
             how = self.s.out.get(seat)
             if how is None:
-                self.problem("seat", f"seat {seat} is still in the game and has no last minute.", self.p.most_votes.clause)
+                self.problem("seat", _("seat {seat} is still in the game and has no last minute.", seat=seat),
+                             self.p.most_votes.clause)
             elif how["cause"] == "removal" and not self.p.removed_last_word.value:
-                self.problem("seat", f"seat {seat} was removed and has no last word.", self.p.removed_last_word.clause)
+                self.problem("seat", _("seat {seat} was removed and has no last word.", seat=seat),
+                             self.p.removed_last_word.clause)
             return
         if self.require_seated(seat, "seat", "speak"):
             self.s.speaker = seat
@@ -284,11 +298,12 @@ class _Run:
             return
         if not self.require_seated(by, "by", "nominate"):
             return
-        if not self.require_seated(target, "target", "be nominated"):
+        if not self.require_seated(target, "target", "be_nominated"):
             return
         standing = s.nominations[day]
         if any(t == target for _, t in standing):
-            self.problem("target", f"seat {target} is already nominated on day {day}.", p.nomination_pick.clause)
+            self.problem("target", _("seat {seat} is already nominated on day {day}.", seat=target, day=day),
+                         p.nomination_pick.clause)
             return
         own = [pair for pair in standing if pair[0] == by]
         if own or by in s.nominated_by[day]:
@@ -297,8 +312,8 @@ class _Run:
             others = {t for b, t in standing if b != by}
             kept = pick_nomination(p, [t for _, t in own] + [target], others) if s.speaker == by else None
             if kept != target:
-                self.problem("by", f"seat {by} already nominated on day {day}: one nomination per player a day.",
-                             p.nominations_per_player.clause)
+                self.problem("by", _("seat {seat} already nominated on day {day}: one nomination per player a day.",
+                                     seat=by, day=day), p.nominations_per_player.clause)
                 return
             for pair in own:
                 standing.remove(pair)
@@ -312,15 +327,17 @@ class _Run:
         if not self.enter_day(day, "withdrawal"):
             return
         if not p.withdrawal.value:
-            self.problem(None, "a nomination may not be withdrawn under these rules.", p.withdrawal.clause)
+            self.problem(None, _("a nomination may not be withdrawn under these rules."), p.withdrawal.clause)
             return
-        if by not in SEATS or not self.require_seated(by, "by", "withdraw a nomination"):
+        if by not in SEATS or not self.require_seated(by, "by", "withdraw"):
             return
         if (by, target) not in s.nominations[day]:
-            self.problem("target", f"seat {by} has no standing nomination of seat {target} to withdraw.", p.withdrawal.clause)
+            self.problem("target", _("seat {seat} has no standing nomination of seat {target} to withdraw.", seat=by,
+                                     target=target), p.withdrawal.clause)
             return
         if s.speaker != by:
-            self.problem(None, f"seat {by} may withdraw only a nomination made in his current speech.", p.withdrawal.clause)
+            self.problem(None, _("seat {seat} may withdraw only a nomination made in his current speech.", seat=by),
+                         p.withdrawal.clause)
             return
         s.nominations[day].remove((by, target))
 
@@ -338,21 +355,21 @@ class _Run:
             if s.cancel_pending:
                 s.cancel_pending -= 1
             s.cancel_today = False
-            poll.status, poll.why, poll.clause = "cancelled", "a removal cancelled this day's vote", why_clause
+            poll.status, poll.why, poll.clause = "cancelled", _("a removal cancelled this day's vote"), why_clause
             return
         if not candidates:
-            poll.why, poll.clause = f"nobody was nominated on day {day}", p.vote_order.clause
+            poll.why, poll.clause = _("nobody was nominated on day {day}", day=day), p.vote_order.clause
             return
         living = tuple(sorted(s.at_table))
         if len(candidates) == 1:
             rule = p.single_day1 if day == 1 else p.single_later
             if rule.value == "no_vote":
-                poll.why, poll.clause = f"a single candidate on day {day} is not voted on", rule.clause
+                poll.why, poll.clause = _("a single candidate on day {day} is not voted on", day=day), rule.clause
                 poll.outcome = Outcome(f"no vote: single candidate on day {day}", (), "no_vote", (), rule.clause)
                 return
             if rule.value == "leaves":
                 seat = candidates[0]
-                poll.why, poll.clause = f"a single candidate on day {day} leaves without a vote", rule.clause
+                poll.why, poll.clause = _("a single candidate on day {day} leaves without a vote", day=day), rule.clause
                 poll.outcome = Outcome(f"seat {seat} leaves without a vote", (seat,), "leave", (), rule.clause)
                 poll.status = "done"
                 self.eliminate(seat, "vote", rule.clause)
@@ -366,7 +383,9 @@ class _Run:
             return None
         if not self.advance(pos_of("voting", day)) or self.s.pos != pos_of("voting", day) or self.s.poll is None:
             now, n = stage_of(self.s.pos)
-            self.problem("day", f"a {what} for day {day} during {now} {n}.", self.p.vote_order.clause)
+            message = (_("a vote for day {day} {during}.", day=day, during=_during(now, n)) if what == "vote"
+                       else _("a lift vote for day {day} {during}.", day=day, during=_during(now, n)))
+            self.problem("day", message, self.p.vote_order.clause)
             return None
         return self.s.poll
 
@@ -375,11 +394,14 @@ class _Run:
         if poll.status == "open":
             return False
         if poll.status in ("none", "cancelled"):
-            self.problem(None, f"no {what} is held on day {poll.day}: {poll.why}.", poll.clause)
+            message = (_("no vote is held on day {day}: {why}.", day=poll.day, why=poll.why) if what == "vote"
+                       else _("no lift vote is held on day {day}: {why}.", day=poll.day, why=poll.why))
+            self.problem(None, message, poll.clause)
         elif poll.status == "done" and poll.outcome is not None:
-            self.problem(None, f"the voting of day {poll.day} was already decided: {poll.outcome.text}.", poll.outcome.clause)
+            self.problem(None, _("the voting of day {day} was already decided: {outcome}.", day=poll.day,
+                                 outcome=poll.outcome.text), poll.outcome.clause)
         else:
-            self.problem(None, f"the voting of day {poll.day} is over.", self.p.most_votes.clause)
+            self.problem(None, _("the voting of day {day} is over.", day=poll.day), self.p.most_votes.clause)
         return True
 
     def check_voters(self, poll: Poll) -> list[int] | None:
@@ -389,7 +411,7 @@ class _Run:
         seen: set[int] = set()
         for j, v in enumerate(voters):
             if v in seen:
-                self.problem(f"voters[{j}]", f"seat {v} is listed twice.", self.p.repeated_vote.clause)
+                self.problem(f"voters[{j}]", _("seat {seat} is listed twice.", seat=v), self.p.repeated_vote.clause)
             elif v not in self.s.at_table:
                 self.require_seated(v, f"voters[{j}]", "vote")
             seen.add(v)
@@ -404,24 +426,26 @@ class _Run:
         if self.refuse_vote(poll, "vote"):
             return
         if poll.expect == "lift":
-            self.problem(None, f"a lift vote on {', '.join(map(str, poll.candidates))} is due, not another round.",
+            self.problem(None, _("a lift vote on {seats} is due, not another round.", seats=_seats(poll.candidates)),
                          p.lift_majority.clause)
             return
         candidate, count, rnd = self.e.get("candidate"), self.e.get("count"), self.e.get("round")
         if candidate not in poll.candidates:
-            names = ", ".join(map(str, poll.candidates))
-            self.problem("candidate", f"seat {candidate} is not a candidate in round {poll.round} (candidates: {names}).",
+            self.problem("candidate", _("seat {seat} is not a candidate in round {round} (candidates: {seats}).",
+                                        seat=candidate, round=poll.round, seats=_seats(poll.candidates)),
                          p.vote_order.clause)
             return
         if candidate in poll.counts:
-            self.problem("candidate", f"seat {candidate} was already voted on in round {poll.round}.", p.vote_order.clause)
+            self.problem("candidate", _("seat {seat} was already voted on in round {round}.", seat=candidate,
+                                        round=poll.round), p.vote_order.clause)
             return
         if isinstance(rnd, int) and rnd != poll.round:
-            self.problem("round", f"this is round {poll.round} of day {poll.day}, not {rnd}.", p.tie_revote.clause)
+            self.problem("round", _("this is round {round} of day {day}, not {given}.", round=poll.round, day=poll.day,
+                                    given=rnd), p.tie_revote.clause)
         expected = next(c for c in poll.candidates if c not in poll.counts)
         if candidate != expected:
-            self.problem("candidate", f"seat {expected} is voted on before seat {candidate} (nomination order).",
-                         p.vote_order.clause)
+            self.problem("candidate", _("seat {seat} is voted on before seat {other} (nomination order).", seat=expected,
+                                        other=candidate), p.vote_order.clause)
         if not isinstance(count, int):
             return
         voters = self.check_voters(poll)
@@ -432,8 +456,9 @@ class _Run:
         )
         total = sum(poll.counts.values()) + count
         if total > len(poll.living):
-            self.problem("count", f"{total} votes in round {poll.round} but only {len(poll.living)} players may vote.",
-                         self.miscount)
+            self.problem("count", ngettext("{n} vote in round {round} but only {players} players may vote.",
+                                           "{n} votes in round {round} but only {players} players may vote.", total,
+                                           round=poll.round, players=len(poll.living)), self.miscount)
         poll.counts[candidate] = count
         poll.events[candidate] = self.i
         poll.voters[candidate] = voters
@@ -443,7 +468,7 @@ class _Run:
                 earlier = {v for c, vs in poll.voters.items() if c != candidate and vs for v in vs}
                 counted -= earlier
             if count != len(counted):
-                self.problem("count", f"the count {count} differs from the {len(counted)} voters listed.", self.miscount)
+                self.problem("count", _voters_differ(count, len(counted)), self.miscount)
         if len(poll.counts) == len(poll.candidates):
             self.close_round(poll)
 
@@ -458,8 +483,9 @@ class _Run:
             listed = poll.voters[last]
             if 0 <= due != poll.counts[last]:
                 self.problem(
-                    "count", f"the last candidate's count must include the silent players' votes: "
-                    f"{len(poll.living)} players − {others} for the others = {due}, not {poll.counts[last]}.",
+                    "count", _("the last candidate's count must include the silent players' votes: "
+                               "{players} players − {others} for the others = {due}, not {count}.",
+                               players=len(poll.living), others=others, due=due, count=poll.counts[last]),
                     p.silent_vote_to_last.clause, index=last_index,
                 )
             elif all(poll.voters[c] is not None for c in poll.candidates):
@@ -467,12 +493,13 @@ class _Run:
                 silent = set(poll.living) - voted
                 if listed is not None and poll.counts[last] != len(set(listed)) + len(silent):
                     self.problem(
-                        "count", f"the count {poll.counts[last]} differs from the {len(set(listed))} voters listed "
-                        f"plus {len(silent)} silent players.", p.silent_vote_to_last.clause, index=last_index,
+                        "count", _("the count {count} differs from the {listed} voters listed plus {silent} silent "
+                                   "players.", count=poll.counts[last], listed=len(set(listed)), silent=len(silent)),
+                        p.silent_vote_to_last.clause, index=last_index,
                     )
             elif listed is not None and poll.counts[last] < len(set(listed)):
-                self.problem("count", f"the count {poll.counts[last]} is less than the {len(set(listed))} voters listed.",
-                             self.miscount, index=last_index)
+                self.problem("count", _("the count {count} is less than the {listed} voters listed.",
+                                        count=poll.counts[last], listed=len(set(listed))), self.miscount, index=last_index)
         ctx = self.s.contexts.get(last_index) or VoteContext(
             poll.day, poll.round, "vote", poll.candidates, poll.living, True, "first", last, self.s.versions_ban
         )
@@ -502,30 +529,33 @@ class _Run:
 
     def on_lift_vote(self) -> None:
         p, s = self.p, self.s
-        poll = self.enter_voting(self.e.get("day"), "lift vote")
+        poll = self.enter_voting(self.e.get("day"), "lift_vote")
         if poll is None:
             return
         poll.recorded = True
         if poll.status == "done" and poll.outcome is not None and poll.outcome.next == "stay" and poll.outcome.tied:
-            self.problem(None, f"no lift vote is held: {poll.outcome.text}.", poll.outcome.clause)
+            self.problem(None, _("no lift vote is held: {outcome}.", outcome=poll.outcome.text), poll.outcome.clause)
             return
-        if self.refuse_vote(poll, "lift vote"):
+        if self.refuse_vote(poll, "lift_vote"):
             return
         if poll.expect != "lift":
-            self.problem(None, f"no lift vote is due: round {poll.round} of day {poll.day} is being voted.",
-                         p.lift_majority.clause)
+            self.problem(None, _("no lift vote is due: round {round} of day {day} is being voted.", round=poll.round,
+                                 day=poll.day), p.lift_majority.clause)
             return
         candidates = self.e.get("candidates")
         if not isinstance(candidates, list) or sorted(candidates) != sorted(poll.candidates):
-            self.problem("candidates", f"the tie was between {', '.join(map(str, poll.candidates))}.", p.lift_majority.clause)
+            self.problem("candidates", _("the tie was between {seats}.", seats=_seats(poll.candidates)),
+                         p.lift_majority.clause)
         count = self.e.get("count")
         if not isinstance(count, int):
             return
         voters = self.check_voters(poll)
         if count > len(poll.living):
-            self.problem("count", f"{count} votes but only {len(poll.living)} players may vote.", self.miscount)
+            self.problem("count", ngettext("{n} vote but only {players} players may vote.",
+                                           "{n} votes but only {players} players may vote.", count,
+                                           players=len(poll.living)), self.miscount)
         if voters is not None and count != len(set(voters)):
-            self.problem("count", f"the count {count} differs from the {len(set(voters))} voters listed.", self.miscount)
+            self.problem("count", _voters_differ(count, len(set(voters))), self.miscount)
         rnd = self.e.get("round")
         ctx = VoteContext(poll.day, rnd if isinstance(rnd, int) else poll.round + 1, "lift", poll.candidates, poll.living,
                           False, "lift", None, s.versions_ban)
@@ -555,11 +585,13 @@ class _Run:
 
     def unfinished(self, poll: Poll) -> str:
         if poll.expect == "lift":
-            return f"day {poll.day}'s repeated tie ({', '.join(map(str, poll.candidates))}) needs a lift vote."
+            return _("day {day}'s repeated tie ({seats}) needs a lift vote.", day=poll.day, seats=_seats(poll.candidates))
         missing = [c for c in poll.candidates if c not in poll.counts]
         if poll.round > 1 and not poll.counts:
-            return f"day {poll.day}'s tie ({', '.join(map(str, poll.candidates))}) needs revote round {poll.round}."
-        return f"day {poll.day}, round {poll.round}: no vote on seat(s) {', '.join(map(str, missing))}."
+            return _("day {day}'s tie ({seats}) needs revote round {round}.", day=poll.day, seats=_seats(poll.candidates),
+                     round=poll.round)
+        return _("day {day}, round {round}: no vote on seat(s) {seats}.", day=poll.day, round=poll.round,
+                 seats=_seats(missing))
 
     # -------------------------------------------------------------------------------------- night
 
@@ -569,14 +601,16 @@ class _Run:
         if not isinstance(night, int):
             return
         if night < 1:
-            self.problem("night", "there is no shooting on night 0 (the deal and the mafia's meeting).", p.shooting.clause)
+            self.problem("night", _("there is no shooting on night 0 (the deal and the mafia's meeting)."),
+                         p.shooting.clause)
             return
         if not self.advance(pos_of("night", night)) or s.pos != pos_of("night", night):
             now, n = stage_of(s.pos)
-            self.problem("night", f"a shooting for night {night} during {now} {n}.", p.shooting.clause)
+            self.problem("night", _("a shooting for night {night} {during}.", night=night, during=_during(now, n)),
+                         p.shooting.clause)
             return
         if night in s.shootings:
-            self.problem(None, f"night {night} already has its shooting.", p.shooting.clause)
+            self.problem(None, _("night {night} already has its shooting.", night=night), p.shooting.clause)
             return
         removed_tonight = s.out.get(target, {}).get("cause") == "removal" and s.out[target].get("night") == night
         if removed_tonight:
@@ -584,7 +618,7 @@ class _Run:
             s.shootings[night] = target
             s.streak = 0
             return
-        if target is not None and not self.require_seated(target, "target", "be killed"):
+        if target is not None and not self.require_seated(target, "target", "be_killed"):
             target = None
         self.check_shots(target)
         s.shootings[night] = target
@@ -604,9 +638,10 @@ class _Run:
             return  # not every living black's shot is recorded
         derived = aims[0] if len(set(aims)) == 1 and aims[0] in self.s.at_table else None
         if derived != target:
-            said = "a miss" if target is None else f"seat {target} killed"
-            gives = "a miss" if derived is None else f"seat {derived} killed"
-            self.problem("target", f"the shots recorded give {gives}, not {said}.", self.p.shooting.clause)
+            said = _("a miss") if target is None else _("seat {seat} killed", seat=target)
+            gives = _("a miss") if derived is None else _("seat {seat} killed", seat=derived)
+            self.problem("target", _("the shots recorded give {gives}, not {said}.", gives=gives, said=said),
+                         self.p.shooting.clause)
 
     def on_check(self) -> None:
         p, s = self.p, self.s
@@ -615,25 +650,31 @@ class _Run:
             return
         rule = p.don_check if by == "don" else p.sheriff_check
         if night < p.checks_from_night.value:
-            self.problem("night", f"no checks on night {night}.", p.checks_from_night.clause)
+            self.problem("night", _("no checks on night {night}.", night=night), p.checks_from_night.clause)
             return
         if not self.advance(pos_of("night", night)) or s.pos != pos_of("night", night):
             now, n = stage_of(s.pos)
-            self.problem("night", f"a check for night {night} during {now} {n}.", rule.clause)
+            self.problem("night", _("a check for night {night} {during}.", night=night, during=_during(now, n)),
+                         rule.clause)
             return
         if (night, by) in s.checks:
-            self.problem("by", f"the {by} already checked on night {night}: one check a night.", p.checks_from_night.clause)
+            message = (_("the don already checked on night {night}: one check a night.", night=night) if by == "don"
+                       else _("the sheriff already checked on night {night}: one check a night.", night=night))
+            self.problem("by", message, p.checks_from_night.clause)
             return
         s.checks.add((night, by))
         checker = next((seat for seat in SEATS if s.roles.get(seat) == by), None)
         if checker is not None and checker not in s.at_table:
-            self.problem("by", f"the {by.capitalize()} (seat {checker}) is out of the game and cannot check.", self.out_clause(checker))
+            message = (_("the Don (seat {seat}) is out of the game and cannot check.", seat=checker) if by == "don"
+                       else _("the Sheriff (seat {seat}) is out of the game and cannot check.", seat=checker))
+            self.problem("by", message, self.out_clause(checker))
         role = s.roles.get(target) if target in SEATS else None
         if role is None:
             return
         truth = ("sheriff" if role == "sheriff" else "not_sheriff") if by == "don" else ("black" if role in BLACK_ROLES else "red")
         if result != truth:
-            self.problem("result", f'seat {target} is {role}: the answer should have been "{truth}".', rule.clause)
+            self.problem("result", _('seat {seat} is {role}: the answer should have been "{truth}".', seat=target,
+                                     role=term("engine_role", role, role), truth=term("check_answer", truth, truth)), rule.clause)
 
     def on_best_move(self) -> None:
         p, s = self.p, self.s
@@ -642,20 +683,23 @@ class _Run:
             return  # this rulebook has no best move: nothing to check
         s.best_moves += 1
         if s.best_moves > 1:
-            self.problem(None, "a second best move: only the player killed on night 1 has one.", p.best_move.clause)
+            self.problem(None, _("a second best move: only the player killed on night 1 has one."), p.best_move.clause)
             return
         if 1 in s.shootings:
             victim = s.shootings[1]
             if victim != seat:
-                whom = "nobody was killed on night 1" if victim is None else f"seat {victim} was killed on night 1"
-                self.problem("seat", f"seat {seat} has no best move: {whom}.", p.best_move.clause)
+                whom = (_("nobody was killed on night 1") if victim is None
+                        else _("seat {seat} was killed on night 1", seat=victim))
+                self.problem("seat", _("seat {seat} has no best move: {whom}.", seat=seat, whom=whom), p.best_move.clause)
                 return
         elif s.pos <= pos_of("night", 1) - 1:
-            self.problem(None, "a best move before night 1's shooting.", p.best_move.clause)
+            self.problem(None, _("a best move before night 1's shooting."), p.best_move.clause)
             return
         ban = p.best_move_ban.value
         if ban is not None and s.day1_vote_leavers >= ban:
-            self.problem(None, f"no best move: {s.day1_vote_leavers} players left by the day-1 vote.", p.best_move_ban.clause)
+            self.problem(None, ngettext("no best move: {n} player left by the day-1 vote.",
+                                        "no best move: {n} players left by the day-1 vote.", s.day1_vote_leavers),
+                         p.best_move_ban.clause)
 
     # ---------------------------------------------------------------------------- fouls and removals
 
@@ -744,7 +788,7 @@ class _Run:
 
     def cancel(self, poll: Poll) -> None:
         poll.status, poll.expect = "cancelled", None
-        poll.why, poll.clause = "a removal cancelled this day's vote", self.p.removal_cancels.clause
+        poll.why, poll.clause = _("a removal cancelled this day's vote"), self.p.removal_cancels.clause
 
     def team_loss(self, seat: int, clause: str) -> None:
         """rfm 5.13 / 5.19: the offender's team loses."""
@@ -752,8 +796,9 @@ class _Run:
         black = self.s.is_black(seat)
         if self.s.result is not None or black is None or not any(clause == c or clause.startswith(c + ".") for c in prefixes):
             return
-        self.conclude(("red" if black else "black"), clause,
-                      f"seat {seat}'s removal ({clause}) costs the {'black' if black else 'red'} team the game")
+        why = (_("seat {seat}'s removal ({clause}) costs the black team the game", seat=seat, clause=clause) if black
+               else _("seat {seat}'s removal ({clause}) costs the red team the game", seat=seat, clause=clause))
+        self.conclude(("red" if black else "black"), clause, why)
 
     # -------------------------------------------------------------------------------- eliminations
 
@@ -791,18 +836,18 @@ class _Run:
             return
         blacks = sum(1 for seat in s.at_table if s.is_black(seat))
         if blacks == 0:
-            self.conclude("red", p.red_win.clause, "every black player is out of the game")
+            self.conclude("red", p.red_win.clause, _("every black player is out of the game"))
         elif blacks >= len(s.at_table) - blacks:
             reds = len(s.at_table) - blacks
             self.conclude("black", p.black_win.clause,
-                          f"{_players(blacks, 'black')} and {_players(reds, 'red')} are at the table: "
-                          "as many blacks as reds, or more")
+                          _("{blacks} and {reds} are at the table: as many blacks as reds, or more",
+                            blacks=_players(blacks, "black"), reds=_players(reds, "red")))
 
     def all_left(self) -> None:
         """Everyone at the table left at once (a lift vote of all)."""
         rule = self.p.all_leave
         if rule.value is not None:
-            self.conclude(rule.value, rule.clause, "everyone at the table left at once")
+            self.conclude(rule.value, rule.clause, _("everyone at the table left at once"))
 
     def on_elimination(self) -> None:
         s, p = self.s, self.p
@@ -819,14 +864,16 @@ class _Run:
             if record["seat"] == seat and k not in s.confirmed:
                 s.confirmed.add(k)
                 if record["cause"] != cause:
-                    self.problem("cause", f"seat {seat} left by {record['cause']}, not by {cause}.", s.out[seat]["clause"])
+                    self.problem("cause", _("seat {seat} left by {cause}, not by {given}.", seat=seat,
+                                            cause=_cause(record["cause"]), given=_cause(cause)), s.out[seat]["clause"])
                 return
         if seat in s.out:
-            self.problem("seat", f"seat {seat}'s elimination is already recorded.", s.out[seat]["clause"])
+            self.problem("seat", _("seat {seat}'s elimination is already recorded.", seat=seat), s.out[seat]["clause"])
             return
         if seat not in SEATS or cause not in ("vote", "lift", "shot", "removal") or s.result is not None:
             if s.result is not None:
-                self.problem("seat", f"seat {seat} cannot leave: the game was already over.", s.result_clause)
+                self.problem("seat", _("seat {seat} cannot leave: the game was already over.", seat=seat),
+                             s.result_clause, code=ENDS_GAME)
             return
         if self.unrecorded_fact(cause, day, night):
             before = len(s.eliminations)
@@ -837,7 +884,8 @@ class _Run:
                 self.check_win()
             s.confirmed.update(range(before, len(s.eliminations)))
             return
-        self.problem("seat", f"the rules do not give seat {seat}'s elimination by {cause} here.", self.why_not(cause))
+        self.problem("seat", _("the rules do not give seat {seat}'s elimination by {cause} here.", seat=seat,
+                               cause=_cause(cause)), self.why_not(cause))
 
     def unrecorded_fact(self, cause: str, day: Any, night: Any) -> bool:
         """Whether an elimination can be taken as a fact the protocol did not otherwise record."""
@@ -864,13 +912,15 @@ class _Run:
             if kind == "nights":
                 s.streak += 1
                 if s.streak >= needed:
-                    self.conclude("draw", p.quiet_draw.clause, f"{needed} nights in a row and the days between "
-                                  "them with nobody leaving")
+                    self.conclude("draw", p.quiet_draw.clause, ngettext(
+                        "{n} night in a row and the days between them with nobody leaving",
+                        "{n} nights in a row and the days between them with nobody leaving", needed))
         elif p.misses_red_win.value is not None:
             s.streak += 1
             if s.streak >= p.misses_red_win.value:
-                self.conclude("red", p.misses_red_win.clause, f"{p.misses_red_win.value} misses in a row with "
-                              "nobody voted out on the days between")
+                self.conclude("red", p.misses_red_win.clause, ngettext(
+                    "{n} miss in a row with nobody voted out on the days between",
+                    "{n} misses in a row with nobody voted out on the days between", p.misses_red_win.value))
 
     def count_quiet_day(self, day: int) -> None:
         """At a day's end: a day where someone left breaks the quiet streak (mafclub: count quiet night+day pairs)."""
@@ -885,8 +935,9 @@ class _Run:
                 quiet = night in s.shootings and s.shootings[night] is None and not s.night_left and not s.day_left
                 s.streak = s.streak + 1 if quiet else 0
                 if s.streak >= needed and s.result is None:
-                    self.conclude("draw", p.quiet_draw.clause, f"{needed} nights and {needed} days in a row, "
-                                  "from a night, with nobody leaving")
+                    self.conclude("draw", p.quiet_draw.clause, ngettext(
+                        "{n} night and {n} day in a row, from a night, with nobody leaving",
+                        "{n} nights and {n} days in a row, from a night, with nobody leaving", needed))
         elif p.misses_red_win.value is not None and s.day_voted_out:
             s.streak = 0
 
@@ -902,46 +953,87 @@ class _Run:
             self.advance(pos_of("voting", n))  # the result closes the day: its voting ends here
             self.end_day(n)
         if s.announced_result is not None:
-            self.problem("winner", "the result was already announced.", s.result_clause or p.red_win.clause)
+            self.problem("winner", _("the result was already announced."), s.result_clause or p.red_win.clause)
             return
         s.announced_result = winner
         if s.result is not None:
             if winner != s.result:
-                self.problem("winner", f"the rules give {_result_words(s.result)}, not {_result_words(winner)}.", s.result_clause)
+                self.problem("winner", _("the rules give {result}, not {announced}.", result=_result_words(s.result),
+                                         announced=_result_words(winner)), s.result_clause, code=ENDS_GAME)
             return
         blacks = sum(1 for seat in s.at_table if s.is_black(seat))
         reds = len(s.at_table) - blacks
         if p.surrender.value and winner == "red":
             if s.roles_known and blacks:
-                concession = (f"accepted only as the black team's concession (the comment to "
-                              f"{p.surrender.clause.split(' ', 1)[-1]}: every black player left says «Я сдаюсь» "
-                              "or visibly agrees)")
-                self.conclude("red", p.surrender.clause, f"{_players(blacks, 'black')} still at the table: {concession}")
-                self.note("winner", f"A red win while {_players(blacks, 'black')} are still at the table is {concession}.",
-                          p.surrender.clause)
+                concession = _("accepted only as the black team's concession (the comment to {ref}: every black player "
+                               "left says «Я сдаюсь» or visibly agrees)", ref=p.surrender.clause.split(" ", 1)[-1])
+                still = _players(blacks, "black")
+                self.conclude("red", p.surrender.clause, _("{blacks} still at the table: {concession}", blacks=still,
+                                                           concession=concession))
+                self.note("winner", _("A red win while {blacks} are still at the table is {concession}.", blacks=still,
+                                      concession=concession), p.surrender.clause)
             else:
-                self.conclude("red", p.surrender.clause, "as announced: the protocol does not say who is black, "
-                              "and the black team may concede")
+                self.conclude("red", p.surrender.clause, _("as announced: the protocol does not say who is black, "
+                                                           "and the black team may concede"))
             return
         if s.incomplete or (not s.roles_known and winner != "draw"):
             self.conclude(winner, {"red": p.red_win, "black": p.black_win}.get(winner, p.quiet_draw).clause,
-                          "as announced: the protocol lacks facts the rules need to derive it")
+                          _("as announced: the protocol lacks facts the rules need to derive it"))
             return
         if winner == "draw":
-            self.problem("winner", "no draw rule applies here.", p.quiet_draw.clause)
+            self.problem("winner", _("no draw rule applies here."), p.quiet_draw.clause)
             return
         if winner == "red" and blacks:
-            self.problem("winner", f"a red win is recorded while {_players(blacks, 'black')} are still at the table: "
-                         f"{p.red_win.text[:1].lower()}{p.red_win.text[1:-1]}, and {p.surrender.text[:1].lower()}"
-                         f"{p.surrender.text[1:]}", p.red_win.clause)
+            self.problem("winner", _("a red win is recorded while {blacks} are still at the table: {red_win}, and "
+                                     "{surrender}", blacks=_players(blacks, "black"),
+                                     red_win=f"{p.red_win.text[:1].lower()}{p.red_win.text[1:-1]}",
+                                     surrender=f"{p.surrender.text[:1].lower()}{p.surrender.text[1:]}"),
+                         p.red_win.clause)
             return
-        self.problem("winner", f"the rules give no result yet: {blacks} black and {reds} red players are at the table.",
-                     p.red_win.clause)
+        self.problem("winner", _("the rules give no result yet: {blacks} black and {reds} red players are at the table.",
+                                 blacks=blacks, reds=reds), p.red_win.clause, code=ENDS_GAME)
 
 
 def _players(n: int, team: str) -> str:
-    return f"{n} {team} player{'s' if n != 1 else ''}"
+    """«2 чёрных игрока» / "2 black players": the count in the plural form the language needs."""
+    if team == "black":
+        return ngettext("{n} black player", "{n} black players", n)
+    return ngettext("{n} red player", "{n} red players", n)
 
 
 def _result_words(result: Any) -> str:
-    return {"red": "a red win", "black": "a black win", "draw": "a draw"}.get(result, repr(result))
+    words = {"red": _("a red win"), "black": _("a black win"), "draw": _("a draw")}
+    return words.get(result, repr(result))
+
+
+def _seats(seats: Any) -> str:
+    """Seat numbers as a list: 3, 5, 7."""
+    return ", ".join(map(str, seats))
+
+
+def _cause(cause: Any) -> str:
+    """How a seat left (vote, lift, shot, removal), as the sentence «… left by {cause}» needs it."""
+    return term("left_by", cause)
+
+
+def _during(stage: str, n: int) -> str:
+    """The game time an event came at: «во время ночи 2» / "during night 2"."""
+    if stage == "night":
+        return _("during night {n}", n=n)
+    if stage == "voting":
+        return _("during voting {n}", n=n)
+    return _("during day {n}", n=n)
+
+
+def _phase(stage: str, n: int) -> str:
+    """A phase of the game named as the subject of a sentence: «ночь 2» / "night 2"."""
+    if stage == "night":
+        return _("night {n}", n=n)
+    if stage == "voting":
+        return _("voting {n}", n=n)
+    return _("day {n}", n=n)
+
+
+def _voters_differ(count: int, listed: int) -> str:
+    return ngettext("the count {count} differs from the {n} voter listed.",
+                    "the count {count} differs from the {n} voters listed.", listed, count=count)

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
+
+# Codes of problems another module acts on (review.cases.corrected): the message is in the judge's
+# language, so a reader that needs to know what kind of problem it is asks the code, never the words.
+ENDS_GAME = "ends_game"  # the game was already over, or the rules give another result than the one recorded
+REMOVAL_DUE = "removal_due"  # a foul that removes the player at once, with no removal following
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One problem in a protocol; `path` is the 0-based JSON path, `clause` None for format problems."""
+    """One problem in a protocol; `path` is the 0-based JSON path, `clause` None for format problems;
+    `code` (not in the JSON) names the kinds of problem other modules act on."""
 
     path: str
     message: str
     clause: str | None = None
+    code: str = field(default="", compare=False)
 
     def to_json(self) -> dict[str, str | None]:
-        return asdict(self)
+        return {"path": self.path, "message": self.message, "clause": self.clause}
 
     def __str__(self) -> str:
         where = f"{self.path}: " if self.path else ""

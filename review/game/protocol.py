@@ -16,9 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from babel.numbers import format_decimal
+
 from contract.clock import MAX_DRIFT_PPM, same_file
 from contract.errors import InvalidInput, UnreadableInput
 from contract.fields import MAX_SECONDS, SEATS, is_int, is_number, seat_problem
+from contract.i18n import _, language, ngettext, term
 from contract.jsonio import format_problem, read_json, write_json
 from review.game import engine
 from review.game.problems import Problem
@@ -105,23 +108,24 @@ def save_protocol(protocol_or_data: Protocol | dict[str, Any], path: str | os.Pa
     try:
         return write_json(path, data)
     except RecursionError as exc:
-        raise InvalidInput(f"{path}: cannot save the protocol: it is nested too deeply.") from exc
+        raise InvalidInput(_("{path}: cannot save the protocol: it is nested too deeply.", path=path)) from exc
     except (TypeError, ValueError) as exc:
-        raise InvalidInput(f"{path}: cannot save the protocol: {exc}.") from exc
+        raise InvalidInput(_("{path}: cannot save the protocol: {detail}.", path=path, detail=exc)) from exc
 
 
 def _header_problem(data: Any) -> str | None:
     """Why this JSON cannot be read as a protocol at all, or None."""
     if not isinstance(data, dict):
-        return f"not a protocol: the file holds a JSON {_json_kind(data)}, not an object."
+        return _("not a protocol: the file holds a JSON {kind}, not an object.", kind=_kind_words(data))
     fmt = data.get("format")
     if fmt is None:
-        return f'not a Stopframe protocol: it has no "format" field (expected "{FORMAT}").'
+        return _('not a Stopframe protocol: it has no "format" field (expected "{expected}").', expected=FORMAT)
     m = _FORMAT_RE.match(fmt) if isinstance(fmt, str) else None
     if m is None:
-        return f'not a Stopframe protocol: "format" is {_show(fmt)}, expected "{FORMAT}".'
+        return _('not a Stopframe protocol: "format" is {value}, expected "{expected}".', value=_show(fmt),
+                 expected=FORMAT)
     if m.group(1) != FORMAT_NAME:
-        return f'this is a "{fmt}" file, not a protocol ("{FORMAT}").'
+        return _('this is a "{found}" file, not a protocol ("{expected}").', found=fmt, expected=FORMAT)
     return format_problem(fmt, "protocol", FORMAT)
 
 
@@ -137,7 +141,18 @@ def _show(v: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _kind_words(v: Any) -> str:
+    """What kind of JSON value `v` is, in the reader's words."""
+    return term("json_kind", _json_kind(v))
+
+
+def _grouped(n: float) -> str:
+    """A large whole number with the language's thousands separator (10,000 / 10 000)."""
+    return format_decimal(n, format="#,##0", locale=language())
+
+
 def _json_kind(v: Any) -> str:
+    """The JSON kind of `v` as a code (null, boolean, number, string, array, object)."""
     if v is None:
         return "null"
     if isinstance(v, bool):
@@ -160,39 +175,45 @@ def _seat_or_null(v: Any) -> str | None:
 
 
 def _int_from(low: int, what: str, high: int | None = None) -> Callable[[Any], str | None]:
-    span = f"from {low}" if high is None else f"from {low} to {high}"
+    """`what`: which number it is, a code of the catalogue's "whole_number" terms."""
 
     def check(v: Any) -> str | None:
         if not is_int(v) or v < low or (high is not None and v > high):
-            return f"must be {what} (a whole number {span}), not {_show(v)}"
+            span = _("from {low}", low=low) if high is None else _("from {low} to {high}", low=low, high=high)
+            return _("must be {what} (a whole number {span}), not {value}", what=term("whole_number", what), span=span,
+                     value=_show(v))
         return None
 
     return check
 
 
-_day = _int_from(1, "a day number", MAX_DAY)
-_night = _int_from(1, "a night number", MAX_DAY)  # night 0 is the deal: no shooting, no checks
-_round = _int_from(1, "a round number")
-_count = _int_from(0, "a count")
+_day = _int_from(1, "day", MAX_DAY)
+_night = _int_from(1, "night", MAX_DAY)  # night 0 is the deal: no shooting, no checks
+_round = _int_from(1, "round")
+_count = _int_from(0, "count")
 
 
-def _seconds(what: str, beyond: str) -> Callable[[Any], str | None]:
-    def check(v: Any) -> str | None:
-        if not is_number(v):
-            return f"must be {what}, not {_show(v)}"
-        if abs(v) > MAX_SECONDS:
-            return f"{v:g} s is not {beyond} (at most {MAX_SECONDS:,.0f} s)"
-        return None
-
-    return check
+def _time(v: Any) -> str | None:
+    if not is_number(v):
+        return _("must be a time in seconds, not {value}", value=_show(v))
+    if abs(v) > MAX_SECONDS:
+        return _("{value} s is not a time on any game's video (at most {most} s)", value=f"{v:g}",
+                 most=_grouped(MAX_SECONDS))
+    return None
 
 
-_time = _seconds("a time in seconds", "a time on any game's video")
-_offset = _seconds("a number of seconds", "an offset between two clocks of one game")  # video.offset_s, videos[].offset
+def _offset(v: Any) -> str | None:
+    """video.offset_s, videos[].offset: between two clocks of one game."""
+    if not is_number(v):
+        return _("must be a number of seconds, not {value}", value=_show(v))
+    if abs(v) > MAX_SECONDS:
+        return _("{value} s is not an offset between two clocks of one game (at most {most} s)", value=f"{v:g}",
+                 most=_grouped(MAX_SECONDS))
+    return None
 
 
 def _text(v: Any) -> str | None:
-    return None if isinstance(v, str) else f"must be text, not {_show(v)}"
+    return None if isinstance(v, str) else _("must be text, not {value}", value=_show(v))
 
 
 def _text_or_null(v: Any) -> str | None:
@@ -203,7 +224,8 @@ def _one_of(*choices: str | None) -> Callable[[Any], str | None]:
     def check(v: Any) -> str | None:
         if v in choices and (v is None or isinstance(v, str)):
             return None
-        return "must be one of " + ", ".join("null" if c is None else f'"{c}"' for c in choices) + f", not {_show(v)}"
+        listed = ", ".join("null" if c is None else f'"{c}"' for c in choices)
+        return _("must be one of {choices}, not {value}", choices=listed, value=_show(v))
 
     return check
 
@@ -211,17 +233,18 @@ def _one_of(*choices: str | None) -> Callable[[Any], str | None]:
 def _seat_list(min_len: int = 0, max_len: int = 10) -> Callable[[Any], str | None]:
     def check(v: Any) -> str | None:
         if not isinstance(v, list):
-            return f"must be a list of seat numbers, not {_show(v)}"
+            return _("must be a list of seat numbers, not {value}", value=_show(v))
         if not min_len <= len(v) <= max_len:
-            size = f"{min_len}–{max_len}" if max_len < 10 else f"at least {min_len}"
-            return f"must list {size} seats, not {len(v)}"
+            if max_len < 10:
+                return _("must list {low}–{high} seats, not {n}", low=min_len, high=max_len, n=len(v))
+            return _("must list at least {low} seats, not {n}", low=min_len, n=len(v))
         for i, seat in enumerate(v):
             why = _seat(seat)
             if why:
-                return f"item {i} {why}"
+                return _("item {i} {why}", i=i, why=why)
         dup = sorted({s for s in v if v.count(s) > 1})
         if dup:
-            return "lists seat " + ", ".join(map(str, dup)) + " more than once"
+            return _("lists seat {seats} more than once", seats=", ".join(map(str, dup)))
         return None
 
     return check
@@ -229,19 +252,19 @@ def _seat_list(min_len: int = 0, max_len: int = 10) -> Callable[[Any], str | Non
 
 def _fine_points(v: Any) -> str | None:
     if not is_number(v) or v >= 0:
-        return f"must be a negative number of points, not {_show(v)}"
+        return _("must be a negative number of points, not {value}", value=_show(v))
     return None
 
 
 def _shots(v: Any) -> str | None:
     if not isinstance(v, dict):
-        return f"must map shooter seats to target seats, not {_show(v)}"
+        return _("must map shooter seats to target seats, not {value}", value=_show(v))
     for shooter, target in v.items():
         if shooter not in _SEAT_KEYS:
-            return f'has shooter "{shooter[:20]}", which is not a seat 1–10'
+            return _('has shooter "{shooter}", which is not a seat 1–10', shooter=shooter[:20])
         why = _seat_or_null(target)
         if why:
-            return f'shot of seat {shooter} {why}'
+            return _("shot of seat {seat} {why}", seat=shooter, why=why)
     return None
 
 
@@ -253,7 +276,7 @@ _COMMON: dict[str, tuple[Callable[[Any], str | None], bool]] = {
 }
 _VOTE_TIMES = {"t": (_time, False), "cutoff": (_time, False), "announced": (_time, False)}
 EVENT_FIELDS: dict[str, dict[str, tuple[Callable[[Any], str | None], bool]]] = {
-    "phase": {"phase": (_one_of("night", "day", "voting"), True), "number": (_int_from(0, "a phase number", MAX_DAY), True)},
+    "phase": {"phase": (_one_of("night", "day", "voting"), True), "number": (_int_from(0, "phase", MAX_DAY), True)},
     "speech": {"day": (_day, False), "seat": (_seat, True), "kind": (_one_of("day", "tie", "last"), False),
                "end": (_time, False)},
     "nomination": {"day": (_day, True), "by": (_seat, True), "target": (_seat, True)},
@@ -283,7 +306,7 @@ _CHECK_RESULTS = {"don": ("sheriff", "not_sheriff"), "sheriff": ("black", "red")
 def format_problems(data: Any) -> list[Problem]:
     """Every format problem of a protocol dict, each with its 0-based JSON path; [] when the shape is sound."""
     if not isinstance(data, dict):
-        return [Problem("", f"the protocol must be a JSON object, not a {_json_kind(data)}")]
+        return [Problem("", _("the protocol must be a JSON object, not a {kind}", kind=_kind_words(data)))]
     problems: list[Problem] = []
 
     def add(path: str, message: str) -> None:
@@ -294,9 +317,9 @@ def format_problems(data: Any) -> list[Problem]:
         add("format", header.rstrip("."))
     rules = data.get("rules")
     if "rules" not in data:
-        add("rules", "missing: the rule profile (one of " + ", ".join(RULE_PROFILES) + ")")
+        add("rules", _("missing: the rule profile (one of {known})", known=", ".join(RULE_PROFILES)))
     elif rules not in RULE_PROFILES or not isinstance(rules, str):
-        add("rules", f"unknown rule profile {_show(rules)} (known: " + ", ".join(RULE_PROFILES) + ")")
+        add("rules", _("unknown rule profile {value} (known: {known})", value=_show(rules), known=", ".join(RULE_PROFILES)))
     _check_game(data, add)
     _check_video(data, add)
     _check_videos(data, add)
@@ -306,40 +329,52 @@ def format_problems(data: Any) -> list[Problem]:
 
 
 def _listed(data: dict[str, Any], key: str, add: Callable[[str, str], None], what: str, *, missing: str | None,
-            most: tuple[int, str] | None = None) -> list[Any] | None:
-    """`data[key]` when it is a list of at most `most[0]` items (`most[1]`: what holds no more), else None with
-    its problem added; `missing`: the sentence for an absent key (None: the key, or a null, may be left out)."""
+            most: int | None = None) -> list[Any] | None:
+    """`data[key]` when it is a list of at most `most` items, else None with its problem added; `what`: the
+    items, a code of the catalogue's "list_of" terms; `missing`: the sentence for an absent key (None: the key,
+    or a null, may be left out)."""
     if key not in data or (missing is None and data[key] is None):
         if missing is not None:
             add(key, missing)
         return None
     items = data[key]
     if not isinstance(items, list):
-        add(key, f"must be a list of {what}, not {_show(items)}")
+        add(key, _("must be a list of {what}, not {value}", what=term("list_of", what), value=_show(items)))
         return None
-    if most is not None and len(items) > most[0]:
-        add(key, f"{len(items)} {what} are more than any {most[1]} has (at most {most[0]:,})")
+    if most is not None and len(items) > most:
+        add(key, _too_many(what, len(items), most))
         return None
     return items
+
+
+def _too_many(what: str, n: int, most: int) -> str:
+    """More cameras than a table has, or more events than a game has."""
+    if what == "cameras":
+        return ngettext("{n} cameras are more than any table has (at most {most})",
+                        "{n} cameras are more than any table has (at most {most})", n, most=_grouped(most))
+    return ngettext("{n} events are more than any game has (at most {most})",
+                    "{n} events are more than any game has (at most {most})", n, most=_grouped(most))
 
 
 def _object(data: dict[str, Any], key: str, add: Callable[[str, str], None]) -> dict[str, Any] | None:
     """`data[key]` when it is an object; None when it is left out or null, or (its problem added) not an object."""
     value = data.get(key)
     if value is not None and not isinstance(value, dict):
-        add(key, f"must be an object, not {_show(value)}")
+        add(key, _("must be an object, not {value}", value=_show(value)))
         return None
     return value
 
 
 def _objects(items: list[Any], key: str, add: Callable[[str, str], None],
              needs: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    """The objects of the list `key`, each with its index and JSON path; any other item's problem added in turn."""
+    """The objects of the list `key`, each with its index and JSON path; any other item's problem added in turn
+    (`needs`: a code of the catalogue's "object_needs" terms)."""
     for i, item in enumerate(items):
         if isinstance(item, dict):
             yield i, f"{key}[{i}]", item
         else:
-            add(f"{key}[{i}]", f"must be an object with {needs}, not {_show(item)}")
+            add(f"{key}[{i}]", _("must be an object with {needs}, not {value}", needs=term("object_needs", needs),
+                                 value=_show(item)))
 
 
 def _check_game(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
@@ -348,7 +383,7 @@ def _check_game(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
         return
     for key, value in game.items():
         if not key.startswith("x_") and not (value is None or isinstance(value, str) or is_number(value)):
-            add(f"game.{key}", f"must be text, not {_show(value)}")
+            add(f"game.{key}", _("must be text, not {value}", value=_show(value)))
 
 
 def _check_video(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
@@ -366,33 +401,35 @@ _CAMERA_FIELDS = ("id", "path", "offset", "drift_ppm", "seats")
 
 def _check_videos(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
     """`videos`: the cameras of a game filmed from several angles (docs/formats.md, "Several cameras")."""
-    videos = _listed(data, "videos", add, "cameras", missing=None, most=(MAX_VIDEOS, "table"))
+    videos = _listed(data, "videos", add, "cameras", missing=None, most=MAX_VIDEOS)
     if videos is None:
         return
     first_id: dict[str, int] = {}
     first_path: dict[str, int] = {}
-    for i, where, camera in _objects(videos, "videos", add, "an id and a path"):
+    for i, where, camera in _objects(videos, "videos", add, "camera"):
         for key in camera:
             if key not in _CAMERA_FIELDS and not key.startswith("x_"):
-                add(f"{where}.{key[:40]}", "unknown field (a camera has id, path, offset, drift_ppm, seats; "
-                                           "fields of your own start with x_)")
+                add(f"{where}.{key[:40]}", _("unknown field (a camera has id, path, offset, drift_ppm, seats; "
+                                             "fields of your own start with x_)"))
         if "id" not in camera:
-            add(f"{where}.id", "missing: the camera's name (such as \"a\" or \"far\")")
+            add(f"{where}.id", _("missing: the camera's name (such as \"a\" or \"far\")"))
         elif not isinstance(camera["id"], str) or not camera["id"].strip():
-            add(f"{where}.id", f"must be a camera's name (non-empty text), not {_show(camera['id'])}")
+            add(f"{where}.id", _("must be a camera's name (non-empty text), not {value}", value=_show(camera["id"])))
         elif len(camera["id"]) > MAX_CAMERA_ID:
-            add(f"{where}.id", f"is {len(camera['id'])} characters long (a camera's name has at most {MAX_CAMERA_ID})")
+            add(f"{where}.id", _("is {n} characters long (a camera's name has at most {most})", n=len(camera["id"]),
+                                 most=MAX_CAMERA_ID))
         elif camera["id"] in first_id:
-            add(f"{where}.id", f"camera {_show(camera['id'])} appears twice (also videos[{first_id[camera['id']]}])")
+            add(f"{where}.id", _("camera {name} appears twice (also videos[{first}])", name=_show(camera["id"]),
+                                 first=first_id[camera["id"]]))
         else:
             first_id[camera["id"]] = i
         if "path" not in camera:
-            add(f"{where}.path", "missing: the camera's video file, relative to the protocol's folder")
+            add(f"{where}.path", _("missing: the camera's video file, relative to the protocol's folder"))
         elif why := _file_name_problem(camera["path"]):
             add(f"{where}.path", why)
         elif (key := _same_file(camera["path"])) in first_path:
-            add(f"{where}.path", f'"{camera["path"]}" is the video of videos[{first_path[key]}] too '
-                                 "(each camera has its own file)")
+            add(f"{where}.path", _('"{path}" is the video of videos[{first}] too (each camera has its own file)',
+                                   path=camera["path"], first=first_path[key]))
         else:
             first_path[key] = i
         if "offset" in camera and (why := _offset(camera["offset"])):
@@ -400,10 +437,11 @@ def _check_videos(data: dict[str, Any], add: Callable[[str, str], None]) -> None
         if "drift_ppm" in camera:
             drift = camera["drift_ppm"]
             if not is_number(drift):
-                add(f"{where}.drift_ppm", f"must be a number of millionths, not {_show(drift)}")
+                add(f"{where}.drift_ppm", _("must be a number of millionths, not {value}", value=_show(drift)))
             elif abs(drift) > MAX_DRIFT_PPM:
-                add(f"{where}.drift_ppm", f"{drift:g} ppm is not a camera clock's drift (at most {MAX_DRIFT_PPM:g}, "
-                                          f"{MAX_DRIFT_PPM * 3.6e-3:g} s an hour)")
+                add(f"{where}.drift_ppm", _("{value} ppm is not a camera clock's drift (at most {most}, {hour} s an hour)",
+                                            value=f"{drift:g}", most=f"{MAX_DRIFT_PPM:g}",
+                                            hour=f"{MAX_DRIFT_PPM * 3.6e-3:g}"))
         if "seats" in camera and camera["seats"] is not None and (why := _file_name_problem(camera["seats"])):
             add(f"{where}.seats", why)
     _check_video_is_a_camera(data, videos, first_path, add)
@@ -418,24 +456,24 @@ def _check_video_is_a_camera(data: dict[str, Any], videos: list[Any], first_path
     path = video.get("path")
     if not isinstance(path, str) or not path or _escape_reason(path):
         if "path" not in video:
-            add("video.path", "missing: with several cameras (videos), video must name one of their files")
+            add("video.path", _("missing: with several cameras (videos), video must name one of their files"))
         return  # a malformed path is already reported by _check_video
     i = first_path.get(_same_file(path))
     if i is None:
-        add("video.path", f'"{path}" is none of the cameras\' files (videos[].path); with several cameras, '
-                          "video must be one of them")
+        add("video.path", _('"{path}" is none of the cameras\' files (videos[].path); with several cameras, '
+                            "video must be one of them", path=path))
         return
     offset = video.get("offset_s", 0.0)
     camera_offset = videos[i].get("offset", 0.0)
     if is_number(offset) and is_number(camera_offset) and not math.isclose(offset, camera_offset, abs_tol=1e-6):
-        add("video.offset_s", f"{offset:g} s disagrees with videos[{i}].offset {camera_offset:g} s "
-                              "(the same file on two clocks)")
+        add("video.offset_s", _("{offset} s disagrees with videos[{i}].offset {camera} s (the same file on two clocks)",
+                                offset=f"{offset:g}", i=i, camera=f"{camera_offset:g}"))
 
 
 def _file_name_problem(path: Any) -> str | None:
     """Why `path` cannot name a file inside the protocol's folder, or None."""
     if not isinstance(path, str) or not path:
-        return f"must be a file name, not {_show(path)}"
+        return _("must be a file name, not {value}", value=_show(path))
     return _escape_reason(path)
 
 
@@ -458,19 +496,20 @@ def camera_videos(data: dict[str, Any], where: str = "protocol") -> tuple[Camera
 
 
 def _check_players(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
-    players = _listed(data, "players", add, "players", missing="missing: the list of players at seats 1–10")
+    players = _listed(data, "players", add, "players", missing=_("missing: the list of players at seats 1–10"))
     if players is None:
         return
     first_at: dict[int, int] = {}
-    for i, where, player in _objects(players, "players", add, "a seat"):
+    for i, where, player in _objects(players, "players", add, "player"):
         if "seat" not in player:
-            add(f"{where}.seat", "missing")
+            add(f"{where}.seat", _("missing"))
         else:
             why = _seat(player["seat"])
             if why:
                 add(f"{where}.seat", why)
             elif player["seat"] in first_at:
-                add(f"{where}.seat", f"seat {player['seat']} appears twice (also players[{first_at[player['seat']]}])")
+                add(f"{where}.seat", _("seat {seat} appears twice (also players[{first}])", seat=player["seat"],
+                                       first=first_at[player["seat"]]))
             else:
                 first_at[player["seat"]] = i
         if "nickname" in player and (why := _text_or_null(player["nickname"])):
@@ -479,30 +518,32 @@ def _check_players(data: dict[str, Any], add: Callable[[str, str], None]) -> Non
             add(f"{where}.role", why)
     missing = [s for s in SEATS if s not in first_at]
     if missing:
-        word = "seat" if len(missing) == 1 else "seats"
-        add("players", f"{word} {', '.join(map(str, missing))} missing (every seat 1–10 appears exactly once)")
+        add("players", ngettext("seat {seats} missing (every seat 1–10 appears exactly once)",
+                                "seats {seats} missing (every seat 1–10 appears exactly once)", len(missing),
+                                seats=", ".join(map(str, missing))))
 
 
 def _check_events(data: dict[str, Any], add: Callable[[str, str], None]) -> None:
-    events = _listed(data, "events", add, "events", missing="missing: the list of events (may be empty)",
-                     most=(MAX_EVENTS, "game"))
+    events = _listed(data, "events", add, "events", missing=_("missing: the list of events (may be empty)"),
+                     most=MAX_EVENTS)
     if events is None:
         return
     last_t: tuple[float, int] | None = None  # (time, index) of the latest timed event so far
-    for i, where, event in _objects(events, "events", add, "a type"):
+    for i, where, event in _objects(events, "events", add, "event"):
         kind = event.get("type")
         if "type" not in event:
-            add(f"{where}.type", "missing")
+            add(f"{where}.type", _("missing"))
             continue
         if not isinstance(kind, str) or kind not in EVENT_FIELDS:
-            add(f"{where}.type", f"unknown event type {_show(kind)} (known: {', '.join(EVENT_TYPES)})")
+            add(f"{where}.type", _("unknown event type {value} (known: {known})", value=_show(kind),
+                                   known=", ".join(EVENT_TYPES)))
             continue
         fields = {**_COMMON, **EVENT_FIELDS[kind]}
         bad: set[str] = set()
         for name, (check, required) in fields.items():
             if name not in event:
                 if required:
-                    add(f"{where}.{name}", f"missing (a {kind} event needs it)")
+                    add(f"{where}.{name}", _("missing (a {kind} event needs it)", kind=kind))
                     bad.add(name)
                 continue
             why = check(event[name])
@@ -510,22 +551,28 @@ def _check_events(data: dict[str, Any], add: Callable[[str, str], None]) -> None
                 add(f"{where}.{name}", why)
                 bad.add(name)
         if kind == "phase" and not bad & {"phase", "number"} and event["phase"] != "night" and event["number"] < 1:
-            add(f"{where}.number", f"{event['phase']} {event['number']} does not exist (day 1 follows night 0)")
+            message = (_("day {n} does not exist (day 1 follows night 0)", n=event["number"]) if event["phase"] == "day"
+                       else _("voting {n} does not exist (day 1 follows night 0)", n=event["number"]))
+            add(f"{where}.number", message)
             bad.add("number")
         if kind == "check" and not bad & {"by", "result"} and event["result"] not in _CHECK_RESULTS[event["by"]]:
-            allowed = " or ".join(f'"{r}"' for r in _CHECK_RESULTS[event["by"]])
-            add(f"{where}.result", f'a {event["by"]} check answers {allowed}, not "{event["result"]}"')
+            if event["by"] == "don":
+                message = _('a don check answers "sheriff" or "not_sheriff", not "{value}"', value=event["result"])
+            else:
+                message = _('a sheriff check answers "black" or "red", not "{value}"', value=event["result"])
+            add(f"{where}.result", message)
         # Times inside one event: a vote's window opens, closes, then the count is announced.
         order = ("t", "cutoff", "announced") if kind in ("vote", "lift_vote") else ("t", "end")
         timed = [(name, event[name]) for name in order if name in fields and name in event and name not in bad]
         for (a, ta), (b, tb) in zip(timed, timed[1:], strict=False):
             if tb < ta:
-                add(f"{where}.{b}", f"{b} {tb:g} s comes before {a} {ta:g} s")
+                add(f"{where}.{b}", _("{later} {later_t} s comes before {earlier} {earlier_t} s", later=b,
+                                      later_t=f"{tb:g}", earlier=a, earlier_t=f"{ta:g}"))
         # Times across events: events are in game order, so `t` never goes back.
         if "t" in event and "t" not in bad:
             if last_t is not None and event["t"] < last_t[0]:
-                add(f"{where}.t", f"time {event['t']:g} s goes back before events[{last_t[1]}] at {last_t[0]:g} s "
-                                  "(events are in game order)")
+                add(f"{where}.t", _("time {t} s goes back before events[{j}] at {before} s (events are in game order)",
+                                    t=f"{event['t']:g}", j=last_t[1], before=f"{last_t[0]:g}"))
             else:
                 last_t = (event["t"], i)
 
@@ -546,14 +593,14 @@ def _escape_reason(path: str) -> str | None:
     """Why `video.path` would leave the protocol's folder, or None (checked as POSIX and as Windows path)."""
     for pure in (PurePosixPath(path), PureWindowsPath(path)):
         if pure.anchor or pure.drive:
-            return f'"{path}" is an absolute path; it must be relative to the protocol\'s folder'
+            return _('"{path}" is an absolute path; it must be relative to the protocol\'s folder', path=path)
         depth = 0
         for part in pure.parts:
             depth += -1 if part == ".." else (0 if part == "." else 1)
             if depth < 0:
-                return f'"{path}" leaves the protocol\'s folder; it must stay inside it'
+                return _('"{path}" leaves the protocol\'s folder; it must stay inside it', path=path)
     if "\x00" in path:
-        return "contains a NUL character"
+        return _("contains a NUL character")
     return None
 
 
@@ -563,7 +610,7 @@ def resolve_video_path(protocol: Protocol) -> Path:
     video = protocol.data.get("video")
     path = video.get("path") if isinstance(video, dict) else None
     if not isinstance(path, str) or not path:
-        raise InvalidInput(f"{where}: the protocol names no video (video.path).")
+        raise InvalidInput(_("{path}: the protocol names no video (video.path).", path=where))
     return _resolve_inside(protocol, path, "video.path")
 
 
@@ -575,7 +622,8 @@ def resolve_camera_path(protocol: Protocol, camera: CameraVideo, field: str = "p
     name = f"videos[{index}].{field}" if index is not None else f"camera {camera.id!r} {field}"
     path = camera.seats if field == "seats" else camera.path
     if path is None:
-        raise InvalidInput(f"{where}: camera \"{camera.id}\" names no seat map ({name}).")
+        raise InvalidInput(_('{path}: camera "{camera}" names no seat map ({field}).', path=where, camera=camera.id,
+                             field=name))
     return _resolve_inside(protocol, path, name)
 
 
@@ -592,7 +640,9 @@ def _resolve_inside(protocol: Protocol, path: str, name: str) -> Path:
     try:
         real, home = candidate.resolve(), folder.resolve()
     except (OSError, RuntimeError) as exc:  # a symlink loop
-        raise InvalidInput(f"{where}: {name} \"{path}\" is a link that cannot be followed (it loops).") from exc
+        raise InvalidInput(_('{where}: {field} "{path}" is a link that cannot be followed (it loops).', where=where,
+                             field=name, path=path)) from exc
     if not real.is_relative_to(home):
-        raise InvalidInput(f"{where}: {name} \"{path}\" is a link that leads outside the protocol's folder.")
+        raise InvalidInput(_('{where}: {field} "{path}" is a link that leads outside the protocol\'s folder.',
+                             where=where, field=name, path=path))
     return candidate
