@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import InvalidInput, UnreadableInput
+from contract.i18n import _
 from contract.jsonio import read_json
 from review.game.protocol import FORMAT, RULE_PROFILES
 
@@ -84,22 +85,26 @@ def import_file(source: str, path: str | os.PathLike[str], rules: str = "rfm") -
     is one but holds a value that cannot be mapped (a role outside the enum, a seat 12, …)."""
     p = Path(path)
     if source not in SOURCES:
-        raise UnreadableInput(f"{p}: unknown source system {source!r} (known: {', '.join(SOURCES)}).")
+        raise UnreadableInput(_("{path}: unknown source system {source} (known: {known}).", path=p, source=repr(source),
+                                known=", ".join(SOURCES)))
     data = read_json(p, f"{source} game file")
     if isinstance(data, dict) and isinstance(data.get("format"), str) and data["format"].startswith("stopframe-"):
-        raise UnreadableInput(f"{p}: this is already a Stopframe file ({data['format']}), not a {source} game.")
+        raise UnreadableInput(_("{path}: this is already a Stopframe file ({format}), not a {source} game.", path=p,
+                                format=data["format"], source=source))
     if isinstance(data, dict) and isinstance(data.get("games"), list):
         if len(data["games"]) != 1:
-            raise UnreadableInput(f"{p}: the file holds {len(data['games'])} games; import one game at a time.")
+            raise UnreadableInput(_("{path}: the file holds {n} games; import one game at a time.", path=p,
+                                    n=len(data["games"])))
         data = data["games"][0]
     found = detect_source(data)
     if found is None:
-        raise UnreadableInput(
-            f"{p}: not a Polemica or mafiaratings game: expected 'players' with 'position' (Polemica) "
-            "or ten 'players' with roles civ/maf/srf/don (mafiaratings)."
-        )
+        raise UnreadableInput(_(
+            "{path}: not a Polemica or mafiaratings game: expected 'players' with 'position' (Polemica) "
+            "or ten 'players' with roles civ/maf/srf/don (mafiaratings).", path=p,
+        ))
     if found != source:
-        raise UnreadableInput(f"{p}: this is a {found} game, not a {source} one; use 'stopframe import {found}'.")
+        raise UnreadableInput(_("{path}: this is a {found} game, not a {source} one; use 'stopframe import {found}'.",
+                                path=p, found=found, source=source))
     try:
         return convert(source, data, rules)
     except _SourceError as exc:
@@ -109,9 +114,10 @@ def import_file(source: str, path: str | os.PathLike[str], rules: str = "rfm") -
 def convert(source: str, data: dict[str, Any], rules: str = "rfm") -> dict[str, Any]:
     """The protocol dict for an already parsed game of `source` (raises _SourceError on unmappable values)."""
     if rules not in RULE_PROFILES:
-        raise InvalidInput(f"unknown rule profile {rules!r} (known: {', '.join(RULE_PROFILES)}).")
+        raise InvalidInput(_("unknown rule profile {value} (known: {known}).", value=repr(rules),
+                             known=", ".join(RULE_PROFILES)))
     if detect_source(data) != source:
-        raise UnreadableInput(f"the data is not a {source} game.")
+        raise UnreadableInput(_("the data is not a {source} game.", source=source))
     game = _from_polemica(data) if source == "polemica" else _from_mafiaratings(data)
     return _assemble(game, rules)
 
@@ -121,23 +127,28 @@ def convert(source: str, data: dict[str, Any], rules: str = "rfm") -> dict[str, 
 
 def _int(value: Any, what: str, low: int, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        span = f"{low}–{high}" if high is not None else f"{low} or more"
         shown = repr(value)
-        raise _SourceError(f"{what} must be a whole number {span}, not {shown if len(shown) <= 40 else shown[:37] + '...'}.")
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        if high is not None:
+            raise _SourceError(_("{what} must be a whole number {low}–{high}, not {value}.", what=what, low=low, high=high,
+                                 value=shown))
+        raise _SourceError(_("{what} must be a whole number {low} or more, not {value}.", what=what, low=low, value=shown))
     return value
 
 
 def _rows(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
     rows = data.get(key) or []
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-        raise _SourceError(f"'{key}' must be a list of objects.")
+        raise _SourceError(_("'{key}' must be a list of objects.", key=key))
     return rows
 
 
 def _base(values: list[int], what: str, game: _Game) -> int:
-    """1 when the source counts days/nights from 0 (ours count from 1), else 0."""
+    """1 when the source counts days/nights (`what`: "days" or "nights") from 0 (ours count from 1), else 0."""
     if values and min(values) == 0:
-        game.assumptions.append(f"{what} are numbered from 0 in the source; shifted by one (day 1 follows night 0).")
+        game.assumptions.append(
+            _("Days are numbered from 0 in the source; shifted by one (day 1 follows night 0).") if what == "days" else
+            _("Nights are numbered from 0 in the source; shifted by one (day 1 follows night 0)."))
         return 1
     return 0
 
@@ -157,7 +168,7 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
     for i, src in enumerate(data["players"]):
         seat = _int(src.get("position"), f"players[{i}].position", 1, 10)
         if seat in seen:
-            raise _SourceError(f"players[{i}].position: seat {seat} appears twice.")
+            raise _SourceError(_("players[{i}].position: seat {seat} appears twice.", i=i, seat=seat))
         seen.add(seat)
         role_code = src.get("role")
         role = POLEMICA_ROLES[_int(role_code, f"players[{i}].role", 0, 3)] if role_code is not None else None
@@ -168,20 +179,20 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
         for key, label in (("fouls", "foul"), ("techs", "technical foul")):
             items = src.get(key) or []
             if not isinstance(items, list):
-                raise _SourceError(f"players[{i}].{key} must be a list.")
+                raise _SourceError(_("players[{i}].{key} must be a list.", i=i, key=key))
             fouls_by_seat.setdefault(seat, []).extend((item, label) for item in items)
         if src.get("guess") is not None:
             named = src["guess"]
             if not isinstance(named, list):
-                raise _SourceError(f"players[{i}].guess must be a list of seats.")
+                raise _SourceError(_("players[{i}].guess must be a list of seats.", i=i))
             guess = (seat, [_int(s, f"players[{i}].guess", 1, 10) for s in named])
     game = _Game("polemica", sorted(players, key=lambda p: p["seat"]), roles)
     game.game = {k: str(v) for k, v in (("id", data.get("id")), ("date", data.get("date"))) if v is not None}
     game.extras = _scalars(data, {"id", "date", "result"})
 
     votes, shots, checks = _rows(data, "votes"), _rows(data, "shots"), _rows(data, "checks")
-    day_base = _base([r.get("day") for r in votes if isinstance(r.get("day"), int)], "Days", game)
-    night_base = _base([r.get("night") for r in shots + checks if isinstance(r.get("night"), int)], "Nights", game)
+    day_base = _base([r.get("day") for r in votes if isinstance(r.get("day"), int)], "days", game)
+    night_base = _base([r.get("night") for r in shots + checks if isinstance(r.get("night"), int)], "nights", game)
 
     rounds: dict[tuple[int, int], dict[int, list[int]]] = {}
     for i, row in enumerate(votes):
@@ -193,8 +204,8 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
     for day, num in sorted(rounds):
         game.votes.setdefault(day, []).append({c: sorted(v) for c, v in rounds[(day, num)].items()})
     if rounds:
-        game.assumptions.append("Polemica keeps no nominations: candidates are voted in the order they first "
-                                "appear in 'votes'; each candidate's count is the number of voters listed.")
+        game.assumptions.append(_("Polemica keeps no nominations: candidates are voted in the order they first "
+                                  "appear in 'votes'; each candidate's count is the number of voters listed."))
     for i, row in enumerate(shots):
         night = _int(row.get("night"), f"shots[{i}].night", 1 - night_base, MAX_DAY - night_base) + night_base
         shooter = _int(row.get("shooter"), f"shots[{i}].shooter", 1, 10)
@@ -204,7 +215,8 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
         night = _int(row.get("night"), f"checks[{i}].night", 1 - night_base, MAX_DAY - night_base) + night_base
         code = row.get("role")
         if code not in (0, 3) or isinstance(code, bool):
-            raise _SourceError(f"checks[{i}].role must be 0 (the Don's check) or 3 (the Sheriff's), not {code!r}.")
+            raise _SourceError(_("checks[{i}].role must be 0 (the Don's check) or 3 (the Sheriff's), not {value}.", i=i,
+                                 value=repr(code)))
         by = "don" if code == 0 else "sheriff"
         game.checks.setdefault(night, []).append((by, _int(row.get("player"), f"checks[{i}].player", 1, 10)))
 
@@ -226,13 +238,14 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
                 timed = True
                 game.fouls.setdefault(1, []).append(event)
     if timed:
-        game.assumptions.append("Fouls without a day are placed at the start of day 1.")
+        game.assumptions.append(_("Fouls without a day are placed at the start of day 1."))
     if guess is not None:
         game.best_move = guess
     result = data.get("result")
     if result is not None:
         if not isinstance(result, str) or result not in POLEMICA_RESULTS:
-            raise _SourceError(f"'result' must be one of {', '.join(POLEMICA_RESULTS)}, not {result!r}.")
+            raise _SourceError(_("'result' must be one of {known}, not {value}.", known=", ".join(POLEMICA_RESULTS),
+                                 value=repr(result)))
         game.winner = POLEMICA_RESULTS[result]
     return game
 
@@ -245,12 +258,13 @@ def _round_map(value: Any, what: str) -> dict[int, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise _SourceError(f"{what} must be an object of round_N entries.")
+        raise _SourceError(_("{what} must be an object of round_N entries.", what=what))
     out = {}
     for key, v in value.items():
         if not (isinstance(key, str) and key.startswith("round_") and key[6:].isascii() and key[6:].isdecimal()
                 and len(key) <= 9 and int(key[6:]) < MAX_DAY):
-            raise _SourceError(f"{what} has the key {key[:20]!r}; expected round_0, round_1, … up to round_{MAX_DAY - 1}.")
+            raise _SourceError(_("{what} has the key {key}; expected round_0, round_1, … up to round_{last}.", what=what,
+                                 key=repr(key[:20]), last=MAX_DAY - 1))
         out[int(key[6:])] = v
     return out
 
@@ -300,7 +314,8 @@ def _from_mafiaratings(data: dict[str, Any]) -> _Game:
                 game.removals.setdefault(rnd, []).append(
                     {"type": "removal", "seat": seat, "reason": MAFIARATINGS_REMOVALS[kind], "x_death_type": kind})
             else:
-                raise _SourceError(f"{where}.death_type must be day, night, warning, kick-out or suicide, not {kind!r}.")
+                raise _SourceError(_("{where}.death_type must be day, night, warning, kick-out or suicide, not {value}.",
+                                     where=where, value=repr(kind)))
     for seat, n in warnings.items():
         if not n:
             continue
@@ -309,15 +324,15 @@ def _from_mafiaratings(data: dict[str, Any]) -> _Game:
             day = removed_on if removed_on is not None and k == n - 1 else 1
             game.fouls.setdefault(day, []).append({"type": "foul", "seat": seat, "reason": "warning"})
     if any(warnings.values()):
-        game.assumptions.append("mafiaratings keeps only the number of warnings: they are placed at the start of "
-                                "day 1 (a removal's last warning just before the removal).")
+        game.assumptions.append(_("mafiaratings keeps only the number of warnings: they are placed at the start of "
+                                  "day 1 (a removal's last warning just before the removal)."))
 
     for day, by_seat in nominating.items():
         order = _speaking_order(day, deaths)
         game.nominations[day] = sorted(by_seat.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99)
     if nominating:
-        game.assumptions.append("mafiaratings keeps no order of nominations: they are placed in speaking order "
-                                "(day 1 opens with seat 1, each later day with the next seat; rfm 4.3.2).")
+        game.assumptions.append(_("mafiaratings keeps no order of nominations: they are placed in speaking order "
+                                  "(day 1 opens with seat 1, each later day with the next seat; rfm 4.3.2)."))
     for day, by_voter in voting.items():
         candidates = [t for _, t in game.nominations.get(day, [])]
         game.votes[day] = _rounds_from_ballots(by_voter, candidates)
@@ -328,18 +343,19 @@ def _from_mafiaratings(data: dict[str, Any]) -> _Game:
     winner = data.get("winner")
     if winner is not None:
         if not isinstance(winner, str) or winner not in MAFIARATINGS_WINNERS:
-            raise _SourceError(f"'winner' must be civ or maf, not {winner!r}.")
+            raise _SourceError(_("'winner' must be civ or maf, not {value}.", value=repr(winner)))
         game.winner = MAFIARATINGS_WINNERS[winner]
     for seat, src in enumerate(data["players"], start=1):
         if src.get("best_move") and deaths.get(seat) == ("night", 1):
-            game.assumptions.append(f"Seat {seat} made the best move, but mafiaratings does not say whom they "
-                                    "named: no best_move event (see players' x_best_move, x_mafs_guessed).")
+            game.assumptions.append(_("Seat {seat} made the best move, but mafiaratings does not say whom they "
+                                      "named: no best_move event (see players' x_best_move, x_mafs_guessed).", seat=seat))
     game.game = {"id": str(data["id"])} if data.get("id") is not None else {}
     if isinstance(data.get("start_time"), int) and not isinstance(data["start_time"], bool):
         try:
             game.game["date"] = datetime.fromtimestamp(data["start_time"], UTC).date().isoformat()
         except (OverflowError, OSError, ValueError):
-            raise _SourceError(f"'start_time' {data['start_time']} is not a time (seconds since 1970).") from None
+            raise _SourceError(_("'start_time' {value} is not a time (seconds since 1970).",
+                                 value=data["start_time"])) from None
     game.extras = _scalars(data, {"id", "winner", "players"})
     return game
 
@@ -355,7 +371,7 @@ def _speaking_order(day: int, deaths: dict[int, tuple[str, int]]) -> list[int]:
     opener = 1
     for d in range(2, day + 1):
         nxt = opener % 10 + 1
-        for _ in range(10):
+        for _step in range(10):
             if alive(nxt, d):
                 break
             nxt = nxt % 10 + 1
@@ -410,8 +426,8 @@ def _assemble(game: _Game, rules: str) -> dict[str, Any]:
             events.append({"type": "nomination", "day": day, "by": by, "target": target})
         rounds = game.votes.get(day, [])
         if day == 1 and rounds and len(rounds[0]) == 1:
-            game.assumptions.append("Day 1 had a single candidate, so no vote was held (rfm 4.4.11, mafclub 2.4.3); "
-                                    "the ballots the source recorded are in x_import.dropped_votes.")
+            game.assumptions.append(_("Day 1 had a single candidate, so no vote was held (rfm 4.4.11, mafclub 2.4.3); "
+                                      "the ballots the source recorded are in x_import.dropped_votes."))
             dropped = [{str(c): v for c, v in r.items()} for r in rounds]
             rounds = []
         if rounds:
@@ -463,8 +479,8 @@ def _assemble(game: _Game, rules: str) -> dict[str, Any]:
     protocol["players"] = game.players
     protocol["events"] = events
     if game.votes:
-        game.assumptions.append("A vote's 'voters' are every seat whose vote the source counted for that candidate, "
-                                "a silent player's vote given to the last candidate included.")
+        game.assumptions.append(_("A vote's 'voters' are every seat whose vote the source counted for that candidate, "
+                                  "a silent player's vote given to the last candidate included."))
     protocol["x_import"] = {"source": game.source, "assumptions": game.assumptions,
                             "shooting_target": "the seat every living black shot, else a miss (null)"}
     if dropped:
