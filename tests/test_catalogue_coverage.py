@@ -39,6 +39,18 @@ FINISHED: dict[str, frozenset[str]] = {
     "review/cases/sheet_exports.py": frozenset(),
     # the labels of the file a sheet started from, shown as term("input", label) by contract.outputs
     "stopframe_app/views/sheet.py": frozenset({"the protocol", "the file it imports"}),
+    "contract/fields.py": frozenset(),
+    # Outcome texts stay English: review.cases and the audit read them back (a vote's outcome is a record, not prose)
+    "review/game/engine.py": frozenset({"no vote: single candidate on day {}", "seat {} leaves without a vote"}),
+    "review/game/voting.py": frozenset({"no vote: single candidate on day {}", "seat {} leaves without a vote",
+                                        "seat {} leaves", "{}: all stay, no revote at {}", "{}: all stay, no lift vote",
+                                        "{}: lift vote", "all stay"}),
+    "review/game/protocol.py": frozenset(),
+    # codes written into the protocol (a removal's or foul's reason, the document label of contract.jsonio, the
+    # file's own note on its shooting target) that the club exports read back
+    "review/game/importers.py": frozenset({"fourth warning", "removed by the judge", "left the game", "technical foul",
+                                           "{} game file", "the seat every living black shot, else a miss (null)"}),
+    "review/cases/club_exports.py": frozenset({"technical foul", "game id", "best move"}),
     "stopframe_app/main.py": frozenset({"Vote audit", "Timeline & frames", "Seat calibration", "Open a game"}),
     "stopframe_app/report.py": frozenset({"what the video shows", "changed by the judge", "decided by", "decided at",
                                           "protocol count", "video count", "how the video counts"}),

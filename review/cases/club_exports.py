@@ -84,7 +84,7 @@ class _Played:
             state, _found = step(self.profile, state, i, e)
 
     def refuse(self, i: int, why: str) -> ExportRefused:
-        return ExportRefused(_("events[{i}] ({event}): {why}.", i=i, event=event_words(self.events[i]), why=why), i)
+        return ExportRefused(f"events[{i}] ({event_words(self.events[i])}): {why}.", i)
 
     def rounds(self) -> dict[tuple[int, int], list[int]]:
         """(day, round) -> the indexes of its candidate votes, in protocol order."""
