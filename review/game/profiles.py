@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from contract.errors import InvalidInput
+from contract.i18n import _
 from contract.observations import POSES
 
 OFFENCE_KINDS = (
@@ -792,7 +793,8 @@ def get_profile(profile_id: str) -> Profile:
         return PROFILES[profile_id]
     except (KeyError, TypeError):
         known = ", ".join(PROFILES)
-        raise InvalidInput(f"unknown rule profile {_shown(profile_id)}; known profiles: {known}") from None
+        raise InvalidInput(_("unknown rule profile {value}; known profiles: {known}", value=_shown(profile_id),
+                             known=known)) from None
 
 
 def pick_nomination(profile: Profile, named: list[int], already: set[int] | frozenset[int]) -> int | None:
@@ -832,4 +834,4 @@ def _shown(value: Any) -> str:
     """A profile id as a judge reads it: "rfm2" in quotes, or what kind of value it was."""
     if isinstance(value, str):
         return f'"{value[:30]}"'
-    return "null" if value is None else f"of the wrong kind ({type(value).__name__})"
+    return "null" if value is None else _("of the wrong kind ({kind})", kind=type(value).__name__)

@@ -15,6 +15,7 @@ from contract import i18n
 from review.cases.club_exports import ExportRefused, to_polemica
 from review.game.engine import replay
 from review.game.importers import convert
+from review.game.profiles import get_profile
 from review.game.protocol import validate
 
 TEN = range(1, 11)
@@ -101,3 +102,6 @@ def test_an_export_refusal_and_an_import_refusal_read_in_russian():
     with i18n.using("ru"), pytest.raises(Exception) as unknown:
         convert("polemica", {"players": [{"position": 1}]}, rules="nosuch")
     assert str(unknown.value) == "неизвестный профиль правил 'nosuch' (известные: rfm, mafclub, lvi2015, showtime)."
+    with i18n.using("ru"), pytest.raises(Exception) as profile:
+        get_profile("rfm2")
+    assert str(profile.value) == 'неизвестный профиль правил "rfm2"; известные профили: rfm, mafclub, lvi2015, showtime'
