@@ -986,8 +986,8 @@ class _Run:
         if winner == "red" and blacks:
             self.problem("winner", _("a red win is recorded while {blacks} are still at the table: {red_win}, and "
                                      "{surrender}", blacks=_players(blacks, "black"),
-                                     red_win=f"{p.red_win.text[:1].lower()}{p.red_win.text[1:-1]}",
-                                     surrender=f"{p.surrender.text[:1].lower()}{p.surrender.text[1:]}"),
+                                     red_win=_clause_text(p.red_win.text).rstrip("."),
+                                     surrender=_clause_text(p.surrender.text)),
                          p.red_win.clause)
             return
         self.problem("winner", _("the rules give no result yet: {blacks} black and {reds} red players are at the table.",
@@ -1004,6 +1004,12 @@ def _players(n: int, team: str) -> str:
 def _result_words(result: Any) -> str:
     words = {"red": _("a red win"), "black": _("a black win"), "draw": _("a draw")}
     return words.get(result, repr(result))
+
+
+def _clause_text(text: str) -> str:
+    """A profile's sentence (catalogued where the engine quotes it) as part of a sentence: lower-case first letter."""
+    words = _(text)
+    return words[:1].lower() + words[1:]
 
 
 def _seats(seats: Any) -> str:

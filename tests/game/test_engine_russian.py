@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from gamegen import ballot, nom, phase, protocol, shoot, vote
+from gamegen import ballot, nom, phase, protocol, result, shoot, vote
 
 from contract import i18n
 from review.cases.club_exports import ExportRefused, to_polemica
@@ -73,7 +73,8 @@ def test_more_votes_than_players_reads_in_russian_with_the_plural_the_number_nee
     day1(vote(1, 1, 8, 2)),  # not a candidate
     protocol("rfm", phase("day", 1), nom(1, 2, 5), nom(1, 2, 7)),  # two nominations by one seat
     protocol("rfm", shoot(0, 3)),  # no shooting on night 0
-], ids=["left", "count", "order", "not-candidate", "twice", "night-0"])
+    protocol("lvi2015", phase("day", 1), result("red")),  # a red win with blacks at the table, quoting the rulebook
+], ids=["left", "count", "order", "not-candidate", "twice", "night-0", "red-win"])
 def test_the_engines_problems_hold_no_english_word(data):
     ru = messages(data, "ru")
     assert ru, "the scenario must show a problem"
