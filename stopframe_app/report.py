@@ -60,7 +60,7 @@ def evidence_in_words(data: Mapping[str, Any] | None, kind: str) -> dict[str, An
         t = tally(vote)
         text = _("protocol count {protocol}, video count {video} ({breakdown}); hands seen in time: {hands}; "
                  "outcome by the protocol: {by_protocol}, by the video: {by_video}",
-                 protocol=t.protocol if t.protocol is not None else "—", video=t.count_text, breakdown=t.breakdown(),
+                 protocol=t.protocol if t.protocol is not None else "—", video=t.count_text, breakdown=words.breakdown(t),
                  hands=words.seat_list(t.hands_seen), by_protocol=words.vote_outcome_text(vote.outcome.protocol),
                  by_video=words.vote_outcome_text(vote.outcome.video))
         return {**where, "x_text": text}
@@ -68,7 +68,7 @@ def evidence_in_words(data: Mapping[str, Any] | None, kind: str) -> dict[str, An
         cons = data.get("consequence") or {}
         text = "; ".join(x for x in (words.kind(data.get("kind")), words.who(data),
                                      i18n.clause(data.get("clause")),
-                                     words.consequence_text(cons), words.humanise(data.get("x_text") or "")) if x)
+                                     words.consequence_text(cons), words.said(data)) if x)
         return {**where, "x_text": text}
     return {**where, "x_text": ", ".join(f"{i18n.term('field', k)} {words.humanise(v) if isinstance(v, str) else v}"
                                          for k, v in data.items() if not str(k).startswith("x_")
@@ -84,7 +84,7 @@ def csv_rows(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
             words.kind(r.get("kind")), r.get("day"), r.get("night"), r.get("round"), r.get("candidate"),
             seat if seat not in (None, "") else (_("the count") if r.get("kind") == "count_mismatch" else ""),
             r.get("nickname"), _rounded(r.get("t")), r.get("clause"), words.consequence(r.get("consequence")),
-            r.get("points"), words.humanise(r.get("text") or ""), _rounded(r.get("confidence")),
+            r.get("points"), words.said(r, r.get("text")), _rounded(r.get("confidence")),
             words.status(r.get("decision")), _edited(r.get("edited")), r.get("reason"), r.get("who"), r.get("decided_at"),
         ])
     return out
@@ -116,7 +116,7 @@ def vote_lines(votes: Sequence[VoteReport]) -> list[list[str]]:
         t = tally(v)
         cand = str(v.candidate) if v.kind != "lift" else _("lift {seats}", seats=", ".join(map(str, v.candidates or ())))
         out.append([str(v.day), str(v.round), cand, words.number(v.protocol_count) or "—",
-                    t.count_text, t.breakdown(), f"{words.vote_outcome_text(v.outcome.protocol)} / "
+                    t.count_text, words.breakdown(t), f"{words.vote_outcome_text(v.outcome.protocol)} / "
                     f"{words.vote_outcome_text(v.outcome.video)}"])
     return out
 

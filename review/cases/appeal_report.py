@@ -52,7 +52,7 @@ def appeal_html(case: AppealCase, *, title: str, protocol: Mapping[str, Any] | N
     deadline = f"{_when(case.deadline)} ({_('in time') if case.filed_in_time else _('late')})" if case.deadline else "—"
     parts.append(_rows([
         (_("appellant"), case.appellant), (_("claim"), case.claim),
-        (_("grounds"), f"{case.ground} — {ground.text if ground else ''}"),
+        (_("grounds"), f"{case.ground} — {_(ground.text) if ground else ''}"),
         (_("opened from"), (case.opened_from or {}).get("label")),
         (_("game ended"), _when(case.game_ended_at)), (_("filed"), _when(case.filed_at)),
         (_("filing deadline (rfm 7.3.6)"), deadline), (_("status"), term("status", case.status)),

@@ -1,0 +1,115 @@
+"""Every page of the bundled sample game speaks one language: under Russian no English word is left, under
+English no Russian one — outside names (the players' nicknames and the protocol's titles, rule profiles, file
+names, formats and products), which are the same in both.
+
+The walk is AppTest's (hands from the committed observations): every vote round, a finding confirmed, every
+page, an appeal opened and a decision refused, a quiz question answered, the trainer's view."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from appcheck import goto, renders
+from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
+from streamlit.testing.v1 import AppTest
+from test_app_words import page_texts
+
+from review.audit.findings import Finding
+from review.game.clause_text import _sentences
+from stopframe_app.decisions import card_key
+from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+SPEC = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
+LATE8 = card_key(Finding.from_json({"kind": "late_vote", "day": 1, "round": 1, "candidate": 8, "seat": 9, "night": None}))
+
+# Names: the same words whatever the language.
+NAMES = {"rfm", "mafclub", "lvi2015", "showtime", "Stopframe", "JSON", "CSV", "HTML", "PDF", "H.264", "MP4",
+         "Polemica", "mafiaratings", "Chromium", "MediaPipe", "Excel", "UTF", "BOM", "Ray", "English", "Русский"}
+SWITCH = "Язык · Language"  # the language switch speaks both, so either reader finds it
+FILE_NAME = re.compile(r"[\w~.-]*[/\\][^\s,;:()«»]*|[\w-]+(?:\.[\w-]+)*\.(?:json|mp4|csv|html|pdf|sqlite|jpg|png)\b")
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9']+")
+CYRILLIC = re.compile(r"[А-Яа-яЁё]+")
+
+
+def protocol_names() -> set[str]:
+    """The nicknames, judges and titles of the sample protocol, and the rulebooks' sentences quoted on a finding:
+    shown as written in either language."""
+    data = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    names = {str(p.get("nickname") or "") for p in data.get("players", [])}
+    names |= {str(v) for v in data.get("game", {}).values() if isinstance(v, str)}
+    names |= set(_sentences().values())
+    return {n for n in names if re.search(r"[^\W\d_]", n)}  # a table "1" or a date is no name to take out
+
+
+def foreign_words(text: str, lang: str, names: set[str]) -> list[str]:
+    """The words of `text` that belong to the other language (names and file names taken out first)."""
+    plain = text.replace("\\", "").replace(SWITCH, " ")
+    for name in sorted(names, key=len, reverse=True):
+        plain = plain.replace(name, " ")
+    plain = FILE_NAME.sub(" ", plain)
+    if lang == "ru":
+        return [w for w in LATIN_WORD.findall(plain) if w not in NAMES]
+    return [w for w in CYRILLIC.findall(plain.replace("«Стоп»", " ")) if w not in NAMES]
+
+
+def leftovers(at: AppTest, lang: str, names: set[str]) -> list[str]:
+    renders(at)
+    out = []
+    for text in page_texts(at):
+        bad = foreign_words(text, lang, names)
+        if bad:
+            out.append(f"{bad[:4]} in {text[:120]!r}")
+    return out
+
+
+def walk(lang: str, check: Callable[[AppTest, str], None]) -> None:
+    """Every page of the sample game under `lang`, `check(at, where)` after each step."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["game_spec"] = SPEC
+    at.session_state["judge"] = "Судья"
+    at.session_state["lang"] = lang
+    at.run()
+    check(at, "Vote audit")
+    for label in at.selectbox(key="vote_round").options:
+        at.selectbox(key="vote_round").set_value(label).run()
+        check(at, f"Vote audit, {label}")
+    at.selectbox(key="vote_round").set_value(at.selectbox(key="vote_round").options[0]).run()
+    at.button(key=f"{LATE8}_confirm").click().run()
+    check(at, "Vote audit, a finding confirmed")
+    for page in ("Timeline & frames", "Seat calibration", "Exports", "Appeals", "Training", "Tournament", "Open a game"):
+        goto(at, page)
+        check(at, page)
+    goto(at, "Appeals")
+    at.text_input(key="appeal_who").set_value("8")
+    at.button(key="appeal_open").click().run()
+    check(at, "Appeals, the case")
+    case_id = at.selectbox(key="appeal_case").value
+    at.button(key=f"{case_id}_d_go").click().run()
+    check(at, "Appeals, a refused decision")
+    goto(at, "Training")
+    at.text_input(key="trainee").set_value("Ада").run()
+    at.button(key="quiz_start").click().run()
+    check(at, "Training, a question")
+    next(b for b in at.button if b.key and b.key.endswith("_submit")).click().run()
+    check(at, "Training, marked")
+    at.radio(key="training_mode").set_value("Trainer").run()
+    check(at, "Training, the trainer")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_page_speaks_one_language(data: Path, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    require_current_sample_fixture()
+    monkeypatch.setenv("STOPFRAME_LANG", lang)  # AppTest shows a widget's options in the test's own language too
+    names = protocol_names() | {"Судья", "Ада"}
+    found: list[str] = []
+
+    def check(at: AppTest, where: str) -> None:
+        found.extend(f"{where}: {bad}" for bad in leftovers(at, lang, names))
+
+    walk(lang, check)
+    assert not found, "\n".join(found[:60])
