@@ -222,7 +222,7 @@ def finding_card(game: Game, f: Finding, decisions: dict[str, Decision], key: st
         else:
             left.info(game.notes.get("video") or words.t("No frame to show: the game has no readable video."))
         digest = f" — {md(cons.text)}" if cons.text and language() == "en" else ""  # our English digest of the rule
-        lines = ["- " + words.t("clause: {clause}", clause=f.clause or "—"),
+        lines = [f"- {words.t('clause')}: `{f.clause or '—'}`",
                  "- " + words.t("consequence: {consequence}", consequence=words.consequence_text(cons)) + digest,
                  "- " + words.t("confidence: {confidence}", confidence=words.number(f.confidence))]
         quote = sentence(f.clause)

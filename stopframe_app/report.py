@@ -98,15 +98,31 @@ def _edited(value: Any) -> str:
     return ", ".join(i18n.term("field", p.strip()) for p in str(value).split(",")) if value else ""
 
 
-def findings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    """CSV text (UTF-8 BOM so spreadsheets read Cyrillic nicknames), every cell neutralised (spec §5)."""
+def default_separator() -> str:
+    """`;` for a Russian reader (Excel in a Russian locale splits a CSV on it), `,` otherwise."""
+    return ";" if i18n.language() == "ru" else ","
+
+
+def findings_csv(rows: Sequence[Mapping[str, Any]], separator: str = ",") -> str:
+    """CSV text (UTF-8 BOM so spreadsheets read Cyrillic nicknames), every cell neutralised (spec §5) whichever
+    separator splits it. With `;` (Excel in a Russian locale) numbers carry a decimal comma, as that Excel reads
+    them; with `,` a decimal point."""
+    if separator not in (",", ";"):
+        raise ValueError(f"a CSV separator is ',' or ';', not {separator!r}")
     buf = io.StringIO()
     buf.write("\ufeff")
-    writer = csv.writer(buf, lineterminator="\r\n")
+    writer = csv.writer(buf, delimiter=separator, lineterminator="\r\n")
     writer.writerow([_(h) for h in CSV_HEADER])
     for cells in csv_rows(rows):
-        writer.writerow(["" if c is None else neutralise(c) for c in cells])
+        writer.writerow(["" if c is None else _cell(neutralise(c), separator) for c in cells])
     return buf.getvalue()
+
+
+def _cell(value: Any, separator: str) -> Any:
+    """A number with the decimal mark the separator's spreadsheet expects (0,94 beside `;`)."""
+    if separator == ";" and isinstance(value, float):
+        return str(value).replace(".", ",")
+    return value
 
 
 def vote_lines(votes: Sequence[VoteReport]) -> list[list[str]]:

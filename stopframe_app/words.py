@@ -15,6 +15,7 @@ from contract import i18n
 from contract.i18n import N_
 from review.audit.findings import Finding, FindingConsequence
 from review.audit.tally import VoteTally
+from review.cases.exports import finding_said
 
 # The tables of codes and their words live in the catalogue (contract/locale); these names ask it, in the
 # language of the moment, so `words.KINDS["late_vote"]` is «голос после «Стоп»» in Russian.
@@ -249,12 +250,6 @@ def window_label(w: Any) -> str:
 
 
 def said(f: Finding | Mapping[str, Any], text: Any = None) -> str:
-    """What a finding says happened. The audit writes it in English with its times (`x_text`; an export row's
-    `text`); a Russian reader gets the catalogue's sentence for the finding's kind, with its seat, candidate
-    and night, so no English sentence reaches a Russian page or file."""
-    data = f.to_json() if isinstance(f, Finding) else f
-    text = data.get("x_text") if text is None else text
-    template = i18n.term("finding_text", data.get("kind"), "")
-    if i18n.language() == "en" or not template:
-        return humanise(text or "")
-    return template.format_map({k: "—" if data.get(k) is None else data.get(k) for k in ("seat", "candidate", "night")})
+    """What a finding says happened, in the reader's words (review.cases.exports.finding_said), any code in it
+    put in words."""
+    return humanise(finding_said(f.to_json() if isinstance(f, Finding) else f, text))

@@ -31,9 +31,14 @@ LATE8 = card_key(Finding.from_json({"kind": "late_vote", "day": 1, "round": 1, "
 NAMES = {"rfm", "mafclub", "lvi2015", "showtime", "Stopframe", "JSON", "CSV", "HTML", "PDF", "H.264", "MP4",
          "Polemica", "mafiaratings", "Chromium", "MediaPipe", "Excel", "UTF", "BOM", "Ray", "English", "Русский"}
 SWITCH = "Язык · Language"  # the language switch speaks both, so either reader finds it
-FILE_NAME = re.compile(r"[\w~.-]*[/\\][^\s,;:()«»]*|[\w-]+(?:\.[\w-]+)*\.(?:json|mp4|csv|html|pdf|sqlite|jpg|png)\b")
+# file names and paths, a file's field (video.path, videos[].seats), Streamlit's colour markup (:green[…])
+FILE_NAME = re.compile(r"[\w~.-]*[/\\][^\s,;:()«»]*|[\w-]+(?:\.[\w-]+)*\.(?:json|mp4|csv|html|pdf|sqlite|jpg|png)\b"
+                       r"|\b[\w\[\]]+\.[a-z_][\w\[\]]*|:[a-z]+\["
+                       r"|`[^`]*`|\bstopframe [a-z]+|--[a-z-]+")  # ... and a command, an option
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9']+")
+IDENTIFIER = re.compile(r"\d")  # a word with a digit is a code (lvi2015, a case's id A20261206), not English
 CYRILLIC = re.compile(r"[А-Яа-яЁё]+")
+QUOTED = re.compile(r"«[^«»]*(?:«[^«»]*»[^«»]*)*»")
 
 
 def protocol_names() -> set[str]:
@@ -53,8 +58,9 @@ def foreign_words(text: str, lang: str, names: set[str]) -> list[str]:
         plain = plain.replace(name, " ")
     plain = FILE_NAME.sub(" ", plain)
     if lang == "ru":
-        return [w for w in LATIN_WORD.findall(plain) if w not in NAMES]
-    return [w for w in CYRILLIC.findall(plain.replace("«Стоп»", " ")) if w not in NAMES]
+        return [w for w in LATIN_WORD.findall(plain) if w not in NAMES and not IDENTIFIER.search(w) and not w.isupper()]
+    plain = QUOTED.sub(" ", plain)  # the Russian words an English sentence quotes: «Стоп», «С»
+    return [w for w in CYRILLIC.findall(plain) if w not in NAMES and not w.isupper()]  # ППК, РФМ: abbreviations
 
 
 def leftovers(at: AppTest, lang: str, names: set[str]) -> list[str]:
