@@ -45,7 +45,8 @@ def correction_warnings(data: Mapping[str, Any], decisions: Iterable[Decision], 
 def header_protocol(protocol: Mapping[str, Any] | None) -> dict[str, Any]:
     """What a report's head shows of the protocol (its game block and rules), with the keys in words."""
     game = (protocol or {}).get("game") or {}
-    return {"game": {str(k).replace("_", " "): v for k, v in game.items() if not isinstance(v, dict | list)}
+    return {"game": {i18n.term("game_field", k, str(k).replace("_", " ")): v for k, v in game.items()
+                     if not isinstance(v, dict | list)}
             if isinstance(game, Mapping) else {}, "rules": (protocol or {}).get("rules", "")}
 
 
