@@ -48,6 +48,8 @@ FINISHED: dict[str, frozenset[str]] = {
     "stopframe_app/views/tournament.py": frozenset({"Vote audit"}),  # the page it opens, by its English name
     "review/cases/training.py": frozenset({"confirmed findings"}),  # a quiz's source, part of its id
     "review/cases/tournament_views.py": frozenset(),
+    # the documents it reads, shown as term("document", ...) by contract.jsonio
+    "review/cases/tournament.py": frozenset({"tournament report", "audit report"}),
     # where the zones start from, kept by their English names and shown with `_`; "seat map" names the output
     "stopframe_app/views/calibrate.py": frozenset({"the game's seat map", "the seat map found from the video",
                                                    "an ellipse of ten seats", "seat map", "a seat map"}),

@@ -89,7 +89,7 @@ def _text(value: Any) -> str:
 
 def _status(g: TournamentGame) -> str:
     if g.status == "failed":
-        return _("failed: {why}", why=words.humanise(g.error or _("no reason was recorded")))
+        return _("failed: {why}", why=g.error or _("no reason was recorded"))  # the run's own sentence
     return _("audited") if g.status == "audited" else _("audited in an earlier run")
 
 

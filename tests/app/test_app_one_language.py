@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from review.audit.findings import Finding
 from review.game.clause_text import _sentences
 from stopframe_app.decisions import card_key
 from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec
+from stopframe_cli.main import main
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 SPEC = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
@@ -119,3 +121,39 @@ def test_every_page_speaks_one_language(data: Path, lang: str, monkeypatch: pyte
 
     walk(lang, check)
     assert not found, "\n".join(found[:60])
+
+
+def tournament_folder(tmp: Path, lang: str) -> Path:
+    """OUT of `stopframe --lang LANG tournament DIR --out OUT` over two copies of the sample game and a broken file."""
+    src, out = tmp / "games", tmp / "out"
+    src.mkdir()
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    for name, judge in (("t1-g1", "Иванов"), ("t1-g2", "Петров")):
+        data = dict(protocol, game={**protocol["game"], "id": name.upper(), "judge": judge})
+        (src / f"{name}.protocol.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        shutil.copy(SAMPLE_PROTOCOL.with_name("sample_game.seats.json"), src / f"{name}.seats.json")
+        shutil.copy(SAMPLE_OBSERVATIONS, src / f"{name}.observations.json")
+    (src / "t1-g3.protocol.json").write_text("{ this is not JSON", encoding="utf-8")
+    shutil.copy(SAMPLE_PROTOCOL.with_name("sample_game.seats.json"), src / "t1-g3.seats.json")
+    shutil.copy(SAMPLE_OBSERVATIONS, src / "t1-g3.observations.json")
+    assert main(["--lang", lang, "tournament", str(src), "--out", str(out), "--reuse-observations", "--jobs", "1"]) == 1
+    return out
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_tournament_page_speaks_one_language(data: Path, tmp_path: Path, lang: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tournament run in the judge's language, opened on the Tournament page: its games, judges and players."""
+    require_current_sample_fixture()
+    monkeypatch.setenv("STOPFRAME_LANG", lang)
+    folder = tournament_folder(tmp_path, lang)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["judge"] = "Судья"
+    at.session_state["lang"] = lang
+    at.run()
+    goto(at, "Tournament")
+    at.text_input(key="tournament_path").set_value(str(folder))
+    at.button(key="tournament_open").click().run()
+    assert len(at.dataframe) == 3, [e.value for e in at.error]
+    found = leftovers(at, lang, protocol_names() | {"Судья", "Иванов", "Петров", folder.name})
+    assert not found, "\n".join(found[:40])
