@@ -85,6 +85,11 @@ class Decision:
         return text
 
 
+def ground_name(clause: str) -> str:
+    """A ground as a reader names it: its clause, or «no clause» for the ground a rulebook writes no clause for."""
+    return _("no clause") if clause == "other" else clause
+
+
 def outcome_words(outcome: str) -> str:
     """A decision's outcome code (result_stands, …) in the reader's words."""
     return term("appeal_outcome", outcome)

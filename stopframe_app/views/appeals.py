@@ -25,6 +25,7 @@ from review.cases.appeals import (
     Decision,
     EvidenceItem,
     checks,
+    ground_name,
     grounds_for,
     outcome_words,
     suggested_ground,
@@ -128,7 +129,7 @@ def _open_case(game: Game) -> None:
         case = AppealCase(
             case_id="", game_id=game.game_id, profile=game.profile_id, appellant=str(s.get("appeal_who") or ""),
             appellant_seat=s.get("appeal_seat"), claim=str(s.get("appeal_claim") or ""),
-            ground=str(s.get("appeal_ground") or "").split(" — ")[0],
+            ground=str(s.get("appeal_ground") or ""),
             filed_at=_parse_time(str(s.get("appeal_filed")), _("Appeal filed at")),
             game_ended_at=_parse_time(str(s.get("appeal_ended")), _("Game ended at")),
             opened_from={"kind": source["kind"], "label": s.get("appeal_from"),
@@ -159,10 +160,12 @@ def _new_case(game: Game) -> None:
     default = next((i for i, o in enumerate(options) if mismatch in o), 0)
     picked = st.selectbox(words.t("Opened from (a finding or an event)"), options, index=default, key="appeal_from")
     f: Finding | None = found[picked].get("finding")
-    grounds = [f"{g.clause} — {_(g.text)}" for g in grounds_for(game.profile_id)]
+    texts = {g.clause: _(g.text) for g in grounds_for(game.profile_id)}  # by clause; "other": no clause of its own
+    grounds = list(texts)
     suggested = suggested_ground(game.profile_id, f.kind if f is not None else None)
-    st.selectbox(words.t("Grounds"), grounds, index=next((i for i, g in enumerate(grounds) if g.startswith(suggested + " ")), 0),
-                 key=f"appeal_ground_{picked}")
+    st.selectbox(words.t("Grounds"), grounds, index=grounds.index(suggested) if suggested in grounds else 0,
+                 key=f"appeal_ground_{picked}",
+                 format_func=lambda c: f"{ground_name(c)} — {texts[c]}")
     st.session_state["appeal_ground"] = st.session_state[f"appeal_ground_{picked}"]
     left, right = st.columns(2)
     left.text_input(words.t("Who appeals"), key="appeal_who", placeholder=_("seat 4, or the player's name"))
@@ -307,7 +310,7 @@ def _decision_form(game: Game, case: AppealCase, prefix: str, amend: bool) -> No
         a.selectbox(words.t("Seat"), list(range(1, 11)), key=f"{prefix}_adj_seat")
         b.number_input(words.t("Points (+ takes a fine off, − adds one)"), -2.0, 2.0, value=-1.2, step=0.1,
                        key=f"{prefix}_adj_points")
-        c.text_input(words.t("Clause"), value=case.ground, key=f"{prefix}_adj_clause")
+        c.text_input(words.t("Clause"), value="" if case.ground == "other" else case.ground, key=f"{prefix}_adj_clause")
     st.text_area(words.t("Reasoning"), key=f"{prefix}_reasoning")
     st.checkbox(words.t("The chief judge agrees"), key=f"{prefix}_agree")
     draft = decision_from_form(prefix, state.judge_name())
@@ -409,7 +412,7 @@ def _case(game: Game, case: AppealCase) -> None:
     when = "%Y-%m-%d %H:%M"
     appellant = case.appellant + (" " + _("(seat {seat})", seat=case.appellant_seat) if case.appellant_seat else "")
     lines = ["- " + words.t("appellant: {who}", who=appellant), "- " + words.t("claim: {claim}", claim=case.claim),
-             "- " + words.t("grounds: {ground}", ground=case.ground),
+             "- " + words.t("grounds: {ground}", ground=ground_name(case.ground)),
              "- " + words.t("opened from: {source}", source=(case.opened_from or {}).get("label") or "—"),
              "- " + words.t("game ended {ended}, appeal filed {filed}",
                             ended=time.strftime(when, time.localtime(case.game_ended_at)),
@@ -466,7 +469,7 @@ def render(game: Game) -> None:
     st.header(words.t("Appeals"))
     show_flash()
     cases = state.appeals().cases(game.game_id)
-    labels = {c.case_id: f"{c.case_id} · {words.status(c.status)} · {c.appellant} · {c.ground}" for c in cases}
+    labels = {c.case_id: f"{c.case_id} · {words.status(c.status)} · {c.appellant} · {ground_name(c.ground)}" for c in cases}
     labels[NEW] = _("Open a new case")
     options = [NEW, *(c.case_id for c in cases)]
     if st.session_state.get(CASE) not in options:

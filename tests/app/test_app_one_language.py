@@ -3,7 +3,8 @@ English no Russian one — outside names (the players' nicknames and the protoco
 names, formats and products), which are the same in both.
 
 The walk is AppTest's (hands from the committed observations): every vote round, a finding confirmed, every
-page, an appeal opened and a decision refused, a quiz question answered, the trainer's view."""
+page, an appeal opened and a decision refused, a quiz question answered, the trainer's view, every vote round under
+each other rule profile; and the Tournament page on a tournament run in that language."""
 
 from __future__ import annotations
 
@@ -76,7 +77,8 @@ def leftovers(at: AppTest, lang: str, names: set[str]) -> list[str]:
 
 
 def walk(lang: str, check: Callable[[AppTest, str], None]) -> None:
-    """Every page of the sample game under `lang`, `check(at, where)` after each step."""
+    """Every page of the sample game under `lang`, `check(at, where)` after each step; the Vote audit again
+    under each other rule profile."""
     at = AppTest.from_file(APP, default_timeout=60)
     at.session_state["game_spec"] = SPEC
     at.session_state["judge"] = "Судья"
@@ -107,6 +109,16 @@ def walk(lang: str, check: Callable[[AppTest, str], None]) -> None:
     check(at, "Training, marked")
     at.radio(key="training_mode").set_value("Trainer").run()
     check(at, "Training, the trainer")
+    goto(at, "Vote audit")
+    for profile in ("mafclub", "lvi2015", "showtime"):  # each rulebook's terms, clauses and quoted sentences
+        at.sidebar.selectbox(key="profile_pick").set_value(profile).run()
+        for label in at.selectbox(key="vote_round").options:
+            at.selectbox(key="vote_round").set_value(label).run()
+            check(at, f"{profile}: {label}")
+        goto(at, "Appeals")  # the profile's grounds (mafclub and lvi2015: one with no clause of its own)
+        at.selectbox(key="appeal_case").set_value("new").run()
+        check(at, f"{profile}: Appeals, a new case")
+        goto(at, "Vote audit")
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
