@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from contract.errors import InvalidInput
+from contract.i18n import _, term
 from review.game.engine import initial_state, replay, step
 from review.game.gamestate import BLACK_ROLES, SEATS
 from review.game.importers import (
@@ -68,8 +69,8 @@ class _Played:
         problems = format_problems(self.data) or validate(self.data)
         if problems:
             p = problems[0]
-            raise ExportRefused(f"The protocol does not validate ({p}); a {self.name} file is written only from a "
-                                "valid game.")
+            raise ExportRefused(_("The protocol does not validate ({problem}); a {format} file is written only from a "
+                                  "valid game.", problem=p, format=self.name))
         self.profile: Profile = get_profile(self.data["rules"])
         self.events: list[dict[str, Any]] = list(self.data["events"])
         self.roles = {p["seat"]: p.get("role") for p in self.data["players"]}
@@ -80,7 +81,7 @@ class _Played:
         state = initial_state(self.data)
         for i, e in enumerate(self.events):
             self.seated.append(frozenset(state.at_table))
-            state, _ = step(self.profile, state, i, e)
+            state, _said = step(self.profile, state, i, e)
 
     def refuse(self, i: int, why: str) -> ExportRefused:
         return ExportRefused(f"events[{i}] ({event_words(self.events[i])}): {why}.", i)
@@ -105,15 +106,17 @@ class _Played:
                 voters = e.get("voters")
                 listed[e["candidate"]] = sorted(voters) if isinstance(voters, list) else []
                 if refuse and not isinstance(voters, list) and e["count"] and not (self._is_last(i) and silent_rule):
-                    raise self.refuse(i, f"the protocol gives only the count ({e['count']}), and a {self.name} file "
-                                         "lists every voter's seat; add the voters to the protocol first")
+                    raise self.refuse(i, _("the protocol gives only the count ({count}), and a {format} file lists "
+                                           "every voter's seat; add the voters to the protocol first", count=e["count"],
+                                           format=self.name))
             seen: dict[int, int] = {}
             for candidate, voters in listed.items():
                 for v in voters:
                     if v in seen and refuse:
                         i = indexes[list(listed).index(candidate)]
-                        raise self.refuse(i, f"seat {v} is listed for candidates {seen[v]} and {candidate}, and a "
-                                             f"{self.name} file holds one vote per player a round")
+                        raise self.refuse(i, _("seat {seat} is listed for candidates {first} and {second}, and a "
+                                               "{format} file holds one vote per player a round", seat=v, first=seen[v],
+                                               second=candidate, format=self.name))
                     seen.setdefault(v, candidate)
             for i in indexes:
                 e = self.events[i]
@@ -122,8 +125,9 @@ class _Played:
                     living = self.contexts[i].living if i in self.contexts else ()
                     voters = sorted(set(voters) | {s for s in living if s not in seen})
                 if len(voters) != e["count"] and refuse:
-                    raise self.refuse(i, f"the count {e['count']} is not the {len(voters)} seats whose votes it "
-                                         f"holds, and a {self.name} file counts voter by voter")
+                    raise self.refuse(i, _("the count {count} is not the {n} seats whose votes it holds, and a "
+                                           "{format} file counts voter by voter", count=e["count"], n=len(voters),
+                                           format=self.name))
                 listed[e["candidate"]] = voters
             out[key] = listed
         return out
@@ -163,27 +167,34 @@ def event_words(e: Mapping[str, Any]) -> str:
     seat = e.get("seat")
     if kind == "vote":
         rnd = e.get("round", 1)
-        return f"the vote on candidate {e.get('candidate')} on day {e.get('day')}" + (f", round {rnd}" if rnd != 1 else "")
+        vote = _("the vote on candidate {candidate} on day {day}", candidate=e.get("candidate"), day=e.get("day"))
+        return vote + (", " + _("round {round}", round=rnd) if rnd != 1 else "")
     if kind == "lift_vote":
-        return f"the vote on lifting {', '.join(map(str, e.get('candidates') or []))} on day {e.get('day')}"
+        return _("the vote on lifting {seats} on day {day}", seats=", ".join(map(str, e.get("candidates") or [])),
+                 day=e.get("day"))
     if kind == "fine":
-        return f"seat {seat}'s fine of {e.get('points')} points"
+        return _("seat {seat}'s fine of {points} points", seat=seat, points=e.get("points"))
     if kind == "removal":
-        return f"the removal of seat {seat}"
+        return _("the removal of seat {seat}", seat=seat)
     if kind == "elimination":
-        return f"seat {seat} leaving the game"
+        return _("seat {seat} leaving the game", seat=seat)
     if kind == "foul":
-        return f"seat {seat}'s foul"
+        return _("seat {seat}'s foul", seat=seat)
     if kind == "best_move":
-        return f"seat {seat}'s best move naming {', '.join(map(str, e.get('named') or []))}"
-    if kind in ("nomination", "withdrawal"):
-        verb = "nominating" if kind == "nomination" else "withdrawing"
-        return f"seat {e.get('by')} {verb} seat {e.get('target')} on day {e.get('day')}"
+        return _("seat {seat}'s best move naming {named}", seat=seat, named=", ".join(map(str, e.get("named") or [])))
+    if kind == "nomination":
+        return _("seat {seat} nominating seat {target} on day {day}", seat=e.get("by"), target=e.get("target"),
+                 day=e.get("day"))
+    if kind == "withdrawal":
+        return _("seat {seat} withdrawing seat {target} on day {day}", seat=e.get("by"), target=e.get("target"),
+                 day=e.get("day"))
     if kind == "shooting":
-        return f"the shooting of night {e.get('night')}"
+        return _("the shooting of night {night}", night=e.get("night"))
+    if kind == "check" and e.get("by") == "don":
+        return _("the Don's check of seat {seat} on night {night}", seat=e.get("target"), night=e.get("night"))
     if kind == "check":
-        return f"the {'Don' if e.get('by') == 'don' else 'Sheriff'}'s check of seat {e.get('target')} on night {e.get('night')}"
-    return f"a {str(kind).replace('_', ' ')} event"
+        return _("the Sheriff's check of seat {seat} on night {night}", seat=e.get("target"), night=e.get("night"))
+    return _("a {kind} event", kind=str(kind).replace("_", " "))
 
 
 # ------------------------------------------------------------------------------------------------ Polemica
@@ -234,17 +245,17 @@ def _polemica_events(g: _Played) -> None:
     for i, e in enumerate(g.events):
         kind = e["type"]
         if kind == "fine":
-            raise g.refuse(i, "a Polemica file holds no fines")
+            raise g.refuse(i, _("a Polemica file holds no fines"))
         if kind == "lift_vote":
-            raise g.refuse(i, "a Polemica file lists votes for candidates and holds no vote on lifting several players")
+            raise g.refuse(i, _("a Polemica file lists votes for candidates and holds no vote on lifting several players"))
         if kind == "removal" or (kind == "elimination" and e["cause"] == "removal"):
-            raise g.refuse(i, "a Polemica file holds no removals from the table")
+            raise g.refuse(i, _("a Polemica file holds no removals from the table"))
         if kind == "shooting" and e["target"] is not None and not g.living_blacks(i):
-            raise g.refuse(i, "Polemica gives the night's target from the black players' shots, and the protocol "
-                              "does not say who is black")
+            raise g.refuse(i, _("Polemica gives the night's target from the black players' shots, and the protocol "
+                                "does not say who is black"))
         if kind == "check" and g.roles.get(e["target"]) is None:
-            raise g.refuse(i, f"a Polemica file keeps whom the {'Don' if e['by'] == 'don' else 'Sheriff'} checked, "
-                              f"not the result, which follows from the roles, and seat {e['target']}'s role is not given")
+            raise g.refuse(i, _("a Polemica file keeps whom the Don or the Sheriff checked, not the result, which follows "
+                                "from the roles, and seat {seat}'s role is not given", seat=e["target"]))
 
 
 def _polemica_rounds(g: _Played) -> None:
@@ -252,11 +263,11 @@ def _polemica_rounds(g: _Played) -> None:
     for (_day, rnd), indexes in g.rounds().items():
         for i in indexes:
             if rnd > 1 and g.events[i]["count"] == 0:
-                raise g.refuse(i, f"nobody voted for seat {g.events[i]['candidate']} in this revote, and a Polemica file, "
-                                  "listing votes voter by voter, cannot show he was a candidate")
+                raise g.refuse(i, _("nobody voted for seat {seat} in this revote, and a Polemica file, listing votes "
+                                    "voter by voter, cannot show he was a candidate", seat=g.events[i]["candidate"]))
     if sum(1 for e in g.events if e["type"] == "best_move") > 1:
         i = [j for j, e in enumerate(g.events) if e["type"] == "best_move"][1]
-        raise g.refuse(i, "a Polemica file holds one best move a game")
+        raise g.refuse(i, _("a Polemica file holds one best move a game"))
 
 
 def _votes_behind_day_leavers(g: _Played) -> None:
@@ -271,10 +282,10 @@ def _votes_behind_day_leavers(g: _Played) -> None:
         i = next((j for j, e in enumerate(g.events) if e["type"] == "elimination" and e["seat"] == seat),
                  next((j for j, e in enumerate(g.events) if e["type"] == "nomination" and e["day"] == day
                        and e["target"] == seat), None))
-        why = (f"seat {seat} left on day {day} without a recorded vote, and a Polemica file keeps no nominations, only "
-               "votes, so it cannot show that")
+        why = _("seat {seat} left on day {day} without a recorded vote, and a Polemica file keeps no nominations, only "
+                "votes, so it cannot show that", seat=seat, day=day)
         if i is None:
-            raise ExportRefused(f"The game: {why}.")
+            raise ExportRefused(_("The game: {why}.", why=why))
         raise g.refuse(i, why)
 
 
@@ -289,8 +300,8 @@ def to_mafiaratings(protocol: Mapping[str, Any]) -> dict[str, Any]:
     g = _Played(protocol, "mafiaratings")
     for p in g.data["players"]:
         if p.get("role") is None:
-            raise ExportRefused(f"players: seat {p['seat']}'s role is not given, and a mafiaratings file needs every "
-                                "player's role.")
+            raise ExportRefused(_("players: seat {seat}'s role is not given, and a mafiaratings file needs every "
+                                  "player's role.", seat=p["seat"]))
     _first(lambda: _mafiaratings_events(g), lambda: _no_gaps(g, g.ballots()))
     codes = {v: k for k, v in MAFIARATINGS_ROLES.items()}
     rows = {p["seat"]: {"nick_name": p.get("nickname"), "role": codes[p["role"]]} for p in g.data["players"]}
@@ -340,27 +351,30 @@ def _mafiaratings_events(g: _Played) -> None:
     for i, e in enumerate(g.events):
         kind = e["type"]
         if kind == "fine":
-            raise g.refuse(i, "a mafiaratings file holds no fines")
+            raise g.refuse(i, _("a mafiaratings file holds no fines"))
         if kind == "lift_vote":
-            raise g.refuse(i, "a mafiaratings file keeps each player's vote for a candidate and holds no vote on "
-                              "lifting several players")
+            raise g.refuse(i, _("a mafiaratings file keeps each player's vote for a candidate and holds no vote on "
+                                "lifting several players"))
         if kind == "withdrawal":
-            raise g.refuse(i, "a mafiaratings file keeps the day's nominations and cannot say one was withdrawn")
+            raise g.refuse(i, _("a mafiaratings file keeps the day's nominations and cannot say one was withdrawn"))
         if kind == "best_move":
-            raise g.refuse(i, "a mafiaratings file keeps only that a best move was made, not whom it named")
+            raise g.refuse(i, _("a mafiaratings file keeps only that a best move was made, not whom it named"))
         if kind == "nomination":
             if (e["day"], e["by"]) in nominated:
-                raise g.refuse(i, f"a mafiaratings file holds one nomination per player a day, and seat {e['by']} "
-                                  f"already nominated on day {e['day']}")
+                raise g.refuse(i, _("a mafiaratings file holds one nomination per player a day, and seat {seat} "
+                                    "already nominated on day {day}", seat=e["by"], day=e["day"]))
             nominated[(e["day"], e["by"])] = i
         if kind == "check":
             if (e["target"], e["by"]) in checked:
-                raise g.refuse(i, f"a mafiaratings file holds one {'Don' if e['by'] == 'don' else 'Sheriff'}'s check "
-                                  f"of each player, and seat {e['target']} was checked on night {checked[(e['target'], e['by'])]}")
+                night = checked[(e["target"], e["by"])]
+                raise g.refuse(i, _("a mafiaratings file holds one Don's check of each player, and seat {seat} was "
+                                    "checked on night {night}", seat=e["target"], night=night) if e["by"] == "don" else
+                               _("a mafiaratings file holds one Sheriff's check of each player, and seat {seat} was "
+                                 "checked on night {night}", seat=e["target"], night=night))
             checked[(e["target"], e["by"])] = e["night"]
         if kind == "shooting" and any(t is None for t in g.shots(i).values()):
-            raise g.refuse(i, "a mafiaratings file holds a shot only at a seat, and the protocol has a shooter who shot "
-                              "at no one")
+            raise g.refuse(i, _("a mafiaratings file holds a shot only at a seat, and the protocol has a shooter who "
+                                "shot at no one"))
         if kind == "removal":
             _removal_at_day_start(g, i)
 
@@ -374,15 +388,16 @@ def _removal_at_day_start(g: _Played, i: int) -> None:
         e = g.events[j]
         if e["type"] == "phase":
             if e["phase"] == "night":
-                raise g.refuse(i, "a mafiaratings file keeps only the day of a removal, and this one happened at night")
+                raise g.refuse(i, _("a mafiaratings file keeps only the day of a removal, and this one happened at night"))
             if e["phase"] == "day":
                 day_started = j
                 break
         if e["type"] in ("nomination", "vote", "shooting", "check"):
-            raise g.refuse(i, f"a mafiaratings file keeps only the day of a removal and reads it at the day's start, "
-                              f"and seat {seat} was removed after the day's {e['type'].replace('_', ' ')}s began")
+            raise g.refuse(i, _("a mafiaratings file keeps only the day of a removal and reads it at the day's start, "
+                                "and seat {seat} was removed after the day's {what} began", seat=seat,
+                                what=term("began", e["type"])))
     if day_started is None:
-        raise g.refuse(i, "a mafiaratings file keeps only the day of a removal, and this one comes before day 1")
+        raise g.refuse(i, _("a mafiaratings file keeps only the day of a removal, and this one comes before day 1"))
 
 
 def _no_gaps(g: _Played, ballots: Mapping[tuple[int, int], Mapping[int, list[int]]]) -> None:
@@ -392,14 +407,15 @@ def _no_gaps(g: _Played, ballots: Mapping[tuple[int, int], Mapping[int, list[int
     for (day, rnd), by_candidate in sorted(ballots.items()):
         by_day.setdefault(day, []).append((rnd, by_candidate))
     for day, rounds in by_day.items():
-        voted = [{v for vs in by_candidate.values() for v in vs} for _, by_candidate in rounds]
+        voted = [{v for vs in by_candidate.values() for v in vs} for _key, by_candidate in rounds]
         for k in range(len(rounds) - 1):
             later = set().union(*voted[k + 1:])
             gap = sorted(later - voted[k])
             if gap:
                 i = g.rounds()[(day, rounds[k + 1][0])][0]
-                raise g.refuse(i, f"seat {gap[0]} votes in this round but not in round {rounds[k][0]}, and a "
-                                  "mafiaratings file lists a player's votes of the day one per round, without gaps")
+                raise g.refuse(i, _("seat {seat} votes in this round but not in round {round}, and a mafiaratings file "
+                                    "lists a player's votes of the day one per round, without gaps", seat=gap[0],
+                                    round=rounds[k][0]))
 
 
 def _removal_kind(g: _Played, seat: int) -> str:
@@ -475,18 +491,19 @@ def _read_back(g: _Played, file: dict[str, Any]) -> dict[str, Any]:
     try:
         again = convert(g.target, file, g.data["rules"])
     except Exception as exc:  # the importer's own refusal of our file: say it, never hand the file out
-        raise ExportRefused(f"The {name} file would not read back ({exc}); it was not written.") from exc
+        raise ExportRefused(_("The {format} file would not read back ({why}); it was not written.", format=name,
+                              why=exc)) from exc
     problems = validate(again)
     if problems:
-        raise ExportRefused(f"The {name} file would read back as a game that does not validate ({problems[0]}); "
-                            "it was not written.")
+        raise ExportRefused(_("The {format} file would read back as a game that does not validate ({problem}); "
+                              "it was not written.", format=name, problem=problems[0]))
     want, got = held(g.data, g.target), held(again, g.target)
     for part in want:
         if want[part] != got[part]:
             mine, theirs = (want[part], got[part]) if isinstance(want[part], list) else ([want[part]], [got[part]])
             first = next((a for a, b in zip(mine, theirs, strict=False) if a != b), mine[0] if mine else None)
-            raise ExportRefused(f"The {name} file would read back with other {part} than the protocol{_where(part, first)}; "
-                                "it was not written.")
+            raise ExportRefused(_("The {format} file would read back with other {part} than the protocol{where}; it was "
+                                  "not written.", format=name, part=term("held", part), where=_where(part, first)))
     return file
 
 
@@ -495,13 +512,13 @@ def _where(part: str, item: Any) -> str:
     if not isinstance(item, tuple) or not item:
         return ""
     if part == "votes":
-        return f" (day {item[0]}, round {item[1]})"
+        return " " + _("(day {day}, round {round})", day=item[0], round=item[1])
     if part in ("shootings", "checks"):
-        return f" (night {item[0]})"
+        return " " + _("(night {night})", night=item[0])
     if part in ("eliminations", "fouls", "players", "removals", "best move"):
-        return f" (seat {item[0]})"
+        return " " + _("(seat {seat})", seat=item[0])
     if part == "nominations":
-        return f" (day {item[0]})"
+        return " " + _("(day {day})", day=item[0])
     return ""
 
 
@@ -512,32 +529,32 @@ def left_out(protocol: Mapping[str, Any], target: str) -> list[str]:
     """What a `target` file never carries, present in this protocol, one phrase each (said beside the file)."""
     events = list(protocol.get("events") or [])
     game = protocol.get("game") or {}
-    out = [f"the rule profile ({protocol.get('rules')}): import the file back with --rules {protocol.get('rules')}"]
+    out = [_("the rule profile ({rules}): import the file back with --rules {rules}", rules=protocol.get("rules"))]
     timed = sum(1 for e in events if any(k in e for k in ("t", "cutoff", "announced", "end")))
     counts: list[tuple[int, str]] = [
-        (timed, "video times"),
-        (sum(1 for e in events if e.get("note")), "notes"),
-        (sum(1 for e in events if e.get("clause")), "clauses"),
-        (sum(1 for e in events if e["type"] == "speech"), "speeches"),
-        (sum(1 for e in events if e["type"] == "elimination"), "elimination events (the game's own rules give them)"),
+        (timed, _("video times")),
+        (sum(1 for e in events if e.get("note")), _("notes")),
+        (sum(1 for e in events if e.get("clause")), _("clauses")),
+        (sum(1 for e in events if e["type"] == "speech"), _("speeches")),
+        (sum(1 for e in events if e["type"] == "elimination"), _("elimination events (the game's own rules give them)")),
     ]
     if target == "polemica":
         counts.append((sum(1 for e in events if e["type"] in ("nomination", "withdrawal")),
-                       "nominations (Polemica takes the candidates from the votes)"))
+                       _("nominations (Polemica takes the candidates from the votes)")))
         counts.append((sum(1 for e in events if e["type"] == "vote" and e.get("count") == 0),
-                       "candidates nobody voted for (Polemica lists votes voter by voter)"))
+                       _("candidates nobody voted for (Polemica lists votes voter by voter)")))
     else:
         counts.append((sum(1 for e in events if e["type"] == "nomination"),
-                       "the order of nominations (mafiaratings reads them in speaking order)"))
+                       _("the order of nominations (mafiaratings reads them in speaking order)")))
         counts.append((sum(1 for e in events if e["type"] == "foul"),
-                       "the day and reason of each foul (mafiaratings keeps how many a player got)"))
-        counts.append((sum(1 for e in events if e["type"] == "removal"), "the reasons for removals"))
+                       _("the day and reason of each foul (mafiaratings keeps how many a player got)")))
+        counts.append((sum(1 for e in events if e["type"] == "removal"), _("the reasons for removals")))
     phrases = [f"{what} ({n})" for n, what in counts if n]
     fields = [k for k in ("tournament", "table", "judge", "side_judge") if game.get(k)]
     if fields:
-        phrases.append("the game's " + ", ".join(f.replace("_", " ") for f in fields))
+        phrases.append(_("the game's {fields}", fields=", ".join(term("game_field", f) for f in fields)))
     if protocol.get("video"):
-        phrases.append("the video")
+        phrases.append(_("the video"))
     return out + phrases
 
 
@@ -548,5 +565,5 @@ EXPORTERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {"polemica
 def export_game(protocol: Mapping[str, Any], target: str) -> dict[str, Any]:
     """`to_polemica` or `to_mafiaratings` by name."""
     if target not in EXPORTERS:
-        raise InvalidInput(f"unknown club format {target!r} (known: {', '.join(FORMATS)}).")
+        raise InvalidInput(_("unknown club format «{format}» (known: {known}).", format=target, known=", ".join(FORMATS)))
     return EXPORTERS[target](protocol)
