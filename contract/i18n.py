@@ -116,6 +116,11 @@ def _(msgid: str, /, **values: Any) -> str:
     return _format(found if isinstance(found, str) and found else msgid, values)
 
 
+def N_(msgid: str, /) -> str:
+    """Marks a catalogue message kept in a table and looked up later with `_` (gettext's convention)."""
+    return msgid
+
+
 def ngettext(singular: str, plural: str, n: int, /, **values: Any) -> str:
     """The message for `n` things, in the plural form the language needs (1 голос, 2 голоса, 5 голосов);
     `{n}` in it is the count."""

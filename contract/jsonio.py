@@ -35,7 +35,7 @@ def read_json(path: str | os.PathLike[str], what: str = "file", *, reject_duplic
         return json.loads(text, object_pairs_hook=_unique_keys if reject_duplicate_keys else None)
     except json.JSONDecodeError as exc:
         raise UnreadableInput(_("{path}: the {what} is not valid JSON at line {line}, column {column}: {detail}.", path=p,
-                                what=doc, line=exc.lineno, column=exc.colno, detail=exc.msg)) from exc
+                                what=doc, line=exc.lineno, column=exc.colno, detail=term("json_error", exc.msg))) from exc
     except _DuplicateKey as exc:
         raise UnreadableInput(_('{path}: the {what} repeats the key "{key}" inside one object.', path=p, what=doc,
                                 key=exc.args[0])) from exc

@@ -372,12 +372,12 @@ def _duration(seconds: float) -> str:
 def run_tournament(
     folder: str | os.PathLike[str], out: str | os.PathLike[str], settings: Settings, *, engine: str = "local",
     jobs: int | None = None, address: str | None = None, decisions_db: str | os.PathLike[str] | None = None,
-    say: Say | None = None, wording: Callable[[str], str] = str,
+    say: Say | None = None, wording: Callable[[str], str] = str, csv_separator: str = ",",
 ) -> Tournament:
     """Audit every game of `folder` into `out` and write tournament.json, .html and .csv there.
 
     `wording` turns an error into the sentence the command line prints (its plain_words); `decisions_db`: the
-    judges' decisions to roll up (None: no decisions read)."""
+    judges' decisions to roll up (None: no decisions read); `csv_separator`: the CSV's `,` or `;`."""
     speak = say or (lambda _m: None)
     src, base = Path(folder), Path(out)
     if not src.is_dir():
@@ -446,7 +446,7 @@ def run_tournament(
         runs.values(), decisions=(lambda r: _decisions(store, r)) if store else None, threshold=shipped().default_threshold,
         created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), folder=str(src.resolve()), code_version=code_version(),
     )
-    write_reports(base, tournament)
+    write_reports(base, tournament, csv_separator)
     return tournament
 
 
@@ -454,11 +454,11 @@ def _decisions(store: Store, run: GameRun) -> Mapping[str, Decision] | None:
     return store.decisions(run.store_id) if run.store_id else None
 
 
-def write_reports(base: Path, tournament: Tournament) -> None:
-    """tournament.json, .html and .csv, each written atomically."""
+def write_reports(base: Path, tournament: Tournament, csv_separator: str = ",") -> None:
+    """tournament.json, .html and .csv (split on `csv_separator`), each written atomically."""
     write_atomic(base / "tournament.json", dumps(tournament.to_json()))
     write_atomic(base / "tournament.html", tournament_html(tournament))
-    write_atomic(base / "tournament.csv", tournament_csv(tournament))
+    write_atomic(base / "tournament.csv", tournament_csv(tournament, csv_separator))
 
 
 def _files(prep: Prepared) -> dict[str, str | None]:

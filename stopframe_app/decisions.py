@@ -13,9 +13,11 @@ from typing import Any
 import streamlit as st
 
 from contract.errors import StopframeError
+from contract.i18n import _, language
 from review.audit.findings import Finding, finding_key
 from review.audit.tally import VoteTally, find_row, tally
 from review.cases.store import ConflictError, Decision
+from review.game.clause_text import sentence
 from review.game.profiles import CONSEQUENCE_TYPES
 from review.game.protocol import resolve_camera_path
 from stopframe_app import state, words
@@ -24,6 +26,8 @@ from stopframe_app.words import md
 
 FLASH = "flash"
 FRAMES_VIEW = "Timeline & frames"
+# the labels of the files a game reads, shown through the catalogue (term("input", ...)) by contract.outputs
+INPUTS = ("the protocol", "the video", "the observations", "the seat map", "a camera's video")
 
 
 def game_inputs(game: Game, seats: bool = True) -> list[tuple[str, str]]:
@@ -31,12 +35,12 @@ def game_inputs(game: Game, seats: bool = True) -> list[tuple[str, str]]:
     writes is never one of them (the protocol, the video and each camera's video, the observations, and, unless
     the write is a seat map meant to replace it, the seat map)."""
     spec = game.spec
-    named = [(spec.protocol, "the protocol"), (spec.video, "the video"), (spec.observations, "the observations")]
+    named = [(spec.protocol, INPUTS[0]), (spec.video, INPUTS[1]), (spec.observations, INPUTS[2])]
     if seats:
-        named.append((spec.seats, "the seat map"))
+        named.append((spec.seats, INPUTS[3]))
     for camera in game.cameras:
         try:
-            named.append((str(resolve_camera_path(game.protocol, camera, "path")), "a camera's video"))
+            named.append((str(resolve_camera_path(game.protocol, camera, "path")), INPUTS[4]))
         except StopframeError:
             continue
     return [(str(path), what) for path, what in named if path]
@@ -56,7 +60,7 @@ def show_flash(where: str = "page", into: Any = None) -> None:
         return
     st.session_state[FLASH] = [m for m in kept if m not in mine]
     box = into if into is not None else st
-    for kind, message, *_ in mine:
+    for kind, message, *_where in mine:
         if kind == "error":
             box.error(message)
         elif kind == "warning":
@@ -95,7 +99,9 @@ def evidence_frame(game: Game, f: Finding) -> int | None:
     return frames[-1] if frames else None
 
 
-NO_NAME = "Enter your name first (in the sidebar, under «Your name»): every decision records who made it."
+def no_name() -> str:
+    """Why a decision is not saved without a name."""
+    return _("Enter your name first (in the sidebar, under «Your name»): every decision records who made it.")
 
 
 def _decide(game_id: str, finding: Finding, status: str, version: int, reason_key: str,
@@ -106,11 +112,12 @@ def _decide(game_id: str, finding: Finding, status: str, version: int, reason_ke
     reason = str(st.session_state.get(reason_key) or "").strip()
     missing = []
     if not who:
-        missing.append(NO_NAME)
+        missing.append(no_name())
     if not reason and status == "confirmed" and default_reason:
         reason = default_reason
     if not reason:
-        missing.append(f"Write the reason first (the «reason» box above): why is it {words.status(status)}?")
+        missing.append(_("Write the reason first (the «reason» box above): why is it {status}?",
+                         status=words.status(status)))
     if missing:
         flash("error", " ".join(missing), where)
         return
@@ -121,21 +128,22 @@ def _decide(game_id: str, finding: Finding, status: str, version: int, reason_ke
     except StopframeError as exc:
         flash("error", str(exc), where)
     else:
-        flash("success", f"Saved: {plain_title(finding)} — {words.status(status)} by {who}.", where)
+        flash("success", words.t("Saved: {finding} — {status} by {who}.", finding=plain_title(finding),
+                                 status=words.status(status), who=who), where)
 
 
 def _withdraw(game_id: str, finding: Finding, version: int, reason_key: str, where: str = "page") -> None:
     who = state.judge_name()
     if not who:
-        flash("error", NO_NAME, where)
+        flash("error", no_name(), where)
         return
     try:
-        state.store().withdraw(game_id, finding, reason=str(st.session_state.get(reason_key) or "reopened"), who=who,
+        state.store().withdraw(game_id, finding, reason=str(st.session_state.get(reason_key) or _("reopened")), who=who,
                                expected_version=version)
     except StopframeError as exc:
         flash("error", str(exc), where)
     else:
-        flash("success", f"Reopened: {plain_title(finding)}.", where)
+        flash("success", words.t("Reopened: {finding}.", finding=plain_title(finding)), where)
 
 
 def _edit(game_id: str, finding: Finding, version: int, key: str, where: str = "page") -> None:
@@ -158,7 +166,7 @@ def _edit(game_id: str, finding: Finding, version: int, key: str, where: str = "
     if finding.kind == "count_mismatch" and s.get(f"{key}_count") is not None:
         edited["count"] = int(s[f"{key}_count"])
     if not edited:
-        flash("error", "Nothing was changed: edit a field, or confirm the finding as it is.", where)
+        flash("error", _("Nothing was changed: edit a field, or confirm the finding as it is."), where)
         return
     _decide(game_id, finding, "edited", version, f"{key}_reason", edited, where)
 
@@ -198,7 +206,8 @@ def finding_card(game: Game, f: Finding, decisions: dict[str, Decision], key: st
     version = d.version if d else 0
     cons = f.consequence
     with st.container(border=True):
-        status = f"**{words.status(d.status)}** by {md(d.who)} — {md(d.reason)}" if d else "open"
+        status = (words.t("**{status}** by {who} — {reason}", status=words.status(d.status), who=d.who, reason=d.reason)
+                  if d else words.status("open"))
         st.markdown(f"**{title(f, game.players)}**  \n{status}")
         left, right = st.columns([3, 2])
         frame = evidence_frame(game, f)
@@ -207,46 +216,52 @@ def finding_card(game: Game, f: Finding, decisions: dict[str, Decision], key: st
         if pictures:
             jpeg, caption = pictures[0]
             left.image(jpeg, caption=caption, width="stretch")
-            with left.expander("Enlarge the frames" if len(pictures) > 1 else "Enlarge the frame"):
+            with left.expander(words.t("Enlarge the frames") if len(pictures) > 1 else words.t("Enlarge the frame")):
                 for jpeg, caption in pictures:
                     st.image(jpeg, caption=caption, width="stretch")
         else:
-            left.info(game.notes.get("video") or "No frame to show: the game has no readable video.")
-        lines = [f"- clause: `{f.clause or '—'}`",
-                 f"- consequence: {words.consequence_text(cons)}" + (f" — {md(cons.text)}" if cons.text else ""),
-                 f"- confidence: {f.confidence:.2f}"]
+            left.info(game.notes.get("video") or words.t("No frame to show: the game has no readable video."))
+        digest = f" — {md(cons.text)}" if cons.text and language() == "en" else ""  # our English digest of the rule
+        lines = [f"- {words.t('clause')}: `{f.clause or '—'}`",
+                 "- " + words.t("consequence: {consequence}", consequence=words.consequence_text(cons)) + digest,
+                 "- " + words.t("confidence: {confidence}", confidence=words.number(f.confidence))]
+        quote = sentence(f.clause)
+        if quote:
+            lines.append("- " + words.t("the rulebook, {clause}: «{text}»", clause=f.clause, text=quote))
         if f.candidate is not None and f.day is not None:
             t = _tally(game, f)
             if t.known:
-                lines.append(f"- count for candidate {f.candidate}: protocol {t.protocol if t.protocol is not None else '—'}, "
-                             f"video {t.count_text} ({md(t.breakdown())})")
+                lines.append("- " + words.t("count for candidate {candidate}: protocol {protocol}, video {video} ({how})",
+                                            candidate=f.candidate, protocol=t.protocol if t.protocol is not None else "—",
+                                            video=t.count_text, how=words.breakdown(t)))
         if f.assumed_times:
-            lines.append(f"- assumed times: {md(words.assumed(f.assumed_times))}")
+            lines.append("- " + words.t("assumed times: {times}", times=words.assumed(f.assumed_times)))
         if f.extra.get("x_text"):
-            lines.append(f"- {md(words.humanise(f.extra['x_text']))}")
+            lines.append(f"- {md(words.said(f))}")
         right.markdown("\n".join(lines))
         if frame is not None:
-            right.button("Step through it in the frame viewer", key=f"{key}_go", on_click=state.go_to_frame,
+            right.button(words.t("Step through it in the frame viewer"), key=f"{key}_go", on_click=state.go_to_frame,
                          args=(frame, FRAMES_VIEW))
         reason_key = f"{key}_reason"
-        default_reason = f"Seen on video at frame {frame}" if frame is not None else "Seen on video"
-        right.text_input("reason", key=reason_key, placeholder=f"{default_reason} (needed to reject or edit)")
+        default_reason = _("Seen on video at frame {frame}", frame=frame) if frame is not None else _("Seen on video")
+        right.text_input(words.t("reason"), key=reason_key,
+                         placeholder=_("{reason} (needed to reject or edit)", reason=default_reason))
         b1, b2, b3 = right.columns(3)
-        b1.button("Confirm", key=f"{key}_confirm", type="primary", on_click=_decide,
+        b1.button(words.t("Confirm"), key=f"{key}_confirm", type="primary", on_click=_decide,
                   args=(game.game_id, f, "confirmed", version, reason_key, None, key, default_reason))
-        b2.button("Reject", key=f"{key}_reject", on_click=_decide,
+        b2.button(words.t("Reject"), key=f"{key}_reject", on_click=_decide,
                   args=(game.game_id, f, "rejected", version, reason_key, None, key))
         if d is not None:
-            b3.button("Reopen", key=f"{key}_reopen", on_click=_withdraw, args=(game.game_id, f, version, reason_key, key))
+            b3.button(words.t("Reopen"), key=f"{key}_reopen", on_click=_withdraw, args=(game.game_id, f, version, reason_key, key))
         show_flash(key, into=right)
-        with right.expander("Edit"):
+        with right.expander(words.t("Edit")):
             if f.seat is not None:
-                st.number_input("seat", 1, 10, value=int(f.seat), key=f"{key}_seat")
+                st.number_input(words.t("seat"), 1, 10, value=int(f.seat), key=f"{key}_seat")
             types = list(CONSEQUENCE_TYPES)
-            st.selectbox("consequence", types, index=types.index(cons.type) if cons.type in types else 0,
+            st.selectbox(words.t("consequence"), types, index=types.index(cons.type) if cons.type in types else 0,
                          key=f"{key}_ctype", format_func=words.consequence)
-            st.number_input("points (fines)", -2.0, 0.0, value=float(cons.points or 0.0), step=0.1, key=f"{key}_points")
-            st.text_input("clause", value=f.clause or "", key=f"{key}_clause")
+            st.number_input(words.t("points (fines)"), -2.0, 0.0, value=float(cons.points or 0.0), step=0.1, key=f"{key}_points")
+            st.text_input(words.t("clause"), value=f.clause or "", key=f"{key}_clause")
             if f.kind == "count_mismatch":
-                st.number_input("correct count", 0, 10, value=_video_count(game, f), key=f"{key}_count")
-            st.button("Save edit", key=f"{key}_edit", on_click=_edit, args=(game.game_id, f, version, key, key))
+                st.number_input(words.t("correct count"), 0, 10, value=_video_count(game, f), key=f"{key}_count")
+            st.button(words.t("Save edit"), key=f"{key}_edit", on_click=_edit, args=(game.game_id, f, version, key, key))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contract.errors import StopframeError
+from contract.i18n import _, ngettext
 from contract.jsonio import write_json
 from contract.observations import observations_from_json, read_observations
 from pipeline.audit import audit_game
@@ -123,8 +124,8 @@ def _why_no_video(protocol: Protocol) -> str:
     except StopframeError as exc:
         return str(exc)
     if path is None:
-        return "The protocol names no video: give the video's path under Open a game."
-    return f"The video is missing: {path} does not exist. Give the video's path under Open a game."
+        return _("The protocol names no video: give the video's path under Open a game.")
+    return _("The video is missing: {path} does not exist. Give the video's path under Open a game.", path=path)
 
 
 def _video_from_protocol(protocol_path: Path) -> str | None:
@@ -227,7 +228,9 @@ def load_game(spec: GameSpec) -> Game:
     game.problems = list(format_problems(protocol.data))
     game.camera = None if game.problems else camera_of(protocol, spec.video)
     if game.problems:
-        game.notes["protocol"] = f"The protocol has {len(game.problems)} format problem(s); the audit needs a sound protocol."
+        game.notes["protocol"] = ngettext("The protocol has {n} format problem; the audit needs a sound protocol.",
+                                          "The protocol has {n} format problems; the audit needs a sound protocol.",
+                                          len(game.problems))
     else:
         _replay(game)
     _windows(game)
@@ -246,7 +249,7 @@ def load_game(spec: GameSpec) -> Game:
 def _title(protocol: Protocol) -> str:
     g = protocol.data.get("game") if isinstance(protocol.data.get("game"), dict) else {}
     parts = [str(g[k]) for k in ("tournament", "id", "date") if g.get(k)]
-    return " · ".join(parts) or (protocol.path.name if protocol.path else "game")
+    return " · ".join(parts) or (protocol.path.name if protocol.path else _("the game"))
 
 
 def profile_ids() -> list[str]:
@@ -277,7 +280,7 @@ def _windows(game: Game) -> None:
 
 def _seat_map(game: Game) -> None:
     if not game.spec.seats:
-        game.notes["seats"] = "No seat map: open one, or place the zones under Seat calibration."
+        game.notes["seats"] = _("No seat map: open one, or place the zones under Seat calibration.")
         return
     try:
         game.seat_map = load_seat_map(game.spec.seats)
@@ -301,10 +304,11 @@ def _video(game: Game) -> None:
 def _observations(game: Game) -> None:
     if not game.spec.observations:
         if not game.spec.video or "video" in game.errors:
-            why = game.errors.get("video") or game.notes.get("video") or "This game has no video."
-            game.notes["observations"] = f"No video to look at, so no hands and no findings: {why}"
+            why = game.errors.get("video") or game.notes.get("video") or _("This game has no video.")
+            game.notes["observations"] = _("No video to look at, so no hands and no findings: {why}", why=why)
         else:
-            game.notes["observations"] = "The video has not been analysed yet: run the analysis to see hands and findings."
+            game.notes["observations"] = _("The video has not been analysed yet: run the analysis to see hands and "
+                                           "findings.")
         return
     try:
         data = read_observations(game.spec.observations)
@@ -314,8 +318,8 @@ def _observations(game: Game) -> None:
         return
     made_from = data.get("x_video_fingerprint")
     if made_from and game.spec.video and made_from != video_fingerprint(game.spec.video):
-        game.notes["observations"] = (f"{game.spec.observations} was made from another version of the video; "
-                                      "run the analysis again.")
+        game.notes["observations"] = _("{path} was made from another version of the video; run the analysis again.",
+                                       path=game.spec.observations)
         return
     game.observations = data
 
@@ -323,7 +327,7 @@ def _observations(game: Game) -> None:
 def analyse(game: Game, progress: Callable[[float, str], None] | None = None) -> Path:
     """Run the hand observation over the game's vote windows and keep the result in the analysis cache."""
     if game.seat_map is None or not game.spec.video:
-        raise StopframeError("The analysis needs the video and a seat map.")
+        raise StopframeError(_("The analysis needs the video and a seat map."))
     windows = timeline.analysis_windows(timeline.vote_rounds(game.windows)) if game.windows else None
 
     def report(done: float, message: str = "") -> None:
@@ -354,7 +358,7 @@ def run_audit(game: Game) -> AuditReport | None:
     if game.observations is None:
         return None
     if game.problems:
-        game.notes["audit"] = "The protocol has problems; fix them before the audit can run."
+        game.notes["audit"] = _("The protocol has problems; fix them before the audit can run.")
         return None
     cameras = every_camera_saved(game.protocol, game.spec.video, game.spec.observations)
     if cameras:  # a game filmed from several angles: each seat from the camera that sees it best

@@ -45,7 +45,8 @@ def correction_warnings(data: Mapping[str, Any], decisions: Iterable[Decision], 
 def header_protocol(protocol: Mapping[str, Any] | None) -> dict[str, Any]:
     """What a report's head shows of the protocol (its game block and rules), with the keys in words."""
     game = (protocol or {}).get("game") or {}
-    return {"game": {str(k).replace("_", " "): v for k, v in game.items() if not isinstance(v, dict | list)}
+    return {"game": {i18n.term("game_field", k, str(k).replace("_", " ")): v for k, v in game.items()
+                     if not isinstance(v, dict | list)}
             if isinstance(game, Mapping) else {}, "rules": (protocol or {}).get("rules", "")}
 
 
@@ -60,7 +61,7 @@ def evidence_in_words(data: Mapping[str, Any] | None, kind: str) -> dict[str, An
         t = tally(vote)
         text = _("protocol count {protocol}, video count {video} ({breakdown}); hands seen in time: {hands}; "
                  "outcome by the protocol: {by_protocol}, by the video: {by_video}",
-                 protocol=t.protocol if t.protocol is not None else "—", video=t.count_text, breakdown=t.breakdown(),
+                 protocol=t.protocol if t.protocol is not None else "—", video=t.count_text, breakdown=words.breakdown(t),
                  hands=words.seat_list(t.hands_seen), by_protocol=words.vote_outcome_text(vote.outcome.protocol),
                  by_video=words.vote_outcome_text(vote.outcome.video))
         return {**where, "x_text": text}
@@ -68,7 +69,7 @@ def evidence_in_words(data: Mapping[str, Any] | None, kind: str) -> dict[str, An
         cons = data.get("consequence") or {}
         text = "; ".join(x for x in (words.kind(data.get("kind")), words.who(data),
                                      i18n.clause(data.get("clause")),
-                                     words.consequence_text(cons), words.humanise(data.get("x_text") or "")) if x)
+                                     words.consequence_text(cons), words.said(data)) if x)
         return {**where, "x_text": text}
     return {**where, "x_text": ", ".join(f"{i18n.term('field', k)} {words.humanise(v) if isinstance(v, str) else v}"
                                          for k, v in data.items() if not str(k).startswith("x_")
@@ -84,7 +85,7 @@ def csv_rows(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
             words.kind(r.get("kind")), r.get("day"), r.get("night"), r.get("round"), r.get("candidate"),
             seat if seat not in (None, "") else (_("the count") if r.get("kind") == "count_mismatch" else ""),
             r.get("nickname"), _rounded(r.get("t")), r.get("clause"), words.consequence(r.get("consequence")),
-            r.get("points"), words.humanise(r.get("text") or ""), _rounded(r.get("confidence")),
+            r.get("points"), words.said(r, r.get("text")), _rounded(r.get("confidence")),
             words.status(r.get("decision")), _edited(r.get("edited")), r.get("reason"), r.get("who"), r.get("decided_at"),
         ])
     return out
@@ -98,15 +99,31 @@ def _edited(value: Any) -> str:
     return ", ".join(i18n.term("field", p.strip()) for p in str(value).split(",")) if value else ""
 
 
-def findings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    """CSV text (UTF-8 BOM so spreadsheets read Cyrillic nicknames), every cell neutralised (spec §5)."""
+def default_separator() -> str:
+    """`;` for a Russian reader (Excel in a Russian locale splits a CSV on it), `,` otherwise."""
+    return ";" if i18n.language() == "ru" else ","
+
+
+def findings_csv(rows: Sequence[Mapping[str, Any]], separator: str = ",") -> str:
+    """CSV text (UTF-8 BOM so spreadsheets read Cyrillic nicknames), every cell neutralised (spec §5) whichever
+    separator splits it. With `;` (Excel in a Russian locale) numbers carry a decimal comma, as that Excel reads
+    them; with `,` a decimal point."""
+    if separator not in (",", ";"):
+        raise ValueError(f"a CSV separator is ',' or ';', not {separator!r}")
     buf = io.StringIO()
     buf.write("\ufeff")
-    writer = csv.writer(buf, lineterminator="\r\n")
+    writer = csv.writer(buf, delimiter=separator, lineterminator="\r\n")
     writer.writerow([_(h) for h in CSV_HEADER])
     for cells in csv_rows(rows):
-        writer.writerow(["" if c is None else neutralise(c) for c in cells])
+        writer.writerow(["" if c is None else _cell(neutralise(c), separator) for c in cells])
     return buf.getvalue()
+
+
+def _cell(value: Any, separator: str) -> Any:
+    """A number with the decimal mark the separator's spreadsheet expects (0,94 beside `;`)."""
+    if separator == ";" and isinstance(value, float):
+        return str(value).replace(".", ",")
+    return value
 
 
 def vote_lines(votes: Sequence[VoteReport]) -> list[list[str]]:
@@ -116,7 +133,7 @@ def vote_lines(votes: Sequence[VoteReport]) -> list[list[str]]:
         t = tally(v)
         cand = str(v.candidate) if v.kind != "lift" else _("lift {seats}", seats=", ".join(map(str, v.candidates or ())))
         out.append([str(v.day), str(v.round), cand, words.number(v.protocol_count) or "—",
-                    t.count_text, t.breakdown(), f"{words.vote_outcome_text(v.outcome.protocol)} / "
+                    t.count_text, words.breakdown(t), f"{words.vote_outcome_text(v.outcome.protocol)} / "
                     f"{words.vote_outcome_text(v.outcome.video)}"])
     return out
 

@@ -77,7 +77,7 @@ def _video(path: str, modified: float | None) -> tuple[Any, threading.Lock]:
 def video(game: Game) -> Iterator[Any]:
     """The game's shared video reader, held exclusively for the duration of the block."""
     if not game.spec.video or game.video_meta is None:
-        raise StopframeError(game.notes.get("video", "This game has no readable video."))
+        raise StopframeError(game.notes.get("video") or i18n._("This game has no readable video."))
     with video_file(game.spec.video) as source:
         yield source
 
@@ -90,7 +90,13 @@ def video_file(path: str) -> Iterator[Any]:
         yield source
 
 
-@st.cache_resource(show_spinner="Reading the game…", max_entries=8)
+def _opened(spec: GameSpec) -> Game:
+    """The game of `spec`, read and audited once per language (its notes are sentences in the reader's words)."""
+    with st.spinner(i18n._("Reading the game and auditing the votes…")):
+        return _game((*spec.signature(), i18n.language()), spec)
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
 def _game(signature: tuple, spec: GameSpec) -> Game:
     game = load_game(spec)
     game.audit, notes, errors = _audit(signature, game)
@@ -99,7 +105,7 @@ def _game(signature: tuple, spec: GameSpec) -> Game:
     return game
 
 
-@st.cache_data(show_spinner="Auditing the votes…", max_entries=16)
+@st.cache_data(show_spinner=False, max_entries=16)
 def _audit(signature: tuple, _game: Game) -> tuple[AuditReport | None, dict[str, str], dict[str, str]]:
     """The audit report, cached on the files' paths, dates and the profile (the signature; the cache pickles it).
     An audit that fails is a message on the page; the rest of the game stays usable."""
@@ -108,7 +114,8 @@ def _audit(signature: tuple, _game: Game) -> tuple[AuditReport | None, dict[str,
     except StopframeError as exc:
         return None, {}, {"audit": str(exc)}
     except Exception as exc:  # noqa: BLE001 - a bug on one game's data must not take the workspace down
-        return None, {}, {"audit": f"The audit failed on this game ({type(exc).__name__}: {exc})."}
+        return None, {}, {"audit": i18n._("The audit failed on this game ({kind}: {error}).", kind=type(exc).__name__,
+                                         error=exc)}
     return report, {k: v for k, v in _game.notes.items() if k == "audit"}, {}
 
 
@@ -157,17 +164,18 @@ def try_open(spec: GameSpec, where: str) -> bool:
             spec = replace(spec, profile=old.profile)
     try:
         full = complete_spec(spec)
-        game = _game(full.signature(), full)
+        game = _opened(full)
     except StopframeError as exc:
-        st.session_state[OPEN_ERROR] = (where, f"Not opened: {exc}")
+        st.session_state[OPEN_ERROR] = (where, i18n._("Not opened: {why}", why=exc))
         return False
     except Exception as exc:  # noqa: BLE001 - a hostile file must not take the workspace down
-        st.session_state[OPEN_ERROR] = (where, f"Not opened: the file could not be read ({type(exc).__name__}: {exc}).")
+        st.session_state[OPEN_ERROR] = (where, i18n._("Not opened: the file could not be read ({kind}: {error}).",
+                                                      kind=type(exc).__name__, error=exc))
         return False
     named = {"video": spec.video, "seats": spec.seats, "observations": spec.observations}
     bad = [game.errors[k] for k, path in named.items() if path and k in game.errors]
     if bad:
-        st.session_state[OPEN_ERROR] = (where, "Not opened: " + " ".join(bad))
+        st.session_state[OPEN_ERROR] = (where, i18n._("Not opened: {why}", why=" ".join(bad)))
         return False
     open_spec(spec)
     return True
@@ -178,12 +186,12 @@ def open_camera(game: Game, camera_id: str, where: str) -> bool:
     own clock (the rule profile kept); False, with the reason kept for `where`, when it cannot be opened."""
     camera = next((c for c in game.cameras if c.id == camera_id), None)
     if camera is None:
-        st.session_state[OPEN_ERROR] = (where, f"Not opened: the protocol has no camera \"{camera_id}\".")
+        st.session_state[OPEN_ERROR] = (where, i18n._("Not opened: the protocol has no camera «{camera}».", camera=camera_id))
         return False
     try:
         video = resolve_camera_path(game.protocol, camera)
     except StopframeError as exc:
-        st.session_state[OPEN_ERROR] = (where, f"Not opened: {exc}")
+        st.session_state[OPEN_ERROR] = (where, i18n._("Not opened: {why}", why=exc))
         return False
     return try_open(GameSpec(game.spec.protocol, str(video), None, None, game.spec.profile), where)
 
@@ -200,7 +208,7 @@ def set_profile(profile_id: str) -> None:
 
 def current_game() -> Game:
     spec = current_spec()
-    return _game(spec.signature(), spec)
+    return _opened(spec)
 
 
 def apply_language() -> None:

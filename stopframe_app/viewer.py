@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 import streamlit as st
 import streamlit.components.v1 as components
 
+from contract import i18n
 from contract.clock import Clock
 from review.audit.findings import Finding
 from review.cases.store import data_dir
-from stopframe_app import state
+from stopframe_app import state, words
 from stopframe_app.game import Game
 
 if TYPE_CHECKING:
@@ -80,11 +81,13 @@ def _typed_frame() -> None:
 
 def render_frame(game: Game, index: int, *, show_zones: bool = True, show_hands: bool = True) -> tuple[bytes, str]:
     """The frame as JPEG with its overlay, and its caption; cached, so revisiting a frame costs nothing."""
-    return _cached_frame(game.spec.signature(), index, show_zones, show_hands, game)
+    return _cached_frame(game.spec.signature(), index, show_zones, show_hands, i18n.language(), game)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def _cached_frame(signature: tuple, index: int, show_zones: bool, show_hands: bool, _game: Game) -> tuple[bytes, str]:
+def _cached_frame(signature: tuple, index: int, show_zones: bool, show_hands: bool, lang: str,
+                  _game: Game) -> tuple[bytes, str]:
+    """One frame per language: the caption is in the reader's words (`lang` keys the cache)."""
     return draw_frame(_game, index, show_zones=show_zones, show_hands=show_hands)
 
 
@@ -98,12 +101,16 @@ def draw_frame(game: Game, index: int, *, show_zones: bool = True, show_hands: b
     window = window_at(game.windows, t)
     marks = {"t": window.t, "cutoff": window.cutoff, "announced": window.announced} if window else None
     minutes, seconds = divmod(t, 60)
-    caption = f"frame {index} · {int(minutes):02d}:{seconds:06.3f}"
+    clock_text = f"{int(minutes):02d}:{seconds:06.3f}"
+    caption = i18n._("frame {index} · {clock}", index=index, clock=clock_text)
+    drawn = f"#{index} | {clock_text}"  # the picture's own caption: the overlay's font has Latin letters only
     if window is not None:
-        caption = f"{window.label} · t = {t - window.t:+.2f} s · " + caption
+        relative = i18n.number(t - window.t, 2, fixed=True, signed=True)
+        caption = i18n._("{window} · t = {t} s · ", window=words.window_label(window), t=relative) + caption
+        drawn += f" | t = {t - window.t:+.2f}"
     picture = draw_overlay(
         image, seat_map=game.seat_map, hands=hands_at(game.hands, t) if show_hands else (),
-        flagged_seats=flagged_seats(game.findings, window), marks=marks, now=t, caption=caption.replace(" · ", " | "),
+        flagged_seats=flagged_seats(game.findings, window), marks=marks, now=t, caption=drawn,
         show_zones=show_zones, legend=True,
     )
     return encode_jpeg(picture), caption
@@ -112,7 +119,7 @@ def draw_frame(game: Game, index: int, *, show_zones: bool = True, show_hands: b
 def frame_viewer(game: Game, key: str) -> None:
     """Buttons to step, the frame, and short clips around it."""
     if game.video_meta is None:
-        st.info(game.notes.get("video", "This game has no video."))
+        st.info(game.notes.get("video") or words.t("This game has no video."))
         return
     _viewer_fragment(game, key)
 
@@ -133,27 +140,27 @@ def _viewer_fragment(game: Game, key: str) -> None:
         clock = source.clock
     cols = st.columns(len(STEPS) + 2)
     step_buttons(cols, key, clock, last)
-    cols[-2].number_input("frame", min_value=0, max_value=last, step=1, key=state.FRAME_BOX,
+    cols[-2].number_input(words.t("frame"), min_value=0, max_value=last, step=1, key=state.FRAME_BOX,
                           label_visibility="collapsed", on_change=_typed_frame)
-    show = cols[-1].toggle("zones", value=True, key=f"{key}_zones")
+    show = cols[-1].toggle(words.t("zones"), value=True, key=f"{key}_zones")
     index = state.frame()
-    if st.toggle(f"Step in the browser (← → keys; {STRIP_RADIUS} frames either side are kept in the page, "
-                 "and the server sends more where you stop)", key=f"{key}_strip"):
+    if st.toggle(words.t("Step in the browser (← → keys; {n} frames either side are kept in the page, "
+                         "and the server sends more where you stop)", n=STRIP_RADIUS), key=f"{key}_strip"):
         frames = strip_frames(game, index, show_zones=show)
         start = next(k for k, f in enumerate(frames) if f[0] == index)
         _strip_component(frames=strip_payload(frames), at=start, radius=STRIP_RADIUS, end=frames[-1][0] >= last,
                          key=strip_key, default=None)
-        st.caption(f"The server knows the frame you stopped at (now frame {index}): the steps above, the appeal's "
-                   "frame and the clip start from it.")
+        st.caption(words.t("The server knows the frame you stopped at (now frame {index}): the steps above, the "
+                           "appeal's frame and the clip start from it.", index=index))
         return
     jpeg, caption = render_frame(game, index, show_zones=show)
     st.image(jpeg, caption=caption, width="stretch")
     clip_col, slow_col = st.columns(2)
-    if clip_col.button("Clip around this frame (±2 s)", key=f"{key}_clip"):
+    if clip_col.button(words.t("Clip around this frame (±2 s)"), key=f"{key}_clip"):
         normal, slow = make_clips(game, index)
         clip_col.video(str(normal))
         slow_col.video(str(slow))
-        slow_col.caption("quarter speed")
+        slow_col.caption(words.t("quarter speed"))
 
 
 def strip_payload(frames: Sequence[tuple[int, str, bytes]]) -> list[dict[str, Any]]:

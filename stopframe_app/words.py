@@ -12,7 +12,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from contract import i18n
+from contract.i18n import N_
 from review.audit.findings import Finding, FindingConsequence
+from review.audit.tally import VoteTally
+from review.cases.exports import finding_said
 
 # The tables of codes and their words live in the catalogue (contract/locale); these names ask it, in the
 # language of the moment, so `words.KINDS["late_vote"]` is «голос после «Стоп»» in Russian.
@@ -68,9 +71,45 @@ def _code_words(code: str) -> str:
     return code.replace("_", " ")
 
 
+# The sentences review/ writes in English (a vote's outcome, review.game.voting; why a night shooting or check
+# was not what the protocol says, review.audit.night), each the catalogue message it stands for: its `{seat}`,
+# `{day}`, `{n}` stand for a number, `{seats}` for numbers joined by ", ".
+_REVIEW_MSGIDS = (
+    N_("no vote: single candidate on day {day}"), N_("seat {seat} leaves without a vote"), N_("seat {seat} leaves"),
+    N_("seats {seats} leave"), N_("tie {seats}: all stay, no revote at {n}"), N_("tie {seats}: revote"),
+    N_("tie {seats}: all stay, no lift vote"), N_("tie {seats}: lift vote"), N_("all stay"),
+    N_("no black at the table"), N_("seat {seat} did not shoot"), N_("seat {seat} shot on several numbers"),
+    N_("seat {seat} fired outside the count"), N_("different numbers"),
+    N_("the observations do not cover this stretch: not audited"),
+    N_("the protocol's roles do not say who checked: not audited"),
+    N_("seat {seat} is no longer at the table: no check to see"), N_("the camera cannot see seat {seat}'s raised hands"),
+    N_("no number read on video"),
+)
+
+
+def _pattern(msgid: str) -> re.Pattern[str]:
+    """The message as a pattern that reads review's English sentence back into its values."""
+    parts = re.split(r"\{(\w+)\}", msgid)
+    return re.compile("^" + "".join(re.escape(p) if i % 2 == 0 else
+                                    (rf"(?P<{p}>\d+(?:, \d+)*)" if p == "seats" else rf"(?P<{p}>\d+)")
+                                    for i, p in enumerate(parts)) + "$")
+
+
+_REVIEW_SENTENCES = tuple((_pattern(m), m) for m in _REVIEW_MSGIDS)
+
+
+def _review_sentence(text: str) -> str:
+    for pattern, msgid in _REVIEW_SENTENCES:
+        m = pattern.match(text)
+        if m:
+            return i18n._(msgid, **m.groupdict())
+    return _CODE.sub(lambda m: _code_words(m.group(0)), text)
+
+
 def humanise(text: Any) -> str:
-    """Free text from review/ with any internal code in it replaced by its words."""
-    return _CODE.sub(lambda m: _code_words(m.group(0)), str(text or ""))
+    """Free text from review/ in the reader's words: its known sentences from the catalogue (parts joined by
+    `; ` each on its own), any internal code in it replaced by its words."""
+    return "; ".join(_review_sentence(part) for part in str(text or "").split("; "))
 
 
 def number(value: Any, digits: int = 2) -> str:
@@ -173,3 +212,44 @@ def json_place(path: Any) -> str:
         else:
             parts.append(i18n.term("json_field", key))
     return ", ".join(parts) or i18n._("the protocol")
+
+
+def seats_named(numbers: Iterable[Any]) -> str:
+    """`seats 1, 2, 9` / `seat 4` / `no seat`."""
+    ns = [str(n) for n in numbers]
+    if not ns:
+        return i18n._("no seat")
+    return i18n._("seat {seat}", seat=ns[0]) if len(ns) == 1 else i18n._("seats {seats}", seats=", ".join(ns))
+
+
+def breakdown(t: VoteTally) -> str:
+    """How the video's count is made up, in words (review.audit.tally's VoteTally): hands counted, silent
+    votes, hands a judge may count or not, seats the camera cannot see."""
+    if not t.known:
+        return i18n._("the video was not looked at for this vote")
+    counted = i18n.ngettext("{n} hand counted", "{n} hands counted", len(t.counted))
+    parts = [counted + (f" ({seats_named(t.counted)})" if t.counted else "")]
+    if t.silent:
+        parts.append(i18n.ngettext("{n} silent vote", "{n} silent votes", len(t.silent)) + f" ({seats_named(t.silent)})")
+    if t.uncertain:
+        parts.append(i18n.ngettext("{n} hand a judge may count or not", "{n} hands a judge may count or not",
+                                   len(t.uncertain)) + f" ({seats_named(t.uncertain)})")
+    if t.cannot_see:
+        parts.append(i18n._("cannot see {seats}", seats=seats_named(t.cannot_see)))
+    return "; ".join(parts)
+
+
+def window_label(w: Any) -> str:
+    """A vote window (review.game.timeline.VoteWindow) in words: `day 1, round 1, candidate 6` / `… lift 9, 3`."""
+    parts = [i18n._("day {day}", day=w.day), i18n._("round {round}", round=w.round)]
+    if w.kind == "vote":
+        parts.append(i18n._("candidate {candidate}", candidate=w.candidate))
+    else:
+        parts.append(i18n._("lift {seats}", seats=", ".join(map(str, w.candidates))))
+    return ", ".join(parts)
+
+
+def said(f: Finding | Mapping[str, Any], text: Any = None) -> str:
+    """What a finding says happened, in the reader's words (review.cases.exports.finding_said), any code in it
+    put in words."""
+    return humanise(finding_said(f.to_json() if isinstance(f, Finding) else f, text))

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from contract import i18n
 from contract.errors import EXIT_INVALID, EXIT_OK, UnreadableInput
 from contract.i18n import _, ngettext
 from pipeline.tournament import ENGINES, Settings, run_tournament
@@ -45,6 +46,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--model", choices=("full", "lite"), default="full", help=_("hand landmark model (default full)"))
     p.add_argument("--reuse-observations", action="store_true",
                    help=_("use NAME.observations.json where present instead of looking at the video"))
+    p.add_argument("--csv-sep", choices=(",", ";"), default=None, metavar="SEP",
+                   help=_("tournament.csv's separator: ; for Excel in a Russian locale (numbers with a decimal comma), "
+                          ", otherwise (default: ; in Russian, , in English)"))
     p.add_argument("--decisions", metavar="DB",
                    help=_("the judges' decisions to roll up (default: the app's database, where there is one)"))
     p.set_defaults(func=run)
@@ -62,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
         raise UnreadableInput(_("{path}: no decisions database there.", path=args.decisions))
     settings = Settings(rules=args.rules, nights=args.nights, model=args.model, reuse_observations=args.reuse_observations)
     tournament = run_tournament(args.folder, args.out, settings, engine=args.engine, jobs=args.jobs, address=args.address,
-                                decisions_db=db, say=progress, wording=plain_words)
+                                decisions_db=db, say=progress, wording=plain_words,
+                                csv_separator=args.csv_sep or (";" if i18n.language() == "ru" else ","))
     sys.stdout.write(summary(tournament) + "\n")
     return EXIT_INVALID if tournament.totals["failed"] else EXIT_OK
 

@@ -50,12 +50,36 @@ FINISHED: dict[str, frozenset[str]] = {
     # file's own note on its shooting target) that the club exports read back
     "review/game/importers.py": frozenset({"fourth warning", "removed by the judge", "left the game", "technical foul",
                                            "{} game file", "the seat every living black shot, else a miss (null)"}),
-    "review/cases/club_exports.py": frozenset({"technical foul", "game id", "best move"}),
     "stopframe_app/main.py": frozenset({"Vote audit", "Timeline & frames", "Seat calibration", "Open a game"}),
+    "stopframe_app/views/votes.py": frozenset(),
+    "stopframe_app/views/frames.py": frozenset({"observations file"}),  # shown as term("document", ...) by jsonio
+    "stopframe_app/views/appeals.py": frozenset(),
+    # the labels of the files a game reads, shown as term("input", label) by contract.outputs
+    "stopframe_app/decisions.py": frozenset({"the protocol", "the video", "the observations", "the seat map"}),
+    "stopframe_app/game.py": frozenset(),
+    "stopframe_app/views/open_game.py": frozenset(),
+    "stopframe_app/views/exports.py": frozenset({"Fill voters from the video where the count agrees"}),  # shown with t
+    # the importer's own foul reason and the names of what a club file holds (shown as term("held", ...))
+    "review/cases/club_exports.py": frozenset({"technical foul", "game id", "best move"}),
+    "stopframe_app/views/training.py": frozenset(),
+    "stopframe_app/views/tournament.py": frozenset({"Vote audit"}),  # the page it opens, by its English name
+    "review/cases/training.py": frozenset({"confirmed findings"}),  # a quiz's source, part of its id
+    "review/cases/tournament_views.py": frozenset(),
+    # the documents it reads, shown as term("document", ...) by contract.jsonio
+    "review/cases/tournament.py": frozenset({"tournament report", "audit report"}),
+    # where the zones start from, kept by their English names and shown with `_`; "seat map" names the output
+    "stopframe_app/views/calibrate.py": frozenset({"the game's seat map", "the seat map found from the video",
+                                                   "an ellipse of ten seats", "seat map", "a seat map"}),
+    "stopframe_app/timeline.py": frozenset(),
+    "stopframe_app/viewer.py": frozenset(),
+    "stopframe_app/state.py": frozenset(),
+    "review/cases/appeals.py": frozenset(),
+    "review/game/clause_text.py": frozenset(),
     "stopframe_app/report.py": frozenset({"what the video shows", "changed by the judge", "decided by", "decided at",
                                           "protocol count", "video count", "how the video counts"}),
 }
-CATALOGUE_CALLS = {"_", "t", "ngettext", "term", "terms"}
+CATALOGUE_CALLS = {"_", "N_", "t", "ngettext", "term", "terms"}
+CODE_SUFFIXES = ("_SCRIPT", "_STYLE")
 PROGRAMMER_ERRORS = {"ValueError", "TypeError", "AttributeError", "KeyError", "AssertionError"}
 _PROSE = re.compile(r"[A-Za-z]{2,}[ ,]+[A-Za-z]{2,}")
 
@@ -82,6 +106,9 @@ def _skipped(tree: ast.AST) -> set[int]:
             skip.update(id(n) for a in node.args for n in ast.walk(a))
         if isinstance(node, ast.Call) and _name(node.func) in {"compile", "sub", "finditer", "match", "search"}:
             skip.update(id(a) for a in node.args[:1])  # regular expressions
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id.endswith(CODE_SUFFIXES)
+                                                for t in node.targets):
+            skip.update(id(n) for n in ast.walk(node.value))  # a page's script or style sheet: code, not words
     return skip
 
 
@@ -132,3 +159,5 @@ def test_the_scan_finds_a_hard_coded_sentence():
     assert english_left('x = _("cannot read the file")\ny = t("Page")\n') == []
     assert english_left('x = "<p>No findings here.</p>"\n') == ["line 1: '<p>No findings here.</p>'"]
     assert english_left('x = "<style>a b{c:d}</style><br>"\n') == []
+    assert english_left('_PAGE_SCRIPT = "document.body.addEventListener(x, y)"\n') == []
+    assert english_left('PAGE = "document body listens here"\n') == ["line 1: 'document body listens here'"]

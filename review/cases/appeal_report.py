@@ -21,7 +21,7 @@ from contract.errors import StopframeError
 from contract.i18n import _, term
 from contract.jsonio import write_atomic
 from review.cases.appeal_store import Amendment
-from review.cases.appeals import AppealCase, Check, Decision, grounds_for
+from review.cases.appeals import AppealCase, Check, Decision, ground_name, grounds_for
 from review.cases.exports import KeyFrame, figure, page_end, page_head
 
 
@@ -52,7 +52,7 @@ def appeal_html(case: AppealCase, *, title: str, protocol: Mapping[str, Any] | N
     deadline = f"{_when(case.deadline)} ({_('in time') if case.filed_in_time else _('late')})" if case.deadline else "—"
     parts.append(_rows([
         (_("appellant"), case.appellant), (_("claim"), case.claim),
-        (_("grounds"), f"{case.ground} — {ground.text if ground else ''}"),
+        (_("grounds"), f"{ground_name(case.ground)} — {_(ground.text) if ground else ''}"),
         (_("opened from"), (case.opened_from or {}).get("label")),
         (_("game ended"), _when(case.game_ended_at)), (_("filed"), _when(case.filed_at)),
         (_("filing deadline (rfm 7.3.6)"), deadline), (_("status"), term("status", case.status)),

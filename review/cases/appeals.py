@@ -16,14 +16,9 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from contract.errors import StopframeError
+from contract.i18n import _, number, term
 from review.game.profiles import OUTCOMES, Ground, Profile, get_profile
 
-OUTCOME_TEXT = {
-    "result_stands": "the result stands",
-    "result_changed": "the result is changed",
-    "replay": "the game is replayed",
-    "points_adjusted": "points are adjusted",
-}
 WINNERS = ("red", "black", "draw")
 VIDEO_EVIDENCE = ("finding", "frame", "clip", "vote")  # what counts as "the video or the vote in question"
 
@@ -39,7 +34,8 @@ def ground(profile_id: str, clause: str) -> Ground:
         if g.clause == clause:
             return g
     known = ", ".join(g.clause for g in grounds_for(profile_id))
-    raise StopframeError(f"{clause!r} is not a ground for an appeal under {profile_id} (known: {known}).", 1)
+    raise StopframeError(_("«{clause}» is not a ground for an appeal under {profile} (known: {known}).", clause=clause,
+                           profile=profile_id, known=known), 1)
 
 
 def suggested_ground(profile_id: str, kind: str | None) -> str:
@@ -79,12 +75,24 @@ class Decision:
 
     @property
     def summary(self) -> str:
-        text = OUTCOME_TEXT.get(self.outcome, self.outcome)
+        """The decision in the reader's words: «результат изменён: победа чёрных», «место 4 +1,2 (rfm 7.1.1.4)»."""
+        text = outcome_words(self.outcome)
         if self.outcome == "result_changed" and self.winner:
-            text += f" to {self.winner}"
+            text = _("{decision} to {winner}", decision=text, winner=term("winner", self.winner))
         if self.adjustments:
-            text += ": " + "; ".join(f"seat {a.seat} {a.points:+g} ({a.clause})" for a in self.adjustments)
+            text += ": " + "; ".join(_("seat {seat} {points} ({clause})", seat=a.seat, points=number(a.points, signed=True),
+                                       clause=a.clause) for a in self.adjustments)
         return text
+
+
+def ground_name(clause: str) -> str:
+    """A ground as a reader names it: its clause, or «no clause» for the ground a rulebook writes no clause for."""
+    return _("no clause") if clause == "other" else clause
+
+
+def outcome_words(outcome: str) -> str:
+    """A decision's outcome code (result_stands, …) in the reader's words."""
+    return term("appeal_outcome", outcome)
 
 
 @dataclass(frozen=True)
@@ -153,6 +161,7 @@ class Check:
     ok: bool
     text: str
     blocking: bool = True
+    code: str = ""  # which precondition (the app says what to do about each one that fails)
 
 
 def protest_accepted(case: AppealCase, roles: Mapping[int, str | None]) -> tuple[bool | None, str]:
@@ -160,17 +169,19 @@ def protest_accepted(case: AppealCase, roles: Mapping[int, str | None]) -> tuple
     None when the roles or the appellant's seat are not known, so it cannot be worked out."""
     seat = case.appellant_seat
     if seat is None or roles.get(seat) is None:
-        return None, "the appellant's seat and card must be known to count the protest vote"
+        return None, _("the appellant's seat and card must be known to count the protest vote")
     team = _team(roles[seat])
     mates = sorted(s for s, r in roles.items() if r is not None and _team(r) == team)
     voted = set(case.protest_votes_for)
     missing = [s for s in mates if s not in voted]
     opponents = sorted(s for s in voted if roles.get(s) is not None and _team(roles[s]) != team)
     if missing:
-        return False, f"not accepted: the appellant's team did not all vote for it (seats {_seats(missing)} did not)"
+        return False, _("not accepted: the appellant's team did not all vote for it (seats {seats} did not)",
+                        seats=_seats(missing))
     if not opponents:
-        return False, "not accepted: no player of the other team voted for it"
-    return True, f"accepted: the whole {team} team and seat(s) {_seats(opponents)} of the other team voted for it"
+        return False, _("not accepted: no player of the other team voted for it")
+    return True, _("accepted: the whole {team} team and seat(s) {seats} of the other team voted for it",
+                   team=term("team", team), seats=_seats(opponents))
 
 
 def _team(role: str | None) -> str:
@@ -185,27 +196,31 @@ def checks(case: AppealCase, decision: Decision, roles: Mapping[int, str | None]
            protocol_winner: str | None = None) -> list[Check]:
     """Everything the decision must satisfy under the case's profile, each with its clause."""
     profile = get_profile(case.profile)
-    out = [Check(None, decision.outcome in OUTCOMES, f"the decision is one of: {', '.join(OUTCOMES)}"),
-           Check(None, bool(decision.reasoning.strip()), "the reasoning is written down"),
-           Check(None, bool(decision.decided_by.strip()), "who decided is recorded")]
+    out = [Check(None, decision.outcome in OUTCOMES, _("the decision is one of: {outcomes}",
+                                                         outcomes=", ".join(map(outcome_words, OUTCOMES))), code="outcome"),
+           Check(None, bool(decision.reasoning.strip()), _("the reasoning is written down"), code="reasoning"),
+           Check(None, bool(decision.decided_by.strip()), _("who decided is recorded"), code="decided_by")]
     g = next((x for x in profile.appeal_grounds if x.clause == case.ground), None)
+    allowed = ", ".join(map(outcome_words, g.outcomes)) if g else _("nothing (unknown ground)")
     out.append(Check(case.ground, g is not None and decision.outcome in g.outcomes,
-                     f"this ground allows: {', '.join(g.outcomes) if g else 'nothing (unknown ground)'}"))
+                     _("this ground allows: {outcomes}", outcomes=allowed), code="ground_allows"))
     if decision.outcome == "result_changed":
+        announced = term("winner", protocol_winner) if protocol_winner else _("none recorded")
         out.append(Check(None, decision.winner in WINNERS and decision.winner != protocol_winner,
-                         f"the new result differs from the announced one ({protocol_winner or 'none recorded'})"))
+                         _("the new result differs from the announced one ({announced})", announced=announced),
+                         code="new_result"))
     if decision.outcome == "points_adjusted":
         out.append(Check(None, bool(decision.adjustments) and all(1 <= a.seat <= 10 and a.points != 0
                                                                   for a in decision.adjustments),
-                         "each adjustment names a seat 1–10 and a non-zero number of points"))
+                         _("each adjustment names a seat 1–10 and a non-zero number of points"), code="adjustment"))
     if profile.appeal_window.value is not None:
         out.append(_in_time(case, profile, g))
     procedure = profile.appeal_replay if decision.outcome == "replay" else profile.appeal_procedure
     out += _PROCEDURES[procedure.value](case, decision, procedure.clause, roles or {})
     if decision.outcome == "points_adjusted" and g is not None and g.points is not None:
         right = all(abs(abs(a.points) - g.points) < 1e-9 for a in decision.adjustments)
-        out.append(Check(case.ground, right, f"the rulebook's adjustment is {g.points:g} points (a disqualifying foul)",
-                         blocking=False))
+        out.append(Check(case.ground, right, _("the rulebook's adjustment is {points} points (a disqualifying foul)",
+                                               points=number(g.points)), blocking=False, code="rulebook_points"))
     return out
 
 
@@ -215,11 +230,13 @@ def _in_time(case: AppealCase, profile: Profile, g: Ground | None) -> Check:
     window, late_ok = profile.appeal_window, profile.appeal_late_technical
     excused = bool(late_ok) and g is not None and g.kind == "technical"
     if case.filed_in_time:
-        return Check(window.clause, True, f"filed within {window.value / 60:g} minutes after the game")
-    late = f"filed {(case.filed_at - case.game_ended_at) / 60:.0f} min after the game"
+        return Check(window.clause, True, _("filed within {minutes} minutes after the game", minutes=number(window.value / 60)),
+                     code="in_time")
+    late = _("filed {minutes} min after the game", minutes=f"{(case.filed_at - case.game_ended_at) / 60:.0f}")
     if excused:
-        late += f"; the chief judge may still act on a technical error without an appeal ({late_ok.clause})"
-    return Check(window.clause, False, late, blocking=not excused)
+        late += "; " + _("the chief judge may still act on a technical error without an appeal ({clause})",
+                         clause=late_ok.clause)
+    return Check(window.clause, False, late, blocking=not excused, code="late")
 
 
 def _changes(decision: Decision) -> bool:
@@ -234,34 +251,35 @@ def _formal(case: AppealCase, decision: Decision, clause: str, roles: Mapping[in
     """rfm 7.1.1.3 / 7.2.1: a change or a replay needs the video, the side judge's testimony and the chief judge."""
     if not _changes(decision):
         return []
-    return [Check(clause, _has_video(case), "the video of the game or the vote in question is attached"),
-            Check(clause, bool(case.side_judge_statement.strip()), "the side judge's testimony is recorded"),
-            Check(clause, decision.chief_judge_agrees, "the chief judge agrees")]
+    return [Check(clause, _has_video(case), _("the video of the game or the vote in question is attached"), code="video"),
+            Check(clause, bool(case.side_judge_statement.strip()), _("the side judge's testimony is recorded"),
+                  code="side_judge"),
+            Check(clause, decision.chief_judge_agrees, _("the chief judge agrees"), code="chief_agrees")]
 
 
 def _protest(case: AppealCase, decision: Decision, clause: str, roles: Mapping[int, str | None]) -> list[Check]:
     """showtime ¶42: a club member's protest, accepted by the table's vote."""
-    out = [Check(clause, case.club_member, "only a club member may protest")]
+    out = [Check(clause, case.club_member, _("only a club member may protest"), code="club_member")]
     if _changes(decision):
         accepted, why = protest_accepted(case, roles)
-        out.append(Check(clause, accepted is True, f"the table's vote on the protest: {why}"))
+        out.append(Check(clause, accepted is True, _("the table's vote on the protest: {why}", why=why), code="protest_vote"))
     return out
 
 
 def _chief_judge(case: AppealCase, decision: Decision, clause: str, roles: Mapping[int, str | None]) -> list[Check]:
     """No procedure written: the chief judge decides, and changes a result only on the video (no clause to cite)."""
     changes = _changes(decision)
-    return [Check(None, _has_video(case) or not changes, "a result is changed or replayed only with the video "
-                  "(a finding, a frame, a clip or the vote attached)"),
-            Check(None, decision.chief_judge_agrees or not changes, "the chief judge agrees")]
+    return [Check(None, _has_video(case) or not changes, _("a result is changed or replayed only with the video "
+                                                           "(a finding, a frame, a clip or the vote attached)"), code="video"),
+            Check(None, decision.chief_judge_agrees or not changes, _("the chief judge agrees"), code="chief_agrees")]
 
 
+# The checks of each of `review.game.profiles.APPEAL_PROCEDURES`; a profile names its own with a clause.
 _PROCEDURES: dict[str, Callable[[AppealCase, Decision, str, Mapping[int, str | None]], list[Check]]] = {
     "formal": _formal,
     "protest": _protest,
     "chief_judge": _chief_judge,
 }
-"""The checks of each of `review.game.profiles.APPEAL_PROCEDURES`; a profile names its own with a clause."""
 
 
 def failing(checks_: Sequence[Check]) -> list[Check]:
@@ -272,5 +290,5 @@ def require(checks_: Sequence[Check]) -> None:
     """Raise with every blocking precondition that fails, so the chief judge sees all of them at once."""
     bad = failing(checks_)
     if bad:
-        raise StopframeError("The decision cannot be recorded: " + "; ".join(
-            c.text + (f" ({c.clause})" if c.clause else "") for c in bad) + ".", 1)
+        raise StopframeError(_("The decision cannot be recorded: {why}.", why="; ".join(
+            c.text + (f" ({c.clause})" if c.clause else "") for c in bad)), 1)

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from contract.errors import InvalidInput
-from contract.i18n import _, ngettext, term
+from contract.i18n import _, term
 from review.game.engine import initial_state, replay, step
 from review.game.gamestate import BLACK_ROLES, SEATS
 from review.game.importers import (
@@ -69,8 +69,8 @@ class _Played:
         problems = format_problems(self.data) or validate(self.data)
         if problems:
             p = problems[0]
-            raise ExportRefused(_("The protocol does not validate ({problem}); a {name} file is written only from a "
-                                  "valid game.", problem=p, name=self.name))
+            raise ExportRefused(_("The protocol does not validate ({problem}); a {format} file is written only from a "
+                                  "valid game.", problem=p, format=self.name))
         self.profile: Profile = get_profile(self.data["rules"])
         self.events: list[dict[str, Any]] = list(self.data["events"])
         self.roles = {p["seat"]: p.get("role") for p in self.data["players"]}
@@ -81,7 +81,7 @@ class _Played:
         state = initial_state(self.data)
         for i, e in enumerate(self.events):
             self.seated.append(frozenset(state.at_table))
-            state, _found = step(self.profile, state, i, e)
+            state, _said = step(self.profile, state, i, e)
 
     def refuse(self, i: int, why: str) -> ExportRefused:
         return ExportRefused(f"events[{i}] ({event_words(self.events[i])}): {why}.", i)
@@ -106,17 +106,17 @@ class _Played:
                 voters = e.get("voters")
                 listed[e["candidate"]] = sorted(voters) if isinstance(voters, list) else []
                 if refuse and not isinstance(voters, list) and e["count"] and not (self._is_last(i) and silent_rule):
-                    raise self.refuse(i, _("the protocol gives only the count ({count}), and a {name} file lists every "
-                                           "voter's seat; add the voters to the protocol first", count=e["count"],
-                                           name=self.name))
+                    raise self.refuse(i, _("the protocol gives only the count ({count}), and a {format} file lists "
+                                           "every voter's seat; add the voters to the protocol first", count=e["count"],
+                                           format=self.name))
             seen: dict[int, int] = {}
             for candidate, voters in listed.items():
                 for v in voters:
                     if v in seen and refuse:
                         i = indexes[list(listed).index(candidate)]
                         raise self.refuse(i, _("seat {seat} is listed for candidates {first} and {second}, and a "
-                                               "{name} file holds one vote per player a round", seat=v, first=seen[v],
-                                               second=candidate, name=self.name))
+                                               "{format} file holds one vote per player a round", seat=v, first=seen[v],
+                                               second=candidate, format=self.name))
                     seen.setdefault(v, candidate)
             for i in indexes:
                 e = self.events[i]
@@ -125,11 +125,9 @@ class _Played:
                     living = self.contexts[i].living if i in self.contexts else ()
                     voters = sorted(set(voters) | {s for s in living if s not in seen})
                 if len(voters) != e["count"] and refuse:
-                    raise self.refuse(i, ngettext("the count {count} is not the {n} seat whose votes it holds, and a "
-                                                  "{name} file counts voter by voter",
-                                                  "the count {count} is not the {n} seats whose votes it holds, and a "
-                                                  "{name} file counts voter by voter", len(voters), count=e["count"],
-                                                  name=self.name))
+                    raise self.refuse(i, _("the count {count} is not the {n} seats whose votes it holds, and a "
+                                           "{format} file counts voter by voter", count=e["count"], n=len(voters),
+                                           format=self.name))
                 listed[e["candidate"]] = voters
             out[key] = listed
         return out
@@ -169,10 +167,8 @@ def event_words(e: Mapping[str, Any]) -> str:
     seat = e.get("seat")
     if kind == "vote":
         rnd = e.get("round", 1)
-        if rnd != 1:
-            return _("the vote on candidate {seat} on day {day}, round {round}", seat=e.get("candidate"), day=e.get("day"),
-                     round=rnd)
-        return _("the vote on candidate {seat} on day {day}", seat=e.get("candidate"), day=e.get("day"))
+        vote = _("the vote on candidate {candidate} on day {day}", candidate=e.get("candidate"), day=e.get("day"))
+        return vote + (", " + _("round {round}", round=rnd) if rnd != 1 else "")
     if kind == "lift_vote":
         return _("the vote on lifting {seats} on day {day}", seats=", ".join(map(str, e.get("candidates") or [])),
                  day=e.get("day"))
@@ -185,7 +181,7 @@ def event_words(e: Mapping[str, Any]) -> str:
     if kind == "foul":
         return _("seat {seat}'s foul", seat=seat)
     if kind == "best_move":
-        return _("seat {seat}'s best move naming {seats}", seat=seat, seats=", ".join(map(str, e.get("named") or [])))
+        return _("seat {seat}'s best move naming {named}", seat=seat, named=", ".join(map(str, e.get("named") or [])))
     if kind == "nomination":
         return _("seat {seat} nominating seat {target} on day {day}", seat=e.get("by"), target=e.get("target"),
                  day=e.get("day"))
@@ -194,9 +190,9 @@ def event_words(e: Mapping[str, Any]) -> str:
                  day=e.get("day"))
     if kind == "shooting":
         return _("the shooting of night {night}", night=e.get("night"))
+    if kind == "check" and e.get("by") == "don":
+        return _("the Don's check of seat {seat} on night {night}", seat=e.get("target"), night=e.get("night"))
     if kind == "check":
-        if e.get("by") == "don":
-            return _("the Don's check of seat {seat} on night {night}", seat=e.get("target"), night=e.get("night"))
         return _("the Sheriff's check of seat {seat} on night {night}", seat=e.get("target"), night=e.get("night"))
     return _("a {kind} event", kind=str(kind).replace("_", " "))
 
@@ -258,13 +254,8 @@ def _polemica_events(g: _Played) -> None:
             raise g.refuse(i, _("Polemica gives the night's target from the black players' shots, and the protocol "
                                 "does not say who is black"))
         if kind == "check" and g.roles.get(e["target"]) is None:
-            if e["by"] == "don":
-                why = _("a Polemica file keeps whom the Don checked, not the result, which follows from the roles, and "
-                        "seat {seat}'s role is not given", seat=e["target"])
-            else:
-                why = _("a Polemica file keeps whom the Sheriff checked, not the result, which follows from the roles, "
-                        "and seat {seat}'s role is not given", seat=e["target"])
-            raise g.refuse(i, why)
+            raise g.refuse(i, _("a Polemica file keeps whom the Don or the Sheriff checked, not the result, which follows "
+                                "from the roles, and seat {seat}'s role is not given", seat=e["target"]))
 
 
 def _polemica_rounds(g: _Played) -> None:
@@ -376,17 +367,14 @@ def _mafiaratings_events(g: _Played) -> None:
         if kind == "check":
             if (e["target"], e["by"]) in checked:
                 night = checked[(e["target"], e["by"])]
-                if e["by"] == "don":
-                    why = _("a mafiaratings file holds one Don's check of each player, and seat {seat} was checked on "
-                            "night {night}", seat=e["target"], night=night)
-                else:
-                    why = _("a mafiaratings file holds one Sheriff's check of each player, and seat {seat} was checked on "
-                            "night {night}", seat=e["target"], night=night)
-                raise g.refuse(i, why)
+                raise g.refuse(i, _("a mafiaratings file holds one Don's check of each player, and seat {seat} was "
+                                    "checked on night {night}", seat=e["target"], night=night) if e["by"] == "don" else
+                               _("a mafiaratings file holds one Sheriff's check of each player, and seat {seat} was "
+                                 "checked on night {night}", seat=e["target"], night=night))
             checked[(e["target"], e["by"])] = e["night"]
         if kind == "shooting" and any(t is None for t in g.shots(i).values()):
-            raise g.refuse(i, _("a mafiaratings file holds a shot only at a seat, and the protocol has a shooter who shot "
-                                "at no one"))
+            raise g.refuse(i, _("a mafiaratings file holds a shot only at a seat, and the protocol has a shooter who "
+                                "shot at no one"))
         if kind == "removal":
             _removal_at_day_start(g, i)
 
@@ -406,8 +394,8 @@ def _removal_at_day_start(g: _Played, i: int) -> None:
                 break
         if e["type"] in ("nomination", "vote", "shooting", "check"):
             raise g.refuse(i, _("a mafiaratings file keeps only the day of a removal and reads it at the day's start, "
-                                "and seat {seat} was removed after the day's {events} began", seat=seat,
-                                events=term("began_events", e["type"])))
+                                "and seat {seat} was removed after the day's {what} began", seat=seat,
+                                what=term("began", e["type"])))
     if day_started is None:
         raise g.refuse(i, _("a mafiaratings file keeps only the day of a removal, and this one comes before day 1"))
 
@@ -419,7 +407,7 @@ def _no_gaps(g: _Played, ballots: Mapping[tuple[int, int], Mapping[int, list[int
     for (day, rnd), by_candidate in sorted(ballots.items()):
         by_day.setdefault(day, []).append((rnd, by_candidate))
     for day, rounds in by_day.items():
-        voted = [{v for vs in by_candidate.values() for v in vs} for _, by_candidate in rounds]
+        voted = [{v for vs in by_candidate.values() for v in vs} for _key, by_candidate in rounds]
         for k in range(len(rounds) - 1):
             later = set().union(*voted[k + 1:])
             gap = sorted(later - voted[k])
@@ -503,20 +491,19 @@ def _read_back(g: _Played, file: dict[str, Any]) -> dict[str, Any]:
     try:
         again = convert(g.target, file, g.data["rules"])
     except Exception as exc:  # the importer's own refusal of our file: say it, never hand the file out
-        raise ExportRefused(_("The {name} file would not read back ({why}); it was not written.", name=name,
+        raise ExportRefused(_("The {format} file would not read back ({why}); it was not written.", format=name,
                               why=exc)) from exc
     problems = validate(again)
     if problems:
-        raise ExportRefused(_("The {name} file would read back as a game that does not validate ({problem}); "
-                              "it was not written.", name=name, problem=problems[0]))
+        raise ExportRefused(_("The {format} file would read back as a game that does not validate ({problem}); "
+                              "it was not written.", format=name, problem=problems[0]))
     want, got = held(g.data, g.target), held(again, g.target)
     for part in want:
         if want[part] != got[part]:
             mine, theirs = (want[part], got[part]) if isinstance(want[part], list) else ([want[part]], [got[part]])
             first = next((a for a, b in zip(mine, theirs, strict=False) if a != b), mine[0] if mine else None)
-            raise ExportRefused(_("The {name} file would read back with other {part} than the protocol{where}; "
-                                  "it was not written.", name=name, part=term("held_part", part),
-                                  where=_where(part, first)))
+            raise ExportRefused(_("The {format} file would read back with other {part} than the protocol{where}; it was "
+                                  "not written.", format=name, part=term("held", part), where=_where(part, first)))
     return file
 
 
@@ -525,13 +512,13 @@ def _where(part: str, item: Any) -> str:
     if not isinstance(item, tuple) or not item:
         return ""
     if part == "votes":
-        return _(" (day {day}, round {round})", day=item[0], round=item[1])
+        return " " + _("(day {day}, round {round})", day=item[0], round=item[1])
     if part in ("shootings", "checks"):
-        return _(" (night {night})", night=item[0])
+        return " " + _("(night {night})", night=item[0])
     if part in ("eliminations", "fouls", "players", "removals", "best move"):
-        return _(" (seat {seat})", seat=item[0])
+        return " " + _("(seat {seat})", seat=item[0])
     if part == "nominations":
-        return _(" (day {day})", day=item[0])
+        return " " + _("(day {day})", day=item[0])
     return ""
 
 
@@ -542,8 +529,7 @@ def left_out(protocol: Mapping[str, Any], target: str) -> list[str]:
     """What a `target` file never carries, present in this protocol, one phrase each (said beside the file)."""
     events = list(protocol.get("events") or [])
     game = protocol.get("game") or {}
-    rules = protocol.get("rules")
-    out = [_("the rule profile ({rules}): import the file back with --rules {rules}", rules=rules)]
+    out = [_("the rule profile ({rules}): import the file back with --rules {rules}", rules=protocol.get("rules"))]
     timed = sum(1 for e in events if any(k in e for k in ("t", "cutoff", "announced", "end")))
     counts: list[tuple[int, str]] = [
         (timed, _("video times")),
@@ -566,7 +552,7 @@ def left_out(protocol: Mapping[str, Any], target: str) -> list[str]:
     phrases = [f"{what} ({n})" for n, what in counts if n]
     fields = [k for k in ("tournament", "table", "judge", "side_judge") if game.get(k)]
     if fields:
-        phrases.append(_("the game's {fields}", fields=", ".join(term("game_field", f, f.replace("_", " ")) for f in fields)))
+        phrases.append(_("the game's {fields}", fields=", ".join(term("game_field", f) for f in fields)))
     if protocol.get("video"):
         phrases.append(_("the video"))
     return out + phrases
@@ -579,5 +565,5 @@ EXPORTERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {"polemica
 def export_game(protocol: Mapping[str, Any], target: str) -> dict[str, Any]:
     """`to_polemica` or `to_mafiaratings` by name."""
     if target not in EXPORTERS:
-        raise InvalidInput(_("unknown club format {value} (known: {known}).", value=repr(target), known=", ".join(FORMATS)))
+        raise InvalidInput(_("unknown club format «{format}» (known: {known}).", format=target, known=", ".join(FORMATS)))
     return EXPORTERS[target](protocol)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from contract import i18n
-from contract.i18n import _
+from contract.i18n import _, language, term
 from contract.jsonio import write_atomic
 from contract.outputs import Input, check_output
 from review.audit.findings import Finding, finding_key
@@ -40,6 +40,17 @@ def neutralise(value: Any) -> Any:
     if isinstance(value, int | float):
         return value
     return _FORMULA_FIELD.sub(r"\1'\2", _CONTROL.sub("", str(value)))
+
+
+def finding_said(data: Mapping[str, Any], text: Any = None) -> str:
+    """What a finding (as JSON, or an export row with its `text`) says happened. The audit writes it in English
+    with its times (`x_text`); a Russian reader gets the catalogue's sentence for the finding's kind, with its
+    seat, candidate and night, so no English sentence reaches a Russian page or file."""
+    text = data.get("x_text") if text is None else text
+    template = term("finding_text", data.get("kind"), "")
+    if language() == "en" or not template:
+        return str(text or "")
+    return template.format_map({k: "—" if data.get(k) is None else data.get(k) for k in ("seat", "candidate", "night")})
 
 
 def nicknames(protocol: Mapping[str, Any] | None) -> dict[int, str]:

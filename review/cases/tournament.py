@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from contract.errors import InvalidInput, StopframeError
+from contract.i18n import N_, _
 from contract.jsonio import format_problem, read_document, read_json
 from review.audit.findings import FINDING_KINDS, AuditReport, Finding, finding_key
 from review.cases.store import Decision
@@ -28,8 +29,7 @@ from review.cases.store import Decision
 TOURNAMENT_FORMAT = "stopframe-tournament/1"
 STATUSES = ("audited", "reused", "failed")
 BANDS = ("high", "medium", "low")
-MEDIUM_FROM = 0.5
-"""Confidence bands: `high` from the calibrated default threshold up, `medium` from 0.5, `low` below."""
+MEDIUM_FROM = 0.5  # confidence bands: `high` from the calibrated default threshold up, `medium` from 0.5, `low` below
 NOT_A_VIOLATION = ("cannot_see",)  # a stretch nobody could see is a note, not a suggestion
 FILE_ROLES = ("video", "protocol", "seats", "observations", "marks", "source")
 
@@ -318,7 +318,8 @@ def rolled_up(tournament: Tournament, out_dir: str | os.PathLike[str],
 
 _TEXT, _INT, _NUM = (str,), (int,), (int, float)
 _SIGNED = ("points",)  # fines and removals cost points: a sum below zero
-_WORDS = {_TEXT: "text", _INT: "a whole number", _NUM: "a number", (dict,): "an object", (list,): "a list"}
+_WORDS = {_TEXT: N_("text"), _INT: N_("a whole number"), _NUM: N_("a number"), (dict,): N_("an object"),
+          (list,): N_("a list")}
 _GAME_FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {  # name -> (types, may be null)
     "id": (_TEXT, False), "game_id": (_TEXT, True), "tournament": (_TEXT, True), "date": (_TEXT, True),
     "table": (_TEXT, True), "judge": (_TEXT, True), "rules": (_TEXT, True), "status": (_TEXT, False),
@@ -347,30 +348,30 @@ _TOP_FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
 def _fields(obj: Any, spec: Mapping[str, tuple[tuple[type, ...], bool]], where: str) -> list[str]:
     """Problems of one object against its field list: missing fields, wrong types, negative counts."""
     if not isinstance(obj, dict):
-        return [f"{where}: must be an object"]
+        return [_("{path}: must be an object", path=where)]
     problems = []
     for name, (types, nullable) in spec.items():
         path = f"{where}.{name}" if where else name
         if name not in obj:
-            problems.append(f"{path}: missing")
+            problems.append(_("{path}: missing", path=path))
             continue
         value = obj[name]
         if value is None:
             if not nullable:
-                problems.append(f"{path}: must not be null")
+                problems.append(_("{path}: must not be null", path=path))
             continue
         if isinstance(value, bool) or not isinstance(value, types):
-            problems.append(f"{path}: must be {_WORDS[types]}")
+            problems.append(_("{path}: must be {what}", path=path, what=_(_WORDS[types])))
         elif types in (_INT, _NUM) and value < 0 and name not in _SIGNED:
-            problems.append(f"{path}: must not be negative")
+            problems.append(_("{path}: must not be negative", path=path))
     return problems
 
 
 def _counts(obj: Any, keys: Sequence[str], where: str) -> list[str]:
     if not isinstance(obj, dict):
         return []
-    problems = [f"{where}.{k}: not a finding kind or band" for k in obj if k not in keys]
-    problems += [f"{where}.{k}: must be a whole number, not negative" for k, v in obj.items()
+    problems = [_("{path}: not a finding kind or band", path=f"{where}.{k}") for k in obj if k not in keys]
+    problems += [_("{path}: must be a whole number, not negative", path=f"{where}.{k}") for k, v in obj.items()
                  if isinstance(v, bool) or not isinstance(v, int) or v < 0]
     return problems
 
@@ -378,7 +379,7 @@ def _counts(obj: Any, keys: Sequence[str], where: str) -> list[str]:
 def validate_tournament(data: Any) -> list[str]:
     """Every problem of a `stopframe-tournament/1` document as "path: message" (empty when it is right)."""
     if not isinstance(data, dict):
-        return ["the document must be a JSON object"]
+        return [_("the document must be a JSON object")]
     problem = format_problem(data.get("format"), "tournament report", TOURNAMENT_FORMAT)
     if problem is not None:
         return [f"format: {problem}"]
@@ -388,7 +389,7 @@ def validate_tournament(data: Any) -> list[str]:
         for name in ("high", "medium"):
             v = bands.get(name)
             if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= 1:
-                problems.append(f"confidence_bands.{name}: must be a number from 0 to 1")
+                problems.append(_("{path}: must be a number from 0 to 1", path=f"confidence_bands.{name}"))
     games = data.get("games") if isinstance(data.get("games"), list) else []
     ids: set[str] = set()
     for i, g in enumerate(games):
@@ -397,37 +398,38 @@ def validate_tournament(data: Any) -> list[str]:
         if not isinstance(g, dict):
             continue
         if g.get("status") not in STATUSES:
-            problems.append(f"{where}.status: must be one of {', '.join(STATUSES)}")
+            problems.append(_("{path}: must be one of {known}", path=f"{where}.status", known=", ".join(STATUSES)))
         if g.get("status") == "failed" and not g.get("error"):
-            problems.append(f"{where}.error: a failed game must say why")
+            problems.append(_("{path}: a failed game must say why", path=f"{where}.error"))
         if g.get("status") in ("audited", "reused") and not g.get("audit"):
-            problems.append(f"{where}.audit: an audited game must name its audit file")
+            problems.append(_("{path}: an audited game must name its audit file", path=f"{where}.audit"))
         audit = g.get("audit")
         if isinstance(audit, str) and (Path(audit).is_absolute() or ".." in Path(audit).parts):
-            problems.append(f"{where}.audit: must be a path inside the tournament folder")
+            problems.append(_("{path}: must be a path inside the tournament folder", path=f"{where}.audit"))
         if isinstance(g.get("id"), str):
             if g["id"] in ids:
-                problems.append(f"{where}.id: repeats the game {g['id'][:40]}")
+                problems.append(_("{path}: repeats the game {game}", path=f"{where}.id", game=g["id"][:40]))
             ids.add(g["id"])
         files = g.get("files")
         if isinstance(files, dict):
-            problems += [f"{where}.files.{k}: not a file role" for k in files if k not in FILE_ROLES]
-            problems += [f"{where}.files.{k}: must be a path or null" for k, v in files.items()
+            problems += [_("{path}: not a file role", path=f"{where}.files.{k}") for k in files if k not in FILE_ROLES]
+            problems += [_("{path}: must be a path or null", path=f"{where}.files.{k}") for k, v in files.items()
                          if v is not None and not isinstance(v, str)]
         problems += _counts(g.get("by_kind"), FINDING_KINDS, f"{where}.by_kind")
         problems += _counts(g.get("by_confidence"), BANDS, f"{where}.by_confidence")
         if (isinstance(g.get("by_kind"), dict) and isinstance(g.get("findings"), int)
                 and all(isinstance(v, int) for v in g["by_kind"].values()) and sum(g["by_kind"].values()) != g["findings"]):
-            problems.append(f"{where}.by_kind: the counts add up to {sum(g['by_kind'].values())}, not findings {g['findings']}")
+            problems.append(_("{path}: the counts add up to {sum}, not findings {findings}", path=f"{where}.by_kind",
+                              sum=sum(g["by_kind"].values()), findings=g["findings"]))
     for i, j in enumerate(data.get("judges") if isinstance(data.get("judges"), list) else []):
         problems += _fields(j, _JUDGE_FIELDS, f"judges[{i}]")
         if isinstance(j, dict) and isinstance(j.get("game_ids"), list):
-            problems += [f"judges[{i}].game_ids[{k}]: not a game of this tournament"
+            problems += [_("{path}: not a game of this tournament", path=f"judges[{i}].game_ids[{k}]")
                          for k, gid in enumerate(j["game_ids"]) if gid not in ids]
     for i, p in enumerate(data.get("players") if isinstance(data.get("players"), list) else []):
         problems += _fields(p, _PLAYER_FIELDS, f"players[{i}]")
         if isinstance(p, dict) and isinstance(p.get("game"), str) and p["game"] not in ids:
-            problems.append(f"players[{i}].game: not a game of this tournament")
+            problems.append(_("{path}: not a game of this tournament", path=f"players[{i}].game"))
     return problems
 
 
@@ -437,6 +439,6 @@ def load_tournament(path: str | os.PathLike[str]) -> Tournament:
     data = read_document(path, "tournament report", TOURNAMENT_FORMAT)
     problems = validate_tournament(data)
     if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise InvalidInput(f"{path}: {problems[0]}{more}.")
+        more = " " + _("(and {n} more)", n=len(problems) - 1) if len(problems) > 1 else ""
+        raise InvalidInput(_("{path}: {problem}{more}.", path=path, problem=problems[0], more=more))
     return Tournament.from_json(data)

@@ -14,12 +14,10 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from contract.i18n import _, language, ngettext, number, term
 from review.audit.findings import FINDING_KINDS
 from review.cases.exports import neutralise
 from review.cases.tournament import BANDS, Tournament
-
-NOT_GIVEN = "not given"
-STATUS_WORDS = {"audited": "audited", "reused": "audited earlier", "failed": "failed"}
 
 _SORT_SCRIPT = """
 document.querySelectorAll('table.sortable th').forEach(function (th, col) {
@@ -46,11 +44,11 @@ _BAND_COLOURS = {"high": "#c0392b", "medium": "#e67e22", "low": "#bbbbbb"}
 
 
 def _e(value: Any) -> str:
-    """A value for the page: escaped; null worded."""
+    """A value for the page: escaped; null worded; a fraction as the reader writes it (0,5 in Russian)."""
     if value is None:
-        return NOT_GIVEN
+        return html.escape(_("not given"))
     if isinstance(value, float):
-        return html.escape(f"{value:g}")
+        return html.escape(number(value, 3))
     return html.escape(str(value))
 
 
@@ -73,7 +71,7 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[Any]], classes: Sequence
 def _bars(title: str, items: Sequence[tuple[str, dict[str, float]]], unit: str) -> str:
     """A horizontal stacked bar chart in inline SVG: one bar per item, one segment per confidence band."""
     if not items:
-        return f"<p>{html.escape(title)}: nothing to chart.</p>"
+        return f"<p>{html.escape(_('{chart}: nothing to chart.', chart=title))}</p>"
     width, label_w, bar_h, gap = 640, 180, 16, 6
     most = max((sum(parts.values()) for _, parts in items), default=0) or 1
     scale = (width - label_w - 60) / most
@@ -89,13 +87,13 @@ def _bars(title: str, items: Sequence[tuple[str, dict[str, float]]], unit: str) 
             if value > 0:
                 w = value * scale
                 out.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar_h}" fill="{_BAND_COLOURS.get(name, "#2c7fb8")}">'
-                           f"<title>{html.escape(f'{label}: {value:g} {name}')}</title></rect>")
+                           f"<title>{html.escape(f'{label}: {number(value, 3)} {term(unit, name)}')}</title></rect>")
                 x += w
-        out.append(f'<text x="{x + 4:.1f}" y="{y + bar_h - 4}">{html.escape(f"{sum(parts.values()):g}")}</text>')
+        out.append(f'<text x="{x + 4:.1f}" y="{y + bar_h - 4}">{html.escape(number(sum(parts.values()), 3))}</text>')
     legend_y = len(items) * (bar_h + gap) + 14
     for k, (name, colour) in enumerate(_BAND_COLOURS.items()):
         out.append(f'<rect x="{label_w + k * 110}" y="{legend_y - 10}" width="12" height="12" fill="{colour}"/>'
-                   f'<text x="{label_w + k * 110 + 16}" y="{legend_y}">{html.escape(name)} {html.escape(unit)}</text>')
+                   f'<text x="{label_w + k * 110 + 16}" y="{legend_y}">{html.escape(term(unit, name))}</text>')
     out.append("</svg></figure>")
     return "".join(out)
 
@@ -103,43 +101,53 @@ def _bars(title: str, items: Sequence[tuple[str, dict[str, float]]], unit: str) 
 def tournament_html(t: Tournament) -> str:
     """The whole report as one page that needs no other file and no network."""
     totals = t.totals
-    title = "Tournament audit"
+    e = html.escape
+    title = _("Tournament audit")
     games = [g for g in t.games if g.status != "failed"]
     per_game = [(g.id, {b: float(g.by_confidence.get(b, 0)) for b in BANDS}) for g in games]
-    per_judge = [(j.judge or NOT_GIVEN, {"high": float(j.suggestions_per_game or 0)}) for j in t.judges]
+    per_judge = [(j.judge or _("not given"), {"high": float(j.suggestions_per_game or 0)}) for j in t.judges]
+    no_decisions = _("no decisions yet")
+    note = _("Suggestions are findings at or above the calibrated confidence; a player's record counts the findings a "
+             "judge confirmed and the undecided suggestions, never a rejected one.")
+    given = _("not given")
+    summary = _("{folder} · made {created} · {games}: {audited} audited now, {reused} audited earlier, {failed} failed · "
+                "{suggestions} (confidence at least {threshold}) of {findings} · code {code}", folder=t.folder or given,
+                created=t.created or given, games=ngettext("{n} game", "{n} games", totals["games"]), audited=totals["audited"],
+                reused=totals["reused"], failed=totals["failed"], threshold=number(t.threshold, 3),
+                suggestions=ngettext("{n} suggestion", "{n} suggestions", totals["suggestions"]),
+                findings=ngettext("{n} finding", "{n} findings", totals["findings"]), code=t.code_version or given)
     parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{title}</title>",
-        f"<style>{_STYLE}</style></head><body>", f"<h1>{title}</h1>",
-        f"<p>{_e(t.folder)} · made {_e(t.created)} · {totals['games']} games: {totals['audited']} audited now, "
-        f"{totals['reused']} audited earlier, {totals['failed']} failed · {totals['suggestions']} suggestions "
-        f"(confidence at least {t.threshold:g}) of {totals['findings']} findings · code {_e(t.code_version)}</p>",
-        "<h2>Games</h2>",
+        "<!DOCTYPE html>", f'<html lang="{language()}"><head><meta charset="utf-8">', f"<title>{e(title)}</title>",
+        f"<style>{_STYLE}</style></head><body>", f"<h1>{e(title)}</h1>",
+        f"<p>{e(summary)}</p>",
+        f"<h2>{e(_('Games'))}</h2>",
         _table(
-            ["game", "table", "judge", "rules", "status", "votes", "suggestions", "findings",
-             *(f"conf. {b}" for b in BANDS), "outcomes changed", "confirmed", "error"],
-            [[g.id, g.table, g.judge, g.rules, STATUS_WORDS[g.status], g.votes, g.suggestions, g.findings,
+            [_("game"), _("table"), _("judge"), _("rules"), _("status"), _("votes"), _("suggestions"), _("findings"),
+             *(term("confidence_band", b) for b in BANDS), _("outcomes changed"), _("confirmed"), _("error")],
+            [[g.id, g.table, g.judge, g.rules, term("game_status", g.status), g.votes, g.suggestions, g.findings,
               *(g.by_confidence.get(b, 0) for b in BANDS), g.changed_outcomes,
-              "no decisions read" if g.confirmed is None else g.confirmed, g.error or ""] for g in t.games],
+              _("no decisions read") if g.confirmed is None else g.confirmed, g.error or ""] for g in t.games],
             ["failed" if g.status == "failed" else "" for g in t.games],
         ),
-        _bars("Findings per game, by confidence", per_game, "confidence"),
-        "<h2>Findings by kind</h2>",
-        _table(["game", *(k for k in FINDING_KINDS)], [[g.id, *(g.by_kind.get(k, 0) for k in FINDING_KINDS)] for g in games]),
-        "<h2>Judges</h2>",
+        _bars(_("Findings per game, by confidence"), per_game, "confidence_band"),
+        f"<h2>{e(_('Findings by kind'))}</h2>",
+        _table([_("game"), *(term("kind", k) for k in FINDING_KINDS)],
+               [[g.id, *(g.by_kind.get(k, 0) for k in FINDING_KINDS)] for g in games]),
+        f"<h2>{e(_('Judges'))}</h2>",
         _table(
-            ["judge", "games", "failed", "suggestions", "suggestions per game", "games decided", "missed (confirmed)",
-             "missed per game", "miscounted votes"],
+            [_("judge"), _("games"), _("failed"), _("suggestions"), _("suggestions per game"), _("games decided"),
+             _("missed (confirmed)"), _("missed per game"), _("miscounted votes")],
             [[j.judge, j.games, j.failed, j.suggestions, j.suggestions_per_game, j.decided_games,
-              "no decisions yet" if j.missed is None else j.missed,
-              "no decisions yet" if j.missed_per_game is None else j.missed_per_game, j.miscounted_votes] for j in t.judges],
+              no_decisions if j.missed is None else j.missed,
+              no_decisions if j.missed_per_game is None else j.missed_per_game, j.miscounted_votes] for j in t.judges],
         ),
-        _bars("Suggestions per game, by judge", per_judge, "suggestions per game"),
-        "<h2>Players: what the rules would have given</h2>",
-        _table(["nickname", "game", "seat", "fouls", "warnings", "fines", "removals", "points", "findings"],
+        _bars(_("Suggestions per game, by judge"), per_judge, "per_game"),
+        f"<h2>{e(_('Players: what the rules would have given'))}</h2>",
+        _table([_("nickname"), _("game"), _("seat"), _("fouls"), _("warnings"), _("fines"), _("removals"), _("points"),
+                _("findings")],
                [[p.nickname, p.game, p.seat, p.fouls, p.warnings, p.fines, p.removals, p.points, p.findings]
                 for p in t.players]),
-        "<p>Suggestions are findings at or above the calibrated confidence; a player's record counts the findings a "
-        "judge confirmed and the undecided suggestions, never a rejected one.</p>",
+        f"<p>{e(note)}</p>",
         f"<script>{_SORT_SCRIPT}</script>", "</body></html>",
     ]
     return "\n".join(parts) + "\n"
@@ -150,15 +158,26 @@ CSV_HEAD = ["game", "game_id", "tournament", "date", "table", "judge", "rules", 
             "seconds", "audit"]
 
 
-def tournament_csv(t: Tournament) -> str:
-    """One row per game (UTF-8 with a BOM so spreadsheets read Cyrillic; every cell neutralised)."""
+def tournament_csv(t: Tournament, separator: str = ",") -> str:
+    """One row per game (UTF-8 with a BOM so spreadsheets read Cyrillic; every cell neutralised whichever of `,`
+    and `;` a spreadsheet splits it on). `;` is what Excel in a Russian locale splits on; beside it a fraction
+    carries a decimal comma, as that Excel reads it. The header is the columns' codes (docs/formats.md)."""
+    if separator not in (",", ";"):
+        raise ValueError(f"a CSV separator is ',' or ';', not {separator!r}")
     buf = io.StringIO()
     buf.write("\ufeff")
-    writer = csv.writer(buf, lineterminator="\r\n")
+    writer = csv.writer(buf, delimiter=separator, lineterminator="\r\n")
     writer.writerow(CSV_HEAD)
     for g in t.games:
         row = [g.id, g.game_id, g.tournament, g.date, g.table, g.judge, g.rules, g.status, g.error, g.votes, g.findings,
                g.suggestions, *(g.by_kind.get(k, 0) for k in FINDING_KINDS), *(g.by_confidence.get(b, 0) for b in BANDS),
                g.changed_outcomes, g.decided, g.confirmed, g.seconds, g.audit]
-        writer.writerow([neutralise(v) for v in row])
+        writer.writerow([_decimal(neutralise(v), separator) for v in row])
     return buf.getvalue()
+
+
+def _decimal(value: Any, separator: str) -> Any:
+    """A fraction with the decimal mark the separator's spreadsheet expects (41,2 beside `;`)."""
+    if separator == ";" and isinstance(value, float):
+        return str(value).replace(".", ",")
+    return value

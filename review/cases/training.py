@@ -16,24 +16,21 @@ from pathlib import Path
 from typing import Any
 
 from contract.clock import Clock
+from contract.i18n import _, language, term
 from contract.jsonio import read_json
 from contract.observations import HandInterval as Hand
 from contract.observations import Observations as Seen
 from review.audit.audit import audit
 from review.audit.findings import AuditReport, Finding, VoteReport, finding_key
+from review.cases.exports import finding_said
 from review.cases.store import Decision
+from review.game.clause_text import sentence
 from review.game.engine import replay
 from review.game.profiles import get_profile
 
 TRUTH_FORMAT = "stopframe-truth/1"
 # What a trainee can name in one candidate's vote: count_mismatch is "the announced count is wrong".
 QUIZ_KINDS = ("late_vote", "early_hand", "lifted_early", "no_vote", "double_vote", "wrong_form", "count_mismatch")
-KIND_TEXT = {
-    "late_vote": "hand landed after «Стоп»", "early_hand": "hand down before the candidate was named",
-    "lifted_early": "hand lifted before the count", "no_vote": "placed no hand in the whole round",
-    "double_vote": "voted for two candidates", "wrong_form": "not a fist (palm, finger)",
-    "count_mismatch": "the announced count is wrong",
-}
 Violation = tuple[str, int | None]  # (kind, seat); seat None for count_mismatch
 
 
@@ -72,7 +69,8 @@ class Question:
 
     @property
     def title(self) -> str:
-        return f"{Path(self.protocol).name.split('.')[0]} · day {self.day} round {self.round} · candidate {self.candidate}"
+        return _("{game} · day {day} round {round} · candidate {candidate}", game=Path(self.protocol).name,
+                 day=self.day, round=self.round, candidate=self.candidate)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -145,20 +143,27 @@ def _questions(data: dict[str, Any], protocol: str, video: str | None, report: A
 
 
 def _why(f: Finding) -> str:
-    said = f.extra.get("x_text") or KIND_TEXT.get(f.kind, "")
-    return f"{said} — {f.clause or 'no clause'}: {f.consequence.text or f.consequence.type or ''}".strip()
+    """What the finding is and what it costs, with its clause: in English the audit's sentence and our digest of
+    the rule; in Russian the kind's sentence and the rulebook's own words (review.game.clause_text)."""
+    said = finding_said(f.to_json()) or term("kind", f.kind)
+    cost = term("consequence", f.consequence.type or "none")
+    if language() == "en":
+        rule = f.consequence.text or cost
+    else:
+        rule = cost + (f"; «{sentence(f.clause)}»" if sentence(f.clause) else "")
+    return f"{said} — {f.clause or _('no clause')}: {rule}"
 
 
 def _count_why(v: VoteReport, last: bool, rules: str) -> str:
     counted, maybe = v.extra.get("x_counted_voters") or v.video_voters or [], v.extra.get("x_uncertain_voters") or []
-    parts = [f"hands placed in time: seats {_seats(counted) or 'none'}"]
+    parts = [_("hands placed in time: seats {seats}", seats=_seats(counted) or _("none"))]
     if maybe:
-        parts.append(f"a judge may count seats {_seats(maybe)} or not")
+        parts.append(_("a judge may count seats {seats} or not", seats=_seats(maybe)))
     if v.extra.get("x_late_seats"):
-        parts.append(f"seats {_seats(v.extra['x_late_seats'])} came after «Стоп» and do not count")
+        parts.append(_("seats {seats} came after «Стоп» and do not count", seats=_seats(v.extra["x_late_seats"])))
     if last and v.silent_seats:
-        parts.append(f"the silent seats {_seats(v.silent_seats)} count for the last candidate under {rules} "
-                     "(rfm 4.4.10, mafclub 2.4.10, lvi2015 5.4)")
+        parts.append(_("the silent seats {seats} count for the last candidate under {rules} "
+                       "(rfm 4.4.10, mafclub 2.4.10, lvi2015 5.4)", seats=_seats(v.silent_seats), rules=rules))
     return "; ".join(parts) + "."
 
 
@@ -199,18 +204,21 @@ def mark(q: Question, r: Response) -> Marked:
     """Score an answer against the key and say why, citing the profile's clauses."""
     lo, hi = q.count_range
     count_ok = lo <= r.count <= hi
-    key = f"{lo}" if lo == hi else f"{lo} or {hi}"
-    lines = [("✓" if count_ok else "✗") + f" Count: {r.count}; the video supports {key}. {q.count_explanation}"]
+    key = f"{lo}" if lo == hi else _("{low} or {high}", low=lo, high=hi)
+    lines = [("✓" if count_ok else "✗") + " " + _("Count: {count}; the video supports {key}.", count=r.count, key=key)
+             + f" {q.count_explanation}"]
     truth, given = set(q.voters), set(r.voters)
     union = truth | given
     voters_score = 1.0 if not union else 1 - len(truth ^ given) / len(union)
     if truth != given:
-        lines.append(f"✗ Voters: the hands for {q.candidate} were seats {_seats(sorted(truth)) or 'none'}"
-                     + (f"; you missed {_seats(sorted(truth - given))}" if truth - given else "")
-                     + (f"; seats {_seats(sorted(given - truth))} did not vote for him in time" if given - truth else "")
+        lines.append("✗ " + _("Voters: the hands for {candidate} were seats {seats}", candidate=q.candidate,
+                              seats=_seats(sorted(truth)) or _("none"))
+                     + ("; " + _("you missed {seats}", seats=_seats(sorted(truth - given))) if truth - given else "")
+                     + ("; " + _("seats {seats} did not vote for him in time", seats=_seats(sorted(given - truth)))
+                        if given - truth else "")
                      + ".")
     else:
-        lines.append(f"✓ Voters: seats {_seats(sorted(truth)) or 'none'}.")
+        lines.append("✓ " + _("Voters: seats {seats}.", seats=_seats(sorted(truth)) or _("none")))
     want, got = set(q.violations), set(r.violations)
     found, missed, invented = want & got, want - got, got - want
     everything = want | got
@@ -218,18 +226,18 @@ def mark(q: Question, r: Response) -> Marked:
     for v in sorted(found, key=violation_key):
         lines.append(f"✓ {_name(v)}: {q.explanations.get(violation_key(v), '')}")
     for v in sorted(missed, key=violation_key):
-        lines.append(f"✗ Missed {_name(v)}: {q.explanations.get(violation_key(v), '')}")
+        lines.append("✗ " + _("Missed {violation}: {why}", violation=_name(v), why=q.explanations.get(violation_key(v), "")))
     for v in sorted(invented, key=violation_key):
-        lines.append(f"✗ Not so: {_name(v)} — the video shows nothing of that kind here.")
+        lines.append("✗ " + _("Not so: {violation} — the video shows nothing of that kind here.", violation=_name(v)))
     if not everything:
-        lines.append("✓ No violation in this vote.")
+        lines.append("✓ " + _("No violation in this vote."))
     return Marked(count_ok, round(voters_score, 4), round(violations_score, 4), tuple(sorted(found, key=violation_key)),
                   tuple(sorted(missed, key=violation_key)), tuple(sorted(invented, key=violation_key)), tuple(lines))
 
 
 def _name(v: Violation) -> str:
-    what = v[0].replace("_", " ")
-    return what if v[1] is None else f"{what} by seat {v[1]}"
+    what = term("kind", v[0])
+    return what if v[1] is None else _("{violation} by seat {seat}", violation=what, seat=v[1])
 
 
 def pick(questions: Sequence[Question], n: int = 10) -> list[Question]:

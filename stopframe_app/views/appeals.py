@@ -12,12 +12,12 @@ import pandas as pd
 import streamlit as st
 
 from contract.errors import StopframeError
+from contract.i18n import _, ngettext, term
 from contract.jsonio import write_atomic
 from review.audit.findings import Finding, VoteReport, finding_key
 from review.audit.tally import tally
 from review.cases.appeal_report import appeal_html, chromium, write_pdf
 from review.cases.appeals import (
-    OUTCOME_TEXT,
     OUTCOMES,
     WINNERS,
     Adjustment,
@@ -25,18 +25,20 @@ from review.cases.appeals import (
     Decision,
     EvidenceItem,
     checks,
+    ground_name,
     grounds_for,
+    outcome_words,
     suggested_ground,
 )
 from review.cases.exports import KeyFrame
 from review.cases.store import data_dir
 from stopframe_app import state, words
-from stopframe_app.decisions import NO_NAME, evidence_frames, flash, md, plain_title, show_flash, title
+from stopframe_app.decisions import evidence_frames, flash, md, no_name, plain_title, show_flash, title
 from stopframe_app.game import Game
 from stopframe_app.report import evidence_in_words, header_protocol
 
 CASE = "appeal_case"
-NEW = "Open a new case"
+NEW = "new"  # the case picker's option for a new case, shown as «Open a new case»
 TIME_FORMAT = "%Y-%m-%d %H:%M"
 EVENT_TYPES = ("vote", "lift_vote", "shooting", "check", "nomination", "elimination", "removal", "foul", "result")
 
@@ -53,16 +55,16 @@ def sources(game: Game) -> dict[str, dict[str, Any]]:
     """What a case can be opened from: every finding, then every protocol event worth appealing."""
     out: dict[str, dict[str, Any]] = {}
     for f in game.findings:
-        out["finding: " + title(f, game.players)] = {"kind": "finding", "finding": f}
+        out[_("finding: {finding}", finding=title(f, game.players))] = {"kind": "finding", "finding": f}
     for i, ev in enumerate(game.data["events"]):
         if ev.get("type") in EVENT_TYPES:
-            out[f"protocol event {i + 1}: {event_words(ev)}"] = {"kind": "event", "index": i, "event": ev}
+            out[_("protocol event {n}: {event}", n=i + 1, event=event_words(ev))] = {"kind": "event", "index": i, "event": ev}
     return out
 
 
 def event_words(ev: dict[str, Any]) -> str:
     """A protocol event as a judge says it: `vote, day 1, round 1, candidate 8, count 4`."""
-    parts = [str(ev.get("type", "event")).replace("_", " ")]
+    parts = [term("event", ev.get("type", "event"))]
     for k, v in ev.items():
         if k in ("type", "voters", "t", "cutoff", "announced", "note", "end") or k.startswith("x_") or v in (None, "", []):
             continue
@@ -70,8 +72,8 @@ def event_words(ev: dict[str, Any]) -> str:
             v = ", ".join(map(str, v))
         elif isinstance(v, dict):
             continue
-        value = words.number(v) if isinstance(v, float) else str(v).replace("_", " ") if isinstance(v, str) else v
-        parts.append(f"{k.replace('_', ' ')} {value}")
+        value = words.number(v) if isinstance(v, float) else words.humanise(term(f"event_{k}", v, str(v))) if isinstance(v, str) else v
+        parts.append(f"{term('event_field', k)} {value}")
     return ", ".join(parts)
 
 
@@ -88,11 +90,12 @@ def evidence_for(game: Game, source: dict[str, Any]) -> tuple[EvidenceItem, ...]
         f: Finding = source["finding"]
         frames = evidence_frames(game, f) if game.video_meta is not None else []
         items.append(EvidenceItem("finding", plain_title(f), frames[0] if frames else None, f.to_json()))
-        items += [EvidenceItem("frame", f"frame {i} ({words.kind(f.kind)})", i) for i in frames[1:]]
+        items += [EvidenceItem("frame", _("frame {index} ({kind})", index=i, kind=words.kind(f.kind)), i) for i in frames[1:]]
         day, rnd, cand = f.day, f.round, f.candidate
     else:
         ev = source["event"]
-        items.append(EvidenceItem("event", f"protocol event {source['index'] + 1}: {event_words(ev)}", None, ev))
+        items.append(EvidenceItem("event", _("protocol event {n}: {event}", n=source["index"] + 1, event=event_words(ev)),
+                                  None, ev))
         day, rnd, cand = ev.get("day"), ev.get("round"), ev.get("candidate")
     row = vote_row(game, day, rnd, cand) if day is not None and rnd is not None else None
     if row is not None:
@@ -102,98 +105,104 @@ def evidence_for(game: Game, source: dict[str, Any]) -> tuple[EvidenceItem, ...]
 
 def vote_label(row: VoteReport) -> str:
     """`day 1, round 1, candidate 8: protocol 4, video 3` — the counts as the Vote audit page gives them."""
-    what = f"candidate {row.candidate}" if row.kind == "vote" else "lift vote"
+    what = _("candidate {candidate}", candidate=row.candidate) if row.kind == "vote" else _("lift vote")
     t = tally(row)
-    return (f"day {row.day}, round {row.round}, {what}: protocol "
-            f"{t.protocol if t.protocol is not None else '—'}, video {t.count_text}")
+    return _("day {day}, round {round}, {what}: protocol {protocol}, video {video}", day=row.day, round=row.round,
+             what=what, protocol=t.protocol if t.protocol is not None else "—", video=t.count_text)
 
 
 def _parse_time(text: str, what: str) -> float:
     try:
         return datetime.strptime(text.strip(), TIME_FORMAT).timestamp()
     except ValueError as exc:
-        raise StopframeError(f"{what}: write the time as YYYY-MM-DD HH:MM, not {text!r}.", 1) from exc
+        raise StopframeError(_("{what}: write the time as YYYY-MM-DD HH:MM, not «{text}».", what=what, text=text), 1) from exc
 
 
 def _open_case(game: Game) -> None:
     s = st.session_state
     who = state.judge_name()
     if not who:
-        flash("error", NO_NAME, "appeal_open")
+        flash("error", no_name(), "appeal_open")
         return
     source = sources(game).get(s.get("appeal_from"))
     try:
         case = AppealCase(
             case_id="", game_id=game.game_id, profile=game.profile_id, appellant=str(s.get("appeal_who") or ""),
             appellant_seat=s.get("appeal_seat"), claim=str(s.get("appeal_claim") or ""),
-            ground=str(s.get("appeal_ground") or "").split(" — ")[0],
-            filed_at=_parse_time(str(s.get("appeal_filed")), "Filed at"),
-            game_ended_at=_parse_time(str(s.get("appeal_ended")), "Game ended at"),
+            ground=str(s.get("appeal_ground") or ""),
+            filed_at=_parse_time(str(s.get("appeal_filed")), _("Appeal filed at")),
+            game_ended_at=_parse_time(str(s.get("appeal_ended")), _("Game ended at")),
             opened_from={"kind": source["kind"], "label": s.get("appeal_from"),
                          "key": finding_key(source["finding"]) if source["kind"] == "finding" else source["index"]}
             if source else None,
             evidence=evidence_for(game, source) if source else (),
         )
         if not case.appellant.strip():
-            raise StopframeError("Say who appeals (a seat or a name).", 1)
+            raise StopframeError(_("Say who appeals (a seat or a name)."), 1)
         opened = state.appeals().open_case(case, who=who)
     except StopframeError as exc:
         flash("error", str(exc), "appeal_open")
         return
     s[CASE] = opened.case_id
-    flash("success", f"Case {opened.case_id} opened with {len(opened.evidence)} piece(s) of evidence.", opened.case_id)
+    flash("success", words.t("Case {case} opened with {evidence}.", case=opened.case_id,
+                             evidence=ngettext("{n} piece of evidence", "{n} pieces of evidence", len(opened.evidence))),
+          opened.case_id)
 
 
 def _new_case(game: Game) -> None:
-    st.subheader("Open a new case")
+    st.subheader(words.t("Open a new case"))
     found = sources(game)
     if not found:
-        st.info("This game has no findings or events to appeal.")
+        st.info(words.t("This game has no findings or events to appeal."))
         return
     options = list(found)
-    default = next((i for i, o in enumerate(options) if "count mismatch" in o), 0)
-    picked = st.selectbox("Opened from (a finding or an event)", options, index=default, key="appeal_from")
+    mismatch = words.kind("count_mismatch")
+    default = next((i for i, o in enumerate(options) if mismatch in o), 0)
+    picked = st.selectbox(words.t("Opened from (a finding or an event)"), options, index=default, key="appeal_from")
     f: Finding | None = found[picked].get("finding")
-    grounds = [f"{g.clause} — {g.text}" for g in grounds_for(game.profile_id)]
+    texts = {g.clause: _(g.text) for g in grounds_for(game.profile_id)}  # by clause; "other": no clause of its own
+    grounds = list(texts)
     suggested = suggested_ground(game.profile_id, f.kind if f is not None else None)
-    st.selectbox("Grounds", grounds, index=next((i for i, g in enumerate(grounds) if g.startswith(suggested + " ")), 0),
-                 key=f"appeal_ground_{picked}")
+    st.selectbox(words.t("Grounds"), grounds, index=grounds.index(suggested) if suggested in grounds else 0,
+                 key=f"appeal_ground_{picked}",
+                 format_func=lambda c: f"{ground_name(c)} — {texts[c]}")
     st.session_state["appeal_ground"] = st.session_state[f"appeal_ground_{picked}"]
     left, right = st.columns(2)
-    left.text_input("Who appeals", key="appeal_who", placeholder="seat 4, or the player's name")
-    right.selectbox("Appellant's seat", [None, *range(1, 11)], key="appeal_seat",
+    left.text_input(words.t("Who appeals"), key="appeal_who", placeholder=_("seat 4, or the player's name"))
+    right.selectbox(words.t("Appellant's seat"), [None, *range(1, 11)], key="appeal_seat",
                     format_func=lambda s: "—" if s is None else f"{s} {game.players.get(s, '')}")
-    st.text_area("What the appeal claims", value=f.extra.get("x_text") or "" if f is not None else "", key=f"appeal_claim_{picked}")
+    st.text_area(words.t("What the appeal claims"), value=words.said(f) if f is not None else "", key=f"appeal_claim_{picked}")
     st.session_state["appeal_claim"] = st.session_state[f"appeal_claim_{picked}"]
     now = time.strftime(TIME_FORMAT)
-    left.text_input("Game ended at", value=now, key="appeal_ended")
-    right.text_input("Appeal filed at", value=now, key="appeal_filed")
+    left.text_input(words.t("Game ended at"), value=now, key="appeal_ended")
+    right.text_input(words.t("Appeal filed at"), value=now, key="appeal_filed")
     if game.profile_id == "rfm":
         try:
-            ends = _parse_time(str(st.session_state["appeal_ended"]), "Game ended at") + 600
-            st.caption(f"Filing deadline (rfm 7.3.6, 10 minutes after the game): {time.strftime(TIME_FORMAT, time.localtime(ends))}")
+            ends = _parse_time(str(st.session_state["appeal_ended"]), _("Game ended at")) + 600
+            st.caption(words.t("Filing deadline (rfm 7.3.6, 10 minutes after the game): {when}",
+                               when=time.strftime(TIME_FORMAT, time.localtime(ends))))
         except StopframeError as exc:
             st.caption(str(exc))
-    st.button("Open the case", key="appeal_open", type="primary", on_click=_open_case, args=(game,))
+    st.button(words.t("Open the case"), key="appeal_open", type="primary", on_click=_open_case, args=(game,))
     show_flash("appeal_open")
 
 
-def _save(case: AppealCase, where: str, what: str = "Saved", **changes: Any) -> None:
+def _save(case: AppealCase, where: str, what: str, **changes: Any) -> None:
     who = state.judge_name()
     if not who:
-        flash("error", NO_NAME, where)
+        flash("error", no_name(), where)
         return
     try:
         state.appeals().save(replace(case, **changes), who=who)
     except StopframeError as exc:
         flash("error", str(exc), where)
     else:
-        flash("success", f"{what} (case {case.case_id}).", where)
+        flash("success", _("{what} (case {case}).", what=what, case=md(case.case_id)), where)  # `what` is Markdown
 
 
 def _save_statements(case: AppealCase) -> None:
     s, k = st.session_state, case.case_id
-    _save(case, f"{k}_save", "The statements are saved", side_judge_statement=str(s.get(f"{k}_side") or ""),
+    _save(case, f"{k}_save", _("The statements are saved"), side_judge_statement=str(s.get(f"{k}_side") or ""),
           table_judge_statement=str(s.get(f"{k}_table") or ""), club_member=bool(s.get(f"{k}_member")),
           protest_votes_for=tuple(s.get(f"{k}_protest") or ()))
 
@@ -203,9 +212,9 @@ def _attach(game: Game, case: AppealCase) -> None:
     item = attachable(game).get(picked)
     where = f"{case.case_id}_attach"
     if item is None:
-        flash("error", "Pick what to attach first (the «Attach more evidence» list).", where)
+        flash("error", _("Pick what to attach first (the «Attach more evidence» list)."), where)
         return
-    _save(case, where, f"Attached: {item.label}", evidence=case.with_evidence(item).evidence)
+    _save(case, where, _("Attached: {item}", item=md(item.label)), evidence=case.with_evidence(item).evidence)
 
 
 def attachable(game: Game) -> dict[str, EvidenceItem]:
@@ -213,14 +222,16 @@ def attachable(game: Game) -> dict[str, EvidenceItem]:
     out: dict[str, EvidenceItem] = {}
     if game.video_meta is not None:
         frame = min(state.frame(), game.video_meta.frame_count - 1)
-        out[f"frame {frame} (the frame open in the frame viewer)"] = EvidenceItem("frame", f"frame {frame}", frame)
-        out[f"clip around frame {frame} (±2 s)"] = EvidenceItem("clip", f"clip around frame {frame}", frame)
+        out[_("frame {index} (the frame open in the frame viewer)", index=frame)] = EvidenceItem(
+            "frame", _("frame {index}", index=frame), frame)
+        out[_("clip around frame {index} (±2 s)", index=frame)] = EvidenceItem(
+            "clip", _("clip around frame {index}", index=frame), frame)
     for f in game.findings:
         frames = evidence_frames(game, f) if game.video_meta is not None else []
-        out["finding: " + plain_title(f)] = EvidenceItem("finding", plain_title(f), frames[0] if frames else None,
+        out[_("finding: {finding}", finding=plain_title(f))] = EvidenceItem("finding", plain_title(f), frames[0] if frames else None,
                                                          f.to_json())
     for v in game.votes:
-        label = "vote: " + vote_label(v)
+        label = _("vote: {where}", where=vote_label(v))
         out[label] = EvidenceItem("vote", label, None, v.to_json())
     return out
 
@@ -238,30 +249,28 @@ def decision_from_form(prefix: str, who: str) -> Decision:
                     adjustments=adjustments)
 
 
-MISSING = (  # a precondition's text (review.cases.appeals.checks) -> what the chief judge still has to do
-    ("the decision is one of", "Pick a decision."),
-    ("the reasoning is written down", "Write the reasoning (the «Reasoning» box)."),
-    ("who decided is recorded", "Enter your name first (in the sidebar, under «Your name»)."),
-    ("this ground allows", "This ground does not allow that decision: pick {allowed}, or another ground."),
-    ("the new result differs", "Pick a new result other than the announced one."),
-    ("each adjustment names", "Name the seat (1–10) and a number of points other than 0."),
-    ("filed within", "The appeal was filed too late."),
-    ("filed ", "The appeal was filed too late ({text})."),
-    ("the video of the game or the vote", "Attach the video evidence: a finding, a frame, a clip or the vote."),
-    ("a result is changed or replayed only with the video", "Attach the video evidence: a finding, a frame, a clip or the vote."),
-    ("the side judge's testimony", "Record the side judge's statement and press «Save the statements»."),
-    ("the chief judge agrees", "Tick «The chief judge agrees»."),
-    ("only a club member", "Tick «The appellant is a club member» and save the statements (only a member may protest)."),
-    ("the table's vote on the protest", "The table's vote does not accept the protest yet ({text})."),
-)
-
-
 def missing_text(c: Any) -> str:
-    """What an unmet precondition asks for, as something to do (with its clause)."""
+    """What an unmet precondition (review.cases.appeals.Check, by its code) asks for, as something to do (with its
+    clause)."""
     text = words.humanise(c.text)
     allowed = text.split(":", 1)[1].strip() if ":" in text else ""
-    phrase = next((m for start, m in MISSING if c.text.startswith(start)), "Still missing: {text}.")
-    return phrase.format(text=text, allowed=allowed) + (f" ({c.clause})" if c.clause else "")
+    todo = {
+        "outcome": _("Pick a decision."),
+        "reasoning": _("Write the reasoning (the «Reasoning» box)."),
+        "decided_by": _("Enter your name first (in the sidebar, under «Your name»)."),
+        "ground_allows": _("This ground does not allow that decision: pick {allowed}, or another ground.", allowed=allowed),
+        "new_result": _("Pick a new result other than the announced one."),
+        "adjustment": _("Name the seat (1–10) and a number of points other than 0."),
+        "in_time": _("The appeal was filed too late."),
+        "late": _("The appeal was filed too late ({text}).", text=text),
+        "video": _("Attach the video evidence: a finding, a frame, a clip or the vote."),
+        "side_judge": _("Record the side judge's statement and press «Save the statements»."),
+        "chief_agrees": _("Tick «The chief judge agrees»."),
+        "club_member": _("Tick «The appellant is a club member» and save the statements (only a member may protest)."),
+        "protest_vote": _("The table's vote does not accept the protest yet ({text}).", text=text),
+    }
+    phrase = todo.get(c.code) or _("Still missing: {text}.", text=text)
+    return phrase + (f" ({c.clause})" if c.clause else "")
 
 
 def unmet(game: Game, case: AppealCase, decision: Decision) -> list[str]:
@@ -275,7 +284,7 @@ def _decide(game: Game, case: AppealCase, prefix: str, amend: bool) -> None:
     decision = decision_from_form(prefix, who)
     missing = unmet(game, case, decision)
     if missing:
-        flash("error", "Not recorded yet. Missing: \n" + "\n".join(f"- {m}" for m in missing), where)
+        flash("error", _("Not recorded yet. Missing:") + " \n" + "\n".join(f"- {md(m)}" for m in missing), where)
         return
     try:
         if amend:
@@ -285,29 +294,33 @@ def _decide(game: Game, case: AppealCase, prefix: str, amend: bool) -> None:
     except StopframeError as exc:
         flash("error", words.humanise(str(exc)), where)
     else:
-        flash("success", f"Case {case.case_id}: {decision.summary} ({'amended' if amend else 'decided'} by {who}).",
-              case.case_id)
+        done = (_("Case {case}: {decision} (amended by {who}).", case=case.case_id, decision=decision.summary, who=who)
+                if amend else
+                _("Case {case}: {decision} (decided by {who}).", case=case.case_id, decision=decision.summary, who=who))
+        flash("success", md(done), case.case_id)
 
 
 def _decision_form(game: Game, case: AppealCase, prefix: str, amend: bool) -> None:
-    outcome = st.radio("Decision", OUTCOMES, key=f"{prefix}_outcome", format_func=lambda o: OUTCOME_TEXT[o],
+    outcome = st.radio(words.t("Decision"), OUTCOMES, key=f"{prefix}_outcome", format_func=outcome_words,
                        horizontal=True)
     if outcome == "result_changed":
-        st.selectbox("New result", WINNERS, key=f"{prefix}_winner")
+        st.selectbox(words.t("New result"), WINNERS, key=f"{prefix}_winner", format_func=lambda w: term("winner", w))
     if outcome == "points_adjusted":
         a, b, c = st.columns(3)
-        a.selectbox("Seat", list(range(1, 11)), key=f"{prefix}_adj_seat")
-        b.number_input("Points (+ takes a fine off, − adds one)", -2.0, 2.0, value=-1.2, step=0.1, key=f"{prefix}_adj_points")
-        c.text_input("Clause", value=case.ground, key=f"{prefix}_adj_clause")
-    st.text_area("Reasoning", key=f"{prefix}_reasoning")
-    st.checkbox("The chief judge agrees", key=f"{prefix}_agree")
+        a.selectbox(words.t("Seat"), list(range(1, 11)), key=f"{prefix}_adj_seat")
+        b.number_input(words.t("Points (+ takes a fine off, − adds one)"), -2.0, 2.0, value=-1.2, step=0.1,
+                       key=f"{prefix}_adj_points")
+        c.text_input(words.t("Clause"), value="" if case.ground == "other" else case.ground, key=f"{prefix}_adj_clause")
+    st.text_area(words.t("Reasoning"), key=f"{prefix}_reasoning")
+    st.checkbox(words.t("The chief judge agrees"), key=f"{prefix}_agree")
     draft = decision_from_form(prefix, state.judge_name())
-    st.markdown("**Preconditions**  \n" + "  \n".join(
-        (":green[✓ met]" if c.ok else ":red[✗ missing]" if c.blocking else ":orange[! advisory]")
+    met, missing, advisory = words.t("✓ met"), words.t("✗ missing"), words.t("! advisory")
+    st.markdown(f"**{words.t('Preconditions')}**  \n" + "  \n".join(
+        (f":green[{met}]" if c.ok else f":red[{missing}]" if c.blocking else f":orange[{advisory}]")
         + f" — {md(words.humanise(c.text) if c.ok or not c.blocking else missing_text(c))}"
         + (f" ({c.clause})" if c.clause and (c.ok or not c.blocking) else "")
         for c in checks(case, draft, roles(game), protocol_winner(game))))
-    st.button("Record the amendment" if amend else "Record the decision", key=f"{prefix}_go", type="primary",
+    st.button(words.t("Record the amendment") if amend else words.t("Record the decision"), key=f"{prefix}_go", type="primary",
               on_click=_decide, args=(game, case, prefix, amend))
     show_flash(f"{prefix}_go")
 
@@ -353,91 +366,102 @@ def _save_report(game: Game, case: AppealCase) -> None:
     except StopframeError as exc:
         flash("error", str(exc), f"{case.case_id}_report")
     else:
-        flash("success", "Saved: " + ", ".join(paths), f"{case.case_id}_report")
+        flash("success", words.t("Saved: {paths}", paths=", ".join(paths)), f"{case.case_id}_report")
 
 
 def _evidence(game: Game, case: AppealCase, editable: bool) -> None:
     from stopframe_app.viewer import make_clips, render_frame
 
-    st.subheader(f"Evidence ({len(case.evidence)})")
+    st.subheader(words.t("Evidence ({n})", n=len(case.evidence)))
     for i, item in enumerate(case.evidence):
         with st.container(border=True):
-            st.markdown(f"**{item.kind}** — {md(item.label)}")
+            st.markdown(f"**{md(term('evidence', item.kind))}** — {md(item.label)}")
             if item.data and item.kind == "finding":
                 cons = item.data.get("consequence") or {}
                 clause = f"{item.data['clause']}: " if item.data.get("clause") else ""
-                st.caption(md(f"{clause}{cons.get('text') or words.consequence_text(cons)}. "
-                              f"{words.humanise(item.data.get('x_text') or '')}"))
+                st.caption(md(f"{clause}{words.consequence_text(cons)}. {words.said(item.data)}"))
             if item.data and item.kind == "vote":
                 vote = VoteReport.from_json(item.data)  # the case file keeps the audit's row as its JSON
                 t = tally(vote)
-                st.caption(md(f"hands seen in time: {words.seat_list(t.hands_seen)}; the video counts {t.count_text} "
-                              f"({t.breakdown()}); outcome by the protocol: {words.vote_outcome_text(vote.outcome.protocol)}, "
-                              f"by the video: {words.vote_outcome_text(vote.outcome.video)}"))
+                st.caption(words.t("hands seen in time: {hands}; the video counts {count} ({how}); outcome by the "
+                                   "protocol: {protocol}, by the video: {video}", hands=words.seat_list(t.hands_seen),
+                                   count=t.count_text, how=words.breakdown(t),
+                                   protocol=words.vote_outcome_text(vote.outcome.protocol),
+                                   video=words.vote_outcome_text(vote.outcome.video)))
             if item.frame is not None and game.video_meta is not None:
-                if item.kind == "clip" and st.toggle("play the clip", key=f"{case.case_id}_clip_{i}"):
+                if item.kind == "clip" and st.toggle(words.t("play the clip"), key=f"{case.case_id}_clip_{i}"):
                     normal, slow = make_clips(game, item.frame)
                     a, b = st.columns(2)
                     a.video(str(normal))
                     b.video(str(slow))
-                    b.caption("quarter speed")
+                    b.caption(words.t("quarter speed"))
                 else:
                     jpeg, caption = render_frame(game, item.frame)
                     st.image(jpeg, caption=caption, width=640)
     if editable:
         options = list(attachable(game))
-        st.selectbox("Attach more evidence", options, key=f"{case.case_id}_attach")
-        st.button("Attach", key=f"{case.case_id}_attach_go", on_click=_attach, args=(game, case))
+        st.selectbox(words.t("Attach more evidence"), options, key=f"{case.case_id}_attach")
+        st.button(words.t("Attach"), key=f"{case.case_id}_attach_go", on_click=_attach, args=(game, case))
         show_flash(f"{case.case_id}_attach")
 
 
 def _case(game: Game, case: AppealCase) -> None:
     open_ = case.status == "open"
-    st.subheader(f"Case {case.case_id} — {'open' if open_ else 'decided (read-only)'}")
+    st.subheader(words.t("Case {case} — {status}", case=case.case_id,
+                         status=_("open") if open_ else _("decided (read-only)")))
     when = "%Y-%m-%d %H:%M"
-    lines = [f"- appellant: {md(case.appellant)}" + (f" (seat {case.appellant_seat})" if case.appellant_seat else ""),
-             f"- claim: {md(case.claim)}", f"- grounds: `{case.ground}`",
-             f"- opened from: {md((case.opened_from or {}).get('label') or '—')}",
-             f"- game ended {time.strftime(when, time.localtime(case.game_ended_at))}, appeal filed "
-             f"{time.strftime(when, time.localtime(case.filed_at))}"]
+    appellant = case.appellant + (" " + _("(seat {seat})", seat=case.appellant_seat) if case.appellant_seat else "")
+    lines = ["- " + words.t("appellant: {who}", who=appellant), "- " + words.t("claim: {claim}", claim=case.claim),
+             "- " + words.t("grounds: {ground}", ground=ground_name(case.ground)),
+             "- " + words.t("opened from: {source}", source=(case.opened_from or {}).get("label") or "—"),
+             "- " + words.t("game ended {ended}, appeal filed {filed}",
+                            ended=time.strftime(when, time.localtime(case.game_ended_at)),
+                            filed=time.strftime(when, time.localtime(case.filed_at)))]
     st.markdown("\n".join(lines))
     if case.deadline is not None:
-        text = f"Filing deadline (rfm 7.3.6): {time.strftime(when, time.localtime(case.deadline))}"
-        (st.success if case.filed_in_time else st.error)(text + (" — filed in time." if case.filed_in_time else " — filed late."))
+        deadline = time.strftime(when, time.localtime(case.deadline))
+        if case.filed_in_time:
+            st.success(words.t("Filing deadline (rfm 7.3.6): {when} — filed in time.", when=deadline))
+        else:
+            st.error(words.t("Filing deadline (rfm 7.3.6): {when} — filed late.", when=deadline))
     _evidence(game, case, open_)
-    st.subheader("Statements")
+    st.subheader(words.t("Statements"))
     k = case.case_id
-    st.text_area("The side judge's statement", value=case.side_judge_statement, key=f"{k}_side", disabled=not open_)
-    st.text_area("The table judge's statement", value=case.table_judge_statement, key=f"{k}_table", disabled=not open_)
+    st.text_area(words.t("The side judge's statement"), value=case.side_judge_statement, key=f"{k}_side",
+                 disabled=not open_)
+    st.text_area(words.t("The table judge's statement"), value=case.table_judge_statement, key=f"{k}_table",
+                 disabled=not open_)
     if case.profile == "showtime":
-        st.checkbox("The appellant is a club member (showtime ¶42)", value=case.club_member, key=f"{k}_member",
+        st.checkbox(words.t("The appellant is a club member (showtime ¶42)"), value=case.club_member, key=f"{k}_member",
                     disabled=not open_)
-        st.multiselect("Seats voting to accept the protest", list(range(1, 11)), default=list(case.protest_votes_for),
-                       key=f"{k}_protest", disabled=not open_)
+        st.multiselect(words.t("Seats voting to accept the protest"), list(range(1, 11)),
+                       default=list(case.protest_votes_for), key=f"{k}_protest", disabled=not open_)
     if open_:
-        st.button("Save the statements", key=f"{k}_save", on_click=_save_statements, args=(case,))
+        st.button(words.t("Save the statements"), key=f"{k}_save", on_click=_save_statements, args=(case,))
         show_flash(f"{k}_save")
-        st.subheader("Decision")
+        st.subheader(words.t("Decision"))
         _decision_form(game, case, f"{k}_d", amend=False)
     else:
-        st.subheader("Decision")
+        st.subheader(words.t("Decision"))
         st.markdown(f"**{md(case.decision.summary)}** — {md(case.decision.reasoning)}  \n"
-                    f"decided by {md(case.decision.decided_by)} at "
-                    f"{time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(case.decision.decided_at))}")
+                    + words.t("decided by {who} at {when}", who=case.decision.decided_by,
+                              when=time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(case.decision.decided_at))))
         for n, a in enumerate(state.appeals().amendments(k), 1):
-            st.markdown(f"Amendment {n}: **{md(a.decision.summary)}** — {md(a.decision.reasoning)} ({md(a.who)})")
-        with st.expander("Amend the decision (a new record; the decision above stays)"):
+            st.markdown(words.t("Amendment {n}: **{decision}** — {reasoning} ({who})", n=n, decision=a.decision.summary,
+                                reasoning=a.decision.reasoning, who=a.who))
+        with st.expander(words.t("Amend the decision (a new record; the decision above stays)")):
             _decision_form(game, case, f"{k}_a", amend=True)
-    st.subheader("Report")
-    st.download_button("Download the case report (HTML)", data=report_html(game, case),
+    st.subheader(words.t("Report"))
+    st.download_button(words.t("Download the case report (HTML)"), data=report_html(game, case),
                        file_name=f"appeal_{k}.html", mime="text/html", key=f"{k}_dl")
-    st.button("Save the report to the data folder" + (" (HTML + PDF)" if chromium() else " (HTML)"),
+    st.button(words.t("Save the report to the data folder (HTML + PDF)") if chromium()
+              else words.t("Save the report to the data folder (HTML)"),
               key=f"{k}_report", on_click=_save_report, args=(game, case))
     show_flash(f"{k}_report")
-    with st.expander("History of the case"):
-        st.dataframe(pd.DataFrame([{"action": words.ACTIONS.get(h["action"], str(h["action"]).replace("_", " ")),
-                                    "who": h["who"], "version": h["version"],
-                                    "at": time.strftime("%H:%M:%S", time.localtime(h["at"]))}
+    with st.expander(words.t("History of the case")):
+        st.dataframe(pd.DataFrame([{_("action"): words.ACTIONS.get(h["action"], str(h["action"]).replace("_", " ")),
+                                    _("who"): h["who"], _("version"): h["version"],
+                                    _("at"): time.strftime("%H:%M:%S", time.localtime(h["at"]))}
                                    for h in state.appeals().history(k)]), hide_index=True)
 
 
@@ -445,11 +469,12 @@ def render(game: Game) -> None:
     st.header(words.t("Appeals"))
     show_flash()
     cases = state.appeals().cases(game.game_id)
-    labels = {c.case_id: f"{c.case_id} · {words.status(c.status)} · {c.appellant} · {c.ground}" for c in cases}
-    options = [NEW, *labels]
+    labels = {c.case_id: f"{c.case_id} · {words.status(c.status)} · {c.appellant} · {ground_name(c.ground)}" for c in cases}
+    labels[NEW] = _("Open a new case")
+    options = [NEW, *(c.case_id for c in cases)]
     if st.session_state.get(CASE) not in options:
         st.session_state[CASE] = cases[-1].case_id if cases else NEW
-    picked = st.selectbox("Case", options, key=CASE, format_func=lambda o: labels.get(o, o))
+    picked = st.selectbox(words.t("Case"), options, key=CASE, format_func=labels.__getitem__)
     show_flash(picked)
     if picked == NEW:
         _new_case(game)

@@ -16,12 +16,13 @@ import pandas as pd
 import streamlit as st
 
 from contract.errors import StopframeError
+from contract.i18n import _
 from contract.jsonio import read_json
 from contract.outputs import check_output, same_kind
 from review.cases.store import data_dir
 from review.game.protocol import resolve_camera_path
 from stopframe_app import state, words
-from stopframe_app.decisions import game_inputs, md
+from stopframe_app.decisions import game_inputs
 from stopframe_app.game import Game, GameSpec, stem_of
 from vision.seat_finder import FoundMap, renumbered
 from vision.seats import Seat, SeatMap, default_seat_map, save_seat_map
@@ -33,7 +34,17 @@ GRID = 24  # click resolution of the picture, in frame pixels
 FOUND = "calib_found"  # (video path, FoundMap): the map found from this video in this session
 TRIED = "calib_found_tried"  # video paths the finder has already run on (the page never loops on a failure)
 CAMERA = "calib_camera"  # the camera whose seats are placed (a game of several cameras)
+# where the zones start from, by their English names (shown from the catalogue)
 OWN, FOUND_START, ELLIPSE = "the game's seat map", "the seat map found from the video", "an ellipse of ten seats"
+CENTRE, SEAT1 = "centre", "seat1"  # what a click places besides a seat's zone (a seat number)
+
+
+def _target_words(target: str | int) -> str:
+    if target == CENTRE:
+        return _("table centre")
+    if target == SEAT1:
+        return _("seat 1")
+    return _("zone of seat {seat}", seat=target)
 
 
 def _defaults(w: int, h: int) -> dict[str, float]:
@@ -70,17 +81,17 @@ def click_chart(jpeg: bytes, size: tuple[int, int], display_width: int = 800) ->
     return alt.layer(picture, points).properties(width=dw, height=dh)
 
 
-def _apply_click(target: str, size: tuple[int, int]) -> None:
+def _apply_click(target: str | int, size: tuple[int, int]) -> None:
     picked = ((st.session_state.get(CLICK) or {}).get("selection") or {}).get("spot") or []
     if not picked:
         return
     x, y = float(picked[0]["x"]), float(picked[0]["y"])
-    if target == "table centre":
+    if target == CENTRE:
         st.session_state["calib_cx"], st.session_state["calib_cy"] = x, y
-    elif target == "seat 1":
+    elif target == SEAT1:
         st.session_state["calib_s1x"], st.session_state["calib_s1y"] = x, y
     else:
-        seat = int(target.split()[-1])
+        seat = int(target)
         centre = st.session_state.get("_calib_centres", {}).get(seat)
         if centre is not None:
             moves = dict(st.session_state.get(MOVES, {}))
@@ -100,15 +111,16 @@ def find_seats_now(game: Game) -> None:
     from pipeline.seat_finding import find_game_seats
 
     st.session_state[TRIED] = {*st.session_state.get(TRIED, set()), game.spec.video}
-    bar = st.progress(0.0, text="Finding the seats: looking at the hands in the votes…")
+    bar = st.progress(0.0, text=_("Finding the seats: looking at the hands in the votes…"))
 
     def step(done: int, total: int) -> None:
-        bar.progress(done / max(total, 1), text=f"Finding the seats: frame {done} of {total} looked at")
+        bar.progress(done / max(total, 1), text=_("Finding the seats: frame {done} of {total} looked at", done=done,
+                                                  total=total))
 
     try:
         found = find_game_seats(str(game.spec.video), game.spec.protocol, progress=step)
     except StopframeError as exc:
-        st.error(f"The seats could not be found from the video: {exc}")
+        st.error(words.t("The seats could not be found from the video: {why}", why=exc))
         return
     finally:
         bar.empty()
@@ -127,26 +139,31 @@ def found_panel(game: Game, found: FoundMap) -> None:
     """What the finder is sure of: each seat's confidence, every seat it could not place and why, and the
     judge's two corrections of the numbering."""
     players_only = found.mode != "votes" and found.table is not None
-    how = ("the hands in the protocol's votes" if found.mode == "votes" else
-           "the players and the table (no vote times yet)" if players_only else "the hands seen over the whole video")
-    direction = "counter-clockwise" if found.flipped else "clockwise"
-    st.caption(f"Found from {how} in {found.seconds:.1f} s; seat 1 on the judge's left, then {direction}"
-               + (", checked against the protocol's voters." if found.checked_by_voters else ".")
-               + (" The chairs are spread evenly round the table's outline, fitted to the players seen; each zone "
-                  "reaches from the rim to two hands in, as no vote has shown yet where this table's hands land: "
-                  "check them, and find the map again once the protocol has vote times." if players_only else
-                  " The table's outline set the ring." if found.table is not None else
-                  " No table outline was found: check the seat numbers on the picture."))
+    how = (_("the hands in the protocol's votes") if found.mode == "votes" else
+           _("the players and the table (no vote times yet)") if players_only else _("the hands seen over the whole video"))
+    direction = _("counter-clockwise") if found.flipped else _("clockwise")
+    said = [_("Found from {how} in {seconds} s; seat 1 on the judge's left, then {direction}", how=how,
+              seconds=words.number(found.seconds, 1), direction=direction)
+            + (_(", checked against the protocol's voters.") if found.checked_by_voters else ".")]
+    if players_only:
+        said.append(_("The chairs are spread evenly round the table's outline, fitted to the players seen; each zone "
+                      "reaches from the rim to two hands in, as no vote has shown yet where this table's hands land: "
+                      "check them, and find the map again once the protocol has vote times."))
+    elif found.table is not None:
+        said.append(_("The table's outline set the ring."))
+    else:
+        said.append(_("No table outline was found: check the seat numbers on the picture."))
+    st.caption(words.md(" ".join(said)))
     cols = st.columns(2)
-    cols[0].button("Flip direction", key="calib_flip", on_click=_renumber, args=(game, True, 0),
-                   help="Number the seats the other way round the table.")
-    cols[1].button("Move seat 1", key="calib_move1", on_click=_renumber, args=(game, False, 1),
-                   help="Seat 1 moves one chair on; the others follow round the table.")
-    rows = [{"seat": n, "confidence": f"{c:.2f}"} for n, c in sorted(found.confidence.items())]
+    cols[0].button(words.t("Flip direction"), key="calib_flip", on_click=_renumber, args=(game, True, 0),
+                   help=_("Number the seats the other way round the table."))
+    cols[1].button(words.t("Move seat 1"), key="calib_move1", on_click=_renumber, args=(game, False, 1),
+                   help=_("Seat 1 moves one chair on; the others follow round the table."))
+    rows = [{_("seat"): n, _("confidence"): words.number(c)} for n, c in sorted(found.confidence.items())]
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, key="calib_found_table")
     for why in found.unfound.values():
-        st.warning(why)
+        st.warning(why)  # vision.seat_finder's own sentence
 
 
 def _open_camera(game: Game) -> None:
@@ -161,12 +178,12 @@ def camera_picker(game: Game) -> None:
         return
     if game.camera is not None:
         st.session_state[CAMERA] = game.camera.id
-    st.radio("Camera", ids, horizontal=True, key=CAMERA, on_change=_open_camera, args=(game,),
-             help="Each camera has its own seat map, saved to that camera's seat map file (videos[].seats).")
+    st.radio(words.t("Camera"), ids, horizontal=True, key=CAMERA, on_change=_open_camera, args=(game,),
+             help=_("Each camera has its own seat map, saved to that camera's seat map file (videos[].seats)."))
     if (why := state.open_error(CAMERA)) is not None:
         st.error(why)
     elif game.camera is None:
-        st.caption("The open video is none of the protocol's cameras: pick one to place its seats.")
+        st.caption(words.t("The open video is none of the protocol's cameras: pick one to place its seats."))
 
 
 def _save_path(game: Game) -> tuple[Path, str]:
@@ -189,7 +206,7 @@ def _save_target(game: Game, typed: str) -> tuple[Path | None, str | None]:
         target = Path(typed.strip()).expanduser()
         check_output(target, game_inputs(game, seats=False), what="seat map")
     except RuntimeError:  # `~nosuchuser/x`
-        return Path(typed), f"{typed[:200]}: there is no such user's home folder to save into."
+        return Path(typed), _("{path}: there is no such user's home folder to save into.", path=typed[:200])
     except (StopframeError, ValueError) as exc:
         return Path(typed), str(exc)
     return target, None
@@ -215,7 +232,7 @@ def render(game: Game) -> None:
     st.header(words.t("Seat calibration"))
     camera_picker(game)
     if game.video_meta is None:
-        st.info(game.notes.get("video", "Open a game with a video to place its seats."))
+        st.info(game.notes.get("video") or words.t("Open a game with a video to place its seats."))
         return
     w, h = game.video_meta.width, game.video_meta.height
     for k, v in _defaults(w, h).items():
@@ -225,69 +242,73 @@ def render(game: Game) -> None:
     frame = min(state.frame(), game.video_meta.frame_count - 1)
     with state.video(game) as source:
         image = source.frame_at(frame)
-    if st.button("Find seats from the video", key="calib_find",
-                 help="Where each player's hand rests during the protocol's votes becomes that seat's zone."):
+    if st.button(words.t("Find seats from the video"), key="calib_find",
+                 help=_("Where each player's hand rests during the protocol's votes becomes that seat's zone.")):
         find_seats_now(game)
     elif game.seat_map is None and found_map(game) is None and game.spec.video not in st.session_state.get(TRIED, ()):
         find_seats_now(game)  # no map at all: start from the one the video shows, not from the ellipse
     found = found_map(game)
     starts = ([OWN] if game.seat_map is not None else []) + ([FOUND_START] if found is not None else []) + [ELLIPSE]
-    start_from = st.radio("Start from", starts, horizontal=True, key="calib_start")
+    start_from = st.radio(words.t("Start from"), starts, horizontal=True, key="calib_start", format_func=_)
     own = start_from != ELLIPSE
     if start_from == FOUND_START and found is not None:
         found_panel(game, found)
-    places = [f"zone of seat {n}" for n in range(1, 11)]
-    target = st.radio("A click on the picture places", places if own else ["table centre", "seat 1", *places],
-                      horizontal=True, key="calib_target")
+    places: list[str | int] = list(range(1, 11))
+    if st.session_state.get("calib_target") not in (places if own else [CENTRE, SEAT1, *places]):
+        st.session_state.pop("calib_target", None)
+    target = st.radio(words.t("A click on the picture places"), places if own else [CENTRE, SEAT1, *places],
+                      horizontal=True, key="calib_target", format_func=_target_words)
     cols = st.columns(4)
-    cols[0].number_input("centre x", 0.0, float(w), key="calib_cx", step=5.0)
-    cols[0].number_input("centre y", 0.0, float(h), key="calib_cy", step=5.0)
-    cols[1].number_input("half width", 10.0, float(w), key="calib_ax", step=5.0)
-    cols[1].number_input("half depth", 10.0, float(h), key="calib_ay", step=5.0)
-    cols[2].number_input("rotation (°)", -90.0, 90.0, key="calib_angle", step=1.0)
-    cols[2].checkbox("seats go clockwise on screen", value=True, key="calib_clockwise")
-    cols[3].number_input("seat 1 x", 0.0, float(w), key="calib_s1x", step=5.0)
-    cols[3].number_input("seat 1 y", 0.0, float(h), key="calib_s1y", step=5.0)
-    if cols[3].button("Reset zone moves", key="calib_reset"):
+    cols[0].number_input(words.t("centre x"), 0.0, float(w), key="calib_cx", step=5.0)
+    cols[0].number_input(words.t("centre y"), 0.0, float(h), key="calib_cy", step=5.0)
+    cols[1].number_input(words.t("half width"), 10.0, float(w), key="calib_ax", step=5.0)
+    cols[1].number_input(words.t("half depth"), 10.0, float(h), key="calib_ay", step=5.0)
+    cols[2].number_input(words.t("rotation (°)"), -90.0, 90.0, key="calib_angle", step=1.0)
+    cols[2].checkbox(words.t("seats go clockwise on screen"), value=True, key="calib_clockwise")
+    cols[3].number_input(words.t("seat 1 x"), 0.0, float(w), key="calib_s1x", step=5.0)
+    cols[3].number_input(words.t("seat 1 y"), 0.0, float(h), key="calib_s1y", step=5.0)
+    if cols[3].button(words.t("Reset zone moves"), key="calib_reset"):
         st.session_state[MOVES] = {}
     params = {k: float(st.session_state[k]) for k in PARAMS}
     base = {OWN: game.seat_map, FOUND_START: found.seat_map if found is not None else None}.get(start_from)
     seat_map = build_map((w, h), params, bool(st.session_state.get("calib_clockwise", True)),
                          st.session_state.get(MOVES, {}), base=base)
     st.session_state["_calib_centres"] = {n: tuple(s.zone.mean(axis=0)) for n, s in seat_map.seats.items()}
-    preview = draw_overlay(image, seat_map=seat_map, caption=f"frame {frame}")
+    preview = draw_overlay(image, seat_map=seat_map, caption=f"#{frame}")  # the overlay's font has Latin letters only
     st.altair_chart(click_chart(encode_jpeg(preview, 80), (w, h)), key=CLICK, on_select=lambda: _apply_click(target, (w, h)),
                     selection_mode="spot")
-    st.caption("Click the picture to place what is chosen above; fine-tune with the numbers.")
+    st.caption(words.t("Click the picture to place what is chosen above; fine-tune with the numbers."))
     default_path, path_key = _save_path(game)
-    path = st.text_input("Save the seat map as", value=str(default_path), key=path_key)
+    path = st.text_input(words.t("Save the seat map as"), value=str(default_path), key=path_key)
     target_file, refused = _save_target(game, path)
     existing = target_file is not None and refused is None and target_file.exists()
     in_use = existing and bool(game.spec.seats) and _same_file(target_file, Path(game.spec.seats))
     replace_ok = True
     if existing:
-        what = "the game's seat map" if in_use else "an existing seat map"
-        replace_ok = st.checkbox(f"Replace {what} at {md(path)} (its zones are lost)", key="calib_replace")
-    if st.button("Save seat map and use it", key="calib_save", type="primary"):
+        label = (words.t("Replace the game's seat map at {path} (its zones are lost)", path=path) if in_use
+                 else words.t("Replace an existing seat map at {path} (its zones are lost)", path=path))
+        replace_ok = st.checkbox(label, key="calib_replace")
+    if st.button(words.t("Save seat map and use it"), key="calib_save", type="primary"):
         if target_file is None:
-            st.error("Give the file to save the seat map to first (the «Save the seat map as» box).")
+            st.error(words.t("Give the file to save the seat map to first (the «Save the seat map as» box)."))
             return
         if refused is not None:
-            st.error(f"Not saved: {md(refused)}")
+            st.error(words.t("Not saved: {why}", why=refused))
             return
         if not replace_ok:
-            st.error(f"Not saved: {md(path)} already holds a seat map. Tick «Replace …» above to overwrite it, "
-                     "or give another file name.")
+            st.error(words.t("Not saved: {path} already holds a seat map. Tick «Replace …» above to overwrite it, "
+                             "or give another file name.", path=path))
             return
         try:
             same_kind(target_file, "stopframe-seats/1", "a seat map", _format_of)
             saved = save_seat_map(seat_map, str(check_output(target_file, game_inputs(game, seats=False),
                                                              what="seat map")))
         except (OSError, StopframeError) as exc:
-            st.error(f"Could not save the seat map to {md(path)}: {md(exc)}")
+            st.error(words.t("Could not save the seat map to {path}: {why}", path=path, why=exc))
             return
         spec = game.spec
         state.open_spec(GameSpec(spec.protocol, spec.video, str(saved), None, spec.profile))
         st.session_state[state.FRAME] = frame
         st.session_state.pop("calib_replace", None)
-        st.success(f"Saved {saved}; the game now uses it (analyse the video again to use the new zones).")
+        st.success(words.t("Saved {path}; the game now uses it (analyse the video again to use the new zones).",
+                           path=saved))

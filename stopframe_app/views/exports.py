@@ -14,7 +14,9 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from contract import i18n
 from contract.errors import StopframeError
+from contract.i18n import _, ngettext
 from contract.jsonio import write_atomic
 from contract.outputs import check_output
 from review.audit.findings import finding_key
@@ -24,7 +26,7 @@ from review.cases.exports import KeyFrame, finding_rows, write_html_report
 from review.cases.store import data_dir
 from review.cases.voters import fill_voters_from_video
 from stopframe_app import report, state, words
-from stopframe_app.decisions import evidence_frames, game_inputs, md, plain_title, show_flash
+from stopframe_app.decisions import evidence_frames, game_inputs, plain_title, show_flash
 from stopframe_app.game import Game, stem_of
 
 
@@ -44,7 +46,15 @@ def _corrected(game: Game) -> dict:
                             appeals=appeals)
 
 
-FILL_LABEL = "Fill voters from the video where the count agrees"
+FILL_LABEL = "Fill voters from the video where the count agrees"  # shown with `t`
+CSV_SEP = "csv_sep"  # the findings CSV's separator: ";" (Excel in a Russian locale) or ","
+
+
+def csv_separator() -> str:
+    """The separator the judge chose for the findings CSV; before a choice, `;` for a Russian reader (Excel in a
+    Russian locale splits on it and reads 0,94 as a number) and `,` otherwise."""
+    chosen = st.session_state.get(CSV_SEP)
+    return chosen if chosen in (";", ",") else report.default_separator()
 
 
 def club_files(game: Game, corrected: dict, voters_from_video: bool = False
@@ -63,14 +73,14 @@ def club_files(game: Game, corrected: dict, voters_from_video: bool = False
         except ExportRefused as exc:
             refused[target] = str(exc)
             continue
-        files[f"{stem}.corrected.{target}.json"] = (f"{NAMES[target]} game file (JSON)",
+        files[f"{stem}.corrected.{target}.json"] = (_("{format} game file (JSON)", format=NAMES[target]),
                                                     json.dumps(club, ensure_ascii=False, indent=1) + "\n",
                                                     "application/json")
     return files, refused
 
 
-def build_exports(game: Game, with_frames: bool = True,
-                  voters_from_video: bool = False) -> dict[str, tuple[str, str | bytes, str]]:
+def build_exports(game: Game, with_frames: bool = True, voters_from_video: bool = False,
+                  separator: str = ",") -> dict[str, tuple[str, str | bytes, str]]:
     """file name -> (label, content, mime) for everything the judge may download."""
     decisions = state.store().decisions(game.game_id)
     book = state.appeals()
@@ -86,29 +96,31 @@ def build_exports(game: Game, with_frames: bool = True,
             for index in evidence_frames(game, f):
                 jpeg, caption = render_frame(game, index)
                 key_frames[i].append(KeyFrame(caption, jpeg))
-    notes = [f"{len(decisions)} decision(s) and {len(appeals)} appeal decision(s) recorded; corrected protocol: "
-             f"{corrected_name(game.spec.protocol)}."]
-    page = report.html_report(title=f"Stopframe review — {game.title}", protocol=game.data, rows=rows, votes=game.votes,
-                              key_frames=key_frames, notes=notes)
+    notes = [_("{decisions} and {appeals} recorded; corrected protocol: {name}.",
+               decisions=ngettext("{n} decision", "{n} decisions", len(decisions)),
+               appeals=ngettext("{n} appeal decision", "{n} appeal decisions", len(appeals)),
+               name=corrected_name(game.spec.protocol))]
+    page = report.html_report(title=_("Stopframe review — {title}", title=game.title), protocol=game.data, rows=rows,
+                              votes=game.votes, key_frames=key_frames, notes=notes)
     stem = stem_of(Path(game.spec.protocol))
     return {
-        corrected_name(game.spec.protocol): ("Corrected protocol (JSON)",
+        corrected_name(game.spec.protocol): (_("Corrected protocol (JSON)"),
                                              json.dumps(corrected, ensure_ascii=False, indent=2) + "\n", "application/json"),
         **club_files(game, corrected, voters_from_video)[0],
-        f"{stem}.findings.csv": ("Findings (CSV)", report.findings_csv(rows), "text/csv"),
-        f"{stem}.review.html": ("Report (HTML, self-contained)", page, "text/html"),
+        f"{stem}.findings.csv": (_("Findings (CSV)"), report.findings_csv(rows, separator), "text/csv"),
+        f"{stem}.review.html": (_("Report (HTML, self-contained)"), page, "text/html"),
     }
 
 
-def save_all(game: Game, voters_from_video: bool = False) -> list[Path]:
+def save_all(game: Game, voters_from_video: bool = False, separator: str = ",") -> list[Path]:
     """Write every export atomically into the data folder (the protocol's own folder is left alone)."""
     folder = export_folder(game)
-    files = build_exports(game, voters_from_video=voters_from_video)
+    files = build_exports(game, voters_from_video=voters_from_video, separator=separator)
     inputs = game_inputs(game)
     for name in files:  # every file checked before any is written: all are saved, or none
         check_output(folder / name, inputs, what="export")
     out = []
-    for name, (_, content, _) in files.items():
+    for name, (_label, content, _mime) in files.items():
         path = check_output(folder / name, inputs, what="export")
         if name.endswith(".protocol.json"):
             out.append(write_corrected_protocol(path, json.loads(content), game.spec.protocol))
@@ -126,27 +138,28 @@ def trail_rows(game: Game) -> list[dict[str, str]]:
     for t in state.store().trail(game.game_id):
         edited = t.get("edited") or {}
         rows.append({
-            "when": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(t.get("at") or 0))),
-            "who": str(t.get("who") or ""),
-            "finding": names.get(t.get("finding_key"), "a finding no longer in the audit"),
-            "decision": words.status(t.get("status")) if t.get("action") != "withdraw" else "reopened",
-            "changed": ", ".join(f"{k.replace('_', ' ')} → {_value(v)}" for k, v in edited.items()) if edited else "",
-            "reason": str(t.get("reason") or ""),
-            "version": str(t.get("version") or ""),
+            _("when"): time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(t.get("at") or 0))),
+            _("who"): str(t.get("who") or ""),
+            _("finding"): names.get(t.get("finding_key"), _("a finding no longer in the audit")),
+            _("decision"): words.status(t.get("status")) if t.get("action") != "withdraw" else _("reopened"),
+            _("changed"): ", ".join(f"{i18n.term('field', k)} → {_value(v)}" for k, v in edited.items()) if edited else "",
+            _("reason"): str(t.get("reason") or ""),
+            _("version"): str(t.get("version") or ""),
         })
     return rows
 
 
 def _value(v: object) -> str:
     if isinstance(v, dict):
-        return ", ".join(f"{k.replace('_', ' ')} {words.consequence(x) if k == 'type' else words.number(x)}"
+        return ", ".join(f"{i18n.term('field', k)} {words.consequence(x) if k == 'type' else words.number(x)}"
                          for k, x in v.items())
     return words.number(v) if isinstance(v, int | float) else str(v)
 
 
 def _in_words(sentence: str) -> str:
     """A refusal's JSON places (`events[24]`) as a judge counts them: "the corrected protocol's event 25"."""
-    placed = re.sub(r"events\[(\d+)\]", lambda m: f"the corrected protocol's event {int(m.group(1)) + 1}", sentence)
+    placed = re.sub(r"events\[(\d+)\]", lambda m: _("the corrected protocol's event {n}", n=int(m.group(1)) + 1),
+                    sentence)
     return words.humanise(placed[:1].upper() + placed[1:])
 
 
@@ -156,47 +169,56 @@ def _club_notes(game: Game, voters_from_video: bool) -> None:
     _, refused = club_files(game, corrected, voters_from_video)
     for target in FORMATS:
         if target in refused:
-            st.info(f"No {NAMES[target]} file: {_in_words(refused[target])}")
+            st.info(words.t("No {format} file: {why}", format=NAMES[target], why=_in_words(refused[target])))
         else:
-            st.caption(f"The {NAMES[target]} file reads back as the same game; it does not carry "
-                       + "; ".join(left_out(corrected, target)) + ".")
+            st.caption(words.t("The {format} file reads back as the same game; it does not carry {what}.",
+                               format=NAMES[target], what="; ".join(left_out(corrected, target))))
 
 
 def _save(game: Game) -> None:
     try:
-        paths = save_all(game, voters_from_video=bool(st.session_state.get("voters_from_video")))
+        paths = save_all(game, voters_from_video=bool(st.session_state.get("voters_from_video")),
+                         separator=csv_separator())
     except (OSError, ValueError, StopframeError) as exc:
-        st.session_state["exports_said"] = ("error", f"Not saved: {md(exc)}")
+        st.session_state["exports_said"] = ("error", words.t("Not saved: {why}", why=exc))
     else:
-        st.session_state["exports_said"] = ("success", "Saved: " + ", ".join(md(p) for p in paths))
+        st.session_state["exports_said"] = ("success", words.t("Saved: {paths}", paths=", ".join(map(str, paths))))
 
 
 def render(game: Game) -> None:
     st.header(words.t("Exports"))
     show_flash()
     decisions = state.store().decisions(game.game_id)
-    st.write(f"{len(game.findings)} finding(s), {len(decisions)} decided. The original protocol "
-             f"{Path(game.spec.protocol).name} is never changed; the corrected one is a new file.")
+    st.write(words.t("{findings}, {decided} decided. The original protocol {name} is never changed; the corrected one "
+                     "is a new file.", findings=ngettext("{n} finding", "{n} findings", len(game.findings)),
+                     decided=len(decisions), name=Path(game.spec.protocol).name))
     warnings = report.correction_warnings(game.data, decisions.values(), game.votes)
     if warnings:
-        st.warning("The corrected protocol leaves out what it cannot take (it still validates): \n"
+        st.warning(words.t("The corrected protocol leaves out what it cannot take (it still validates):") + " \n"
                    + "\n".join(f"- {w}" for w in warnings))
-    fill = st.checkbox(FILL_LABEL, value=False, key="voters_from_video",
-                       help="Polemica and mafiaratings list every voter's seat. Ticked, a vote the protocol gives only "
-                            "as a count gets the seats whose hands the video counted, where they are exactly that count "
-                            "and every finding on that vote is decided. The other votes keep their count only, and the "
-                            "note below the files then names the first of them. Only the club files change.")
-    files = build_exports(game, voters_from_video=fill)
+    fill = st.checkbox(words.t(FILL_LABEL), value=False, key="voters_from_video",
+                       help=_("Polemica and mafiaratings list every voter's seat. Ticked, a vote the protocol gives only "
+                              "as a count gets the seats whose hands the video counted, where they are exactly that "
+                              "count and every finding on that vote is decided. The other votes keep their count only, "
+                              "and the note below the files then names the first of them. Only the club files change."))
+    if st.session_state.get(CSV_SEP) not in (";", ","):
+        st.session_state[CSV_SEP] = report.default_separator()
+    st.radio(words.t("The findings CSV for"), (";", ","), key=CSV_SEP, horizontal=True,
+             format_func=lambda s: _("Excel in Russian (; and a decimal comma)") if s == ";"
+             else _("other programs (, and a decimal point)"),
+             help=_("Both start with a UTF-8 byte order mark, so Cyrillic opens right; no cell is ever read as a formula."))
+    files = build_exports(game, voters_from_video=fill, separator=csv_separator())
     for name, (label, content, mime) in files.items():
-        st.download_button(f"Download {label}", data=content, file_name=name, mime=mime, key=f"dl_{name}")
+        st.download_button(words.t("Download {what}", what=label), data=content, file_name=name, mime=mime,
+                           key=f"dl_{name}")
     _club_notes(game, fill)
-    st.button("Save all to the data folder", key="save_exports", on_click=_save, args=(game,))
+    st.button(words.t("Save all to the data folder"), key="save_exports", on_click=_save, args=(game,))
     said = st.session_state.pop("exports_said", None)
     if said:
         (st.error if said[0] == "error" else st.success)(said[1])
-    with st.expander("Decision history (audit trail)", expanded=bool(decisions)):
+    with st.expander(words.t("Decision history (audit trail)"), expanded=bool(decisions)):
         rows = trail_rows(game)
         if rows:
-            st.table(pd.DataFrame(rows).set_index("when"))  # a static table wraps: no column is cut off
+            st.table(pd.DataFrame(rows).set_index(_("when")))  # a static table wraps: no column is cut off
         else:
-            st.write("No decisions yet.")
+            st.write(words.t("No decisions yet."))

@@ -10,6 +10,7 @@ from typing import Any
 
 import streamlit as st
 
+from contract import i18n
 from contract.clock import Clock
 from contract.errors import StopframeError
 from contract.jsonio import read_json
@@ -93,12 +94,13 @@ def camera_time(source: CameraSide, target: CameraSide, t: float) -> float:
 
 def camera_frame(game: Game, camera: CameraSide, index: int, show_zones: bool = True) -> tuple[bytes, str]:
     """Frame `index` of one camera as JPEG with its own seat zones and hands, the vote window on its clock; cached."""
-    return _camera_frame(game.spec.signature(), camera.id, index, show_zones, game, camera)
+    return _camera_frame(game.spec.signature(), camera.id, index, show_zones, i18n.language(), game, camera)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def _camera_frame(signature: tuple, camera_id: str, index: int, show_zones: bool, _game: Game,
+def _camera_frame(signature: tuple, camera_id: str, index: int, show_zones: bool, lang: str, _game: Game,
                   _camera: CameraSide) -> tuple[bytes, str]:
+    """One camera's frame per language: the caption is in the reader's words (`lang` keys the cache)."""
     from vision.overlay import draw_overlay, encode_jpeg
 
     game, camera = _game, _camera
@@ -110,12 +112,17 @@ def _camera_frame(signature: tuple, camera_id: str, index: int, show_zones: bool
     marks = ({k: (camera_time(main, camera, v) if v is not None else None) for k, v in
               (("t", window.t), ("cutoff", window.cutoff), ("announced", window.announced))} if window else None)
     minutes, seconds = divmod(t, 60)
-    caption = f"camera {camera.id} · frame {index} · {int(minutes):02d}:{seconds:06.3f}"
+    clock_text = f"{int(minutes):02d}:{seconds:06.3f}"
+    caption = i18n._("camera {camera} · frame {index} · {clock}", camera=camera.id, index=index, clock=clock_text)
+    drawn = f"{camera.id} | #{index} | {clock_text}"  # the picture's own caption: the overlay's font has Latin letters only
     if window is not None:
-        caption = f"{window.label} · t = {camera_time(camera, main, t) - window.t:+.2f} s · " + caption
+        relative = camera_time(camera, main, t) - window.t
+        caption = i18n._("{window} · t = {t} s · ", window=words.window_label(window),
+                         t=i18n.number(relative, 2, fixed=True, signed=True)) + caption
+        drawn += f" | t = {relative:+.2f}"
     picture = draw_overlay(image, seat_map=camera.seat_map, hands=hands_at(camera.hands, t),
                            flagged_seats=flagged_seats(game.findings, window), marks=marks, now=t,
-                           caption=caption.replace(" · ", " | "), show_zones=show_zones, legend=True)
+                           caption=drawn, show_zones=show_zones, legend=True)
     return encode_jpeg(picture), caption
 
 
@@ -141,12 +148,12 @@ def side_by_side(game: Game, cameras: list[CameraSide]) -> None:
         clock = source.clock
     cols = st.columns(len(STEPS) + 1)
     step_buttons(cols, "both", clock, last)
-    show = cols[-1].toggle("zones", value=True, key="both_zones")
+    show = cols[-1].toggle(words.t("zones"), value=True, key="both_zones")
     index = state.frame()
     pictures = st.columns(len(cameras))
     for col, camera, own in zip(pictures, cameras, same_instant(game, cameras, index), strict=True):
         if own is None:
-            col.info(f"Camera {camera.id} was not filming at this moment.")
+            col.info(words.t("Camera {camera} was not filming at this moment.", camera=camera.id))
             continue
         jpeg, caption = camera_frame(game, camera, own, show_zones=show)
         col.image(jpeg, caption=caption, width="stretch")
@@ -158,11 +165,11 @@ def cameras_evidence(game: Game, finding: Finding) -> None:
     shown = [c for c in finding.cameras if c.id in by_id]
     if not shown:
         return
-    with st.expander(f"The evidence from every camera ({', '.join(c.id for c in shown)})"):
+    with st.expander(words.t("The evidence from every camera ({cameras})", cameras=", ".join(c.id for c in shown))):
         for col, frames in zip(st.columns(len(shown)), shown, strict=True):
-            used = "its evidence" if frames.evidence else "not used: the other angle sees this seat better"
+            used = i18n._("its evidence") if frames.evidence else i18n._("not used: the other angle sees this seat better")
             if not frames.frames:
-                col.info(f"Camera {frames.id} was not filming then.")
+                col.info(words.t("Camera {camera} was not filming then.", camera=frames.id))
                 continue
             jpeg, caption = camera_frame(game, by_id[frames.id], int(frames.frames[-1]))
             col.image(jpeg, caption=f"{caption} — {used}", width="stretch")
@@ -196,16 +203,17 @@ def render(game: Game) -> None:
             frame = min(state.frame(), game.video_meta.frame_count - 1)
             now = source.time_of(frame)
     if rows.empty:
-        st.info("The protocol has no times, so nothing can be placed on the video's time axis.")
+        st.info(words.t("The protocol has no times, so nothing can be placed on the video's time axis."))
     else:
         st.altair_chart(timeline_chart(rows, now), key=CHART, on_select=lambda: _picked_on_chart(game),
                         selection_mode=SELECTION, width="stretch")
         points = rows[rows["kind"] != "hand"].sort_values("jump")
-        labels = {f"{r.jump:8.2f} s · {r.label}": float(r.jump) for r in points.itertuples()}
-        st.selectbox("Go to an event", list(labels), index=None, placeholder="pick an event to jump to",
+        labels = {f"{words.seconds(r.jump):>9} · {r.label}": float(r.jump) for r in points.itertuples()}
+        st.selectbox(words.t("Go to an event"), list(labels), index=None, placeholder=i18n._("pick an event to jump to"),
                      key=EVENT, on_change=_picked_from_list, args=(game, labels))
     cameras = cameras_of(game)
-    if cameras and st.toggle(f"Every camera side by side ({', '.join(c.id for c in cameras)}), at the same instant",
+    if cameras and st.toggle(words.t("Every camera side by side ({cameras}), at the same instant",
+                                     cameras=", ".join(c.id for c in cameras)),
                              value=True, key=SIDE_BY_SIDE):
         side_by_side(game, cameras)
         return

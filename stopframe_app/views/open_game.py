@@ -11,6 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from contract.i18n import _, ngettext
 from review.cases.store import data_dir
 from stopframe_app import state, words
 from stopframe_app.decisions import md
@@ -22,7 +23,8 @@ MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # protocols and seat maps are kilobytes; vi
 def save_upload(name: str, data: bytes) -> Path:
     """Keep an uploaded file under the data folder, named by its content, and return its path."""
     if len(data) > MAX_UPLOAD_BYTES:
-        raise ValueError(f"{name} is {len(data) / 1e6:.0f} MB; upload only protocols and seat maps (videos by path).")
+        raise ValueError(_("{name} is {size} MB; upload only protocols and seat maps (videos by path).", name=name,
+                           size=f"{len(data) / 1e6:.0f}"))
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(name).name)[-80:] or "upload.json"
     folder = data_dir() / "uploads" / hashlib.sha256(data).hexdigest()[:16]
     folder.mkdir(parents=True, exist_ok=True)
@@ -39,7 +41,7 @@ def _typed(value: str | None) -> str | None:
     try:
         return str(Path(value).expanduser())
     except RuntimeError as exc:  # `~nosuchuser/x`: no such user's home folder
-        raise ValueError(f"{value[:200]}: there is no such user's home folder to look in.") from exc
+        raise ValueError(_("{path}: there is no such user's home folder to look in.", path=value[:200])) from exc
 
 
 def _is_file(path: str) -> bool:
@@ -61,13 +63,13 @@ def _open_paths() -> None:
         spec = GameSpec(path or "", _typed(s.get("path_video")), _typed(s.get("path_seats")),
                         _typed(s.get("path_observations")))
     except ValueError as exc:
-        s[state.OPEN_ERROR] = ("paths", f"Not opened: {exc}")
+        s[state.OPEN_ERROR] = ("paths", _("Not opened: {why}", why=exc))
         return
     if not path:
-        s[state.OPEN_ERROR] = ("paths", "Give the protocol's path first (the «Protocol» box).")
+        s[state.OPEN_ERROR] = ("paths", _("Give the protocol's path first (the «Protocol» box)."))
     elif not _is_file(path):
-        s[state.OPEN_ERROR] = ("paths", f"Not opened: there is no protocol file at {path[:200]}"
-                                        f"{'…' if len(path) > 200 else ''}.")
+        s[state.OPEN_ERROR] = ("paths", _("Not opened: there is no protocol file at {path}.",
+                                          path=path[:200] + ("…" if len(path) > 200 else "")))
     else:
         state.try_open(spec, "paths")
 
@@ -76,19 +78,19 @@ def _open_uploads() -> None:
     s = st.session_state
     up_protocol, up_seats = s.get("up_protocol"), s.get("up_seats")
     if not up_protocol and not up_seats:
-        s[state.OPEN_ERROR] = ("uploads", "Choose a protocol or a seat map to upload first.")
+        s[state.OPEN_ERROR] = ("uploads", _("Choose a protocol or a seat map to upload first."))
         return
     try:
         current = state.current_spec()
         protocol_path = str(save_upload(up_protocol.name, up_protocol.getvalue())) if up_protocol else current.protocol
         seats_path = str(save_upload(up_seats.name, up_seats.getvalue())) if up_seats else current.seats
     except (ValueError, OSError) as exc:
-        s[state.OPEN_ERROR] = ("uploads", f"Not opened: {exc}")
+        s[state.OPEN_ERROR] = ("uploads", _("Not opened: {why}", why=exc))
         return
     try:
         video = current.video if not up_protocol else _typed(s.get("path_video"))
     except ValueError as exc:
-        s[state.OPEN_ERROR] = ("uploads", f"Not opened: {exc}")
+        s[state.OPEN_ERROR] = ("uploads", _("Not opened: {why}", why=exc))
         return
     state.try_open(GameSpec(protocol_path, video, seats_path, None), "uploads")
 
@@ -101,38 +103,38 @@ def _said(where: str) -> None:
     """The answer to the last open tried at this control, right under it."""
     error = state.open_error(where)
     if error:
-        st.error(md(error) + " The game open before stays open.")
+        st.error(md(error) + " " + words.t("The game open before stays open."))
 
 
 def render(game: Game | None) -> None:
     st.header(words.t("Open a game"))
     if game is not None:
-        st.caption(f"Open now: {md(game.title)} ({md(Path(game.spec.protocol).name)}).")
-    st.button("Open the bundled sample game", key="open_sample", disabled=not SAMPLE_PROTOCOL.is_file(),
+        st.caption(words.t("Open now: {title} ({file}).", title=game.title, file=Path(game.spec.protocol).name))
+    st.button(words.t("Open the bundled sample game"), key="open_sample", disabled=not SAMPLE_PROTOCOL.is_file(),
               on_click=_open_sample)
     _said("sample")
     with st.container(border=True):
-        st.markdown("**By local path** (the video is read where it is; nothing is uploaded)")
-        st.text_input("Protocol (*.protocol.json)", key="path_protocol")
-        st.text_input("Video (optional: the protocol's video.path)", key="path_video")
-        st.text_input("Seat map (optional: NAME.seats.json beside the protocol)", key="path_seats")
-        st.text_input("Observations (optional: an earlier analysis)", key="path_observations")
-        st.button("Open", key="open_paths", on_click=_open_paths)
+        st.markdown(words.t("**By local path** (the video is read where it is; nothing is uploaded)"))
+        st.text_input(words.t("Protocol (*.protocol.json)"), key="path_protocol")
+        st.text_input(words.t("Video (optional: the protocol's video.path)"), key="path_video")
+        st.text_input(words.t("Seat map (optional: NAME.seats.json beside the protocol)"), key="path_seats")
+        st.text_input(words.t("Observations (optional: an earlier analysis)"), key="path_observations")
+        st.button(words.t("Open"), key="open_paths", on_click=_open_paths)
         _said("paths")
     with st.container(border=True):
-        st.markdown("**Or upload** a protocol and/or a seat map (small files; give the video by path above)")
-        st.file_uploader("Protocol", type=["json"], key="up_protocol")
-        st.file_uploader("Seat map", type=["json"], key="up_seats")
-        st.button("Open the uploaded files", key="open_uploads", on_click=_open_uploads)
+        st.markdown(words.t("**Or upload** a protocol and/or a seat map (small files; give the video by path above)"))
+        st.file_uploader(words.t("Protocol"), type=["json"], key="up_protocol")
+        st.file_uploader(words.t("Seat map"), type=["json"], key="up_seats")
+        st.button(words.t("Open the uploaded files"), key="open_uploads", on_click=_open_uploads)
         _said("uploads")
     recent = state.store().recent_games()
     if recent:
-        st.subheader("Recent games")
+        st.subheader(words.t("Recent games"))
         for i, g in enumerate(recent):
             cols = st.columns([4, 1])
-            profile = f" · rules: {md(g.profile)}" if g.profile else ""
+            profile = " · " + words.t("rules: {profile}", profile=g.profile) if g.profile else ""
             cols[0].markdown(f"**{md(g.title)}** — {md(g.protocol_path or '')}{profile}")
-            cols[1].button("Open", key=f"recent_{i}", disabled=not (g.protocol_path and _is_file(g.protocol_path)),
+            cols[1].button(words.t("Open"), key=f"recent_{i}", disabled=not (g.protocol_path and _is_file(g.protocol_path)),
                            on_click=_open_recent, args=(g, f"recent_{i}"))
             _said(f"recent_{i}")
     if game is not None:
@@ -141,16 +143,20 @@ def render(game: Game | None) -> None:
 
 def analysis_panel(game: Game) -> None:
     """Run the hand analysis over the vote windows, with progress; the result is cached in the data folder."""
-    st.subheader("Video analysis")
+    st.subheader(words.t("Video analysis"))
     if game.observations is not None:
-        st.write(f"Analysed: {len(game.hands)} hand interval(s) from `{Path(game.spec.observations or '').name}`.")
+        st.write(words.t("Analysed: {hands} from {file}.", file=Path(game.spec.observations or "").name,
+                         hands=ngettext("{n} hand interval", "{n} hand intervals", len(game.hands))))
     if not (game.spec.video and game.seat_map is not None):
-        st.info("The analysis needs the game's video and a seat map (see Seat calibration).")
+        st.info(words.t("The analysis needs the game's video and a seat map (see Seat calibration)."))
         return
-    if st.button("Analyse the vote windows" if game.observations is None else "Analyse again", key="analyse"):
-        bar = st.progress(0.0, text="Finding hands in the vote windows…")
-        out = analyse(game, lambda done, msg: bar.progress(done, text=msg or f"{done:.0%} of the vote windows"))
-        bar.progress(1.0, text="Done.")
+    label = words.t("Analyse the vote windows") if game.observations is None else words.t("Analyse again")
+    if st.button(label, key="analyse"):
+        bar = st.progress(0.0, text=_("Finding hands in the vote windows…"))
+        # the analysis reports its progress as a share; its own English line is not shown to the reader
+        out = analyse(game, lambda done, _msg: bar.progress(done, text=_("{share} of the vote windows",
+                                                                           share=f"{done:.0%}")))
+        bar.progress(1.0, text=_("Done."))
         spec = game.spec
         state.open_spec(GameSpec(spec.protocol, spec.video, spec.seats, str(out), spec.profile))
         st.rerun()

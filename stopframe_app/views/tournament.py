@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from contract.errors import StopframeError
+from contract.i18n import _, ngettext
 from contract.jsonio import write_json
 from pipeline.tournament import read_progress
 from review.cases.store import data_dir
@@ -28,7 +29,6 @@ REPORT = "tournament.json"
 FOLDER = "tournament_folder"  # the open tournament's folder (plain session state)
 SAID = "tournament_said"  # why the last open (of a folder or a game) failed
 MAX_RECENT = 8
-NOT_GIVEN = "not given"
 
 
 def recent_path() -> Path:
@@ -58,16 +58,16 @@ def folder_of(typed: str) -> Path:
 def _open_folder(typed: str | None) -> None:
     st.session_state.pop(SAID, None)
     if not (typed or "").strip():
-        st.session_state[SAID] = "Give the tournament folder first (the --out folder of stopframe tournament)."
+        st.session_state[SAID] = _("Give the tournament folder first (the --out folder of stopframe tournament).")
         return
     folder = folder_of(typed or "")
     if not (folder / REPORT).is_file():
-        st.session_state[SAID] = f"Not opened: there is no {REPORT} in {folder}."
+        st.session_state[SAID] = _("Not opened: there is no {report} in {folder}.", report=REPORT, folder=folder)
         return
     try:
         load_tournament(folder / REPORT)
     except StopframeError as exc:
-        st.session_state[SAID] = f"Not opened: {exc}"
+        st.session_state[SAID] = _("Not opened: {why}", why=exc)
         return
     st.session_state[FOLDER] = str(folder.resolve())
     _remember(str(folder.resolve()))
@@ -84,13 +84,13 @@ def load(folder: Path) -> Tournament:
 
 
 def _text(value: Any) -> str:
-    return NOT_GIVEN if value is None or value == "" else str(value)
+    return _("not given") if value is None or value == "" else str(value)
 
 
 def _status(g: TournamentGame) -> str:
     if g.status == "failed":
-        return f"failed: {words.humanise(g.error or 'no reason was recorded')}"
-    return "audited" if g.status == "audited" else "audited in an earlier run"
+        return _("failed: {why}", why=g.error or _("no reason was recorded"))  # the run's own sentence
+    return _("audited") if g.status == "audited" else _("audited in an earlier run")
 
 
 def game_rows(t: Tournament) -> pd.DataFrame:
@@ -99,14 +99,14 @@ def game_rows(t: Tournament) -> pd.DataFrame:
     for g in t.games:
         audited = g.status != "failed"
         rows.append({
-            "game": g.id, "table": _text(g.table), "judge": _text(g.judge), "date": _text(g.date),
-            "rules": _text(g.rules), "status": _status(g), "votes": g.votes, "findings": g.findings,
-            "suggestions": g.suggestions,
-            "by kind": ", ".join(f"{words.kind(k)} {n}" for k, n in g.by_kind.items()) or "none",
-            "sure / maybe / unsure": "{high} / {medium} / {low}".format(**g.by_confidence),
-            "outcomes changed": g.changed_outcomes,
-            "decided": _text(g.decided) if audited else "not audited",
-            "confirmed": _text(g.confirmed) if audited else "not audited",
+            _("game"): g.id, _("table"): _text(g.table), _("judge"): _text(g.judge), _("date"): _text(g.date),
+            _("rules"): _text(g.rules), _("status"): _status(g), _("votes"): g.votes, _("findings"): g.findings,
+            _("suggestions"): g.suggestions,
+            _("by kind"): ", ".join(f"{words.kind(k)} {n}" for k, n in g.by_kind.items()) or _("none"),
+            _("sure / maybe / unsure"): "{high} / {medium} / {low}".format(**g.by_confidence),
+            _("outcomes changed"): g.changed_outcomes,
+            _("decided"): _text(g.decided) if audited else _("not audited"),
+            _("confirmed"): _text(g.confirmed) if audited else _("not audited"),
         })
     return pd.DataFrame(rows)
 
@@ -115,22 +115,22 @@ def judge_rows(t: Tournament) -> pd.DataFrame:
     rows = []
     for j in t.judges:
         rows.append({
-            "judge": _text(j.judge), "games": j.games, "failed": j.failed, "suggestions": j.suggestions,
-            "suggestions per game": words.number(j.suggestions_per_game) if j.suggestions_per_game is not None
-            else "no game audited",
-            "games decided": j.decided_games,
-            "violations missed (confirmed)": _text(j.missed) if j.missed is not None else "no decisions yet",
-            "missed per decided game": words.number(j.missed_per_game) if j.missed_per_game is not None
-            else "no decisions yet",
-            "miscounted votes": j.miscounted_votes,
+            _("judge"): _text(j.judge), _("games"): j.games, _("failed"): j.failed, _("suggestions"): j.suggestions,
+            _("suggestions per game"): words.number(j.suggestions_per_game) if j.suggestions_per_game is not None
+            else _("no game audited"),
+            _("games decided"): j.decided_games,
+            _("violations missed (confirmed)"): _text(j.missed) if j.missed is not None else _("no decisions yet"),
+            _("missed per decided game"): words.number(j.missed_per_game) if j.missed_per_game is not None
+            else _("no decisions yet"),
+            _("miscounted votes"): j.miscounted_votes,
         })
     return pd.DataFrame(rows)
 
 
 def player_rows(t: Tournament) -> pd.DataFrame:
-    rows = [{"player": _text(p.nickname), "game": p.game, "seat": p.seat, "fouls": p.fouls, "warnings": p.warnings,
-             "fines": p.fines, "removals": p.removals, "points": p.points, "findings": p.findings}
-            for p in t.players]
+    rows = [{_("player"): _text(p.nickname), _("game"): p.game, _("seat"): p.seat, _("fouls"): p.fouls,
+             _("warnings"): p.warnings, _("fines"): p.fines, _("removals"): p.removals, _("points"): p.points,
+             _("findings"): p.findings} for p in t.players]
     return pd.DataFrame(rows)
 
 
@@ -145,12 +145,12 @@ def _open_game(t: Tournament, game_id: str) -> None:
     st.session_state.pop(SAID, None)
     g = t.game(game_id)
     if g is None or not g.files.get("protocol"):
-        st.session_state[SAID] = f"Not opened: the game {game_id} has no protocol in the tournament."
+        st.session_state[SAID] = _("Not opened: the game {game} has no protocol in the tournament.", game=game_id)
         return
     if state.try_open(spec_of(g), "tournament"):
         st.session_state[state.VIEW] = "Vote audit"
     else:
-        st.session_state[SAID] = state.open_error("tournament") or "Not opened."
+        st.session_state[SAID] = state.open_error("tournament") or _("Not opened.")
 
 
 def _progress(folder: Path) -> None:
@@ -159,19 +159,21 @@ def _progress(folder: Path) -> None:
     if p is None or not p.get("running"):
         return
     left = p.get("left_s")
-    eta = (f", about {max(1, round(left))} s left" if left < 90 else f", about {round(left / 60)} min left") \
-        if isinstance(left, int | float) and not isinstance(left, bool) else ""
-    st.info(f"A run is going on: {p.get('games_done', 0)} of {p.get('games', 0)} games, "
-            f"{p.get('windows_done', 0)} of {p.get('windows', 0)} vision windows{eta}. Reload to see more.")
+    eta = ((", " + _("about {n} s left", n=max(1, round(left))) if left < 90 else
+            ", " + _("about {n} min left", n=round(left / 60)))
+           if isinstance(left, int | float) and not isinstance(left, bool) else "")
+    st.info(words.t("A run is going on: {games} of {total} games, {windows} of {all} vision windows{eta}. Reload to "
+                    "see more.", games=p.get("games_done", 0), total=p.get("games", 0), windows=p.get("windows_done", 0),
+                    all=p.get("windows", 0), eta=eta))
 
 
 def _chooser() -> None:
     with st.container(border=True):
-        st.text_input("Tournament folder (the --out folder of stopframe tournament)", key="tournament_path")
-        st.button("Open", key="tournament_open", on_click=lambda: _open_folder(st.session_state.get("tournament_path")))
+        st.text_input(words.t("Tournament folder (the --out folder of stopframe tournament)"), key="tournament_path")
+        st.button(words.t("Open"), key="tournament_open", on_click=lambda: _open_folder(st.session_state.get("tournament_path")))
         recent = [p for p in recent_folders() if p != st.session_state.get(FOLDER)]
         if recent:
-            st.caption("Opened before:")
+            st.caption(words.t("Opened before:"))
             for i, p in enumerate(recent):
                 st.button(p, key=f"tournament_recent_{i}", on_click=_open_folder, args=(p,))
 
@@ -184,33 +186,37 @@ def render(game: Game | None = None) -> None:
         st.error(said)
     opened = st.session_state.get(FOLDER)
     if not opened:
-        st.write("Open the folder `stopframe tournament DIR --out OUT` wrote (OUT): every game's status and counts, "
-                 "the judges' record and the players' fouls, and each game's Vote audit from here.")
+        st.write(words.t("Open the folder `stopframe tournament DIR --out OUT` wrote (OUT): every game's status and "
+                         "counts, the judges' record and the players' fouls, and each game's Vote audit from here."))
         return
     folder = Path(opened)
     t = load(folder)
     totals = t.totals
     st.subheader(md(folder.name))
-    st.write(f"{totals['games']} games: {totals['audited']} audited, {totals['reused']} from an earlier run, "
-             f"{totals['failed']} failed; {totals['findings']} findings, {totals['suggestions']} suggestions "
-             f"(at or above {words.number(t.threshold)} confidence). Made {t.created}.")
+    st.write(words.t("{games}: {audited} audited, {reused} from an earlier run, {failed} failed; {findings}, "
+                     "{suggestions} (at or above {threshold} confidence). Made {created}.",
+                     games=ngettext("{n} game", "{n} games", totals["games"]), audited=totals["audited"],
+                     reused=totals["reused"], failed=totals["failed"],
+                     findings=ngettext("{n} finding", "{n} findings", totals["findings"]),
+                     suggestions=ngettext("{n} suggestion", "{n} suggestions", totals["suggestions"]),
+                     threshold=words.number(t.threshold), created=t.created))
     _progress(folder)
-    st.markdown("**Games** (click a column to sort)")
+    st.markdown(words.t("**Games** (click a column to sort)"))
     st.dataframe(game_rows(t), hide_index=True, width="stretch", key="tournament_games")
     playable = [g.id for g in t.games if g.status != "failed"]
     if playable:
         cols = st.columns([3, 1])
-        chosen = cols[0].selectbox("Game", playable, key="tournament_game")
-        cols[1].button("Open this game", key="tournament_open_game", on_click=_open_game, args=(t, chosen))
+        chosen = cols[0].selectbox(words.t("Game"), playable, key="tournament_game")
+        cols[1].button(words.t("Open this game"), key="tournament_open_game", on_click=_open_game, args=(t, chosen))
         picked = t.game(chosen)
         if picked is not None and not picked.files.get("observations"):
-            st.caption("This game was audited from its video: its Vote audit needs the video analysed once "
-                       "(Open a game → Analyse the vote windows).")
-    st.markdown("**Judges' record** (decisions made in each game's Vote audit count on the next visit)")
+            st.caption(words.t("This game was audited from its video: its Vote audit needs the video analysed once "
+                               "(Open a game → Analyse the vote windows)."))
+    st.markdown(words.t("**Judges' record** (decisions made in each game's Vote audit count on the next visit)"))
     st.dataframe(judge_rows(t), hide_index=True, width="stretch", key="tournament_judges")
-    st.markdown("**Players' fouls** (what the rules would have given, by the standing findings)")
+    st.markdown(words.t("**Players' fouls** (what the rules would have given, by the standing findings)"))
     players = player_rows(t)
     if players.empty:
-        st.write("No player has a standing finding.")
+        st.write(words.t("No player has a standing finding."))
     else:
         st.dataframe(players, hide_index=True, width="stretch", key="tournament_players")

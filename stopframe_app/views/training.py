@@ -11,7 +11,9 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from contract import i18n
 from contract.errors import StopframeError
+from contract.i18n import _, ngettext
 from review.cases.training import (
     QUIZ_KINDS,
     Question,
@@ -40,28 +42,31 @@ def _truth_questions(stem: Path) -> list[Question]:
     return questions_from_truth(files[0], files[1], video=files[2])
 
 
-@st.cache_resource(show_spinner="Building the sample quizzes…")
-def builtin_sets(signature: str) -> list[QuizSet]:
-    """The quizzes that work out of the box: ten votes of the bundled game, and every vote of the clips."""
+@st.cache_resource(show_spinner=False)
+def builtin_sets(signature: str, lang: str) -> list[QuizSet]:
+    """The quizzes that work out of the box: ten votes of the bundled game, and every vote of the clips; made
+    again in each language (`lang`), as their explanations are sentences a trainee reads."""
     book = state.training()
     out = []
     game = pick(_truth_questions(SAMPLE_GAME), 10)
     if game:
-        out.append(book.save_set("Sample game — ten votes", game, who="Stopframe", set_id="builtin-sample-game"))
+        out.append(book.save_set(_("Sample game — ten votes"), game, who="Stopframe", set_id="builtin-sample-game"))
     clips = [q for t in sorted(SAMPLE_CLIPS.glob("*.truth.json")) for q in _truth_questions(t.with_name(t.name[:-11]))]
     if clips:
-        out.append(book.save_set("Sample clips — every vote", clips, who="Stopframe", set_id="builtin-sample-clips"))
+        out.append(book.save_set(_("Sample clips — every vote"), clips, who="Stopframe", set_id="builtin-sample-clips"))
     return out
 
 
 def all_sets() -> dict[str, QuizSet]:
-    builtin_sets(str(state.training().store.path))
+    with st.spinner(_("Building the sample quizzes…")):
+        builtin_sets(str(state.training().store.path), i18n.language())
     return {s.set_id: s for s in state.training().sets()}
 
 
 def _start(set_id: str) -> None:
     if not str(st.session_state.get(TRAINEE) or "").strip():
-        flash("error", "Enter the trainee's name first (the «Trainee» box): answers are recorded per trainee.", "quiz_start")
+        flash("error", _("Enter the trainee's name first (the «Trainee» box): answers are recorded per trainee."),
+              "quiz_start")
         return
     st.session_state[QUIZ] = {"set": set_id, "attempt": new_attempt(), "i": 0, "marked": {}}
 
@@ -93,21 +98,21 @@ def _stills(q: Question) -> None:
     from vision.overlay import display_scale, encode_jpeg
 
     if not q.video or not Path(q.video).is_file():
-        st.info("The video of this vote is not on this computer.")
+        st.info(words.t("The video of this vote is not on this computer."))
         return
-    moments = (("the candidate is named", q.t), ("«Стоп»", q.cutoff), ("the count is announced", q.announced))
+    moments = ((_("the candidate is named"), q.t), ("«Стоп»", q.cutoff), (_("the count is announced"), q.announced))
     with state.video_file(q.video) as source:
-        frames = [source.frame_at(source.index_at(t)) for _, t in moments]
-    for tab, (label, _), image in zip(st.tabs([m[0] for m in moments]), moments, frames, strict=True):
+        frames = [source.frame_at(source.index_at(t)) for _label, t in moments]
+    for tab, (label, _t), image in zip(st.tabs([m[0] for m in moments]), moments, frames, strict=True):
         scale = display_scale(image.shape[1])
         tab.image(encode_jpeg(cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)),
                   caption=label, width="stretch")
-    if st.toggle("Play the vote as a clip", key=f"q_{q.qid}_clip"):
+    if st.toggle(words.t("Play the vote as a clip"), key=f"q_{q.qid}_clip"):
         normal, slow = quiz_clips(q)
         a, b = st.columns(2)
         a.video(str(normal))
         b.video(str(slow))
-        b.caption("quarter speed")
+        b.caption(words.t("quarter speed"))
 
 
 def quiz_clips(q: Question) -> tuple[Path, Path]:
@@ -126,39 +131,40 @@ def quiz_clips(q: Question) -> tuple[Path, Path]:
 
 
 def _question(q: Question, qs: QuizSet, n: int, total: int) -> None:
-    st.subheader(f"Question {n} of {total}: {md(words.humanise(q.title))}")
-    said = f"; the judge announced **{q.announced_count}**" if q.announced_count is not None else ""
-    st.markdown(f"Rules: `{q.rules}`. Players at the table: {', '.join(map(str, q.living))}{said}. Watch the vote "
-                f"for candidate **{q.candidate}**.")
+    st.subheader(words.t("Question {n} of {total}: {title}", n=n, total=total, title=q.title))
+    said = ("; " + words.t("the judge announced **{count}**", count=q.announced_count)
+            if q.announced_count is not None else "")
+    st.markdown(words.t("Rules: {rules}. Players at the table: {seats}", rules=q.rules, seats=", ".join(map(str, q.living)))
+                + said + ". " + words.t("Watch the vote for candidate **{candidate}**.", candidate=q.candidate))
     _stills(q)
     done = st.session_state[QUIZ]["marked"].get(q.qid)
-    st.number_input("How many votes should the judge count for him?", 0, 10, key=f"q_{q.qid}_count", disabled=bool(done))
-    st.multiselect("Which seats placed a hand for him in time?", list(q.living), key=f"q_{q.qid}_voters",
+    st.number_input(words.t("How many votes should the judge count for him?"), 0, 10, key=f"q_{q.qid}_count", disabled=bool(done))
+    st.multiselect(words.t("Which seats placed a hand for him in time?"), list(q.living), key=f"q_{q.qid}_voters",
                    disabled=bool(done))
     cols = st.columns(3)
     for i, kind in enumerate(SEAT_KINDS):
-        cols[i % 3].multiselect(kind.replace("_", " "), list(q.living), key=f"q_{q.qid}_{kind}", disabled=bool(done))
+        cols[i % 3].multiselect(words.kind(kind), list(q.living), key=f"q_{q.qid}_{kind}", disabled=bool(done))
     if q.announced_count is not None:
-        st.checkbox(f"The announced count ({q.announced_count}) is wrong", key=f"q_{q.qid}_miscount", disabled=bool(done))
+        st.checkbox(words.t("The announced count ({count}) is wrong", count=q.announced_count), key=f"q_{q.qid}_miscount", disabled=bool(done))
     if not done:
-        st.button("Check my answer", key=f"q_{q.qid}_submit", type="primary", on_click=_answer, args=(q, qs))
+        st.button(words.t("Check my answer"), key=f"q_{q.qid}_submit", type="primary", on_click=_answer, args=(q, qs))
         show_flash(f"q_{q.qid}_submit")
         return
-    st.metric("Score", f"{done['score'] * 100:.0f} %")
+    st.metric(words.t("Score"), f"{done['score'] * 100:.0f} %")
     st.markdown("\n".join(f"- {md(words.humanise(line))}" for line in done["lines"]))
     if n < total:
-        st.button("Next question", key=f"q_{q.qid}_next", on_click=_next)
+        st.button(words.t("Next question"), key=f"q_{q.qid}_next", on_click=_next)
 
 
 def _summary(qs: QuizSet) -> None:
     quiz = st.session_state[QUIZ]
     marked = list(quiz["marked"].values())
-    st.subheader("Your result")
-    st.metric("Score", f"{sum(m['score'] for m in marked) / max(1, len(marked)) * 100:.0f} %",
-              help=f"{len(marked)} question(s) of {len(qs.questions)}")
+    st.subheader(words.t("Your result"))
+    st.metric(words.t("Score"), f"{sum(m['score'] for m in marked) / max(1, len(marked)) * 100:.0f} %",
+              help=_("{n} of {total}", n=ngettext("{n} question", "{n} questions", len(marked)), total=len(qs.questions)))
     trainee = str(st.session_state.get(TRAINEE))
     progress(trainee)
-    st.button("Take the quiz again", key="quiz_again", on_click=_start, args=(qs.set_id,))
+    st.button(words.t("Take the quiz again"), key="quiz_again", on_click=_start, args=(qs.set_id,))
 
 
 def progress(trainee: str) -> None:
@@ -168,21 +174,27 @@ def progress(trainee: str) -> None:
         return
     latest = rows[-1]["kinds"]
     if latest:
-        st.dataframe(pd.DataFrame([{"violation": k.replace("_", " "), **v} for k, v in latest.items()]), hide_index=True)
+        st.dataframe(pd.DataFrame([{_("violation"): words.kind(k), **{term_of(c): x for c, x in v.items()}}
+                                   for k, v in latest.items()]), hide_index=True)
     chart = pd.DataFrame([{"attempt": i + 1, "when": time.strftime("%d.%m %H:%M", time.localtime(r["at"])),
                            "score": r["score"]} for i, r in enumerate(rows)])
     st.altair_chart(alt.Chart(chart).mark_line(point=True).encode(
-        x=alt.X("attempt:O"), y=alt.Y("score:Q", scale=alt.Scale(domain=[0, 1])), tooltip=["when", "score"]),
-        width="stretch")
+        x=alt.X("attempt:O", title=_("attempt")), y=alt.Y("score:Q", title=_("score"), scale=alt.Scale(domain=[0, 1])),
+        tooltip=[alt.Tooltip("when", title=_("when")), alt.Tooltip("score", title=_("score"))]), width="stretch")
+
+
+def term_of(column: str) -> str:
+    """A column of review.cases.training's per-kind accuracy (found, missed, invented, accuracy) in words."""
+    return i18n.term("quiz_column", column)
 
 
 def _take(sets: dict[str, QuizSet]) -> None:
     st.session_state.setdefault(TRAINEE, state.judge_name())
-    st.text_input("Trainee", key=TRAINEE)
+    st.text_input(words.t("Trainee"), key=TRAINEE)
     quiz = st.session_state.get(QUIZ)
-    choice = st.selectbox("Quiz", list(sets), format_func=lambda k: f"{sets[k].title} ({len(sets[k].questions)} votes)",
-                          key="quiz_set")
-    st.button("Start the quiz", key="quiz_start", on_click=_start, args=(choice,))
+    choice = st.selectbox(words.t("Quiz"), list(sets), key="quiz_set", format_func=lambda k: f"{sets[k].title} ("
+                          + ngettext("{n} vote", "{n} votes", len(sets[k].questions)) + ")")
+    st.button(words.t("Start the quiz"), key="quiz_start", on_click=_start, args=(choice,))
     show_flash("quiz_start")
     if not quiz or quiz["set"] not in sets:
         return
@@ -201,32 +213,33 @@ def _save_set(candidates: dict[str, Question]) -> None:
     except StopframeError as exc:
         flash("error", str(exc), "trainer_save")
     else:
-        flash("success", f"Quiz set «{made.title}» saved with {len(chosen)} vote(s).", "trainer_save")
+        flash("success", words.t("Quiz set «{title}» saved with {votes}.", title=made.title,
+                                 votes=ngettext("{n} vote", "{n} votes", len(chosen))), "trainer_save")
 
 
 def _trainer(game: Game, sets: dict[str, QuizSet]) -> None:
-    st.subheader("Assemble a quiz set")
+    st.subheader(words.t("Assemble a quiz set"))
     decisions = state.store().decisions(game.game_id)
     confirmed = (questions_from_decisions(game.spec.protocol, game.data, game.audit, decisions, game.spec.video)
                  if game.audit is not None else [])
-    candidates = {f"{words.humanise(q.title)} — from this game's decided findings": q for q in confirmed}
+    candidates = {_("{title} — from this game's decided findings", title=q.title): q for q in confirmed}
     for qs in sets.values():
-        candidates.update({f"{words.humanise(q.title)} — {qs.title}": q for q in qs.questions})
-    st.caption(f"{len(confirmed)} vote(s) of this game have decided findings (confirm or reject findings on the "
-               "Vote audit page to add more).")
-    st.multiselect("Votes", list(candidates), key="trainer_pick")
-    st.text_input("Title of the set", key="trainer_title")
-    st.button("Save the quiz set", key="trainer_save", on_click=_save_set, args=(candidates,))
+        candidates.update({f"{q.title} — {qs.title}": q for q in qs.questions})
+    st.caption(words.t("Votes of this game with decided findings: {n} (confirm or reject findings on the Vote audit "
+                       "page to add more).", n=len(confirmed)))
+    st.multiselect(words.t("Votes"), list(candidates), key="trainer_pick")
+    st.text_input(words.t("Title of the set"), key="trainer_title")
+    st.button(words.t("Save the quiz set"), key="trainer_save", on_click=_save_set, args=(candidates,))
     show_flash("trainer_save")
-    st.subheader("The group's results")
+    st.subheader(words.t("The group's results"))
     group = state.training().group()
     if not group:
-        st.write("No answers yet.")
+        st.write(words.t("No answers yet."))
         return
     table = pd.DataFrame(group)
-    table.columns = [words.humanise(c) for c in table.columns]
+    table.columns = [i18n.term("group_column", c, words.kind(c)) for c in table.columns]
     st.dataframe(table.map(lambda v: words.number(v) if isinstance(v, float) else v), hide_index=True)
-    who = st.selectbox("Trainee's progress", [g["trainee"] for g in group], key="trainer_trainee")
+    who = st.selectbox(words.t("Trainee's progress"), [g["trainee"] for g in group], key="trainer_trainee")
     progress(who)
 
 
@@ -234,7 +247,8 @@ def render(game: Game) -> None:
     st.header(words.t("Training"))
     show_flash()
     sets = all_sets()
-    if st.radio("Mode", ["Take a quiz", "Trainer"], key="training_mode", horizontal=True) == "Take a quiz":
+    if st.radio(words.t("Mode"), ["Take a quiz", "Trainer"], key="training_mode", horizontal=True,
+                format_func=_) == "Take a quiz":
         _take(sets)
     else:
         _trainer(game, sets)

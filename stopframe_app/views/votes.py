@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
+from contract.i18n import _, clause, ngettext, number
 from pipeline.game import outcome_with
 from review.audit.calibration import shipped
 from review.audit.findings import Finding, finding_key
@@ -34,9 +35,10 @@ def rounds_of(game: Game) -> list[VoteRound]:
 
 def _round_label(rnd: VoteRound, findings: Sequence[Finding]) -> str:
     n = sum(1 for f in findings if f.day == rnd.day and f.round == rnd.round)
-    what = ("candidates " + ", ".join(str(w.candidate) for w in rnd.windows) if rnd.kind == "vote"
-            else "lift " + ", ".join(map(str, rnd.windows[0].candidates)))
-    return f"Day {rnd.day} · round {rnd.round} · {what}" + (f" · {n} finding{'s' * (n != 1)}" if n else "")
+    what = (_("candidates {seats}", seats=", ".join(str(w.candidate) for w in rnd.windows)) if rnd.kind == "vote"
+            else _("lift {seats}", seats=", ".join(map(str, rnd.windows[0].candidates))))
+    label = _("Day {day} · round {round} · {what}", day=rnd.day, round=rnd.round, what=what)
+    return label + (" · " + ngettext("{n} finding", "{n} findings", n) if n else "")
 
 
 def render(game: Game) -> None:
@@ -52,7 +54,7 @@ def render(game: Game) -> None:
         analysis_panel(game)
     rounds = rounds_of(game)
     if not rounds:
-        st.warning(game.notes.get("protocol") or "This protocol has no votes to audit.")
+        st.warning(game.notes.get("protocol") or words.t("This protocol has no votes to audit."))
         _other_findings(game, set())
         return
     findings = shown_findings(game.findings)
@@ -60,17 +62,18 @@ def render(game: Game) -> None:
     if ROUND not in st.session_state or st.session_state[ROUND] not in labels:
         with_findings = [i for i, r in enumerate(rounds) if any(f.day == r.day and f.round == r.round for f in findings)]
         st.session_state[ROUND] = labels[with_findings[0] if with_findings else 0]
-    label = st.selectbox("Vote", labels, key=ROUND)
+    label = st.selectbox(words.t("Vote"), labels, key=ROUND)
     rnd = rounds[labels.index(label)]
     _round_tables(game, rnd)
     decisions = state.store().decisions(game.game_id)
     here = [f for f in findings if f.day == rnd.day and f.round == rnd.round]
     alone = False
-    st.subheader(f"Findings ({len(here)})")
+    st.subheader(words.t("Findings ({n})", n=len(here)))
     if not here:
-        st.write("The video shows nothing against this round." if game.audit is not None else "No audit yet.")
+        st.write(words.t("The video shows nothing against this round.") if game.audit is not None
+                 else words.t("No audit yet."))
     else:
-        st.caption("Select a row to see only that finding below.")
+        st.caption(words.t("Select a row to see only that finding below."))
         picked = st.dataframe(pd.DataFrame([overview_row(f, decisions) for f in here]), hide_index=True, width="stretch",
                               on_select="rerun", selection_mode="single-row", key=f"overview_{rnd.day}_{rnd.round}")
         rows = list(getattr(getattr(picked, "selection", None), "rows", None) or [])
@@ -98,11 +101,13 @@ def cards_with_cameras(game: Game, findings: Sequence[Finding], decisions: dict[
 def shown_findings(findings: Sequence[Finding]) -> list[Finding]:
     """The suggestions most confident first; the less sure ones (under the calibrated default) only when asked for."""
     least = shipped().default_threshold
-    if least > 0 and st.toggle(f"Show the less sure suggestions too (confidence under {least:.2f})", key=LESS_SURE):
+    if least > 0 and st.toggle(words.t("Show the less sure suggestions too (confidence under {least})",
+                                                least=words.number(least)), key=LESS_SURE):
         least = 0.0
     kept = ranked(findings, least)
     if len(kept) < len(findings):
-        st.caption(f"{len(findings) - len(kept)} less sure suggestions are hidden.")
+        st.caption(ngettext("{n} less sure suggestion is hidden.", "{n} less sure suggestions are hidden.",
+                            len(findings) - len(kept)))
     return kept
 
 
@@ -113,53 +118,57 @@ def ranked(findings: Sequence[Finding], least: float) -> list[Finding]:
 
 def overview_row(f: Finding, decisions: dict[str, Decision]) -> dict[str, Any]:
     d = decisions.get(finding_key(f))
-    return {"finding": words.kind(f.kind), "seat": words.who(f).removeprefix("seats ").removeprefix("seat "),
-            "candidate": "" if f.candidate is None else str(f.candidate), "t (s)": words.number(f.t),
-            "clause": f.clause or "—", "consequence": words.consequence_text(f.consequence),
-            "confidence": words.number(f.confidence),
-            "decision": f"{words.status(d.status)} ({d.who})" if d else "open"}
+    seat = str(f.seat) if f.seat is not None else words.seat_list(f.seats) if f.seats else words.who(f)
+    return {_("finding"): words.kind(f.kind), _("seat"): seat,
+            _("candidate"): "" if f.candidate is None else str(f.candidate), _("t (s)"): words.number(f.t),
+            _("clause"): f.clause or "—", _("consequence"): words.consequence_text(f.consequence),
+            _("confidence"): words.number(f.confidence),
+            _("decision"): _("{status} ({who})", status=words.status(d.status), who=d.who) if d else words.status("open")}
 
 
 def _problems(game: Game) -> None:
     """The protocol's own problems (format, or the game against its rules), so the judge sees why."""
     if not game.problems:
         return
-    head = "The protocol's format is broken" if "protocol" in game.notes else "The protocol disagrees with the rules"
-    with st.expander(f"{head}: {len(game.problems)} problem(s)", expanded="protocol" in game.notes):
+    head = (_("The protocol's format is broken") if "protocol" in game.notes
+            else _("The protocol disagrees with the rules"))
+    n = len(game.problems)
+    with st.expander(head + ": " + ngettext("{n} problem", "{n} problems", n), expanded="protocol" in game.notes):
         st.markdown("\n".join(f"- {md(words.humanise(p.message))} ({md(words.json_place(p.path))})"
-                               + (f" ({p.clause})" if p.clause else "") for p in game.problems[:50]))
+                               + (f" ({md(clause(p.clause))})" if p.clause else "") for p in game.problems[:50]))
 
 
-def round_rows(game: Game, rnd: VoteRound) -> list[dict[str, Any]]:
-    """The round's candidates: the protocol's count beside the audit's count (review.audit.tally), in words."""
-    rows = []
+def round_rows(game: Game, rnd: VoteRound) -> tuple[list[dict[str, Any]], list[tuple[str, str, str]]]:
+    """The round's candidates: the protocol's count beside the audit's count (review.audit.tally), in words;
+    and for each, (whose vote, the video's count, how the video makes it up)."""
+    rows, hows = [], []
     for w in rnd.windows:
         ev = game.data["events"][w.event_index]
         row = find_row(game.votes, w.day, w.round, w.candidate if w.kind == "vote" else None, w.kind)
         t = tally(row)
         rows.append({
-            "candidate": str(w.candidate) if w.kind == "vote" else "lift " + " ".join(map(str, w.candidates)),
-            "nickname": game.players.get(w.candidate, "") if w.kind == "vote" else "",
-            "protocol count": words.number(ev.get("count")) or "—",
-            "video count": t.count_text if row else "not analysed",
-            "count mismatch": "yes" if t.mismatch else "",
-            "protocol voters": words.seat_list(ev.get("voters")) if ev.get("voters") is not None else "not listed",
-            "hands seen in time": words.seat_list(t.hands_seen) if row else "",
-            "named · Stop · count (s)": " · ".join(words.number(x) or "—" for x in (w.t, w.cutoff, w.announced)),
-            "assumed": words.assumed(w.assumed),
-            "_how": t.breakdown() if row else "",
+            _("candidate"): str(w.candidate) if w.kind == "vote" else _("lift {seats}", seats=" ".join(map(str, w.candidates))),
+            _("nickname"): game.players.get(w.candidate, "") if w.kind == "vote" else "",
+            _("protocol count"): words.number(ev.get("count")) or "—",
+            _("video count"): t.count_text if row else _("not analysed"),
+            _("count mismatch"): _("yes") if t.mismatch else "",
+            _("protocol voters"): words.seat_list(ev.get("voters")) if ev.get("voters") is not None else _("not listed"),
+            _("hands seen in time"): words.seat_list(t.hands_seen) if row else "",
+            _("named · Stop · count (s)"): " · ".join(words.number(x) or "—" for x in (w.t, w.cutoff, w.announced)),
+            _("assumed"): words.assumed(w.assumed),
         })
-    return rows
+        hows.append((_("candidate {candidate}", candidate=w.candidate) if w.kind == "vote"
+                     else _("lift {seats}", seats=" ".join(map(str, w.candidates))),
+                     t.count_text if row else "", words.breakdown(t) if row else ""))
+    return rows, hows
 
 
 def _round_tables(game: Game, rnd: VoteRound) -> None:
-    rows = round_rows(game, rnd)
-    st.dataframe(pd.DataFrame([{k: v for k, v in r.items() if k != "_how"} for r in rows]), hide_index=True,
-                 width="stretch")
-    st.caption("How the video counts (the same count the findings, the outcome and the exports use):  \n" + "  \n".join(
-        f"{md(r['candidate'] if r['candidate'].startswith('lift') else 'candidate ' + r['candidate'])}: "
-        f"{md(r['video count'])} — {md(r['_how'])}" for r in rows if r["_how"]))
-    with st.expander("Each seat in this round: hands seen, relative to the judge's call of the nearest candidate"):
+    rows, hows = round_rows(game, rnd)
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.caption(words.t("How the video counts (the same count the findings, the outcome and the exports use):")
+               + "  \n" + "  \n".join(f"{md(whose)}: {md(count)} — {md(how)}" for whose, count, how in hows if how))
+    with st.expander(words.t("Each seat in this round: hands seen, relative to the judge's call of the nearest candidate")):
         st.dataframe(pd.DataFrame(seat_rows(game, rnd)), hide_index=True)
 
 
@@ -179,24 +188,32 @@ def seat_rows(game: Game, rnd: VoteRound) -> list[dict[str, Any]]:
             if h.get("seat") != seat or not (float(h["on"]) < end and float(h["off"]) > start):
                 continue
             w = min(windows, key=lambda w, t=float(h["on"]): abs(t - w.t)) if windows else None
-            whose = f"candidate {w.candidate}'s call" if w is not None and w.kind == "vote" else "the lift vote's call"
-            rel = f"{float(h['on']) - w.t:+.2f} s of {whose}" if w else f"at {float(h['on']):.2f} s"
-            seen.append(f"{words.pose(h.get('pose', 'hand'))} on {rel}, off {float(h['off']) - (w.t if w else 0):+.2f} s")
+            on, off = float(h["on"]), float(h["off"]) - (w.t if w else 0)
+            if w is None:
+                rel = _("at {t} s", t=number(on, 2, fixed=True))
+            elif w.kind == "vote":
+                rel = _("{t} s of candidate {candidate}'s call", t=number(on - w.t, 2, fixed=True, signed=True),
+                        candidate=w.candidate)
+            else:
+                rel = _("{t} s of the lift vote's call", t=number(on - w.t, 2, fixed=True, signed=True))
+            seen.append(_("{pose} on {when}, off {off} s", pose=words.pose(h.get("pose", "hand")), when=rel,
+                          off=number(off, 2, fixed=True, signed=True)))
         zone = game.seat_map is None or seat in game.seat_map.seats
-        rows.append({"seat": seat, "nickname": game.players.get(seat, ""),
-                     "protocol lists a vote for": words.seat_list(listed.get(seat, [])),
-                     "video shows": "; ".join(seen) if seen else ("no hand" if zone else "cannot see (no zone)")})
+        rows.append({_("seat"): seat, _("nickname"): game.players.get(seat, ""),
+                     _("protocol lists a vote for"): words.seat_list(listed.get(seat, [])),
+                     _("video shows"): "; ".join(seen) if seen else (_("no hand") if zone else _("cannot see (no zone)"))})
     return rows
 
 
 def _recomputed(game: Game, rnd: VoteRound, decisions: dict[str, Decision]) -> None:
     """The round's outcome by the protocol, by the video, and after the judge's decisions."""
     out = next((v.outcome for v in game.votes if v.day == rnd.day and v.round == rnd.round), None)
-    st.subheader("Outcome")
+    st.subheader(words.t("Outcome"))
     lines = []
     if out:
-        lines.append(f"- protocol: **{md(words.vote_outcome_text(out.protocol))}**")
-        lines.append(f"- video: **{md(words.vote_outcome_text(out.video))}**" + (" — differs" if out.changed else ""))
+        lines.append("- " + words.t("protocol: **{outcome}**", outcome=words.vote_outcome_text(out.protocol)))
+        lines.append("- " + words.t("video: **{outcome}**", outcome=words.vote_outcome_text(out.video))
+                     + (" — " + words.t("differs") if out.changed else ""))
     if game.replay is not None and rnd.kind == "vote":
         corrected = report.corrected(game.data, decisions.values(), votes=game.votes)
         counts = {}
@@ -207,8 +224,9 @@ def _recomputed(game: Game, rnd: VoteRound, decisions: dict[str, Decision]) -> N
             counts[w.candidate] = int(fixed.get("count") or 0)
         after = outcome_with(get_profile(game.profile_id), game.replay, rnd.windows[-1].event_index, counts)
         if after is not None:
-            lines.append(f"- after your decisions: **{md(words.humanise(after.text))}** (counts: {words.counts_text(counts)})")
-    st.markdown("\n".join(lines) if lines else "No outcome to show yet.")
+            lines.append("- " + words.t("after your decisions: **{outcome}** (counts: {counts})",
+                                        outcome=words.humanise(after.text), counts=words.counts_text(counts)))
+    st.markdown("\n".join(lines) if lines else words.t("No outcome to show yet."))
 
 
 def night_rows(game: Game) -> list[dict[str, Any]]:
@@ -217,18 +235,22 @@ def night_rows(game: Game) -> list[dict[str, Any]]:
     nights = game.audit.extra.get("x_nights") if game.audit is not None else None  # the night audit's own rows
     for r in nights or []:
         if r.get("kind") == "shooting":
-            what = "shooting"
-            protocol = "miss" if r.get("protocol_target") is None else f"seat {r['protocol_target']} killed"
+            what = _("shooting")
+            protocol = (_("miss") if r.get("protocol_target") is None
+                        else _("seat {seat} killed", seat=r["protocol_target"]))
             outcome = r.get("video_outcome")
-            video = {"kill": f"seat {r.get('video_target') or '?'} killed", "undetermined": "cannot tell (a black seat unseen)",
-                     None: "—"}.get(outcome, f"miss: {outcome}")
+            video = {"kill": _("seat {seat} killed", seat=r.get("video_target") or "?"),
+                     "undetermined": _("cannot tell (a black seat unseen)"),
+                     None: "—"}.get(outcome, _("miss: {why}", why=words.humanise(outcome)))
         else:
-            what = f"check by the {r.get('by') or 'checker'}" + (f" (seat {r['seat']})" if r.get("seat") is not None else "")
-            protocol = "—" if r.get("protocol_target") is None else f"seat {r['protocol_target']}"
-            video = "—" if r.get("video_number") is None else f"shows {r['video_number']}"
-        rows.append({"night": r.get("night"), "what": what, "from (s)": words.number(r.get("start")),
-                     "to (s)": words.number(r.get("end")), "protocol": protocol, "video": words.humanise(video),
-                     "note": words.humanise(r.get("note") or "")})
+            what = {"don": _("check by the don"), "sheriff": _("check by the sheriff")}.get(r.get("by"), _("check"))
+            if r.get("seat") is not None:
+                what += " " + _("(seat {seat})", seat=r["seat"])
+            protocol = "—" if r.get("protocol_target") is None else _("seat {seat}", seat=r["protocol_target"])
+            video = "—" if r.get("video_number") is None else _("shows {number}", number=r["video_number"])
+        rows.append({_("night"): r.get("night"), _("what"): what, _("from (s)"): words.number(r.get("start")),
+                     _("to (s)"): words.number(r.get("end")), _("protocol"): protocol, _("video"): video,
+                     _("note"): words.humanise(r.get("note") or "")})
     return rows
 
 
@@ -237,10 +259,10 @@ def _other_findings(game: Game, shown: set[tuple[int, int]], decisions: dict[str
     rest = [f for f in (game.findings if findings is None else findings) if (f.day, f.round) not in shown]
     nights = night_rows(game)
     if nights:
-        st.subheader("Nights: the shootings and checks")
-        st.table(pd.DataFrame(nights).set_index("night"))  # a static table: the interactive ones select findings
+        st.subheader(words.t("Nights: the shootings and checks"))
+        st.table(pd.DataFrame(nights).set_index(_("night")))  # a static table: the interactive ones select findings
     if not rest:
         return
     decisions = decisions if decisions is not None else state.store().decisions(game.game_id)
-    st.subheader(f"Night and other findings ({len(rest)})")
+    st.subheader(words.t("Night and other findings ({n})", n=len(rest)))
     finding_cards(game, rest, decisions)

@@ -121,6 +121,31 @@ def test_csv_neutralises_player_names_and_keeps_numbers(store: Store, tmp_path: 
     assert ",-0.2," in text and table[1]["points"] == "-0.2" and table[0]["time (s)"] == "12.64"
 
 
+@pytest.mark.parametrize("separator", [",", ";"])
+def test_csv_for_either_separator_holds_no_formula_and_opens_with_a_bom(store: Store, separator: str) -> None:
+    """`;` is the separator Excel splits on in a Russian locale, `,` elsewhere: under either, no cell a spreadsheet
+    reads as a formula, the text starts with the UTF-8 byte order mark, and with `;` numbers carry a decimal comma."""
+    store.decide("G1", Finding.from_json(LATE), "confirmed", reason="=1+2;+3,@4", who="-chief", expected_version=0)
+    rows = finding_rows([Finding.from_json(LATE), Finding.from_json(NOVOTE)], store.decisions("G1"), PROTOCOL)
+    text = findings_csv(rows, separator)
+    assert text.startswith("\ufeff")
+    table = list(csv.reader(io.StringIO(text.removeprefix("\ufeff")), delimiter=separator))
+    header = table[0]
+    assert len({len(r) for r in table}) == 1 and len(header) > 10  # split on the chosen separator, not the other
+    for row in table[1:]:
+        for cell in row:  # every field a spreadsheet may split out of the cell is safe, whichever it splits on
+            for field in (cell, *cell.split(","), *cell.split(";")):
+                assert not field.startswith(("=", "+", "-", "@")) or field.lstrip("-").replace(",", ".").replace(
+                    ".", "", 1).isdigit(), (separator, cell)
+    cells = dict(zip(header, table[1], strict=True))
+    assert cells["nickname"] == """'=HYPERLINK("http://evil.example","x")"""
+    assert cells["reason"].startswith("'=1+2") and cells["decided by"] == "'-chief"
+    points = dict(zip(header, table[2], strict=True))["points"]
+    assert points == ("-0,2" if separator == ";" else "-0.2")
+    with pytest.raises(ValueError):
+        findings_csv(rows, "\t")
+
+
 def test_html_report_escapes_everything_and_embeds_frames() -> None:
     rows = finding_rows([Finding.from_json(LATE), Finding.from_json(NOVOTE)], {}, PROTOCOL)
     rows[0]["reason"] = '"><img src=x onerror=alert(1)>'

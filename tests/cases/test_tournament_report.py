@@ -9,6 +9,7 @@ import html
 import io
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -212,3 +213,26 @@ def test_csv_neutralises_formulas_and_keeps_numbers(report):
     raw = text.splitlines()[1]
     assert f",{len(report.votes)},{len(report.findings)}," in raw  # numbers unquoted, no ' in front
     assert "None" not in text
+
+
+@pytest.mark.parametrize("separator", [",", ";"])
+def test_csv_for_either_separator_holds_no_formula(report, separator):
+    """`;` for Excel in a Russian locale (a fraction then carries a decimal comma), `,` otherwise: under either, every
+    field a spreadsheet may split out of a cell is safe, and the BOM is there for Cyrillic."""
+    hostile = _hostile(report)
+    timed = build_tournament_report([replace(GameRun(id="g3", status="audited", files={}, protocol=_protocol("J", "2"),
+                                                     report=report, audit="games/g3.audit.json"), seconds=41.25)],
+                                    threshold=THRESHOLD, created=CREATED)
+    text = tournament_csv(hostile, separator)
+    assert text.startswith("\ufeff")
+    rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff")), delimiter=separator))
+    g1, g2 = rows
+    assert g1["table"] == "'+1" and g2["judge"] == "'@judge" and g2["error"].startswith("'-g2.mp4")
+    for row in rows:
+        for cell in row.values():
+            for field in (cell, *cell.split(","), *cell.split(";")):
+                assert not field.startswith(("=", "+", "@")) and not re.match(r"-\D", field), (separator, cell)
+    row = next(csv.DictReader(io.StringIO(tournament_csv(timed, separator).lstrip("\ufeff")), delimiter=separator))
+    assert row["seconds"] == ("41,25" if separator == ";" else "41.25")
+    with pytest.raises(ValueError):
+        tournament_csv(report, "\t")

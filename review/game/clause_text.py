@@ -1,0 +1,109 @@
+"""The rulebooks' own words for the clauses the profiles cite: the sentence a judge reads in the rulebook.
+
+Why shipped as data: the rulebooks (Russian, ../shared/rules/) are not part of the package, yet a judge
+opening a finding should read the clause as the rulebook writes it («Отсечением результата голосования
+является буква «С» в слове «Стоп».»), not only our English digest. `clause_sentences.json` holds, for every
+clause a profile cites, its paragraph copied from the rulebook; it is made by this module's `main` from the
+rulebooks (`python3 -m review.game.clause_text ../shared/rules`), and tests/game/test_clause_text.py checks
+every finding kind's clause has its sentence (and, where the rulebooks are present, that the file is current).
+
+How a citation finds its paragraph (../shared/RULES.md): a numbered clause (`rfm 4.4.7`, `mafclub 2.4.5`)
+is the first paragraph that starts with that number; `lvi2015 5.3` is the third paragraph of section 5;
+`lvi2015 «Первая ночь»` the paragraph that starts with those words (else the first that holds them); `showtime ¶N` the N-th paragraph of the
+file (paragraphs are the non-empty lines).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import fields
+from functools import cache
+from pathlib import Path
+
+from review.game.profiles import PROFILES, Cited, Consequence, Ground, Profile
+
+DATA = Path(__file__).with_name("clause_sentences.json")
+_REF = re.compile(r"^(?P<profile>[a-z0-9]+) (?P<where>.+)$")
+
+
+@cache
+def _sentences() -> dict[str, str]:
+    return json.loads(DATA.read_text(encoding="utf-8"))
+
+
+def sentence(clause: str | None) -> str | None:
+    """The rulebook's paragraph for a citation such as `rfm 4.4.7`; None where none is shipped."""
+    return _sentences().get(str(clause or "").strip()) or None
+
+
+def cited(profile: Profile) -> set[str]:
+    """Every clause the profile cites: its parameters, consequences (and their `also`) and appeal grounds."""
+    out: set[str] = set()
+
+    def take(value: object) -> None:
+        if isinstance(value, Cited | Consequence | Ground):
+            out.add(value.clause)
+            also = getattr(value, "also", None)
+            if also:
+                out.add(also)
+        elif isinstance(value, tuple):
+            for item in value:
+                take(item)
+
+    for f in fields(profile):
+        take(getattr(profile, f.name))
+    return {c for c in out if _REF.match(c or "") and c.split(" ", 1)[0] == profile.id}
+
+
+def paragraphs(text: str) -> list[str]:
+    """The rulebook's paragraphs: its non-empty lines, spaces tidied."""
+    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+
+
+def find(paras: list[str], where: str) -> str | None:
+    """The paragraph a citation (without its profile) names, by the rules in the module's docstring."""
+    if where.startswith("¶"):
+        n = int(where[1:])
+        return paras[n - 1] if 0 < n <= len(paras) else None
+    if where.startswith("«"):
+        words = where.strip("«»")
+        return next((p for p in paras if p.startswith(words)), None) or next((p for p in paras if words in p), None)
+    number = re.compile(rf"^{re.escape(where)}(?![\d]|\.\d)\.?\s*")
+    hit = next((p for p in paras if number.match(p)), None)
+    if hit is not None:
+        return number.sub("", hit, count=1)
+    section, _, place = where.rpartition(".")
+    if section and place.isdigit():  # an unnumbered paragraph counted within its section (lvi2015 5.3)
+        head = re.compile(rf"^{re.escape(section)}\.\s+\D")
+        start = next((i for i, p in enumerate(paras) if head.match(p)), None)
+        if start is not None and start + int(place) < len(paras):
+            return paras[start + int(place)]
+    return None
+
+
+def extract(rules: Path) -> dict[str, str]:
+    """Every clause every profile cites, with its paragraph from the rulebooks in `rules`."""
+    out: dict[str, str] = {}
+    for profile in PROFILES.values():
+        paras = paragraphs((rules / profile.rulebook).read_text(encoding="utf-8"))
+        for clause in sorted(cited(profile)):
+            found = find(paras, clause.split(" ", 1)[1])
+            if found:
+                out[clause] = found
+    return dict(sorted(out.items()))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write clause_sentences.json from the rulebooks' folder (the first argument, default ../shared/rules)."""
+    args = sys.argv[1:] if argv is None else argv
+    rules = Path(args[0] if args else "../shared/rules")
+    data = extract(rules)
+    DATA.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"{DATA}: {len(data)} clauses")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,58 @@
+"""The rulebooks' own words for every clause a finding cites, shipped with the package (review.game.clause_text)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from review.game.clause_text import DATA, cited, extract, find, paragraphs, sentence
+from review.game.profiles import JUDGE_ERROR_KINDS, NIGHT_RULE_KINDS, OFFENCE_KINDS, PROFILES
+
+RULES = Path(__file__).resolve().parents[2].parent / "shared" / "rules"
+CYRILLIC = re.compile("[А-Яа-яЁё]")
+
+
+def _finding_clauses() -> list[tuple[str, str, str]]:
+    """(profile, finding kind, clause) for every consequence a finding can carry, the 4th-foul ones too."""
+    out = []
+    for p in PROFILES.values():
+        for kind in OFFENCE_KINDS + JUDGE_ERROR_KINDS:
+            out.append((p.id, kind, p.offence(kind).clause))
+            out.append((p.id, kind, p.offence(kind, prior_fouls=9).clause))
+        out += [(p.id, what, p.night_rule(what).clause) for what in NIGHT_RULE_KINDS]
+        out.append((p.id, "lifted_early after «Стоп»", p.lifted_after_cutoff.clause))
+    return out
+
+
+@pytest.mark.parametrize(("profile", "kind", "clause"), _finding_clauses())
+def test_each_finding_kinds_clause_has_the_rulebooks_sentence(profile: str, kind: str, clause: str) -> None:
+    text = sentence(clause)
+    assert text and CYRILLIC.search(text), f"{profile} {kind}: no rulebook sentence for {clause}"
+
+
+def test_the_sentence_is_the_clauses_own_words() -> None:
+    assert sentence("rfm 4.4.7") == "Отсечением результата голосования является буква «С» в слове «Стоп»."
+    assert sentence("rfm 99.9") is None and sentence(None) is None
+
+
+def test_citations_find_their_paragraph() -> None:
+    paras = paragraphs("1. Раздел\n\n1.1. Первый.\nВторой без номера.\n1.10. Десятый.\nИтак, «перестрелка» тут.\n")
+    assert find(paras, "1.1") == "Первый."
+    assert find(paras, "1.10") == "Десятый."
+    assert find(paras, "1.2") == "Второй без номера."  # the second paragraph of section 1
+    assert find(paras, "¶1") == "1. Раздел"
+    assert find(paras, "«Итак»") == "Итак, «перестрелка» тут."
+    assert find(paras, "«перестрелка»") == "Итак, «перестрелка» тут."
+    assert find(paras, "7.7") is None
+
+
+def test_the_shipped_file_is_what_the_rulebooks_give() -> None:
+    """Made by `python3 -m review.game.clause_text ../shared/rules`; every cited clause is in it."""
+    if not RULES.is_dir():
+        pytest.skip(f"the rulebooks are not here ({RULES}): the shipped file cannot be compared with them")
+    import json
+
+    assert json.loads(DATA.read_text(encoding="utf-8")) == extract(RULES)
+    assert set(extract(RULES)) == set().union(*(cited(p) for p in PROFILES.values()))
