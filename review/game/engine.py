@@ -16,7 +16,7 @@ from contract.i18n import _, ngettext, term
 from review.game.gamestate import BLACK_ROLES, SEATS, GameState, Poll, initial_state, pos_of, sane, stage_of
 from review.game.problems import ENDS_GAME, REMOVAL_DUE, Problem
 from review.game.profiles import Profile, get_profile, pick_nomination
-from review.game.voting import Outcome, VoteContext, lift_outcome, vote_outcome, with_silent
+from review.game.voting import Outcome, VoteContext, lift_outcome, outcome_words, vote_outcome, with_silent
 
 __all__ = [
     "GameState",
@@ -399,7 +399,7 @@ class _Run:
             self.problem(None, message, poll.clause)
         elif poll.status == "done" and poll.outcome is not None:
             self.problem(None, _("the voting of day {day} was already decided: {outcome}.", day=poll.day,
-                                 outcome=poll.outcome.text), poll.outcome.clause)
+                                 outcome=outcome_words(poll.outcome.text)), poll.outcome.clause)
         else:
             self.problem(None, _("the voting of day {day} is over.", day=poll.day), self.p.most_votes.clause)
         return True
@@ -534,7 +534,7 @@ class _Run:
             return
         poll.recorded = True
         if poll.status == "done" and poll.outcome is not None and poll.outcome.next == "stay" and poll.outcome.tied:
-            self.problem(None, _("no lift vote is held: {outcome}.", outcome=poll.outcome.text), poll.outcome.clause)
+            self.problem(None, _("no lift vote is held: {outcome}.", outcome=outcome_words(poll.outcome.text)), poll.outcome.clause)
             return
         if self.refuse_vote(poll, "lift_vote"):
             return

@@ -74,7 +74,8 @@ def test_more_votes_than_players_reads_in_russian_with_the_plural_the_number_nee
     protocol("rfm", phase("day", 1), nom(1, 2, 5), nom(1, 2, 7)),  # two nominations by one seat
     protocol("rfm", shoot(0, 3)),  # no shooting on night 0
     protocol("lvi2015", phase("day", 1), result("red")),  # a red win with blacks at the table, quoting the rulebook
-], ids=["left", "count", "order", "not-candidate", "twice", "night-0", "red-win"])
+    day1(ballot(1, 1, {5: [1, 2, 3, 4, 6], 7: [8], 3: [9]}, TEN), vote(1, 1, 5, 1)),  # quotes the vote's outcome
+], ids=["left", "count", "order", "not-candidate", "twice", "night-0", "red-win", "decided"])
 def test_the_engines_problems_hold_no_english_word(data):
     ru = messages(data, "ru")
     assert ru, "the scenario must show a problem"
@@ -106,3 +107,9 @@ def test_an_export_refusal_and_an_import_refusal_read_in_russian():
     with i18n.using("ru"), pytest.raises(Exception) as profile:
         get_profile("rfm2")
     assert str(profile.value) == 'неизвестный профиль правил "rfm2"; известные профили: rfm, mafclub, lvi2015, showtime'
+
+
+def test_a_decided_votes_outcome_is_quoted_in_the_readers_words():
+    data = day1(ballot(1, 1, {5: [1, 2, 3, 4, 6], 7: [8], 3: [9]}, TEN), vote(1, 1, 5, 1))
+    assert messages(data, "ru")["events[9]"][0] == "голосование дня 1 уже решено: место 5 покидает игру."
+    assert messages(data, "en")["events[9]"][0] == "the voting of day 1 was already decided: seat 5 leaves."
