@@ -106,10 +106,22 @@ def preload() -> None:
     import mediapipe.tasks.python.vision  # noqa: F401
 
 
+_graphs_made = False  # whether this process has run a MediaPipe graph (see graphs_made)
+
+
+def graphs_made() -> bool:
+    """Whether this process has made a MediaPipe graph. Its thread pools and their mutexes live on after it is
+    closed; a process forked from here inherits them locked and can hang in a landmarker's destructor, so
+    vision.workers no longer forks once this is true."""
+    return _graphs_made
+
+
 def create_landmarker(variant: str = "full", *, num_hands: int = 4, min_confidence: float = 0.3,
                       mode: str = "video") -> Any:
     """A HandLandmarker on the bundled, verified model (vision.model) in VIDEO mode (tracks across the pictures
     of one stream), or in IMAGE mode (`mode="image"`: no tracking, each picture read afresh)."""
+    global _graphs_made
+    _graphs_made = True
     from mediapipe.tasks.python import BaseOptions
     from mediapipe.tasks.python.vision import HandLandmarker, HandLandmarkerOptions, RunningMode
 

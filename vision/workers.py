@@ -62,10 +62,19 @@ def _start(counter: Any, parent: int) -> None:
     _done = counter
 
 
+def start_method() -> str:
+    """How worker processes start: forked (cheap: MediaPipe imported once, before the fork) where the system can
+    fork and this process has made no MediaPipe graph yet; spawned otherwise (Windows and macOS, and a process
+    such as a test run that has already run MediaPipe, whose locked mutexes a forked child would inherit)."""
+    from vision.backend import graphs_made
+
+    return "fork" if "fork" in mp.get_all_start_methods() and not graphs_made() else "spawn"
+
+
 def run_parallel(fn: Callable[..., T], groups: Sequence[Any], args: tuple, progress: Callable[[int], None] | None,
                  ) -> list[T]:
     """fn(group, *args) for every group, one worker process each; progress(frames done) while they run."""
-    context = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    context = mp.get_context(start_method())
     counter = context.Value("i", 0)
     with ProcessPoolExecutor(len(groups), mp_context=context, initializer=_start, initargs=(counter, os.getpid())) as pool:
         futures: list[Future] = [pool.submit(fn, group, *args) for group in groups]

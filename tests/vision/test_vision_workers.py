@@ -44,3 +44,16 @@ def test_a_worker_process_knows_it_is_one_and_shares_out_nothing_more() -> None:
 
     assert not in_worker_process()
     assert run_parallel(_asked_in_worker, [[1], [2]], (), None) == [(True, 1), (True, 1)]
+
+
+def test_workers_are_spawned_once_this_process_has_run_mediapipe(monkeypatch) -> None:
+    """A process that has made a MediaPipe graph holds its thread pools' mutexes; a child forked from it can hang
+    in a landmarker's destructor. From then on the workers start afresh (spawn), with the same answers."""
+    import vision.backend as backend
+    from vision.workers import run_parallel, start_method
+
+    monkeypatch.setattr(backend, "_graphs_made", False)
+    assert start_method() == "fork"
+    backend.create_landmarker("lite").close()
+    assert start_method() == "spawn"
+    assert run_parallel(_asked_in_worker, [[1], [2]], (), None) == [(True, 1), (True, 1)]
