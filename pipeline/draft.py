@@ -50,9 +50,7 @@ def _cues(video: Path, expected: int, say: Say) -> tuple[list[VoteCue], list[tup
         say(f"draft: {video}: the video has no sound, so no vote times can be heard; only the hands are proposed.")
         return [], [], False
     feats = features(track)
-    heard = listen(feats, expected=expected or None, weak=True)
-    if not heard.votes and expected:  # a clip of the game holds fewer votes than the PARTIAL leaves open
-        heard = listen(feats, weak=True)
+    heard = listen(feats, expected=expected or None, weak=True)  # a clip holding fewer: listen retries without
     if not heard.votes:
         say(f"draft: {video}: the judge's voice cannot be heard on the sound track; only the hands are proposed.")
         return [], [], False

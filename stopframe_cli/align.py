@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from review.audit.align import VOTE_TYPES, VoteCue, align_protocol
+    from review.audit.align import VOTE_TYPES, VoteCue, align_protocol, votes_on_video
     from review.game.protocol import format_problems, load_protocol, resolve_video_path
 
     protocol = load_protocol(args.protocol)
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     events = protocol.events
     on_video = Clock.of_protocol(protocol.data)
     hints = [on_video.video_time(e["cutoff"]) for e in events if e.get("type") in VOTE_TYPES and isinstance(e.get("cutoff"), int | float)]
-    expected = sum(1 for e in events if e.get("type") in VOTE_TYPES)
+    expected = votes_on_video(protocol.data, track.start, track.end)  # a clip's protocol holds the whole game
     heard = listen(feats, marked=args.stop_at, hints=hints, expected=expected, weak=True)
     sure = sum(v.confident for v in heard.votes)
     progress(

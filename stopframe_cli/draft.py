@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import EXIT_OK, UnreadableInput
+from contract.i18n import _
 from contract.jsonio import dumps, write_atomic
 from review.game.profiles import PROFILES
 from stopframe_cli.output import progress
@@ -22,18 +23,20 @@ from stopframe_cli.output import progress
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "draft",
-        help="draft a partial protocol's votes (times, voters, counts) from the video",
-        description="Fill a partial protocol's votes from the video: the times from the judge's voice, the voters "
-        "and counts from the hands placed in time, revotes where the counts tie. Each proposed value's score is in "
-        "x_draft_score.",
+        help=_("draft a partial protocol's votes (times, voters, counts) from the video"),
+        description=_("Fill a partial protocol's votes from the video: the times from the judge's voice, the voters "
+                      "and counts from the hands placed in time, revotes where the counts tie. Each proposed value's "
+                      "score is in x_draft_score."),
     )
-    p.add_argument("video", metavar="VIDEO", help="the game video")
-    p.add_argument("--protocol", required=True, metavar="PARTIAL", help="the judge's partial protocol (*.protocol.json)")
-    p.add_argument("--seats", metavar="SEATS", help="the camera's seat map (default: found from the video)")
-    p.add_argument("--rules", metavar="ID", help=f"rule profile ({', '.join(PROFILES)}; default: the protocol's)")
-    p.add_argument("--out", required=True, metavar="DRAFT", help="where to write the drafted protocol (atomically)")
-    p.add_argument("--observations", metavar="OBS", help="saved observations of this video (skip looking at it)")
-    p.add_argument("--model", choices=("full", "lite"), default="full", help="hand landmark model (default: full)")
+    p.add_argument("video", metavar="VIDEO", help=_("the game video"))
+    p.add_argument("--protocol", required=True, metavar="PARTIAL",
+                   help=_("the judge's partial protocol (*.protocol.json)"))
+    p.add_argument("--seats", metavar="SEATS", help=_("the camera's seat map (default: found from the video)"))
+    p.add_argument("--rules", metavar="ID",
+                   help=_("rule profile ({profiles}; default: the protocol's)", profiles=", ".join(PROFILES)))
+    p.add_argument("--out", required=True, metavar="DRAFT", help=_("where to write the drafted protocol (atomically)"))
+    p.add_argument("--observations", metavar="OBS", help=_("saved observations of this video (skip looking at it)"))
+    p.add_argument("--model", choices=("full", "lite"), default="full", help=_("hand landmark model (default full)"))
     p.set_defaults(func=run)
 
 
@@ -41,19 +44,23 @@ def run(args: argparse.Namespace) -> int:
     from pipeline.draft import draft_game
 
     if args.rules is not None and args.rules not in PROFILES:
-        raise UnreadableInput(f"--rules {args.rules[:30]}: not a rule profile; known: {', '.join(PROFILES)}.")
+        raise UnreadableInput(_("--rules {rules}: not a rule profile; known: {known}.", rules=args.rules[:30],
+                                 known=", ".join(PROFILES)))
     out = Path(args.out).resolve()
     for name, given in (("VIDEO", args.video), ("--protocol", args.protocol), ("--seats", args.seats),
                         ("--observations", args.observations)):
         if given is not None and Path(given).resolve() == out:
-            raise UnreadableInput(f"--out {args.out} is the {name} file {given}: the draft never overwrites an input; "
-                                  "choose another --out file.")
+            raise UnreadableInput(_("--out {out} is the {name} file {given}: the draft never overwrites an input; "
+                                    "choose another --out file.", out=args.out, name=name, given=given))
     made = draft_game(video=args.video, protocol=args.protocol, seats=args.seats, rules=args.rules,
                       observations=args.observations, model=args.model, progress=progress)
     data = dict(made.draft.data)
     if made.draft.untimed:
         data["x_draft_untimed"] = made.draft.untimed
     write_atomic(args.out, dumps(data))
-    progress(f"draft: written to {args.out}"
-             + (f"; untimed (no times heard, not guessed): {', '.join(made.draft.untimed)}" if made.draft.untimed else ""))
+    if made.draft.untimed:
+        progress(_("draft: written to {path}; untimed (no times heard, not guessed): {votes}", path=args.out,
+                   votes=", ".join(made.draft.untimed)))
+    else:
+        progress(_("draft: written to {path}", path=args.out))
     return EXIT_OK

@@ -25,6 +25,7 @@ FINISHED: dict[str, frozenset[str]] = {
                                         "the game's video"}),
     "stopframe_cli/align.py": frozenset(),
     "stopframe_cli/audit.py": frozenset(),
+    "stopframe_cli/draft.py": frozenset(),
     "stopframe_cli/game.py": frozenset(),
     "stopframe_cli/observe.py": frozenset(),
     "stopframe_cli/output.py": frozenset(),

@@ -31,6 +31,7 @@ FMIN, FMAX = 60.0, 7600.0
 SPEECH_GAP_S = 0.15  # pauses shorter than this stay inside one utterance (stop closures, word joins)
 CUTOFF_SILENCE_S = 0.7  # the judge is silent while hands land before «Стоп» (~1.5 s, rfm 4.4.7)
 HANDS_SILENCE_S = 0.9  # ... and a matched closing word needs this much (three quarters quiet) before it
+WORD_S = 0.06  # a voiced stretch this long is a word (or a syllable of one), not a click or a cough
 MATCH_MIN_SCORE = 0.45  # correlation below this is not reported as a cue at all
 ACCEPT_MIN_SCORE = 0.6  # a repeat of the closing word is never accepted below this correlation
 TEMPLATE_EXAMPLES = 8  # repeats averaged into the second-pass template
@@ -366,8 +367,9 @@ def closing_word_candidates(
 
     Candidates are utterances of 0.15–0.75 s (a word, not a sentence) preceded by at least
     CUTOFF_SILENCE_S of silence (hands landing) and followed by more speech within 3 s (the count),
-    outside the nights. A closing word's similarity to the other candidates drops sharply after its
-    k repeats; each candidate is ranked by the largest such drop, weighted towards k near the
+    outside the nights (two are enough: a clip may hold two votes). A closing word's similarity to the other
+    candidates drops sharply after its k repeats (to nothing where every other candidate is the word); each
+    candidate is ranked by the largest such drop, weighted towards k near the
     number of votes where that is known. Near-duplicates of a higher-ranked word are skipped.
     """
     utts = utterances(feats)
@@ -386,7 +388,7 @@ def closing_word_candidates(
             continue
         cands.append((a, b))
     n = len(cands)
-    if n < 3:
+    if n < 2:
         return []
     seq = feats.match
     L = int(np.clip(np.percentile([b - a for a, b in cands], 25), 15, 40))  # a word's worth, not its first sound
@@ -405,12 +407,13 @@ def closing_word_candidates(
     sims = np.max([base @ windows(d).T for d in range(-shift, shift + 1)], axis=0)
     sims = np.maximum(sims, sims.T)
     np.fill_diagonal(sims, -1.0)
-    lo, hi = (max(1, expected // 2 - 1), min(n - 1, expected * 3 // 2)) if expected else (1, n - 1)
-    ranked = -np.sort(-sims, axis=1)
+    lo, hi = (max(1, expected // 2 - 1), min(n, expected * 3 // 2)) if expected else (1, n)
+    # past the last other candidate the likeness drops to nothing: two votes' words, or every candidate the word
+    ranked = np.maximum(-np.sort(-sims, axis=1), 0.0)
     keys = np.zeros(n)
     for i in range(n):
         for k in range(lo, max(lo + 1, hi)):
-            if k >= n - 1 or ranked[i, k - 1] < 0.4:
+            if k >= n or ranked[i, k - 1] < 0.4:
                 break
             weight = min(1.0, (k + 1) / expected) if expected else 1.0
             keys[i] = max(keys[i], (ranked[i, k - 1] - ranked[i, k]) * weight)
@@ -542,7 +545,13 @@ def _quiet_before(feats: Features, voiced: np.ndarray, t: float) -> bool:
     The same word inside a player's speech («Спасибо, у меня всё») follows other words closely.
     """
     a, b = feats.frame_at(t - HANDS_SILENCE_S), feats.frame_at(t - 0.05)
-    return b > a and float(voiced[a:b].mean()) <= 0.25
+    if not (b > a and float(voiced[a:b].mean()) <= 0.25):
+        return False
+    # and no word of the judge's reaches into the last CUTOFF_SILENCE_S: the count follows «Стоп» that closely,
+    # so a number word said twice (a call's, a count's) is not taken for the closing word
+    start, recent = feats.frame_at(t - HANDS_SILENCE_S - WORD_S), feats.frame_at(t - CUTOFF_SILENCE_S)
+    word = max(1, round(WORD_S / feats.hop))
+    return not any(e - s0 >= word and start + e > recent for s0, e in _runs(voiced[start:b]))
 
 
 def _call_likeness(feats: Features, cuts: list[Cue], bounds: list[tuple[float, float]]) -> list[float]:
@@ -748,7 +757,8 @@ def listen(
     A template from a protocol time is kept only when it recurs for at least half the expected
     votes (a time on the wrong clock would pick some other word near it). Otherwise each candidate
     word is tried and the one with clear repeats for about `expected` votes, and few beyond, wins.
-    `weak` keeps repeats whose call is unlike the others' (see `find_vote_cues`).
+    `weak` keeps repeats whose call is unlike the others' (see `find_vote_cues`). Where fewer than half the
+    expected votes are heard, the word is looked for again as if their number were unknown.
     """
     nights = find_night_music(feats)
     need = max(2, (expected or 0) // 2)
@@ -765,12 +775,21 @@ def listen(
         sure = [v for v in votes if v.confident]
         if source == "marked" or (source == "protocol" and len(sure) >= need):
             return Heard(votes, nights, template, source)
-        # the word with clear repeats for the votes and few beyond them (a short syllable recurs everywhere)
-        margins = sorted((max(0.0, v.match - 0.5) for v in votes), reverse=True)
+        # the word with clear repeats for the votes and few beyond them (a short syllable recurs everywhere); only
+        # the sure repeats count: a template seeded on another word still matches that word, weakly, out of place
+        margins = sorted((max(0.0, v.match - 0.5) for v in sure), reverse=True)
         k = expected or len(margins)
         fit = float(sum(margins[:k]) - sum(margins[k:]))
         if len(sure) >= 2 and (best.template is None or fit > best_fit):
             best, best_fit = Heard(votes, nights, template, source), fit
+    sure_votes = sum(v.confident for v in best.votes)
+    if expected and sure_votes < need:
+        # Fewer than half the protocol's votes heard: the video may hold only part of the game (a clip, one
+        # camera's file), and a count that does not apply hides a word said only a few times. Listen again
+        # without it; keep whichever hears more votes for sure.
+        alone = listen(feats, hints=hints, weak=weak)
+        if sum(v.confident for v in alone.votes) > sure_votes:
+            return alone
     return best
 
 

@@ -24,6 +24,7 @@ TIME_FIELDS = ("t", "cutoff", "announced")  # a vote's times, in the order they 
 ANCHOR_TOLERANCE_S = 0.5  # a protocol time this close to a cue (after the clock fit) is that cue
 DRIFT_MIN_ANCHORS = 3
 DRIFT_MIN_SPAN_S = 60.0  # drift is only measurable across minutes
+DAY_GAP_S = 20.0  # the least time between two days' votes: a last word, a night, the next day's speeches
 
 
 @dataclass(frozen=True)
@@ -178,6 +179,35 @@ def _bounds(events: list[dict[str, Any]], clock: ClockFit) -> tuple[list[float],
     return lo, hi
 
 
+def _after_nights(events: list[dict[str, Any]], clock: ClockFit) -> list[float]:
+    """For each event, the earliest video time it may have from the timed events of its earlier days: a night
+    and a day's speeches (DAY_GAP_S at the least) lie between them, so a clip whose timed voting phase opens
+    day 1 holds no vote of day 2 seconds later."""
+    nights = _night_counts(events)
+    earliest, latest_of_day, done = [-math.inf] * len(events), -math.inf, -math.inf
+    for i, e in enumerate(events):
+        if i and nights[i] != nights[i - 1]:  # a night has begun: everything timed before it is an earlier day's
+            done = max(done, latest_of_day)
+        earliest[i] = done + DAY_GAP_S
+        known = [t for t in (_number(e.get(k)) for k in ("t", "cutoff", "announced", "end")) if t is not None]
+        if known:
+            latest_of_day = max(latest_of_day, clock.to_video(max(known)))
+    return earliest
+
+
+def votes_on_video(data: dict[str, Any], start: float, end: float) -> int:
+    """How many of the protocol's votes may lie between two video times, as its own timed events place them
+    (on its clock, `video.offset_s`): a vote before a timed event at the start, or a night after one past the end,
+    is not on this video (a clip, or one camera file of a longer game). The listener expects about this many."""
+    events = [e if isinstance(e, dict) else {} for e in data.get("events", [])]
+    video = data.get("video") if isinstance(data.get("video"), dict) else {}
+    clock = ClockFit(_number(video.get("offset_s")) or 0.0, 1.0)
+    lo, hi = _bounds(events, clock)
+    after = _after_nights(events, clock)
+    return sum(1 for i, e in enumerate(events)
+               if e.get("type") in VOTE_TYPES and max(lo[i], after[i]) < end and hi[i] > start)
+
+
 def _match(
     events: list[dict[str, Any]],
     votes: list[int],
@@ -192,13 +222,16 @@ def _match(
     A vote whose cut-off the protocol gives (and that agreed with the clock) may only take a cue at
     that time; a vote may not leave its timed neighbours' interval; and where the nights heard match
     the protocol's nights (all of them, or all but night 0 before the recording began), a vote must
-    take a cue from its own day.
+    take a cue from its own day. Two votes of different days take cues at least DAY_GAP_S apart, and a vote
+    lies DAY_GAP_S or more after the timed events of its earlier days: a clip of a game holds one day's votes,
+    and a word heard seconds after them is no later day's vote.
     """
     night_of_event = _night_counts(events)
     heard_nights = sorted(s for s, _ in nights)
     shift = night_of_event[-1] - len(heard_nights) if events else 0
     use_nights = bool(heard_nights) and shift in (0, 1)
     lo, hi = _bounds(events, clock)
+    lo = [max(x, y) for x, y in zip(lo, _after_nights(events, clock), strict=True)]
 
     def allowed(i: int, c: VoteCue) -> bool:
         opens = c.t if c.t is not None else c.cutoff
@@ -216,25 +249,37 @@ def _match(
                 return False
         return True
 
+    # Votes of different days are a night and the next day's speeches apart: cues closer are one day's
+    night_of_vote = [night_of_event[i] for i in votes]
+    first = [0] * len(votes)  # the index of the first vote of each vote's day
+    for a in range(1, len(votes)):
+        first[a] = first[a - 1] if night_of_vote[a] == night_of_vote[a - 1] else a
+    times = [c.cutoff for c in cues]
+    # how many cues lie a night's gap or more before each cue: a vote of an earlier day may take only those
+    before = [int(np.searchsorted(times, t - DAY_GAP_S, side="right")) for t in times]
     n, m = len(votes), len(cues)
-    best = np.zeros((n + 1, m + 1))
-    move = np.zeros((n + 1, m + 1), np.int8)  # 0: skip event, 1: skip cue, 2: match
-    for a in range(1, n + 1):
-        for b in range(1, m + 1):
-            options = [(best[a - 1, b], 0), (best[a, b - 1], 1)]
-            if allowed(votes[a - 1], cues[b - 1]):
-                options.append((best[a - 1, b - 1] + 1.0 + cues[b - 1].cutoff_score, 2))
-            best[a, b], move[a, b] = max(options, key=lambda o: o[0])
+    Best = tuple[float, tuple[int, int] | None]  # a path's score and its last match (vote, cue)
+    nothing: Best = (0.0, None)
+    # upto[a][b]: the best path on votes[:a] and cues[:b]; day[a][b]: the best path whose last match is a vote of
+    # vote a's day, at or before a, on cues[:b]; back[(a, b)]: the match before (a, b) on its best path
+    upto: list[list[Best]] = [[nothing] * (m + 1) for _ in range(n + 1)]
+    day: list[list[Best]] = [[(-math.inf, None)] * (m + 1) for _ in range(n)]
+    back: dict[tuple[int, int], tuple[int, int] | None] = {}
+    for a in range(n):
+        for b in range(m):
+            here: Best = (-math.inf, None)
+            if allowed(votes[a], cues[b]):
+                prev = max(upto[first[a]][before[b]], day[a - 1][b] if a > first[a] else nothing,
+                           key=lambda p: p[0])
+                back[(a, b)] = prev[1]
+                here = (prev[0] + 1.0 + cues[b].cutoff_score, (a, b))
+            day[a][b + 1] = max(day[a][b], here, day[a - 1][b + 1] if a > first[a] else here, key=lambda p: p[0])
+            upto[a + 1][b + 1] = max(upto[a][b + 1], upto[a + 1][b], here, key=lambda p: p[0])
     pairs: dict[int, int] = {}
-    a, b = n, m
-    while a > 0 and b > 0:
-        if move[a, b] == 2:
-            pairs[votes[a - 1]] = b - 1
-            a, b = a - 1, b - 1
-        elif move[a, b] == 1:
-            b -= 1
-        else:
-            a -= 1
+    last = upto[n][m][1]
+    while last is not None:
+        pairs[votes[last[0]]] = last[1]
+        last = back[last]
     return pairs
 
 

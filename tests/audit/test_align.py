@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from review.audit.align import ClockFit, VoteCue, align_protocol, fit_clock
+from review.audit.align import ClockFit, VoteCue, align_protocol, fit_clock, votes_on_video
 
 PLAYERS = [{"seat": s, "nickname": f"P{s}", "role": None} for s in range(1, 11)]
 
@@ -157,3 +157,34 @@ def test_a_vote_stays_between_its_timed_neighbours() -> None:
     data["events"][3]["end"] = 109.0
     result = align_protocol(data, cues)
     assert [v.get("cutoff") for v in _votes(result.data)] == [107.0, 113.2, None]
+
+
+def _clip_of_day(day: int, days: list[list[int]]) -> dict:
+    """A clip's protocol: the whole game's votes, no vote times, only the clip's day's voting phase timed (at 0)."""
+    data = _protocol(days)
+    at = next(i for i, e in enumerate(data["events"]) if e["type"] == "phase" and e["number"] == day
+              and e["phase"] == "day")
+    data["events"].insert(at + 1, {"type": "phase", "phase": "voting", "number": day, "t": 0.0})
+    return data
+
+
+def test_a_clip_of_day_1_gives_no_cue_to_a_later_days_vote() -> None:
+    """A word heard before the day's first vote and the three «Стоп» of a 22 s clip: four cues for day 1's three
+    votes; a later day's vote, a night and a day's speeches later, cannot take one seconds after day 1's."""
+    data = _clip_of_day(1, DAYS)
+    cues = [_cue(2.0, 0.32), _cue(4.7), _cue(11.45), _cue(18.4)]
+    votes = _votes(align_protocol(data, cues).data)
+    assert [v.get("cutoff") for v in votes] == [4.7, 11.45, 18.4] + [None] * 4
+
+
+def test_votes_of_two_days_take_cues_a_night_apart() -> None:
+    cues = [_cue(c) for c in (100.0, 106.5, 113.2, 125.0)]  # no night heard; the fourth is seconds after day 1's
+    votes = _votes(align_protocol(_protocol(DAYS), cues).data)
+    assert [v.get("cutoff") for v in votes] == [100.0, 106.5, 113.2] + [None] * 4
+
+
+def test_votes_on_video_counts_only_the_votes_its_timed_phases_allow() -> None:
+    assert votes_on_video(_clip_of_day(3, DAYS), 0.0, 16.0) == 2  # days 1 and 2 voted before the clip's phase
+    assert votes_on_video(_clip_of_day(2, DAYS), 0.0, 16.0) == 2  # day 3 is a night and 20 s or more later
+    assert votes_on_video(_clip_of_day(2, DAYS), 0.0, 60.0) == 4  # ... which a minute of video may hold
+    assert votes_on_video(_protocol(DAYS), 0.0, 16.0) == 7  # nothing timed: any vote may be on it

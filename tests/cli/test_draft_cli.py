@@ -7,6 +7,7 @@ in the one `slow` test, which looks at a short clip's hands with MediaPipe.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -144,7 +145,11 @@ def test_a_draft_that_cannot_be_valid_lists_every_problem_and_writes_nothing(fix
     code, _, err = run_cli(capsys, "draft", VIDEO, "--protocol", partial, "--seats", SEATS,
                            "--observations", SAMPLE_OBSERVATIONS, "--out", out)
     assert code == 1 and not out.exists()
-    assert "cannot be made valid" in err and "events[" in err
+    refusal = [line for line in err.splitlines() if "cannot be made valid" in line]
+    assert len(refusal) == 1 and refusal[0].startswith("stopframe: ")
+    said = re.search(r"\((\d+) problem\(s\)\)", err)
+    # every problem is listed, each with its place and its clause, not only the first
+    assert said and int(said.group(1)) > 1 and err.count("(rfm ") == int(said.group(1))
 
 
 def test_missing_video_and_unknown_rules_exit_2(tmp_path: Path, capsys) -> None:

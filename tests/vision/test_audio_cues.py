@@ -145,3 +145,44 @@ def test_rfm_4_5_3_shooting_count_heard_over_the_music(game, heard) -> None:
     hits = sum(1 for t in game.counts if any(abs(f - t) < 0.06 for f in found))
     assert hits >= 0.9 * len(game.counts)
     assert len(found) <= len(game.counts) + 2
+
+
+def _judge(phrases: list[tuple[float, str]], voice: str, speed: int, pitch: int, seconds: float = 15.0) -> AudioTrack:
+    """A short clip's track: each phrase by one espeak-ng voice, its first sound at its time, in a room (the direct
+    sound first, so onsets stay put, then a diffuse tail of 0.6 s to -60 dB that runs words into each other)."""
+    from scipy.signal import fftconvolve
+
+    x = np.zeros(int(seconds * RATE), np.float32)
+    for t, text in phrases:
+        said = speak(text, voice=voice, speed=speed, pitch=pitch) * 0.6
+        s = int(t * RATE)
+        x[s:s + len(said)] += said[: len(x) - s]
+    rng = np.random.default_rng(1)
+    room = np.zeros(int(0.72 * RATE), np.float32)
+    room[0] = 1.0
+    tail = np.arange(len(room) - 160) / RATE
+    room[160:] += rng.normal(0, 0.08, len(tail)) * np.exp(-6.9 * tail / 0.6)
+    return AudioTrack(fftconvolve(x, room)[: len(x)].astype(np.float32), RATE, 0.0)
+
+
+def _stops(heard) -> list[float]:
+    return [v.cutoff.t for v in heard.votes if v.confident]
+
+
+def test_a_number_said_as_a_count_and_as_the_next_call_is_not_the_closing_word() -> None:
+    """Two votes in a reverberant room; the first vote's count is «один» and so are the second call's first word
+    and its count: «один» repeats as often as «Стоп», but it follows «Стоп» within a second, where the hands'
+    silence is."""
+    phrases = [(0.8, "Семь,"), (1.55, "кто голосует за игрока номер"), (3.15, "семь"), (4.8, "Стоп"), (5.65, "один"),
+               (7.65, "Один,"), (8.4, "кто голосует за игрока номер"), (10.0, "один"), (11.65, "Стоп"), (12.5, "один")]
+    heard = listen(features(_judge(phrases, "ru+m7", 195, 22)), expected=2, weak=True)
+    assert max(_errors(_stops(heard), [4.8, 11.65])) <= FRAME_S
+
+
+def test_two_votes_closed_by_spasibo_are_heard_with_no_other_short_word() -> None:
+    """A clip of two votes in a reverberant room whose calls run into the candidate's number: the two «Спасибо»
+    are the only short words after a pause, and two are enough to tell the closing word."""
+    phrases = [(1.9, "Кто голосует против игрока номер пять"), (5.4, "Спасибо"), (6.4, "Три голоса"),
+               (7.8, "Кто голосует против игрока номер десять"), (11.15, "Спасибо"), (12.25, "Семь голосов")]
+    heard = listen(features(_judge(phrases, "ru+f3", 150, 78)), expected=2, weak=True)
+    assert max(_errors(_stops(heard), [5.4, 11.15])) <= FRAME_S
