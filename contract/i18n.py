@@ -20,7 +20,8 @@ from __future__ import annotations
 import datetime as _dt
 import gettext
 import os
-from collections.abc import Callable, Iterator, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from functools import cache
@@ -167,3 +168,24 @@ def clause(ref: Any) -> str:
     """A rulebook clause: «п. 4.4.7» in Russian, "clause 4.4.7" in English; empty for none."""
     text = str(ref or "").strip()
     return _("clause {ref}", ref=text) if text else ""
+
+
+def sentence_reader(msgids: Sequence[str]) -> Callable[[str], str | None]:
+    """For sentences that files keep in English (a vote's outcome, why a night check was not audited): a reader
+    that gives such a sentence as the catalogue message it was made from, in the current language; None for
+    any other text. In the msgids `{seats}` stands for numbers joined by ", ", any other `{name}` for a number."""
+    patterns = []
+    for msgid in msgids:
+        parts = re.split(r"\{(\w+)\}", msgid)
+        patterns.append((re.compile("^" + "".join(
+            re.escape(part) if i % 2 == 0 else (rf"(?P<{part}>\d+(?:, \d+)*)" if part == "seats" else rf"(?P<{part}>\d+)")
+            for i, part in enumerate(parts)) + "$"), msgid))
+
+    def read(text: str) -> str | None:
+        for pattern, msgid in patterns:
+            found = pattern.match(text)
+            if found:
+                return _(msgid, **found.groupdict())
+        return None
+
+    return read

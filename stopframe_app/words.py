@@ -16,6 +16,7 @@ from contract.i18n import N_
 from review.audit.findings import Finding, FindingConsequence
 from review.audit.tally import VoteTally
 from review.cases.exports import finding_said
+from review.game.voting import OUTCOME_MSGIDS
 
 # The tables of codes and their words live in the catalogue (contract/locale); these names ask it, in the
 # language of the moment, so `words.KINDS["late_vote"]` is «голос после «Стоп»» in Russian.
@@ -75,9 +76,7 @@ def _code_words(code: str) -> str:
 # was not what the protocol says, review.audit.night), each the catalogue message it stands for: its `{seat}`,
 # `{day}`, `{n}` stand for a number, `{seats}` for numbers joined by ", ".
 _REVIEW_MSGIDS = (
-    N_("no vote: single candidate on day {day}"), N_("seat {seat} leaves without a vote"), N_("seat {seat} leaves"),
-    N_("seats {seats} leave"), N_("tie {seats}: all stay, no revote at {n}"), N_("tie {seats}: revote"),
-    N_("tie {seats}: all stay, no lift vote"), N_("tie {seats}: lift vote"), N_("all stay"),
+    *OUTCOME_MSGIDS,
     N_("no black at the table"), N_("seat {seat} did not shoot"), N_("seat {seat} shot on several numbers"),
     N_("seat {seat} fired outside the count"), N_("different numbers"),
     N_("the observations do not cover this stretch: not audited"),
@@ -87,22 +86,13 @@ _REVIEW_MSGIDS = (
 )
 
 
-def _pattern(msgid: str) -> re.Pattern[str]:
-    """The message as a pattern that reads review's English sentence back into its values."""
-    parts = re.split(r"\{(\w+)\}", msgid)
-    return re.compile("^" + "".join(re.escape(p) if i % 2 == 0 else
-                                    (rf"(?P<{p}>\d+(?:, \d+)*)" if p == "seats" else rf"(?P<{p}>\d+)")
-                                    for i, p in enumerate(parts)) + "$")
-
-
-_REVIEW_SENTENCES = tuple((_pattern(m), m) for m in _REVIEW_MSGIDS)
+_read_review = i18n.sentence_reader(_REVIEW_MSGIDS)
 
 
 def _review_sentence(text: str) -> str:
-    for pattern, msgid in _REVIEW_SENTENCES:
-        m = pattern.match(text)
-        if m:
-            return i18n._(msgid, **m.groupdict())
+    read = _read_review(text)
+    if read is not None:
+        return read
     return _CODE.sub(lambda m: _code_words(m.group(0)), text)
 
 

@@ -6,40 +6,27 @@ audit (counts the video supports), so both tell the same story for the same numb
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from contract.i18n import N_, _
+from contract.i18n import N_, sentence_reader
 from review.game.profiles import Profile, lift_ban
 
 # An outcome keeps its English sentence (`Outcome.text`: the audit and review.cases read it back); where a judge
 # reads it inside another sentence, `outcome_words` gives it as the catalogue message it stands for ({seat},
 # {day}, {n} a number; {seats} numbers joined by ", ").
-_OUTCOME_MSGIDS = (
+OUTCOME_MSGIDS = (
     N_("no vote: single candidate on day {day}"), N_("seat {seat} leaves without a vote"), N_("seat {seat} leaves"),
     N_("seats {seats} leave"), N_("tie {seats}: all stay, no revote at {n}"), N_("tie {seats}: revote"),
     N_("tie {seats}: all stay, no lift vote"), N_("tie {seats}: lift vote"), N_("all stay"),
 )
 
 
-def _pattern(msgid: str) -> re.Pattern[str]:
-    """The message as a pattern that reads an outcome's English sentence back into its values."""
-    parts = re.split(r"\{(\w+)\}", msgid)
-    return re.compile("^" + "".join(re.escape(p) if i % 2 == 0 else
-                                    (rf"(?P<{p}>\d+(?:, \d+)*)" if p == "seats" else rf"(?P<{p}>\d+)")
-                                    for i, p in enumerate(parts)) + "$")
-
-
-_OUTCOME_SENTENCES = tuple((_pattern(m), m) for m in _OUTCOME_MSGIDS)
+_read_outcome = sentence_reader(OUTCOME_MSGIDS)
 
 
 def outcome_words(text: str) -> str:
     """An outcome's sentence in the reader's language; any other text as it is."""
-    for pattern, msgid in _OUTCOME_SENTENCES:
-        m = pattern.match(text)
-        if m:
-            return _(msgid, **m.groupdict())
-    return text
+    return _read_outcome(text) or text
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -73,11 +74,11 @@ def _game_args(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return ["--", str(mod.make_game(tmp_path_factory.mktemp("game")))]
 
 
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[str]]]:
+@contextmanager
+def serving(args: list[str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`streamlit run app.py ARGS` on a free local port with a data folder of its own; its URL while it runs."""
     port = _free_port()
     env = {**os.environ, "STOPFRAME_DATA": str(tmp_path_factory.mktemp("data")), "PYTHONPATH": str(REPO)}
-    args = _game_args(tmp_path_factory)
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
            "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false", *args]
     log = tmp_path_factory.mktemp("log") / "streamlit.log"
@@ -95,13 +96,20 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, lis
                 if proc.poll() is not None or time.time() > deadline:
                     pytest.fail(f"streamlit did not start: {log.read_text()[-2000:]}")
                 time.sleep(0.3)
-        yield url, args
+        yield url
     finally:
         proc.terminate()
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[str]]]:
+    args = _game_args(tmp_path_factory)
+    with serving(args, tmp_path_factory) as url:
+        yield url, args
 
 
 def _late_vote_row(args: list[str]) -> int | None:

@@ -9,22 +9,16 @@ whether an `![x](http://…)` reached an <img>. Needs Debian's chromium and Play
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from test_app_browser import CHROMIUM, serving
 
 from stopframe_app.game import SAMPLE_PROTOCOL
 
 REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else None
 FOREIGN = "203.0.113.7"  # TEST-NET-3: never a real host
 PAGES = ("Vote audit", "Timeline & frames", "Seat calibration", "Exports", "Appeals", "Training", "Open a game")
 
@@ -58,41 +52,10 @@ def _poisoned_game(folder: Path) -> tuple[Path, Path]:
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    folder = tmp_path_factory.mktemp("baited")
-    good, bad = _poisoned_game(folder)
-    port = _free_port()
-    env = {**os.environ, "STOPFRAME_DATA": str(tmp_path_factory.mktemp("data")), "PYTHONPATH": str(REPO)}
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-           "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false", "--", str(good),
-           "--observations", str(SAMPLE_PROTOCOL.with_name("sample_game.observations.json"))]
-    log = folder / "streamlit.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None or time.time() > deadline:
-                    pytest.fail(f"streamlit did not start: {log.read_text()[-2000:]}")
-                time.sleep(0.3)
+    good, bad = _poisoned_game(tmp_path_factory.mktemp("baited"))
+    args = ["--", str(good), "--observations", str(SAMPLE_PROTOCOL.with_name("sample_game.observations.json"))]
+    with serving(args, tmp_path_factory) as url:
         yield url, bad
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _settle(page: object) -> None:
