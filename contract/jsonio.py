@@ -128,3 +128,12 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes) -> Path:
 def write_json(path: str | os.PathLike[str], data: Any) -> Path:
     """Atomically write data as JSON."""
     return write_atomic(path, dumps(data))
+
+
+def format_of(path: str | os.PathLike[str]) -> object:
+    """The "format" of a file that a write with --replace would replace (None: not a JSON object one can read)."""
+    try:
+        data = read_json(path)
+    except UnreadableInput:
+        return None
+    return data.get("format") if isinstance(data, dict) else None

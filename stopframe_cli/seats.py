@@ -11,9 +11,9 @@ import argparse
 from pathlib import Path
 
 from contract import i18n
-from contract.errors import InvalidInput, StopframeError
+from contract.errors import InvalidInput
 from contract.i18n import _, term
-from contract.jsonio import read_json
+from contract.jsonio import format_of
 from contract.outputs import same_kind
 from pipeline.audit import every_tenth
 from stopframe_cli.output import emit, progress
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput(_("{path}: a seat map is already there; add --replace to overwrite it, or give another file.",
                              path=args.out))
     if args.out and args.replace:
-        same_kind(args.out, "stopframe-seats/1", "a seat map", _format_of)
+        same_kind(args.out, "stopframe-seats/1", "a seat map", format_of)
     found = find_game_seats(args.video, args.protocol, progress=every_tenth(progress, "seats:"))
     if args.flip or args.first_seat_at != 1:
         found = renumbered(found, flip=args.flip, move_seat1=args.first_seat_at - 1)
@@ -49,14 +49,6 @@ def run(args: argparse.Namespace) -> int:
     emit(args, data, lambda: table(data))
     return 0
 
-
-def _format_of(path: object) -> object:
-    """The "format" of the file --replace would replace (None: not a JSON object one can read)."""
-    try:
-        data = read_json(str(path), "seat map")
-    except StopframeError:
-        return None
-    return data.get("format") if isinstance(data, dict) else None
 
 
 def table(data: dict) -> str:

@@ -17,7 +17,7 @@ import streamlit as st
 
 from contract.errors import StopframeError
 from contract.i18n import _
-from contract.jsonio import read_json
+from contract.jsonio import format_of
 from contract.outputs import check_output, same_kind
 from review.cases.store import data_dir
 from review.game.protocol import resolve_camera_path
@@ -219,14 +219,6 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def _format_of(path: object) -> object:
-    """The "format" of a file a save would replace (None: not a JSON object one can read)."""
-    try:
-        data = read_json(str(path), "seat map")
-    except StopframeError:
-        return None
-    return data.get("format") if isinstance(data, dict) else None
-
 
 def render(game: Game) -> None:
     st.header(words.t("Seat calibration"))
@@ -300,7 +292,7 @@ def render(game: Game) -> None:
                              "or give another file name.", path=path))
             return
         try:
-            same_kind(target_file, "stopframe-seats/1", "a seat map", _format_of)
+            same_kind(target_file, "stopframe-seats/1", "a seat map", format_of)
             saved = save_seat_map(seat_map, str(check_output(target_file, game_inputs(game, seats=False),
                                                              what="seat map")))
         except (OSError, StopframeError) as exc:
