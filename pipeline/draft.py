@@ -66,8 +66,11 @@ def votes_to_hear(data: dict[str, Any]) -> int:
     """About how many votes the judge's voice should give: up to twice the nominations of each day the PARTIAL has
     no vote for (a revote and a lift vote may follow the first round), plus its votes still without a count. The
     closing word is looked for among the words said about that often: too few would favour a rarer word (the
-    count's «голоса»), and a clip's history, voted before it, is not on its sound track."""
+    count's «голоса»), and a clip's history, voted before it, is not on its sound track. A game without its result
+    is a sheet typed part-way: its video holds the votes of days not typed yet, so their number is not known (0)."""
     events = data.get("events", [])
+    if not any(e.get("type") == "result" for e in events):
+        return 0
     voted = {e.get("day") for e in events if e.get("type") in VOTE_TYPES}
     open_days = sum(1 for e in events if e.get("type") == "nomination" and e.get("day") not in voted)
     return 2 * open_days + sum(1 for e in events if e.get("type") in VOTE_TYPES and "count" not in e)

@@ -179,15 +179,20 @@ def _next_round(draft: dict[str, Any], profile: Profile) -> bool:
     return False
 
 
-def _day_of(data: dict[str, Any], nights: Sequence[tuple[float, float]]) -> Callable[[VoteCue], int | None]:
+def _day_of(data: dict[str, Any], nights: Sequence[tuple[float, float]],
+            cues: Sequence[VoteCue] = ()) -> Callable[[VoteCue], int | None]:
     """Which day's votes a cue may be (as the number of nights before it), or None where it cannot be told.
 
     From the night music heard before the cue, where the nights heard are the protocol's (all, or all but night 0
-    before the recording began); else from the protocol's timed phases before it (a clip of a game carries the
-    game's history, with times only for what it shows: its own day's voting phase or night tells its day)."""
+    before the recording began), or where the protocol is a sheet typed part-way (no result yet) whose video goes
+    on past it (its nights are the first heard; night 0 was not heard where a vote comes before the first music);
+    else from the protocol's timed phases before it (a clip of a game carries the game's history, with times only
+    for what it shows: its own day's voting phase or night tells its day)."""
     events = data.get("events", [])
     starts = sorted(a for a, _ in nights)
     shift = sum(1 for e in events if e.get("type") == "phase" and e.get("phase") == "night") - len(starts)
+    if starts and shift < 0 and not any(e.get("type") == "result" for e in events):
+        shift = int(any(c.cutoff < starts[0] for c in cues))
     if starts and shift in (0, 1):
         return lambda c: sum(1 for a in starts if a < c.cutoff) + shift
     offset = (data.get("video") or {}).get("offset_s") or 0.0
@@ -213,7 +218,7 @@ def first_cues(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[t
             night += 1
         elif e.get("type") in VOTE_TYPES:
             wanted[night] = wanted.get(night, 0) + 1
-    day_of = _day_of(data, nights)
+    day_of = _day_of(data, nights, cues)
     kept, taken = [], dict.fromkeys(wanted, 0)
     for c in sorted(cues, key=lambda c: c.cutoff):
         day = day_of(c)

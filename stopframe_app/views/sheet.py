@@ -179,7 +179,8 @@ def _box(sheet_id: str, sheet: Sheet, slot: str, label: str, hint: str = "") -> 
 
 
 def _header(sheet_id: str, sheet: Sheet) -> None:
-    st.subheader(t("The game"))
+    # the sheet's headings carry no link: Tab goes from box to box, never to a heading between them
+    st.subheader(t("The game"), anchor=False)
     for name in GAME_FIELDS:
         _box(sheet_id, sheet, Slot("game", extra=name).key, i18n.term("sheet_game_field", name))
 
@@ -187,7 +188,7 @@ def _header(sheet_id: str, sheet: Sheet) -> None:
 def _players(sheet_id: str, sheet: Sheet) -> None:
     """The players' table of the paper sheet: a row per seat, its nickname then its role (Tab goes along the row,
     then down)."""
-    st.subheader(t("Players"))
+    st.subheader(t("Players"), anchor=False)
     st.caption(t("Role letters: {letters}; empty: not known.", letters=role_hint()))
     for seat in range(1, 11):
         number, name, role, side = st.columns([1, 4, 1, 6], vertical_alignment="center")
@@ -200,7 +201,7 @@ def _players(sheet_id: str, sheet: Sheet) -> None:
 
 def _day(sheet_id: str, sheet: Sheet, day: int, penalties: str) -> None:
     with st.container(border=True):
-        st.subheader(t("Day {day}", day=day))
+        st.subheader(t("Day {day}", day=day), anchor=False)
         _box(sheet_id, sheet, Slot("penalties", day, extra="day").key, t("In the day: {what}", what=penalties),
              "3 7 5:-0,2 4!")
         _box(sheet_id, sheet, Slot("nominations", day).key, t("Nominations (who:whom, in order)"), "2:6 5:3 9:8")
@@ -216,7 +217,7 @@ def _day(sheet_id: str, sheet: Sheet, day: int, penalties: str) -> None:
 def _night(sheet_id: str, sheet: Sheet, night: int, penalties: str) -> None:
     profile = get_profile(sheet.data.get("rules") if sheet.data.get("rules") in PROFILES else "rfm")
     with st.container(border=True):
-        st.subheader(t("Night {night}", night=night))
+        st.subheader(t("Night {night}", night=night), anchor=False)
         _box(sheet_id, sheet, Slot("shooting", night).key,
              t("Shooting: the seat killed, - for a miss, or shooter:target"), "2:10 7:10 9:10")
         if night >= profile.checks_from_night.value:

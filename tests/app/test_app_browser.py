@@ -75,10 +75,12 @@ def _game_args(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 
 
 @contextmanager
-def serving(args: list[str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`streamlit run app.py ARGS` on a free local port with a data folder of its own; its URL while it runs."""
+def serving(args: list[str], tmp_path_factory: pytest.TempPathFactory, data: Path | None = None) -> Iterator[str]:
+    """`streamlit run app.py ARGS` on a free local port with a data folder of its own (`data`, where the test reads
+    the store back); its URL while it runs."""
     port = _free_port()
-    env = {**os.environ, "STOPFRAME_DATA": str(tmp_path_factory.mktemp("data")), "PYTHONPATH": str(REPO)}
+    folder = data if data is not None else tmp_path_factory.mktemp("data")
+    env = {**os.environ, "STOPFRAME_DATA": str(folder), "PYTHONPATH": str(REPO)}
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
            "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false", *args]
     log = tmp_path_factory.mktemp("log") / "streamlit.log"

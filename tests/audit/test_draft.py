@@ -14,6 +14,7 @@ import pytest
 from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 
 from contract.observations import observations_from_json, read_observations
+from pipeline.draft import votes_to_hear
 from review.audit.align import VOTE_TYPES, VoteCue
 from review.audit.audit import audit
 from review.audit.draft import ADDED, add_first_rounds, draft_votes, first_cues, partial_problems, refusals
@@ -121,6 +122,30 @@ def test_each_day_takes_its_own_first_cues() -> None:
     kept = first_cues(partial, cues_of(whole), NIGHTS)
     # day 2 has two first-round votes: its first two cues, not the revote's
     assert [c.cutoff for c in kept] == [4.7, 11.45, 18.4, 54.7, 61.45, 118.9, 125.75, 132.7, 163.8, 170.65]
+
+
+def day1_typed(data: dict[str, Any]) -> dict[str, Any]:
+    """A sheet typed part-way: day 1 up to its elimination (no votes, no times: paper has none), no night and no
+    result yet."""
+    night1 = next(i for i, e in enumerate(data["events"]) if e.get("phase") == "night" and e.get("number") == 1)
+    events = [{k: v for k, v in e.items() if k != "t"} for e in data["events"][:night1]]
+    return partial_of({**data, "events": events})
+
+
+def test_a_sheet_typed_part_way_takes_the_first_cues_of_the_whole_games_video() -> None:
+    whole = truth()
+    partial = day1_typed(whole)
+    add_first_rounds(partial, RFM)
+    assert [c.cutoff for c in first_cues(partial, cues_of(whole), NIGHTS)] == [4.7, 11.45, 18.4]
+    night0_heard = [(0.0, 2.0), *NIGHTS]  # night 0 on the sound track: day 1's votes come after its music
+    assert [c.cutoff for c in first_cues(partial, cues_of(whole), night0_heard)] == [4.7, 11.45, 18.4]
+    finished = {**partial, "events": [*partial["events"], {"type": "result", "winner": "red"}]}
+    assert len(first_cues(finished, cues_of(whole), NIGHTS)) == len(cues_of(whole))  # days not told
+
+
+def test_how_many_votes_to_hear_is_unknown_for_a_sheet_typed_part_way() -> None:
+    assert votes_to_hear(day1_typed(truth())) == 0  # its video holds the days not typed yet
+    assert votes_to_hear(partial_of(truth())) == 20  # ten nominations on days without a vote: up to twice that
 
 
 def test_partial_may_leave_counts_out_but_not_break_the_format() -> None:
