@@ -26,18 +26,24 @@ def _to_the_sheet(page: object) -> None:
     _wait_rendered(page, "Protocol sheet")
 
 
+def _empty_sheet(browser: object, url: str) -> object:
+    """A new page on the app, gone to the Protocol page, with an empty sheet started."""
+    page = browser.new_page(viewport={"width": 1440, "height": 1500})  # type: ignore[attr-defined]
+    page.goto(url)
+    _wait_rendered(page, "Vote audit")
+    _to_the_sheet(page)
+    page.get_by_text("Start an empty sheet", exact=True).click()
+    _wait_rendered(page, "Nominations (who:whom, in order)")
+    return page
+
+
 def test_tab_moves_down_the_day_and_every_box_survives_a_reload(app_url: tuple[str, list[str]]) -> None:  # noqa: F811
     playwright = pytest.importorskip("playwright.sync_api")
     url, _args = app_url
     with playwright.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:], headless=True)
         try:
-            page = browser.new_page(viewport={"width": 1440, "height": 1500})
-            page.goto(url)
-            _wait_rendered(page, "Vote audit")
-            _to_the_sheet(page)
-            page.get_by_text("Start an empty sheet", exact=True).click()
-            _wait_rendered(page, "Nominations (who:whom, in order)")
+            page = _empty_sheet(browser, url)
             page.get_by_label("Nominations (who:whom, in order)").click()
             page.keyboard.type("2:6 5:3 9:8")
             page.keyboard.press("Tab")  # the pen moves down: the first vote round is the next box
@@ -106,12 +112,7 @@ def test_day_one_typed_by_keyboard_and_its_vote_drafted_from_the_video(
     with serving(args, tmp_path_factory, data) as url, playwright.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:], headless=True)
         try:
-            page = browser.new_page(viewport={"width": 1440, "height": 1500})
-            page.goto(url)
-            _wait_rendered(page, "Vote audit")
-            _to_the_sheet(page)
-            page.get_by_text("Start an empty sheet", exact=True).click()
-            _wait_rendered(page, "Nominations (who:whom, in order)")
+            page = _empty_sheet(browser, url)
             page.get_by_label("Seat 1: nickname").click()  # the one click: into the players' table's first box
             roles = {2: "м", 4: "ш", 7: "д", 9: "м"}
             _type_on(page, [s for seat in range(1, 11) for s in ("", roles.get(seat, ""))])  # nickname, role
