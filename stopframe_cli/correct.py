@@ -164,8 +164,6 @@ def _write_club_file(args: argparse.Namespace, corrected: dict[str, Any], confir
         club = export_game(corrected, args.format)
     except ExportRefused as exc:
         raise InvalidInput(f"{args.out}: no {name} file written: in the corrected game, {exc}") from None
-    if Path(args.out).resolve() == Path(args.protocol).resolve():
-        raise InvalidInput(f"{args.out}: this is the original protocol; the {name} file is written beside it, never over it.")
     out = write_json(Path(args.out), club)
     word = "finding" if confirmed == 1 else "findings"
     print(f"{out}: the corrected game as a {name} game file ({confirmed} {word} confirmed); it reads back as the "

@@ -27,6 +27,7 @@ from typing import Any
 
 from contract.errors import InvalidInput
 from contract.jsonio import write_json
+from contract.outputs import check_output
 from review.audit.findings import Finding, VoteReport
 from review.cases.appeals import Decision as AppealDecision
 from review.cases.store import Decision
@@ -518,10 +519,10 @@ def _apply_appeals(events: list[dict[str, Any]], appeals: Iterable[tuple[str, Ap
 
 def write_corrected_protocol(path: str | os.PathLike[str], corrected: Mapping[str, Any],
                              original: str | os.PathLike[str] | None) -> Path:
-    """Atomically write the corrected protocol, refusing to overwrite the original protocol file."""
-    target = Path(path)
-    if original is not None and target.resolve() == Path(original).resolve():
-        raise InvalidInput(f"{target}: this is the original protocol; the corrected one is written beside it, never over it.")
+    """Atomically write the corrected protocol, never over the original protocol by any name (a link, a hard
+    link, `..`: contract.outputs compares the files themselves), a folder or a device."""
+    target = check_output(path, [(original, "the original protocol")] if original is not None else [],
+                          what="corrected protocol")
     return write_json(target, dict(corrected))
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
 from corrections import one_vote_game
 
-from contract.errors import InvalidInput
+from contract.errors import UnreadableInput
 from review.audit.findings import Finding, VoteReport
 from review.cases.corrected import (
     CorrectionError,
@@ -96,8 +97,12 @@ def test_count_mismatch_on_the_last_candidate_against_rfm_4_4_10_is_refused(stor
 def test_original_protocol_is_never_overwritten(tmp_path: Path) -> None:
     original = tmp_path / "g.protocol.json"
     original.write_text(json.dumps(PROTOCOL))
-    with pytest.raises(InvalidInput, match="original protocol"):
+    with pytest.raises(UnreadableInput, match="never overwrites the original protocol"):
         write_corrected_protocol(original, {"x": 1}, original)
+    linked = tmp_path / "hard.protocol.json"
+    os.link(original, linked)  # the same file by another name
+    with pytest.raises(UnreadableInput, match="never overwrites the original protocol"):
+        write_corrected_protocol(linked, {"x": 1}, original)
     out = write_corrected_protocol(tmp_path / corrected_name(original), {"x": 1}, original)
     assert out.name == "g.corrected.protocol.json" and json.loads(original.read_text()) == PROTOCOL
 
