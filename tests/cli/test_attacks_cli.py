@@ -246,3 +246,45 @@ def test_observe_and_seats_never_write_over_the_video_or_the_protocol(capsys, tm
     assert code == 2
     one_sentence(err, game["protocol"], "never overwrites the protocol it reads")
     assert digests(video, *game.values()) == before
+
+
+def test_a_tournament_stopped_by_sigterm_says_so_and_leaves_no_worker(tmp_path: Path) -> None:
+    """`kill` (SIGTERM, what service managers send) stops a tournament as Ctrl-C does: exit 130, progress.json
+    saying it is not running and why, and none of its pool workers left auditing for nobody."""
+    import shutil
+    import signal
+    import subprocess
+    import sys
+
+    clip = Path(__file__).resolve().parents[2] / "sample_videos" / "clips" / "day4_final_vote"
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for n in range(4):
+        for part in (".mp4", ".protocol.json", ".seats.json"):
+            shutil.copy(clip.with_name(clip.name + part), folder / f"g{n}{part}")
+    out = tmp_path / "out"
+    run = subprocess.Popen([sys.executable, "-m", "stopframe_cli", "--lang", "en", "tournament", str(folder),
+                            "--out", str(out), "--jobs", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    workers: set[int] = set()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and run.poll() is None and not (workers and (out / "progress.json").exists()):
+        workers = _children(run.pid)
+        time.sleep(0.1)
+    assert run.poll() is None and workers, "the tournament ended before it could be stopped"
+    run.send_signal(signal.SIGTERM)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130 and "interrupted" in err
+    progress = json.loads((out / "progress.json").read_text())
+    assert progress["running"] is False and progress["stopped"] == "interrupted"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and [w for w in workers if _state(w) not in ("gone", "Z")]:
+        time.sleep(0.1)
+    assert [w for w in workers if _state(w) not in ("gone", "Z")] == []
+
+
+def _children(pid: int) -> set[int]:
+    try:
+        return {int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
+    except OSError:
+        return set()
