@@ -89,6 +89,20 @@ def test_no_text_from_a_file_or_a_judge_makes_the_browser_fetch_anything(app: tu
                 page.mouse.wheel(0, 3000)  # lazy images below the fold load too
                 page.wait_for_timeout(500)
                 assert page.locator('[data-testid="stException"]').count() == 0, name
+            page.get_by_text("Appeals", exact=True).first.click()  # an appeal's own words, typed by the judge
+            _settle(page)
+            page.get_by_label("Who appeals").fill(_bait("who"))
+            page.get_by_label("What the appeal claims").fill(_bait("claim"))
+            page.keyboard.press("Tab")  # a text area keeps its words once it is left
+            _settle(page)
+            page.get_by_role("button", name="Open the case").click()
+            _settle(page)
+            page.mouse.wheel(0, 3000)
+            page.wait_for_timeout(500)
+            assert page.locator('[data-testid="stException"]').count() == 0, "Appeals, the case"
+            assert f"{FOREIGN}/who" in page.inner_text("body")  # the case shows who appeals, as text
+            page.get_by_text("Open a game", exact=True).first.click()
+            _settle(page)
             page.get_by_label("Protocol (*.protocol.json)").fill(str(bad))
             page.get_by_label("Protocol (*.protocol.json)").press("Enter")
             page.get_by_role("button", name="Open", exact=True).first.click()
