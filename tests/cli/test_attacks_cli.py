@@ -288,3 +288,35 @@ def _children(pid: int) -> set[int]:
         return {int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
     except OSError:
         return set()
+
+
+ATTACKS = {  # what a careless user or an attacker gives in place of a game's file, and the exit status it earns
+    "/dev/zero as the protocol": (corpus.zero_device_link, "protocol", 2),
+    "a named pipe as the seat map": (corpus.fifo, "seats", 2),
+    "a 100 MB protocol": (corpus.sparse_file, "protocol", 2),
+    "a 16 MB seat map of a million-point zone": (corpus.million_point_zone, "seats", 1),
+    "/dev/zero as the observations": (corpus.zero_device_link, "observations", 2),
+}
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_each_attack_is_answered_in_one_sentence_in_seconds_and_under_1_gb(game: dict[str, Path], attack: str) -> None:
+    """The whole `stopframe audit` process, measured by the kernel: its peak memory stays under 1 GB."""
+    import subprocess
+    import sys
+
+    maker, which, status = ATTACKS[attack]
+    game[which].unlink()
+    maker(game[which])
+    kept = [p for p in game.values() if p.is_file() and not p.is_symlink()]
+    before = digests(*kept)
+    start = time.monotonic()
+    run = subprocess.Popen([sys.executable, "-m", "stopframe_cli", "--lang", "en", *map(str, _audit(game))],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    err = run.stderr.read()
+    _, code, usage = os.wait4(run.pid, 0)
+    assert os.waitstatus_to_exitcode(code) == status and time.monotonic() - start < 30, err
+    one_sentence(err, game[which])
+    assert usage.ru_maxrss * 1024 < 1 << 30, f"{attack}: {usage.ru_maxrss // 1024} MB"
+    assert digests(*kept) == before
