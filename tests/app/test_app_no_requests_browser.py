@@ -58,6 +58,16 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
         yield url, bad
 
 
+def _type(page: object, label: str, text: str) -> None:
+    """Words typed into the first box of that label and left with Tab (a box keeps its words once it is left)."""
+    box = page.get_by_label(label, exact=True).first  # type: ignore[attr-defined]
+    box.fill(text, timeout=15_000)
+    box.press("Tab")
+    _settle(page)
+    page.mouse.wheel(0, 3000)  # type: ignore[attr-defined]
+    assert page.locator('[data-testid="stException"]').count() == 0, label  # type: ignore[attr-defined]
+
+
 def _settle(page: object) -> None:
     page.wait_for_function(  # type: ignore[attr-defined]
         """() => { const app = document.querySelector('[data-testid="stApp"]');
@@ -101,8 +111,16 @@ def test_no_text_from_a_file_or_a_judge_makes_the_browser_fetch_anything(app: tu
             page.wait_for_timeout(500)
             assert page.locator('[data-testid="stException"]').count() == 0, "Appeals, the case"
             assert f"{FOREIGN}/who" in page.inner_text("body")  # the case shows who appeals, as text
+            for label in ("The side judge's statement", "The table judge's statement", "Reasoning"):
+                _type(page, label, _bait(label.split()[-1]))
+            page.get_by_text("Training", exact=True).first.click()
+            _settle(page)
+            _type(page, "Trainee", _bait("trainee"))
             page.get_by_text("Open a game", exact=True).first.click()
             _settle(page)
+            for label in ("Video (optional: the protocol's video.path)", "Seat map (optional: NAME.seats.json beside "
+                          "the protocol)", "Observations (optional: an earlier analysis)"):
+                _type(page, label, _bait(label.split()[0]))
             page.get_by_label("Protocol (*.protocol.json)").fill(str(bad))
             page.get_by_label("Protocol (*.protocol.json)").press("Enter")
             page.get_by_role("button", name="Open", exact=True).first.click()
