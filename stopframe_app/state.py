@@ -32,7 +32,7 @@ FRAME = "frame"  # the viewer's position: plain session state, never a widget's 
 FRAME_BOX = "frame_box"  # the viewer's frame number box (a widget: Streamlit forgets it on other pages)
 VIEW = "view"
 JUDGE = "judge"
-LANG = "lang"  # the language this session shows its words in (ru, en)
+LANG = "lang"  # the language this browser tab shows its words in (ru, en)
 OPEN_ERROR = "open_error"  # why the last attempt to open a game failed (shown beside the control that tried)
 
 

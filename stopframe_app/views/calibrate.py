@@ -31,7 +31,7 @@ CLICK = "calib_click"
 PARAMS = ("calib_cx", "calib_cy", "calib_ax", "calib_ay", "calib_angle", "calib_s1x", "calib_s1y")
 MOVES = "calib_moves"  # seat -> (dx, dy) shifts of single zones, in frame pixels
 GRID = 24  # click resolution of the picture, in frame pixels
-FOUND = "calib_found"  # (video path, FoundMap): the map found from this video in this session
+FOUND = "calib_found"  # (video path, FoundMap): the map found from this video since the tab was opened
 TRIED = "calib_found_tried"  # video paths the finder has already run on (the page never loops on a failure)
 CAMERA = "calib_camera"  # the camera whose seats are placed (a game of several cameras)
 # where the zones start from, by their English names (shown from the catalogue)
@@ -101,7 +101,7 @@ def _apply_click(target: str | int, size: tuple[int, int]) -> None:
 
 
 def found_map(game: Game) -> FoundMap | None:
-    """The map found from this game's video in this session, if any."""
+    """The map found from this game's video since the tab was opened, if any."""
     entry = st.session_state.get(FOUND)
     return entry[1] if entry is not None and entry[0] == game.spec.video else None
 

@@ -1,4 +1,4 @@
-"""The Exports page's club files (issue 16): a club's game imported, its late hand confirmed in the Vote audit,
+"""The Exports page's club files: a club's game imported, its late hand confirmed in the Vote audit,
 and the corrected game downloaded or saved as a Polemica / mafiaratings file that our importer reads back as a
 valid game; a format that cannot hold the game says why in one sentence, with no file."""
 

@@ -1,4 +1,4 @@
-"""The Tournament page (issue 16), driven through Streamlit's AppTest on a tournament the runner made here
+"""The Tournament page, driven through Streamlit's AppTest on a tournament the runner made here
 (`stopframe tournament … --reuse-observations` over two copies of the sample game, judged by two judges, and a
 broken file): the games with their status and counts in words, the judges' record, the players' fouls, a game's
 Vote audit opened from the page, and a decision made there counted in the judges' record on the next visit."""

@@ -1,4 +1,4 @@
-"""The Exports page's "Fill voters from the video where the count agrees" (issue 16): off by default, so a club
+"""The Exports page's "Fill voters from the video where the count agrees": off by default, so a club
 game kept as counts only gets no club file; ticked, the file is written with the video's voters and reads back."""
 
 from __future__ import annotations
