@@ -268,11 +268,16 @@ def _read_round(slot: Slot, text: str, ctx: Context, out: Parsed) -> None:
         seen.add(candidate)
         event: dict[str, Any] = {"type": "vote", "day": slot.number, "round": slot.round, "candidate": candidate,
                                  "count": int(m.group(2))}
-        voters = _voters(m.group(3), out.problems)
-        if voters is not None:
-            event["voters"] = voters
-        _timed(event, m.group(4, 5, 6), out.problems)
-        out.events.append(event)
+        _add_vote(event, m.group(3), m.group(4, 5, 6), out)
+
+
+def _add_vote(event: dict[str, Any], voters_text: str | None, times: Sequence[str | None], out: Parsed) -> None:
+    """A vote or lift vote event with the voters and the times its line gives, any of them misread said so."""
+    voters = _voters(voters_text, out.problems)
+    if voters is not None:
+        event["voters"] = voters
+    _timed(event, times, out.problems)
+    out.events.append(event)
 
 
 def _read_lift(slot: Slot, text: str, ctx: Context, out: Parsed) -> None:
@@ -288,11 +293,7 @@ def _read_lift(slot: Slot, text: str, ctx: Context, out: Parsed) -> None:
         return
     event: dict[str, Any] = {"type": "lift_vote", "day": slot.number, "round": ctx.lift_round,
                              "candidates": list(ctx.tied), "count": int(m.group(1))}
-    voters = _voters(m.group(2), out.problems)
-    if voters is not None:
-        event["voters"] = voters
-    _timed(event, m.group(3, 4, 5), out.problems)
-    out.events.append(event)
+    _add_vote(event, m.group(2), m.group(3, 4, 5), out)
 
 
 def _read_eliminated(slot: Slot, text: str, ctx: Context, out: Parsed) -> None:

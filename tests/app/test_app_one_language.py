@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from appcheck import goto, renders
-from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
+from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture, tournament_games
 from streamlit.testing.v1 import AppTest
 from test_app_words import page_texts
 
@@ -144,17 +143,7 @@ def test_every_page_speaks_one_language(data: Path, lang: str, monkeypatch: pyte
 
 def tournament_folder(tmp: Path, lang: str) -> Path:
     """OUT of `stopframe --lang LANG tournament DIR --out OUT` over two copies of the sample game and a broken file."""
-    src, out = tmp / "games", tmp / "out"
-    src.mkdir()
-    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
-    for name, judge in (("t1-g1", "Иванов"), ("t1-g2", "Петров")):
-        data = dict(protocol, game={**protocol["game"], "id": name.upper(), "judge": judge})
-        (src / f"{name}.protocol.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        shutil.copy(SAMPLE_PROTOCOL.with_name("sample_game.seats.json"), src / f"{name}.seats.json")
-        shutil.copy(SAMPLE_OBSERVATIONS, src / f"{name}.observations.json")
-    (src / "t1-g3.protocol.json").write_text("{ this is not JSON", encoding="utf-8")
-    shutil.copy(SAMPLE_PROTOCOL.with_name("sample_game.seats.json"), src / "t1-g3.seats.json")
-    shutil.copy(SAMPLE_OBSERVATIONS, src / "t1-g3.observations.json")
+    src, out = tournament_games(tmp / "games", {"t1-g1": {"judge": "Иванов"}, "t1-g2": {"judge": "Петров"}}), tmp / "out"
     assert main(["--lang", lang, "tournament", str(src), "--out", str(out), "--reuse-observations", "--jobs", "1"]) == 1
     return out
 

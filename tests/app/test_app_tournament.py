@@ -5,19 +5,16 @@ Vote audit opened from the page, and a decision made there counted in the judges
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
 import pytest
 from appcheck import goto, renders
-from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
+from samplegame import require_current_sample_fixture, tournament_games
 from streamlit.testing.v1 import AppTest
 from test_app_words import assert_people_words
 
 from review.audit.findings import Finding
 from stopframe_app.decisions import card_key
-from stopframe_app.game import SAMPLE_PROTOCOL
 from stopframe_cli.main import main
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -29,16 +26,8 @@ LATE_CARD = card_key(Finding.from_json({"kind": "late_vote", "day": 1, "round": 
 def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """OUT of `stopframe tournament DIR --out OUT --reuse-observations` (exit 1: one game is broken)."""
     require_current_sample_fixture()
-    src = tmp_path_factory.mktemp("games")
-    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
-    for name, (judge, table) in JUDGES.items():
-        data = dict(protocol, game={**protocol["game"], "id": name.upper(), "judge": judge, "table": table})
-        (src / f"{name}.protocol.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        shutil.copy(SAMPLE_PROTOCOL.with_name("sample_game.seats.json"), src / f"{name}.seats.json")
-        shutil.copy(SAMPLE_OBSERVATIONS, src / f"{name}.observations.json")
-    (src / "t1-g3.protocol.json").write_text("{ this is not JSON", encoding="utf-8")
-    shutil.copy(SAMPLE_PROTOCOL.with_name("sample_game.seats.json"), src / "t1-g3.seats.json")
-    shutil.copy(SAMPLE_OBSERVATIONS, src / "t1-g3.observations.json")
+    src = tournament_games(tmp_path_factory.mktemp("games"),
+                           {name: {"judge": judge, "table": table} for name, (judge, table) in JUDGES.items()})
     out = tmp_path_factory.mktemp("out")
     with pytest.MonkeyPatch.context() as mp:  # no decisions database of the machine's is read
         mp.setenv("STOPFRAME_DATA", str(tmp_path_factory.mktemp("nodata")))
