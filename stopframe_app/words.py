@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import pandas as pd
+
 from contract import i18n
 from contract.i18n import N_
 from review.audit.findings import Finding, FindingConsequence
@@ -36,6 +38,14 @@ def __getattr__(name: str) -> dict[str, str]:
 def md(text: object) -> str:
     """Text from a file (a nickname, a note) made inert in Streamlit markdown: no links, no formatting."""
     return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
+def static_table(rows: list[dict[str, Any]], index: str) -> pd.DataFrame:
+    """Rows for `st.table`, which renders each cell as Markdown: every text cell (a judge's name, a reason, a
+    nickname) made inert first, so what a judge typed shows as written and can never load a picture."""
+    frame = pd.DataFrame(rows).map(lambda v: md(v) if isinstance(v, str) else v)
+    frame.columns = [md(c) for c in frame.columns]
+    return frame.set_index(md(index))
 
 
 def t(msgid: str, /, **values: Any) -> str:

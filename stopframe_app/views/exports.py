@@ -11,7 +11,6 @@ import re
 import time
 from pathlib import Path
 
-import pandas as pd
 import streamlit as st
 
 from contract import i18n
@@ -219,6 +218,6 @@ def render(game: Game) -> None:
     with st.expander(words.t("Decision history (audit trail)"), expanded=bool(decisions)):
         rows = trail_rows(game)
         if rows:
-            st.table(pd.DataFrame(rows).set_index(_("when")))  # a static table wraps: no column is cut off
+            st.table(words.static_table(rows, _("when")))  # a static table wraps: no column is cut off
         else:
             st.write(words.t("No decisions yet."))

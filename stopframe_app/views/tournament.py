@@ -62,12 +62,12 @@ def _open_folder(typed: str | None) -> None:
         return
     folder = folder_of(typed or "")
     if not (folder / REPORT).is_file():
-        st.session_state[SAID] = _("Not opened: there is no {report} in {folder}.", report=REPORT, folder=folder)
+        st.session_state[SAID] = words.t("Not opened: there is no {report} in {folder}.", report=REPORT, folder=folder)
         return
     try:
         load_tournament(folder / REPORT)
     except StopframeError as exc:
-        st.session_state[SAID] = _("Not opened: {why}", why=exc)
+        st.session_state[SAID] = words.t("Not opened: {why}", why=exc)
         return
     st.session_state[FOLDER] = str(folder.resolve())
     _remember(str(folder.resolve()))
@@ -145,7 +145,7 @@ def _open_game(t: Tournament, game_id: str) -> None:
     st.session_state.pop(SAID, None)
     g = t.game(game_id)
     if g is None or not g.files.get("protocol"):
-        st.session_state[SAID] = _("Not opened: the game {game} has no protocol in the tournament.", game=game_id)
+        st.session_state[SAID] = words.t("Not opened: the game {game} has no protocol in the tournament.", game=game_id)
         return
     if state.try_open(spec_of(g), "tournament"):
         st.session_state[state.VIEW] = "Vote audit"
@@ -175,7 +175,7 @@ def _chooser() -> None:
         if recent:
             st.caption(words.t("Opened before:"))
             for i, p in enumerate(recent):
-                st.button(p, key=f"tournament_recent_{i}", on_click=_open_folder, args=(p,))
+                st.button(words.md(p), key=f"tournament_recent_{i}", on_click=_open_folder, args=(p,))
 
 
 def render(game: Game | None = None) -> None:

@@ -260,7 +260,7 @@ def _other_findings(game: Game, shown: set[tuple[int, int]], decisions: dict[str
     nights = night_rows(game)
     if nights:
         st.subheader(words.t("Nights: the shootings and checks"))
-        st.table(pd.DataFrame(nights).set_index(_("night")))  # a static table: the interactive ones select findings
+        st.table(words.static_table(nights, _("night")))  # a static table: the interactive ones select findings
     if not rest:
         return
     decisions = decisions if decisions is not None else state.store().decisions(game.game_id)

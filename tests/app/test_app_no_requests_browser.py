@@ -20,7 +20,8 @@ from stopframe_app.game import SAMPLE_PROTOCOL
 
 REPO = Path(__file__).resolve().parents[2]
 FOREIGN = "203.0.113.7"  # TEST-NET-3: never a real host
-PAGES = ("Vote audit", "Timeline & frames", "Seat calibration", "Exports", "Appeals", "Training", "Open a game")
+PAGES = ("Vote audit", "Timeline & frames", "Seat calibration", "Exports", "Appeals", "Training", "Tournament", "Protocol",
+         "Open a game")
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium (/usr/bin/chromium) is not installed"),
@@ -37,7 +38,8 @@ def _poisoned_game(folder: Path) -> tuple[Path, Path]:
     """The sample game with every text field baited, beside its own copy of the seat map; and an invalid
     protocol whose `rules` (quoted by the refusal) is baited."""
     data = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
-    data["video"]["path"] = str(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))
+    data["video"]["path"] = "sample_game.mp4"  # the game's own copy of the video, beside its protocol
+    (folder / "sample_game.mp4").write_bytes(SAMPLE_PROTOCOL.with_name("sample_game.mp4").read_bytes())
     for player in data["players"]:
         player["nickname"] = _bait(f"nick{player['seat']}")
     for key in ("id", "tournament", "judge", "side_judge"):
@@ -93,12 +95,21 @@ def test_no_text_from_a_file_or_a_judge_makes_the_browser_fetch_anything(app: tu
             judge.fill(_bait("judge"))
             judge.press("Enter")
             _settle(page)
+            page.get_by_text("Vote audit", exact=True).first.click()  # a decision's reason, kept and shown again
+            _settle(page)
+            _type(page, "reason", _bait("reason"))
+            page.get_by_role("button", name="Reject").first.click()
+            _settle(page)
             for name in PAGES:
                 page.get_by_text(name, exact=True).first.click()
                 _settle(page)
                 page.mouse.wheel(0, 3000)  # lazy images below the fold load too
                 page.wait_for_timeout(500)
                 assert page.locator('[data-testid="stException"]').count() == 0, name
+            page.get_by_text("Exports", exact=True).first.click()  # the decision history shows the reason as typed
+            _settle(page)
+            trail = page.locator('[data-testid="stTable"]').first.inner_text()
+            assert _bait("reason").split(" <")[0] in trail and "\\" not in trail, trail
             page.get_by_text("Appeals", exact=True).first.click()  # an appeal's own words, typed by the judge
             _settle(page)
             page.get_by_label("Who appeals").fill(_bait("who"))
@@ -116,6 +127,32 @@ def test_no_text_from_a_file_or_a_judge_makes_the_browser_fetch_anything(app: tu
             page.get_by_text("Training", exact=True).first.click()
             _settle(page)
             _type(page, "Trainee", _bait("trainee"))
+            page.get_by_text("Trainer", exact=True).first.click()  # a quiz set's title, shown when it is saved
+            _settle(page)
+            _type(page, "Title of the set", _bait("quizset"))
+            page.get_by_role("button", name="Save the quiz set").click()
+            _settle(page)
+            page.get_by_text("Seat calibration", exact=True).first.click()  # the typed save path, quoted back
+            _settle(page)
+            _type(page, "Save the seat map as", _bait("seatmap"))
+            page.get_by_role("button", name="Save seat map and use it").click()
+            _settle(page)
+            assert f"{FOREIGN}/seatmap" in page.inner_text("body")
+            page.get_by_text("Tournament", exact=True).first.click()  # a typed folder, quoted back by the refusal
+            _settle(page)
+            _type(page, "Tournament folder (the --out folder of stopframe tournament)", _bait("tournament"))
+            page.get_by_role("button", name="Open", exact=True).first.click()
+            _settle(page)
+            assert f"{FOREIGN}/tournament" in page.inner_text("body")
+            page.get_by_text("Protocol", exact=True).first.click()  # a new sheet's title and a nickname on it
+            _settle(page)
+            page.get_by_text("an empty sheet", exact=True).first.click()
+            _settle(page)
+            _type(page, "The game (as the sheet names it)", _bait("sheet"))
+            page.get_by_role("button", name="Start an empty sheet").click()
+            _settle(page)
+            _type(page, "Seat 1: nickname", _bait("sheetnick"))
+            assert page.locator('[data-testid="stException"]').count() == 0, "Protocol"
             page.get_by_text("Open a game", exact=True).first.click()
             _settle(page)
             for label in ("Video (optional: the protocol's video.path)", "Seat map (optional: NAME.seats.json beside "
