@@ -13,12 +13,12 @@ from typing import Any
 import streamlit as st
 
 from contract.errors import StopframeError
-from contract.i18n import _, language
+from contract.i18n import _
 from review.audit.findings import Finding, finding_key
 from review.audit.tally import VoteTally, find_row, tally
 from review.cases.store import ConflictError, Decision
 from review.game.clause_text import sentence
-from review.game.profiles import CONSEQUENCE_TYPES
+from review.game.profiles import CONSEQUENCE_TYPES, rule_words
 from review.game.protocol import resolve_camera_path
 from stopframe_app import state, words
 from stopframe_app.game import Game
@@ -221,9 +221,10 @@ def finding_card(game: Game, f: Finding, decisions: dict[str, Decision], key: st
                     st.image(jpeg, caption=caption, width="stretch")
         else:
             left.info(game.notes.get("video") or words.t("No frame to show: the game has no readable video."))
-        digest = f" — {md(cons.text)}" if cons.text and language() == "en" else ""  # our English digest of the rule
+        digest = rule_words(cons.text)  # our digest of the rule, in the reader's language
         lines = [f"- {words.t('clause')}: `{f.clause or '—'}`",
-                 "- " + words.t("consequence: {consequence}", consequence=words.consequence_text(cons)) + digest,
+                 "- " + words.t("consequence: {consequence}", consequence=words.consequence_text(cons))
+                 + (f" — {md(digest)}" if digest else ""),
                  "- " + words.t("confidence: {confidence}", confidence=words.number(f.confidence))]
         quote = sentence(f.clause)
         if quote:

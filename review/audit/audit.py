@@ -527,7 +527,7 @@ def _form(ctx: _Context, w: VoteWindow, p: Placement, prior: int) -> str:
         return YES
     consequence = ctx.profile.offence("wrong_form", prior_fouls=prior)
     if h.pose in accepted:
-        consequence = Consequence("none", consequence.clause, f"{ctx.profile.title} accepts this form of vote.")
+        consequence = ctx.profile.form_accepted(consequence.clause)
     form = FORM_NAMES.get(h.pose, h.pose)
     mid = (h.on + min(h.off, w.announced)) / 2
     _add(ctx, "wrong_form", w, seat=h.seat, t=h.on, confidence=confidence,
