@@ -124,9 +124,9 @@ def _decide(game_id: str, finding: Finding, status: str, version: int, reason_ke
     try:
         state.store().decide(game_id, finding, status, reason=reason, who=who, expected_version=version, edited=edited)
     except ConflictError as exc:
-        flash("error", str(exc), where)
+        flash("error", words.md(str(exc)), where)
     except StopframeError as exc:
-        flash("error", str(exc), where)
+        flash("error", words.md(str(exc)), where)
     else:
         flash("success", words.t("Saved: {finding} — {status} by {who}.", finding=plain_title(finding),
                                  status=words.status(status), who=who), where)
@@ -141,7 +141,7 @@ def _withdraw(game_id: str, finding: Finding, version: int, reason_key: str, whe
         state.store().withdraw(game_id, finding, reason=str(st.session_state.get(reason_key) or _("reopened")), who=who,
                                expected_version=version)
     except StopframeError as exc:
-        flash("error", str(exc), where)
+        flash("error", words.md(str(exc)), where)
     else:
         flash("success", words.t("Reopened: {finding}.", finding=plain_title(finding)), where)
 
@@ -220,7 +220,7 @@ def finding_card(game: Game, f: Finding, decisions: dict[str, Decision], key: st
                 for jpeg, caption in pictures:
                     st.image(jpeg, caption=caption, width="stretch")
         else:
-            left.info(game.notes.get("video") or words.t("No frame to show: the game has no readable video."))
+            left.info(words.md(game.notes.get("video") or "") or words.t("No frame to show: the game has no readable video."))
         digest = rule_words(cons.text)  # our digest of the rule, in the reader's language
         lines = [f"- {words.t('clause')}: `{f.clause or '—'}`",
                  "- " + words.t("consequence: {consequence}", consequence=words.consequence_text(cons))

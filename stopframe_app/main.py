@@ -39,7 +39,7 @@ def guarded(fn: Callable[..., None], *args: object) -> bool:
         fn(*args)
         return True
     except StopframeError as exc:
-        st.error(str(exc))
+        st.error(md(str(exc)))  # an input error quotes the file's own words: shown as written
     except Exception as exc:  # noqa: BLE001 - the app must keep running whatever a file contains
         where = traceback.extract_tb(exc.__traceback__)[-1]
         st.error(t("This could not be shown: {error} ({kind} at {file} line {line}).", error=exc,
@@ -78,18 +78,18 @@ def main() -> None:
     except StopframeError as exc:
         error = str(exc)
     except Exception as exc:  # noqa: BLE001
-        error = t("The game could not be opened: {kind}: {error}", kind=type(exc).__name__, error=exc)
+        error = i18n._("The game could not be opened: {kind}: {error}", kind=type(exc).__name__, error=exc)
     page = _sidebar(game)
     if error:
-        st.error(error)
+        st.error(md(error))
     if game is None:
         guarded(open_game.render, None)
         return
     for message in game.errors.values():
-        st.error(message)
+        st.error(md(message))
     if "video" in game.notes and page != "Open a game":
-        st.warning(game.notes["video"])
+        st.warning(md(game.notes["video"]))
     for key in ("engine", "seats", "marks"):
         if key in game.notes and page != "Open a game":
-            st.caption(game.notes[key])
+            st.caption(md(game.notes[key]))
     guarded(PAGES[page], game)

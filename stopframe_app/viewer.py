@@ -119,7 +119,7 @@ def draw_frame(game: Game, index: int, *, show_zones: bool = True, show_hands: b
 def frame_viewer(game: Game, key: str) -> None:
     """Buttons to step, the frame, and short clips around it."""
     if game.video_meta is None:
-        st.info(game.notes.get("video") or words.t("This game has no video."))
+        st.info(words.md(game.notes.get("video") or "") or words.t("This game has no video."))
         return
     _viewer_fragment(game, key)
 

@@ -182,7 +182,7 @@ def _new_case(game: Game) -> None:
             st.caption(words.t("Filing deadline (rfm 7.3.6, 10 minutes after the game): {when}",
                                when=time.strftime(TIME_FORMAT, time.localtime(ends))))
         except StopframeError as exc:
-            st.caption(str(exc))
+            st.caption(words.md(str(exc)))
     st.button(words.t("Open the case"), key="appeal_open", type="primary", on_click=_open_case, args=(game,))
     show_flash("appeal_open")
 

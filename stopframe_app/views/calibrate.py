@@ -163,7 +163,7 @@ def found_panel(game: Game, found: FoundMap) -> None:
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, key="calib_found_table")
     for why in found.unfound.values():
-        st.warning(why)  # vision.seat_finder's own sentence
+        st.warning(words.md(why))  # vision.seat_finder's own sentence
 
 
 def _open_camera(game: Game) -> None:
@@ -181,7 +181,7 @@ def camera_picker(game: Game) -> None:
     st.radio(words.t("Camera"), ids, horizontal=True, key=CAMERA, on_change=_open_camera, args=(game,),
              help=_("Each camera has its own seat map, saved to that camera's seat map file (videos[].seats)."))
     if (why := state.open_error(CAMERA)) is not None:
-        st.error(why)
+        st.error(words.md(why))
     elif game.camera is None:
         st.caption(words.t("The open video is none of the protocol's cameras: pick one to place its seats."))
 
@@ -224,7 +224,7 @@ def render(game: Game) -> None:
     st.header(words.t("Seat calibration"))
     camera_picker(game)
     if game.video_meta is None:
-        st.info(game.notes.get("video") or words.t("Open a game with a video to place its seats."))
+        st.info(words.md(game.notes.get("video") or "") or words.t("Open a game with a video to place its seats."))
         return
     w, h = game.video_meta.width, game.video_meta.height
     for k, v in _defaults(w, h).items():

@@ -150,7 +150,7 @@ def _open_game(t: Tournament, game_id: str) -> None:
     if state.try_open(spec_of(g), "tournament"):
         st.session_state[state.VIEW] = "Vote audit"
     else:
-        st.session_state[SAID] = state.open_error("tournament") or _("Not opened.")
+        st.session_state[SAID] = words.md(state.open_error("tournament") or _("Not opened."))
 
 
 def _progress(folder: Path) -> None:

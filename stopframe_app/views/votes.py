@@ -47,14 +47,14 @@ def render(game: Game) -> None:
     _problems(game)
     for key in ("observations", "audit"):
         if key in game.notes and not (key == "observations" and "video" in game.notes):  # the missing video is said above
-            st.info(game.notes[key])
+            st.info(words.md(game.notes[key]))
     if game.observations is None and "observations" in game.notes:
         from stopframe_app.views.open_game import analysis_panel
 
         analysis_panel(game)
     rounds = rounds_of(game)
     if not rounds:
-        st.warning(game.notes.get("protocol") or words.t("This protocol has no votes to audit."))
+        st.warning(words.md(game.notes.get("protocol") or "") or words.t("This protocol has no votes to audit."))
         _other_findings(game, set())
         return
     findings = shown_findings(game.findings)

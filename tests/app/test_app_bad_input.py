@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from appcheck import shown as as_read
 from streamlit.testing.v1 import AppTest
 
 from stopframe_app.game import GameSpec
@@ -134,11 +135,11 @@ def test_bad_input_is_a_visible_sentence(case: str, tmp_path: Path, video: Path,
     at.session_state["game_spec"] = spec
     at.session_state["judge"] = "J"
     at.run()
-    shown = " ".join(e.value for e in [*at.error, *at.warning, *at.info, *at.caption, *at.markdown]) + " ".join(
-        ex.label for ex in at.expander)
+    said = as_read(" ".join(e.value for e in [*at.error, *at.warning, *at.info, *at.caption, *at.markdown]) + " ".join(
+        ex.label for ex in at.expander))
     assert not at.exception, [e.value for e in at.exception]
-    assert expected.lower() in shown.lower(), shown
-    assert "Traceback" not in shown
+    assert expected.lower() in said.lower(), said
+    assert "Traceback" not in said
     for page in PAGES:
         at.sidebar.radio(key="view").set_value(page).run()
         assert not at.exception, (page, [e.value for e in at.exception])

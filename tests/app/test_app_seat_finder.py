@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from appcheck import shown
 from streamlit.testing.v1 import AppTest
 
 from stopframe_app.game import GameSpec
@@ -72,7 +73,7 @@ def test_a_game_without_a_map_starts_from_the_found_one_and_saves_it_when_the_ju
     assert at.radio(key="calib_start").options == [FOUND_START, ELLIPSE]
     found = at.session_state[FOUND][1]
     assert len(found.seat_map.seats) >= 4
-    warnings = [w.value for w in at.warning]
+    warnings = [shown(w.value) for w in at.warning]
     assert "seat 3: the player had left the game before these votes; no zone." in warnings
     assert not list(data.glob("seatmaps/*.json"))  # nothing saved before the judge clicks save
     at.button(key="calib_flip").click().run()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from appcheck import goto, renders
+from appcheck import goto, renders, shown
 from samplegame import require_current_sample_fixture, tournament_games
 from streamlit.testing.v1 import AppTest
 from test_app_words import assert_people_words
@@ -92,7 +92,7 @@ def test_open_a_game_confirm_a_finding_and_the_judges_record_counts_it(data: Pat
     again.run()
     goto(again, "Tournament")
     recent = [b for b in again.button if (b.key or "").startswith("tournament_recent_")]
-    assert [b.label for b in recent] == [str(tournament.resolve())]
+    assert [shown(b.label) for b in recent] == [str(tournament.resolve())]
     recent[0].click().run()
     renders(again)
     assert len(_frames(again)) == 3
@@ -104,8 +104,8 @@ def test_a_folder_without_a_report_is_one_sentence(data: Path, tmp_path: Path) -
     goto(at, "Tournament")
     at.text_input(key="tournament_path").set_value(str(tmp_path))
     at.button(key="tournament_open").click().run()
-    assert [e.value for e in at.error] == [f"Not opened: there is no tournament.json in {tmp_path}."]
+    assert [shown(e.value) for e in at.error] == [f"Not opened: there is no tournament.json in {tmp_path}."]
     (tmp_path / "tournament.json").write_text('{"format": "stopframe-tournament/9"}', encoding="utf-8")
     at.button(key="tournament_open").click().run()
-    [said] = [e.value for e in at.error]
+    [said] = [shown(e.value) for e in at.error]
     assert said.startswith("Not opened: ") and "tournament.json" in said and not at.exception

@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from appcheck import goto, renders
+from appcheck import goto, renders, shown
 from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 from test_app import app
 
@@ -317,7 +317,7 @@ def test_a_missing_video_says_so_plainly(data: Path, tmp_path: Path) -> None:
     path.write_text(json.dumps(protocol, ensure_ascii=False))
     at = app(GameSpec(str(path)))
     renders(at)
-    said = [m.value for m in [*at.warning, *at.info]]
+    said = [shown(m.value) for m in [*at.warning, *at.info]]
     assert any(m.startswith("The video is missing:") and "gone.mp4 does not exist" in m for m in said), said
     assert not any("has not been analysed" in m for m in said), said
     for page in ("Timeline & frames", "Seat calibration", "Appeals"):

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from appcheck import shown
 from samplegame import require_current_sample_fixture
 from streamlit.testing.v1 import AppTest
 
@@ -44,7 +45,7 @@ def test_night_findings_are_on_the_vote_audit_page_with_clause_frames_and_a_conf
     assert "**night hand — seat 5" in text and "night 2**" in text and "`rfm 5.12.10`" in text
     assert "**night hand — seat 1" in text and "`rfm 4.5.12`" in text
     assert "shot mismatch" not in text and "check mismatch" not in text  # the nights agree with the protocol
-    (nights,) = [t.value for t in at.table if "what" in t.value.columns]
+    (nights,) = [t.value.map(shown) for t in at.table if "what" in t.value.columns]
     assert list(zip(nights.index, nights["protocol"], nights["video"], strict=True)) == [
         (1, "seat 10 killed", "seat 10 killed"), (1, "seat 4", "shows 4"), (1, "seat 9", "shows 9"),
         (2, "miss", "miss: different numbers"), (2, "seat 1", "shows 1"), (2, "seat 2", "shows 2"),
