@@ -441,8 +441,9 @@ def corrected_protocol(
       lvi2015 5.4), a changed round's last count is re-added that way.
     The result validates and replays under the protocol's rules. A decision it cannot take raises
     `CorrectionError` (every sentence in `.problems`); with `strict=False` such decisions are left out and
-    listed under `x_review.refused` instead. Each applied change is listed under `x_review.changes`;
-    rejected decisions change nothing.
+    listed under `x_review.refused` instead. Each applied change is listed under `x_review.changes` (a standing
+    finding whose consequence changes no event too, with `applied: false`); rejected decisions change nothing.
+    The notes (reasons, changes, refusals) are in the current language (contract.i18n); keys and codes stay English.
     `appeals` are (case id, decision in force) of decided appeal cases: a changed result is written beside
     the played one as the `result` event's `x_appeal` (the game as played stays valid under its rules), a
     fine given on appeal is added at the end of the game (rfm 5.10: fines may be given after it), and every
