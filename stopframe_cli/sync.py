@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from contract.clock import Clock, same_file
 from contract.errors import EXIT_OK, InvalidInput, UnreadableInput
+from contract.i18n import _, number
 from review.game.protocol import (
     CameraVideo,
     Protocol,
@@ -39,18 +40,18 @@ if TYPE_CHECKING:
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "sync",
-        help="where video B starts on video A's clock, from the two sound tracks (offset, confidence, drift)",
-        description="Find where B's time 0 falls on A's clock by matching the sound both cameras heard, and how "
-        "fast B's clock runs against A's; exit 1 when the sound cannot tell. With --protocol, write a copy of the "
-        "protocol with B's camera re-timed (offset and drift) through A's.",
+        help=_("where video B starts on video A's clock, from the two sound tracks (offset, confidence, drift)"),
+        description=_("Find where B's time 0 falls on A's clock by matching the sound both cameras heard, and how "
+                      "fast B's clock runs against A's; exit 1 when the sound cannot tell. With --protocol, write a copy "
+                      "of the protocol with B's camera re-timed (offset and drift) through A's."),
     )
-    p.add_argument("a", metavar="A", help="the video whose clock is the reference")
-    p.add_argument("b", metavar="B", help="the video to place on A's clock")
+    p.add_argument("a", metavar="A", help=_("the video whose clock is the reference"))
+    p.add_argument("b", metavar="B", help=_("the video to place on A's clock"))
     add_output_options(p)
-    p.add_argument("--protocol", metavar="P", help="a protocol whose videos include A and B: re-time B's camera")
-    p.add_argument("--camera", metavar="ID", help="the camera of P to re-time (default: the one whose file is B)")
+    p.add_argument("--protocol", metavar="P", help=_("a protocol whose videos include A and B: re-time B's camera"))
+    p.add_argument("--camera", metavar="ID", help=_("the camera of P to re-time (default: the one whose file is B)"))
     p.add_argument("--protocol-out", metavar="P2",
-                   help="where to write the re-timed protocol (beside P; P itself is never changed)")
+                   help=_("where to write the re-timed protocol (beside P; P itself is never changed)"))
     p.set_defaults(func=run)
 
 
@@ -60,20 +61,24 @@ def run(args: argparse.Namespace) -> int:
     for out in (args.out, args.protocol_out):
         for video in (args.a, args.b):
             if out and Path(out).resolve() == Path(video).resolve():
-                raise UnreadableInput(f"{out}: sync never overwrites a video; choose another output file.")
+                raise UnreadableInput(_("{path}: sync never overwrites a video; choose another output file.", path=out))
     plan = _plan(args) if args.protocol or args.camera or args.protocol_out else None
-    progress(f"sync: reading the sound of {args.a} and {args.b} …")
+    progress(_("sync: reading the sound of {a} and {b} …", a=args.a, b=args.b))
     result = sync_files(args.a, args.b)
     if plan is not None:
         data = retimed(plan.protocol.data, plan.reference, plan.index, result)
         problems = format_problems(data)
         if problems:
-            raise InvalidInput(f"{plan.out}: not written: the re-timed protocol would not be valid: {problems[0]}.")
+            raise InvalidInput(_("{path}: not written: the re-timed protocol would not be valid: {problem}.",
+                                 path=plan.out, problem=problems[0]))
         save_protocol(data, plan.out)
         camera = data["videos"][plan.index]
-        measured = "" if result.drift_measured else " (drift not measured: too little shared sound; A's rate kept)"
-        progress(f"sync: wrote {plan.out}: camera \"{camera['id']}\" offset {camera['offset']:.3f} s, drift "
-                 f"{camera.get('drift_ppm', 0.0):+.2f} ppm{measured}; {args.protocol} is unchanged")
+        measured = "" if result.drift_measured else (
+            " (" + _("drift not measured: too little shared sound; A's rate kept") + ")")
+        progress(_("sync: wrote {path}: camera \"{camera}\" offset {offset} s, drift {drift} ppm{measured}; {protocol} is "
+                   "unchanged", path=plan.out, camera=camera["id"], offset=number(camera["offset"], 3, fixed=True),
+                   drift=number(camera.get("drift_ppm", 0.0), 2, fixed=True, signed=True), measured=measured,
+                   protocol=args.protocol))
     emit(args, result.to_json(), lambda: _table(result.to_json()))
     return EXIT_OK
 
@@ -90,40 +95,46 @@ def _plan(args: argparse.Namespace) -> _Plan:
     """The cameras of A and B in the protocol and where the copy goes, checked before any sound is read."""
     if not args.protocol or not args.protocol_out:
         missing = "--protocol" if not args.protocol else "--protocol-out"
-        raise UnreadableInput(f"sync: re-timing a camera needs both --protocol and --protocol-out ({missing} is "
-                              "missing).")
+        raise UnreadableInput(_("sync: re-timing a camera needs both --protocol and --protocol-out ({option} is "
+                                "missing).", option=missing))
     proto = load_protocol(args.protocol)
     problems = format_problems(proto.data)
     if problems:
-        raise InvalidInput(f"{args.protocol}: {problems[0]} — run `stopframe validate` for every problem.")
+        raise InvalidInput(_("{path}: {problem} — run `stopframe validate` for every problem.", path=args.protocol,
+                             problem=problems[0]))
     cameras = proto.videos
     if not cameras:
-        raise InvalidInput(f"{args.protocol}: the protocol names no cameras (videos), so there is none to re-time.")
+        raise InvalidInput(_("{path}: the protocol names no cameras (videos), so there is none to re-time.",
+                             path=args.protocol))
     files = [resolve_camera_path(proto, c).resolve() for c in cameras]
     names = ", ".join(f"\"{c.id}\" ({c.path})" for c in cameras)
 
     def of_file(video: str) -> int:
         wanted = Path(video).resolve()
         if wanted not in files:
-            raise InvalidInput(f"{video}: none of the cameras of {args.protocol} ({names}).")
+            raise InvalidInput(_("{path}: none of the cameras of {protocol} ({cameras}).", path=video,
+                                 protocol=args.protocol, cameras=names))
         return files.index(wanted)
 
     a, b = of_file(args.a), of_file(args.b)
     if args.camera is not None:
         ids = [c.id for c in cameras]
         if args.camera not in ids:
-            raise InvalidInput(f"{args.protocol}: no camera \"{args.camera[:40]}\" in videos (cameras: {names}).")
+            raise InvalidInput(_("{path}: no camera \"{camera}\" in videos (cameras: {cameras}).", path=args.protocol,
+                                 camera=args.camera[:40], cameras=names))
         if ids.index(args.camera) != b:
-            raise InvalidInput(f"{args.b}: not the video of camera \"{args.camera}\" ({cameras[ids.index(args.camera)].path}); "
-                               "B must be the camera to re-time.")
+            raise InvalidInput(_("{path}: not the video of camera \"{camera}\" ({file}); B must be the camera to "
+                                 "re-time.", path=args.b, camera=args.camera, file=cameras[ids.index(args.camera)].path))
     if a == b:
-        raise InvalidInput(f"{args.a}: A and B are the same camera's video; B must be another camera.")
+        raise InvalidInput(_("{path}: A and B are the same camera's video; B must be another camera.", path=args.a))
     out, source = Path(args.protocol_out), Path(args.protocol)
     if out.resolve() == source.resolve():
-        raise UnreadableInput(f"{out}: sync never overwrites the protocol it reads; choose another --protocol-out.")
+        raise UnreadableInput(_("{path}: sync never overwrites the protocol it reads; choose another --protocol-out.",
+                                path=out))
     if out.resolve().parent != source.resolve().parent:
-        raise UnreadableInput(f"{out}: the re-timed protocol must sit in {source}'s folder ({source.resolve().parent}), "
-                              "since its cameras' files are named relative to it.")
+        raise UnreadableInput(_("{path}: the re-timed protocol must sit in {protocol}'s folder ({folder}), since its "
+                                "cameras' files are named relative to it.", path=out, protocol=source,
+                                folder=source.resolve().parent))
     return _Plan(proto, cameras[a], b, out)
 
 
@@ -151,32 +162,37 @@ def retimed(data: dict[str, Any], reference: CameraVideo, index: int, result: Sy
 
 def _table(data: dict[str, Any]) -> str:
     offset, ppm = data["offset_s"], data["drift_ppm"]
-    where = "after" if offset >= 0 else "before"
-    lines = [
-        f"{data['b']} starts at {offset:.3f} s on {data['a']}'s clock ({abs(offset):.3f} s {where} it), "
-        f"confidence {data['confidence']:.2f}",
-    ]
+    rate = number(1 + ppm * 1e-6, 6, fixed=True)
+    where = (_("{b} starts at {offset} s on {a}'s clock ({shift} s after it), confidence {confidence}") if offset >= 0
+             else _("{b} starts at {offset} s on {a}'s clock ({shift} s before it), confidence {confidence}"))
+    lines = [where.format(b=data["b"], a=data["a"], offset=number(offset, 3, fixed=True),
+                          shift=number(abs(offset), 3, fixed=True), confidence=number(data["confidence"], 2, fixed=True))]
     if data["drift_measured"]:
-        faster = "slower" if ppm >= 0 else "faster"
-        lines.append(f"drift: {ppm:+.1f} ppm (B's clock runs {abs(ppm):.1f} millionths {faster} than A's; "
-                     f"{abs(ppm) * 3.6:.1f} ms an hour)")
+        drift = (_("drift: {ppm} ppm (B's clock runs {millionths} millionths slower than A's; {ms} ms an hour)") if ppm >= 0
+                 else _("drift: {ppm} ppm (B's clock runs {millionths} millionths faster than A's; {ms} ms an hour)"))
+        lines.append(drift.format(ppm=number(ppm, 1, fixed=True, signed=True), millionths=number(abs(ppm), 1, fixed=True),
+                                  ms=number(abs(ppm) * 3.6, 1, fixed=True)))
     else:
-        lines.append(f"drift: not measured (it takes about two minutes of shared sound, here "
-                     f"{data['overlap_s']:.0f} s); taken as 0")
-    used, heard = data["windows"]["used"], data["windows"]["heard"]
-    lines.append(f"{data['overlap_s']:.1f} s of shared sound; {used} of {heard} stretches with sound agree")
-    lines.append(f"a moment at t s on B is at {offset:.3f} + t × {1 + ppm * 1e-6:.6f} s on A")
-    less = f"− {offset:.3f} s" if offset >= 0 else f"+ {-offset:.3f} s"  # A's offset less offset_s
+        lines.append(_("drift: not measured (it takes about two minutes of shared sound, here {overlap} s); taken as 0",
+                       overlap=number(data["overlap_s"], 0)))
+    lines.append(_("{overlap} s of shared sound; {used} of {heard} stretches with sound agree",
+                   overlap=number(data["overlap_s"], 1, fixed=True), used=data["windows"]["used"],
+                   heard=data["windows"]["heard"]))
+    lines.append(_("a moment at t s on B is at {offset} + t × {rate} s on A", offset=number(offset, 3, fixed=True),
+                   rate=rate))
+    # A's offset less offset_s
+    less = ("− " if offset >= 0 else "+ ") + _("{value} s", value=number(abs(offset), 3, fixed=True))
     if data["drift_measured"]:
-        lines.append(f"in a protocol's videos: B's offset = (A's offset {less}) / {1 + ppm * 1e-6:.6f}, "
-                     f"B's drift_ppm = {-ppm / (1 + ppm * 1e-6):+.2f} for an A without drift "
-                     "(--protocol P --protocol-out P2 writes them)")
+        lines.append(_("in a protocol's videos: B's offset = (A's offset {less}) / {rate}, B's drift_ppm = {drift} for an "
+                       "A without drift (--protocol P --protocol-out P2 writes them)", less=less, rate=rate,
+                       drift=number(-ppm / (1 + ppm * 1e-6), 2, fixed=True, signed=True)))
         middle = data["overlap_from_s"] + data["overlap_s"] / 2
         steady = offset + middle * ppm * 1e-6  # A time − B time at the middle of the overlap
         spread = abs(ppm) * 1e-6 * data["overlap_s"] / 2 * 1000
-        lines.append(f"for a reader that holds no drift: B's offset = A's offset − {steady:.3f} s, exact at "
-                     f"{middle:.0f} s on B and within {spread:.1f} ms over the shared sound")
+        lines.append(_("for a reader that holds no drift: B's offset = A's offset − {steady} s, exact at {middle} s on B "
+                       "and within {spread} ms over the shared sound", steady=number(steady, 3, fixed=True),
+                       middle=number(middle, 0), spread=number(spread, 1, fixed=True)))
     else:
-        lines.append(f"in a protocol's videos: B's offset = A's offset {less} "
-                     "(--protocol P --protocol-out P2 writes it)")
+        lines.append(_("in a protocol's videos: B's offset = A's offset {less} (--protocol P --protocol-out P2 writes it)",
+                       less=less))
     return "\n".join(lines)

@@ -79,9 +79,21 @@ FINISHED: dict[str, frozenset[str]] = {
     "stopframe_app/report.py": frozenset({"what the video shows", "changed by the judge", "decided by", "decided at",
                                           "protocol count", "video count", "how the video counts"}),
     "review/game/profiles.py": frozenset(),
+    # the corrected protocol, the stores' refusals (their SQL is kept in *_SQL constants), stopframe correct and sync
+    "review/cases/appeal_store.py": frozenset(),
+    "review/cases/training_store.py": frozenset({"mean score", "latest attempt"}),  # columns shown as term("group_column")
+    "review/cases/store.py": frozenset(),
+    # the labels of the files it reads and writes, shown as term("input"/"document", label) by contract.outputs
+    "review/cases/corrected.py": frozenset({"the original protocol", "corrected protocol"}),
+    "review/cases/voters.py": frozenset(),
+    # a vote's label, a code the audit report and the draft list (x_untimed_votes); the document label of jsonio
+    "review/game/timeline.py": frozenset({"day {} round {} {}", "marks file"}),
+    # the program's own name as who confirms; the document label of contract.jsonio
+    "stopframe_cli/correct.py": frozenset({"stopframe correct", "audit report"}),
+    "stopframe_cli/sync.py": frozenset(),
 }
 CATALOGUE_CALLS = {"_", "N_", "t", "ngettext", "term", "terms"}
-CODE_SUFFIXES = ("_SCRIPT", "_STYLE")
+CODE_SUFFIXES = ("_SCRIPT", "_STYLE", "_SQL")
 PROGRAMMER_ERRORS = {"ValueError", "TypeError", "AttributeError", "KeyError", "AssertionError"}
 _PROSE = re.compile(r"[A-Za-z]{2,}[ ,]+[A-Za-z]{2,}")
 
@@ -163,3 +175,5 @@ def test_the_scan_finds_a_hard_coded_sentence():
     assert english_left('x = "<style>a b{c:d}</style><br>"\n') == []
     assert english_left('_PAGE_SCRIPT = "document.body.addEventListener(x, y)"\n') == []
     assert english_left('PAGE = "document body listens here"\n') == ["line 1: 'document body listens here'"]
+    assert english_left('_OPEN_SQL = "INSERT INTO appeals VALUES (?, ?)"\n') == []
+    assert english_left('con.execute("SELECT data FROM appeals")\n') == ["line 1: 'SELECT data FROM appeals'"]

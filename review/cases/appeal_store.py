@@ -17,10 +17,11 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from contract.errors import StopframeError
+from contract.i18n import _
 from review.cases.appeals import AppealCase, Decision, checks, decision_from_json, require
 from review.cases.store import ConflictError, Store, append_only
 
-_SCHEMA = """
+_SCHEMA_SQL = """
 CREATE TABLE IF NOT EXISTS appeals (
     case_id TEXT PRIMARY KEY,
     game_id TEXT NOT NULL,
@@ -43,6 +44,14 @@ CREATE TRIGGER IF NOT EXISTS appeal_decided_read_only BEFORE UPDATE ON appeals W
 CREATE TRIGGER IF NOT EXISTS appeal_no_delete BEFORE DELETE ON appeals
     BEGIN SELECT RAISE(ABORT, 'appeal cases are never deleted'); END;
 """ + append_only("appeal_log", "the appeal log")
+_OPEN_SQL = "INSERT INTO appeals VALUES (?, ?, 'open', ?, 1, ?)"
+_SAVE_SQL = "UPDATE appeals SET data=?, version=? WHERE case_id=?"
+_DECIDE_SQL = "UPDATE appeals SET data=?, version=?, status='decided' WHERE case_id=?"
+_LOG_COUNT_SQL = "SELECT COUNT(*) FROM appeal_log WHERE case_id=?"
+_CASES_SQL = "SELECT data FROM appeals WHERE game_id=? ORDER BY opened_at"
+_HISTORY_SQL = "SELECT * FROM appeal_log WHERE case_id=? ORDER BY seq"
+_LOG_SQL = "INSERT INTO appeal_log (case_id, action, data, who, at, version) VALUES (?, ?, ?, ?, ?, ?)"
+_CASE_SQL = "SELECT data FROM appeals WHERE case_id=?"
 
 
 @dataclass(frozen=True)
@@ -60,17 +69,16 @@ class AppealStore:
     def __init__(self, store: Store) -> None:
         self.store = store
         with store.reading() as con:
-            con.executescript(_SCHEMA)
+            con.executescript(_SCHEMA_SQL)
 
     def open_case(self, case: AppealCase, *, who: str) -> AppealCase:
         """Store a new case (it gets an id and version 1)."""
         _need_name(who)
         if not case.claim.strip():
-            raise StopframeError("Say what the appeal claims.", 1)
+            raise StopframeError(_("Say what the appeal claims."), 1)
         case = replace(case, case_id=case.case_id or _new_id(), status="open", decision=None, version=1)
         with self.store.transaction() as con:
-            con.execute("INSERT INTO appeals VALUES (?, ?, 'open', ?, 1, ?)",
-                        (case.case_id, case.game_id, _dump(case.to_json()), time.time()))
+            con.execute(_OPEN_SQL, (case.case_id, case.game_id, _dump(case.to_json()), time.time()))
             _log(con, case.case_id, "open", case.to_json(), who, 1)
         return case
 
@@ -81,8 +89,7 @@ class AppealStore:
             current = _current(con, case.case_id)
             _same_version(current, case)
             saved = replace(case, version=current.version + 1, status="open", decision=None)
-            con.execute("UPDATE appeals SET data=?, version=? WHERE case_id=?",
-                        (_dump(saved.to_json()), saved.version, case.case_id))
+            con.execute(_SAVE_SQL, (_dump(saved.to_json()), saved.version, case.case_id))
             _log(con, case.case_id, "update", saved.to_json(), who, saved.version)
         return saved
 
@@ -94,8 +101,7 @@ class AppealStore:
             current = _current(con, case.case_id)
             _same_version(current, case)
             decided = replace(case, status="decided", decision=decision, version=current.version + 1)
-            con.execute("UPDATE appeals SET data=?, version=?, status='decided' WHERE case_id=?",
-                        (_dump(decided.to_json()), decided.version, case.case_id))
+            con.execute(_DECIDE_SQL, (_dump(decided.to_json()), decided.version, case.case_id))
             _log(con, case.case_id, "decide", asdict(decision), decision.decided_by, decided.version)
         return decided
 
@@ -105,10 +111,10 @@ class AppealStore:
         with self.store.reading() as con:
             case = _current(con, case_id)
         if case.status != "decided":
-            raise StopframeError("Only a decided case is amended; decide this one first.", 1)
+            raise StopframeError(_("Only a decided case is amended; decide this one first."), 1)
         require(checks(case, decision, roles, protocol_winner))
         with self.store.transaction() as con:
-            n = con.execute("SELECT COUNT(*) FROM appeal_log WHERE case_id=?", (case_id,)).fetchone()[0]
+            n = con.execute(_LOG_COUNT_SQL, (case_id,)).fetchone()[0]
             _log(con, case_id, "amend", asdict(decision), decision.decided_by, n + 1)
         return Amendment(decision, decision.decided_by, decision.decided_at)
 
@@ -118,7 +124,7 @@ class AppealStore:
 
     def cases(self, game_id: str) -> list[AppealCase]:
         with self.store.reading() as con:
-            rows = con.execute("SELECT data FROM appeals WHERE game_id=? ORDER BY opened_at", (game_id,)).fetchall()
+            rows = con.execute(_CASES_SQL, (game_id,)).fetchall()
         return [AppealCase.from_json(json.loads(r[0])) for r in rows]
 
     def amendments(self, case_id: str) -> list[Amendment]:
@@ -134,7 +140,7 @@ class AppealStore:
         """Every action on the case, oldest first (open, updates, the decision, amendments)."""
         with self.store.reading() as con:
             con.row_factory = sqlite3.Row
-            rows = con.execute("SELECT * FROM appeal_log WHERE case_id=? ORDER BY seq", (case_id,)).fetchall()
+            rows = con.execute(_HISTORY_SQL, (case_id,)).fetchall()
         return [{**dict(r), "data": json.loads(r["data"])} for r in rows]
 
 
@@ -148,24 +154,25 @@ def _dump(data: Any) -> str:
 
 def _need_name(who: str) -> None:
     if not who.strip():
-        raise StopframeError("Say who records this (the judge's name).", 1)
+        raise StopframeError(_("Say who records this (the judge's name)."), 1)
 
 
 def _log(con: sqlite3.Connection, case_id: str, action: str, data: Any, who: str, version: int) -> None:
-    con.execute("INSERT INTO appeal_log (case_id, action, data, who, at, version) VALUES (?, ?, ?, ?, ?, ?)",
-                (case_id, action, _dump(data), who, time.time(), version))
+    con.execute(_LOG_SQL, (case_id, action, _dump(data), who, time.time(), version))
 
 
 def _current(con: sqlite3.Connection, case_id: str) -> AppealCase:
-    row = con.execute("SELECT data FROM appeals WHERE case_id=?", (case_id,)).fetchone()
+    row = con.execute(_CASE_SQL, (case_id,)).fetchone()
     if row is None:
-        raise StopframeError(f"There is no appeal case {case_id!r}.", 1)
+        raise StopframeError(_("There is no appeal case {case}.", case=repr(case_id)), 1)
     return AppealCase.from_json(json.loads(row[0]))
 
 
 def _same_version(current: AppealCase, mine: AppealCase) -> None:
     if current.status == "decided":
-        raise StopframeError(f"Case {current.case_id} is decided and read-only; record an amendment instead.", 1)
+        raise StopframeError(_("Case {case} is decided and read-only; record an amendment instead.",
+                               case=current.case_id), 1)
     if current.version != mine.version:
-        raise ConflictError(f"Case {current.case_id} was saved by someone else after you opened it (version "
-                            f"{current.version}, you had {mine.version}); nothing was saved — reload it.")
+        raise ConflictError(_("Case {case} was saved by someone else after you opened it (version {saved}, you had "
+                              "{mine}); nothing was saved — reload it.", case=current.case_id, saved=current.version,
+                              mine=mine.version))

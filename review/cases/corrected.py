@@ -25,7 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from contract import i18n
 from contract.errors import InvalidInput
+from contract.i18n import N_, _, ngettext, term
 from contract.jsonio import write_json
 from contract.outputs import check_output
 from review.audit.findings import Finding, VoteReport
@@ -34,19 +36,23 @@ from review.cases.store import Decision
 from review.game.engine import replay
 from review.game.problems import ENDS_GAME, REMOVAL_DUE, Problem
 from review.game.profiles import Profile, get_profile
-from review.game.voting import Outcome, VoteContext, lift_outcome, vote_outcome
+from review.game.voting import Outcome, VoteContext, lift_outcome, outcome_words, vote_outcome
 
 # Consequences that add an event to the protocol, and the event type they add. A profile's
 # "warning" (mafclub замечание, lvi2015 предупреждение) is written as the protocol's `foul` event.
 _PENALTY_EVENTS = {"foul": "foul", "warning": "foul", "fine": "fine", "removal": "removal"}
 
+# A finding's kind as a judge names it in a sentence (catalogue messages, looked up with `_`).
 KIND_WORDS = {
-    "late_vote": "late vote", "early_hand": "early hand", "lifted_early": "hand lifted early",
-    "no_vote": "missing vote", "double_vote": "double vote", "wrong_form": "wrong form of vote",
-    "gesture": "gesture during the vote", "count_mismatch": "miscount", "night_hand": "hand raised at night",
-    "shot_mismatch": "shooting that differs from the protocol", "check_mismatch": "check that differs from the protocol",
-    "cannot_see": "seat the camera cannot see",
+    "late_vote": N_("late vote"), "early_hand": N_("early hand"), "lifted_early": N_("hand lifted early"),
+    "no_vote": N_("missing vote"), "double_vote": N_("double vote"), "wrong_form": N_("wrong form of vote"),
+    "gesture": N_("gesture during the vote"), "count_mismatch": N_("miscount"),
+    "night_hand": N_("hand raised at night"), "shot_mismatch": N_("shooting that differs from the protocol"),
+    "check_mismatch": N_("check that differs from the protocol"), "cannot_see": N_("seat the camera cannot see"),
 }
+# An event a confirmed finding adds, as its line in `x_review.changes`.
+_ADDED = {"foul": N_("added foul for seat {seat}{clause}"), "fine": N_("added fine {points} for seat {seat}{clause}"),
+          "removal": N_("added removal for seat {seat}{clause}")}
 
 
 @dataclass(frozen=True)
@@ -66,26 +72,32 @@ class CorrectionError(InvalidInput):
         first = self.problems[0].sentence
         more = len(self.problems) - 1
         if more:
-            first = first[:-1] + f" (and {more} more finding{'s' if more > 1 else ''} cannot be applied)."
+            first = ngettext("{sentence} (and {n} more finding cannot be applied).",
+                             "{sentence} (and {n} more findings cannot be applied).", more, sentence=first[:-1])
         super().__init__(first)
+
+
+def kind_words(kind: str) -> str:
+    """A finding's kind as a judge names it in a sentence, in the current language."""
+    return _(KIND_WORDS[kind]) if kind in KIND_WORDS else term("kind", kind)
 
 
 def describe_finding(f: Finding) -> str:
     """A finding in a judge's words: "the late vote of seat 9 on day 1, the vote on candidate 8 (rfm 4.4.7)"."""
-    words = KIND_WORDS.get(f.kind, f.kind.replace("_", " "))
-    who = f" of seat {f.seat}" if f.seat is not None else ""
     if f.night is not None and f.day is None:
-        when = f"night {f.night}"
+        when = _("night {night}", night=f.night)
     else:
-        when = f"day {f.day}"
-        if isinstance(f.round, int) and f.round > 1:
-            when += f", round {f.round}"
+        when = (_("day {day}, round {round}", day=f.day, round=f.round) if isinstance(f.round, int) and f.round > 1
+                else _("day {day}", day=f.day))
         if f.candidate is not None:
-            when += f", the vote on candidate {f.candidate}"
+            when = _("{when}, the vote on candidate {candidate}", when=when, candidate=f.candidate)
         elif f.extra.get("x_candidates"):
-            when += ", the vote on lifting " + ", ".join(map(str, f.extra["x_candidates"]))
+            when = _("{when}, the vote on lifting {seats}", when=when, seats=", ".join(map(str, f.extra["x_candidates"])))
     clause = f" ({f.clause})" if f.clause else ""
-    return f"the {words}{who} on {when}{clause}"
+    if f.seat is not None:
+        return _("the {what} of seat {seat} on {when}{clause}", what=kind_words(f.kind), seat=f.seat, when=when,
+                 clause=clause)
+    return _("the {what} on {when}{clause}", what=kind_words(f.kind), when=when, clause=clause)
 
 
 # ---------------------------------------------------------------------------------------------- plans
@@ -106,7 +118,7 @@ class _Op:
     absolute: int | None = None  # count: the count set
     voters: list[int] | None = None  # count: the voters the video counted, where they match `absolute`
     fine: dict[str, Any] | None = None  # insert: the points a removal also costs (rfm 5.12), as a fine after it
-    note: str = ""
+    note: str = ""  # none: why the finding changes no event
 
     @property
     def origin(self) -> dict[str, Any]:
@@ -124,33 +136,33 @@ def _plan(events: list[dict[str, Any]], d: Decision, rows: list[VoteReport]) -> 
     name = describe_finding(f)
 
     def refuse(why: str) -> CorrectionProblem:
-        return CorrectionProblem(d.finding_key, f, f"{_cap(name)} cannot be applied: {why}.")
+        return CorrectionProblem(d.finding_key, f, _cannot(name, why))
 
     if f.kind == "count_mismatch":
         target = _vote_index(events, f)
         if target is None:
-            return refuse("the vote it is about is not in the protocol")
+            return refuse(_("the vote it is about is not in the protocol"))
         count = (d.edited or {}).get("count")
         if count is None:
             count = f.extra.get("x_video_count", _video_count(rows, f))
         if count is None:
-            return refuse("the audit gives no count to set; edit the finding with the count you saw")
+            return refuse(_("the audit gives no count to set; edit the finding with the count you saw"))
         if isinstance(count, bool) or not isinstance(count, int | float) or count != int(count) or count < 0:
-            return refuse(f"the count to set must be a whole number of votes, not {_words(count)}")
+            return refuse(_("the count to set must be a whole number of votes, not {value}", value=_words(count)))
         return _Op(d, f, "count", (target, *base_order), target=target, absolute=int(count),
                    voters=_video_voters(rows, f, int(count)))
     if ctype in _PENALTY_EVENTS:
         if not isinstance(seat, int):
-            return refuse(f"a {ctype} needs the seat it is given to")
+            return refuse(_("a {what} needs the seat it is given to", what=term("consequence", ctype)))
         event: dict[str, Any] = {"type": _PENALTY_EVENTS[ctype], "seat": seat}
         if ctype == "fine":
             points = cons.points
             if isinstance(points, bool) or not isinstance(points, int | float) or not math.isfinite(points) or points >= 0:
-                return refuse(f"a fine needs its points as a negative number, not {_words(points)}")
+                return refuse(_("a fine needs its points as a negative number, not {value}", value=_words(points)))
             event["points"] = points
         if f.clause:
             event["clause"] = f.clause
-        event["reason"] = cons.text or KIND_WORDS.get(f.kind, f.kind)
+        event["reason"] = _reason(d, f)
         anchor = _anchor(events, f)
         if t is not None:
             event["t"] = t  # kept where it fits the game order, else moved to x_video_t (_build)
@@ -163,11 +175,11 @@ def _plan(events: list[dict[str, Any]], d: Decision, rows: list[VoteReport]) -> 
     if ctype == "not_counted" and isinstance(seat, int):
         target = _vote_index(events, f)
         if target is None:
-            return refuse("the vote it is about is not in the protocol")
+            return refuse(_("the vote it is about is not in the protocol"))
         return _Op(d, f, "count", (target, *base_order), target=target, seat=seat)
-    what = {"counted_for_last": "the vote already counts for the last candidate",
-            "none": "the rules give no penalty for it"}.get(str(ctype), "its consequence changes no event")
-    return _Op(d, f, "none", (len(events), *base_order), note=f"none: {what}")
+    what = {"counted_for_last": N_("the vote already counts for the last candidate"),
+            "none": N_("the rules give no penalty for it")}.get(str(ctype), N_("its consequence changes no event"))
+    return _Op(d, f, "none", (len(events), *base_order), note=_("no change: {why}", why=_(what)))
 
 
 def _build(data: Mapping[str, Any], ops: Sequence[_Op],
@@ -182,7 +194,7 @@ def _build(data: Mapping[str, Any], ops: Sequence[_Op],
     touched: dict[tuple[Any, ...], list[_Op]] = {}
     for op in ops:
         if op.kind == "none":
-            changes.append({**op.origin, "change": op.note})
+            changes.append({**op.origin, "change": op.note, "applied": False})
             continue
         if op.kind != "count":
             continue
@@ -196,7 +208,7 @@ def _build(data: Mapping[str, Any], ops: Sequence[_Op],
             if isinstance(before, int) and (not listed or op.seat in voters):
                 ev.setdefault("x_original_count", before)
                 ev["count"] = max(0, before - 1)
-            what = f"seat {op.seat}'s hand not counted for {_whom(ev)}"
+            what = _("seat {seat}'s hand not counted for {whom}", seat=op.seat, whom=_whom(ev))
         else:
             ev.setdefault("x_original_count", before)
             ev["count"] = op.absolute
@@ -206,8 +218,9 @@ def _build(data: Mapping[str, Any], ops: Sequence[_Op],
                     ev["voters"] = list(op.voters)
                 else:
                     del ev["voters"]  # optional (spec §1); the video's voters are not known
-            what = f"count for {_whom(ev)} set from the video"
-        changes.append({**op.origin, "change": f"{what}: count {before} -> {ev.get('count')}"})
+            what = _("count for {whom} set from the video", whom=_whom(ev))
+        changes.append({**op.origin, "change": _("{what}: count {before} -> {after}", what=what, before=_words(before),
+                                                  after=_words(ev.get("count")))})
         if rounds is not None:
             touched.setdefault(rounds.key_of(op.target), []).append(op)
     if rounds is not None:
@@ -239,9 +252,10 @@ def _build(data: Mapping[str, Any], ops: Sequence[_Op],
                 inserted.add(len(new_events))
                 new_events.append(event)
                 where.append(None)
-                points = f" {event['points']:g}" if event["type"] == "fine" else ""
-                changes.append({**op.origin, "change": f"added {event['type']}{points} for seat {event['seat']}"
-                                                       + (f" ({event['clause']})" if event.get("clause") else "")})
+                points = i18n.number(event["points"], 2) if event["type"] == "fine" else ""
+                clause = f" ({event['clause']})" if event.get("clause") else ""
+                changes.append({**op.origin, "change": _(_ADDED[event["type"]], points=points, seat=event["seat"],
+                                                         clause=clause)})
     _fit_times(new_events, inserted)
     out["events"] = new_events
     return out, issues, changes, where
@@ -303,7 +317,8 @@ class _Rounds:
             if not isinstance(yes, int):
                 return None
             if yes > len(ctx.living):
-                return f"{yes} hands for lifting are more than the {len(ctx.living)} players at the table"
+                return _("{yes} hands for lifting are more than the {living} players at the table", yes=yes,
+                         living=len(ctx.living))
             new = lift_outcome(p, ctx, yes)
         else:
             counts = {events[i]["candidate"]: events[i].get("count") for i in members}
@@ -312,34 +327,39 @@ class _Rounds:
             last = next((i for i in members if self.contexts[i].is_last_candidate), members[-1])
             others = sum(c for seat, c in counts.items() if seat != events[last]["candidate"])
             if others > len(ctx.living):
-                return (f"the counts for the other candidates would add up to {others} votes, more than the "
-                        f"{len(ctx.living)} players at the table ({p.offence('count_mismatch').clause})")
+                return _("the counts for the other candidates would add up to {others} votes, more than the {living} "
+                         "players at the table ({clause})", others=others, living=len(ctx.living),
+                         clause=p.offence("count_mismatch").clause)
             if p.silent_vote_to_last.value:
                 due = len(ctx.living) - others
                 ev = events[last]
                 set_here = [op for op in ops if op.absolute is not None and op.target == last]
                 if set_here and set_here[-1].absolute != due:
-                    return (f"the last candidate's count is everyone at the table minus the votes for the others "
-                            f"({p.silent_vote_to_last.clause}): {len(ctx.living)} − {others} = {due}, not "
-                            f"{set_here[-1].absolute}")
+                    return _("the last candidate's count is everyone at the table minus the votes for the others "
+                             "({clause}): {living} − {others} = {due}, not {count}", clause=p.silent_vote_to_last.clause,
+                             living=len(ctx.living), others=others, due=due, count=set_here[-1].absolute)
                 if ev.get("count") != due:
                     before = ev.get("count")
                     ev.setdefault("x_original_count", before)
                     ev["count"] = due
                     counts[ev["candidate"]] = due
                     changes.append({"finding": None, "status": "derived", "who": None, "reason": None,
-                                    "change": f"count for {_whom(ev)} {before} -> {due}: the silent players' votes "
-                                              f"go to the last candidate ({p.silent_vote_to_last.clause})"})
+                                    "change": _("count for {whom} {before} -> {due}: the silent players' votes go to the "
+                                                "last candidate ({clause})", whom=_whom(ev), before=_words(before), due=due,
+                                                clause=p.silent_vote_to_last.clause)})
             elif sum(counts.values()) > len(ctx.living):
-                return (f"the counts would add up to {sum(counts.values())} votes, more than the {len(ctx.living)} "
-                        f"players at the table ({p.offence('count_mismatch').clause})")
+                return _("the counts would add up to {total} votes, more than the {living} players at the table "
+                         "({clause})", total=sum(counts.values()), living=len(ctx.living),
+                         clause=p.offence("count_mismatch").clause)
             new = vote_outcome(p, ctx, counts)
         old = self.outcomes.get(members[-1])
         if old is not None and (old.next, tuple(old.leaving), tuple(old.tied)) != (new.next, tuple(new.leaving), tuple(new.tied)):
-            when = f"day {ctx.day}" + (f", round {ctx.round}" if ctx.round > 1 else "")
-            return (f"with it the vote of {when} gives \u201c{new.text}\u201d instead of \u201c{old.text}\u201d, and the "
-                    f"game as played went on from \u201c{old.text}\u201d; a changed result is decided as an appeal"
-                    + (f" ({p.offence('count_mismatch').clause})" if p.id == "rfm" else ""))
+            when = (_("day {day}, round {round}", day=ctx.day, round=ctx.round) if ctx.round > 1
+                    else _("day {day}", day=ctx.day))
+            return _("with it the vote of {when} gives \u201c{new}\u201d instead of \u201c{old}\u201d, and the game as "
+                     "played went on from \u201c{old}\u201d; a changed result is decided as an appeal{clause}", when=when,
+                     new=outcome_words(new.text), old=outcome_words(old.text),
+                     clause=f" ({p.offence('count_mismatch').clause})" if p.id == "rfm" else "")
         return None
 
 
@@ -354,9 +374,9 @@ def _resolve(data: Mapping[str, Any], decisions: Iterable[Decision],
     data = dict(data)
     base = validate(data)
     if base:
-        return [], [CorrectionProblem(None, None, "The protocol itself does not validate "
-                                      f"({_problem_words(base[0])}), so no correction can be signed on it; "
-                                      "`stopframe validate` lists every problem.")]
+        return [], [CorrectionProblem(None, None, _("The protocol itself does not validate ({problem}), so no "
+                                                    "correction can be signed on it; `stopframe validate` lists every "
+                                                    "problem.", problem=_problem_words(base[0])))]
     events = data.get("events") or []
     rows = list(votes)
     standing = [d for d in decisions if d.stands]
@@ -369,7 +389,7 @@ def _resolve(data: Mapping[str, Any], decisions: Iterable[Decision],
         if op.kind == "none":
             accepted.append(op)
             continue
-        out, issues, _, where = _build(data, [*accepted, op], rounds)
+        out, issues, _changes, where = _build(data, [*accepted, op], rounds)
         why = issues.get(id(op))
         if why is None:
             found = validate(out)
@@ -380,9 +400,9 @@ def _resolve(data: Mapping[str, Any], decisions: Iterable[Decision],
             continue
         together = [o for o in accepted if o.kind != "none" and _same_place(o, op)]
         if together:
-            why += " (together with " + "; ".join(describe_finding(o.finding) for o in together) + ")"
-        problems.append(CorrectionProblem(op.decision.finding_key, op.finding,
-                                          f"{_cap(describe_finding(op.finding))} cannot be applied: {why}."))
+            why = _("{why} (together with {findings})", why=why,
+                    findings="; ".join(describe_finding(o.finding) for o in together))
+        problems.append(CorrectionProblem(op.decision.finding_key, op.finding, _cannot(describe_finding(op.finding), why)))
     return accepted, problems
 
 
@@ -421,8 +441,9 @@ def corrected_protocol(
       lvi2015 5.4), a changed round's last count is re-added that way.
     The result validates and replays under the protocol's rules. A decision it cannot take raises
     `CorrectionError` (every sentence in `.problems`); with `strict=False` such decisions are left out and
-    listed under `x_review.refused` instead. Each applied change is listed under `x_review.changes`;
-    rejected decisions change nothing.
+    listed under `x_review.refused` instead. Each applied change is listed under `x_review.changes` (a standing
+    finding whose consequence changes no event too, with `applied: false`); rejected decisions change nothing.
+    The notes (reasons, changes, refusals) are in the current language (contract.i18n); keys and codes stay English.
     `appeals` are (case id, decision in force) of decided appeal cases: a changed result is written beside
     the played one as the `result` event's `x_appeal` (the game as played stays valid under its rules), a
     fine given on appeal is added at the end of the game (rfm 5.10: fines may be given after it), and every
@@ -435,7 +456,7 @@ def corrected_protocol(
         raise CorrectionError(problems)
     if problems and any(p.finding_key is None for p in problems):
         accepted = []  # the protocol itself is invalid: nothing is applied to it
-    out, _, changes, _ = _build(data, accepted, _Rounds.of(data) if accepted else None)
+    out, _issues, changes, _where = _build(data, accepted, _Rounds.of(data) if accepted else None)
     review: dict[str, Any] = {"source": source, "changes": changes,
                               "appeals": _apply_appeals(out["events"], appeals)}
     if problems:
@@ -451,11 +472,13 @@ def _explain(op: _Op, problem: Problem, where: Sequence[int | None] = ()) -> str
     seat = op.finding.seat
     if op.kind == "insert" and (op.event or {}).get("type") == "removal":
         if problem.code == ENDS_GAME:
-            return f"removing seat {seat} there would end the game, yet the game as played goes on ({words})"
-        return f"the game as played goes on with seat {seat} after this removal ({words})"
+            return _("removing seat {seat} there would end the game, yet the game as played goes on ({problem})",
+                     seat=seat, problem=words)
+        return _("the game as played goes on with seat {seat} after this removal ({problem})", seat=seat, problem=words)
     if op.kind == "insert" and problem.code == REMOVAL_DUE:
-        return f"it would be seat {seat}'s foul that removes him from the game, yet the game as played goes on with him ({words})"
-    return f"the corrected game would break its rules ({words})"
+        return _("it would be seat {seat}'s foul that removes him from the game, yet the game as played goes on with "
+                 "him ({problem})", seat=seat, problem=words)
+    return _("the corrected game would break its rules ({problem})", problem=words)
 
 
 def _problem_words(problem: Problem, mapping: Sequence[int | None] = ()) -> str:
@@ -464,7 +487,8 @@ def _problem_words(problem: Problem, mapping: Sequence[int | None] = ()) -> str:
     m = re.match(r"events\[(\d+)\]", path)
     if m and mapping and int(m.group(1)) < len(mapping):
         original = mapping[int(m.group(1))]
-        path = (f"the protocol's events[{original}]" if original is not None else "the added event") + path[m.end():]
+        path = (_("the protocol's {path}", path=f"events[{original}]{path[m.end():]}") if original is not None
+                else _("the added event") + path[m.end():])
     where = f"{path}: " if path else ""
     return where + message + (f", {problem.clause}" if problem.clause else "")
 
@@ -476,22 +500,34 @@ def _same_place(a: _Op, b: _Op) -> bool:
     return (fa.day, fa.round) == (fb.day, fb.round)
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+def _reason(d: Decision, f: Finding) -> str:
+    """An added event's reason: the judge's own words where they edited the consequence's text; else the audit's
+    sentence (written in English) for an English reader, the finding's kind in words for any other."""
+    edited = ((d.edited or {}).get("consequence") or {}).get("text")
+    if isinstance(edited, str) and edited.strip():
+        return edited
+    if i18n.language() == "en" and f.consequence.text:
+        return f.consequence.text
+    return kind_words(f.kind)
+
+
+def _cannot(finding: str, why: str) -> str:
+    """The one sentence of a finding that cannot be applied."""
+    return _("{finding} cannot be applied: {why}.", finding=finding[:1].upper() + finding[1:], why=why)
 
 
 def _words(value: Any) -> str:
     if value is None:
-        return "nothing"
+        return _("nothing")
     if isinstance(value, float):
-        return f"{value:g}"
-    return f"{value}" if isinstance(value, int | str) else "a value of another kind"
+        return i18n.number(value, 6) if math.isfinite(value) else f"{value}"
+    return f"{value}" if isinstance(value, int | str) else _("a value of another kind")
 
 
 def _whom(ev: Mapping[str, Any]) -> str:
     if ev.get("type") == "lift_vote":
-        return "lifting " + ", ".join(map(str, ev.get("candidates") or []))
-    return f"candidate {ev.get('candidate')}"
+        return _("lifting {seats}", seats=", ".join(map(str, ev.get("candidates") or [])))
+    return _("candidate {candidate}", candidate=ev.get("candidate"))
 
 
 def _is_time(v: Any) -> bool:
@@ -511,7 +547,7 @@ def _apply_appeals(events: list[dict[str, Any]], appeals: Iterable[tuple[str, Ap
         for a in d.adjustments:
             if a.points < 0:
                 events.append({"type": "fine", "seat": a.seat, "points": a.points, "clause": a.clause,
-                               "reason": f"appeal {case_id}", "x_review": origin})
+                               "reason": _("appeal {case}", case=case_id), "x_review": origin})
         listed.append({**origin, "adjustments": [{"seat": a.seat, "points": a.points, "clause": a.clause}
                                                  for a in d.adjustments]})
     return listed

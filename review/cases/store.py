@@ -20,14 +20,24 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import StopframeError, UnreadableInput
-from contract.i18n import LANGUAGES
+from contract.i18n import LANGUAGES, _, term
 from review.audit.findings import Finding, finding_key
 
 STATUSES = ("confirmed", "rejected", "edited")
+# 2: decisions are keyed by review.audit.findings.finding_key (1 keyed a finding with a day and a night as a night one).
 SCHEMA_VERSION = 2
-"""2: decisions are keyed by review.audit.findings.finding_key (1 keyed a finding with a day and a night as a night one)."""
 
-_SCHEMA = """
+
+def append_only(table: str, what: str) -> str:
+    """SQL triggers that make the database itself refuse to change or delete a table's rows."""
+    return "".join(_APPEND_ONLY_SQL.format(table=table, verb=verb, lower=verb.lower(), what=what)
+                   for verb in ("UPDATE", "DELETE"))
+
+
+_APPEND_ONLY_SQL = """CREATE TRIGGER IF NOT EXISTS {table}_no_{lower} BEFORE {verb} ON {table}
+    BEGIN SELECT RAISE(ABORT, '{what} is append-only'); END;
+"""
+_SCHEMA_SQL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
     game_id TEXT PRIMARY KEY,
@@ -62,19 +72,38 @@ CREATE TABLE IF NOT EXISTS trail (
     at REAL NOT NULL,
     version INTEGER NOT NULL
 );
-"""
-
+""" + append_only("trail", "the audit trail")
+_SCHEMA_V1_SQL = "SELECT value FROM meta WHERE key='schema'"
+_INIT_SQL = "INSERT OR IGNORE INTO meta VALUES ('schema', ?)"
+_PRAGMAS_SQL = ("PRAGMA journal_mode=WAL",
+                "PRAGMA synchronous=FULL",  # a committed decision is on disk, not only in the WAL cache
+                "PRAGMA foreign_keys=ON")
+_BEGIN_SQL = "BEGIN IMMEDIATE"
+_CURRENT_SQL = "SELECT version, status, who, at FROM decisions WHERE game_id=? AND finding_key=?"
+_DECIDE_SQL = ("INSERT INTO decisions (game_id, finding_key, finding, status, edited, reason, who, at, version) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game_id, finding_key) DO UPDATE SET "
+               "finding=excluded.finding, status=excluded.status, edited=excluded.edited, reason=excluded.reason, "
+               "who=excluded.who, at=excluded.at, version=excluded.version")
+_TRAIL_DECIDE_SQL = ("INSERT INTO trail (game_id, finding_key, action, status, edited, reason, who, at, version) "
+                     "VALUES (?, ?, 'decide', ?, ?, ?, ?, ?, ?)")
+_WITHDRAW_SQL = "DELETE FROM decisions WHERE game_id=? AND finding_key=?"
+_TRAIL_WITHDRAW_SQL = ("INSERT INTO trail (game_id, finding_key, action, status, edited, reason, who, at, version) "
+                       "VALUES (?, ?, 'withdraw', NULL, NULL, ?, ?, ?, ?)")
+_DECISION_SQL = "SELECT * FROM decisions WHERE game_id=? AND finding_key=?"
+_DECISIONS_SQL = "SELECT * FROM decisions WHERE game_id=? ORDER BY at"
+_TRAIL_SQL = "SELECT * FROM trail WHERE game_id=? ORDER BY seq"
+_REMEMBER_SQL = ("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET title=excluded.title, "
+                 "protocol_path=excluded.protocol_path, video_path=excluded.video_path, seats_path=excluded.seats_path, "
+                 "profile=excluded.profile, last_opened=excluded.last_opened")
+_RECENT_SQL = "SELECT * FROM games ORDER BY last_opened DESC LIMIT ?"
+_META_SQL = "SELECT value FROM meta WHERE key=?"
+_SET_META_SQL = "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value"
+_INTEGRITY_SQL = "PRAGMA integrity_check"
+_ALL_DECISIONS_SQL = "SELECT game_id, finding_key, finding FROM decisions"
+_REKEY_SQL = "UPDATE decisions SET finding_key=? WHERE game_id=? AND finding_key=?"
+_SCHEMA_VERSION_SQL = "UPDATE meta SET value=? WHERE key='schema'"
 
 _LANGUAGE_KEY = "language:"  # meta rows "language:<judge's name>" -> ru | en
-
-
-def append_only(table: str, what: str) -> str:
-    """SQL triggers that make the database itself refuse to change or delete a table's rows."""
-    return "".join(f"CREATE TRIGGER IF NOT EXISTS {table}_no_{verb.lower()} BEFORE {verb} ON {table}\n"
-                   f"    BEGIN SELECT RAISE(ABORT, '{what} is append-only'); END;\n" for verb in ("UPDATE", "DELETE"))
-
-
-_SCHEMA += append_only("trail", "the audit trail")
 
 
 class ConflictError(StopframeError):
@@ -159,26 +188,27 @@ class Store:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise UnreadableInput(f"{self.path.parent}: cannot create the data folder: {exc.strerror or exc}.") from exc
+            raise UnreadableInput(_("{path}: cannot create the data folder: {why}.", path=self.path.parent,
+                                    why=exc.strerror or exc)) from exc
         with self.reading() as con:
             try:
-                con.executescript(_SCHEMA)  # every statement is idempotent (IF NOT EXISTS)
+                con.executescript(_SCHEMA_SQL)  # every statement is idempotent (IF NOT EXISTS)
             except sqlite3.DatabaseError as exc:
-                raise UnreadableInput(f"{self.path}: not a Stopframe decisions database: {exc}.") from exc
+                raise UnreadableInput(_("{path}: not a Stopframe decisions database: {why}.", path=self.path,
+                                        why=exc)) from exc
         with self.transaction() as con:
-            con.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            if con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == "1":
+            con.execute(_INIT_SQL, (str(SCHEMA_VERSION),))
+            if con.execute(_SCHEMA_V1_SQL).fetchone()[0] == "1":
                 _rekey_decisions(con)
 
     # -- connections -------------------------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
         try:
             con = sqlite3.connect(self.path, timeout=self.busy_timeout_s, isolation_level=None)
-            con.execute("PRAGMA journal_mode=WAL")
-            con.execute("PRAGMA synchronous=FULL")  # a committed decision is on disk, not only in the WAL cache
-            con.execute("PRAGMA foreign_keys=ON")
+            for pragma in _PRAGMAS_SQL:
+                con.execute(pragma)
         except sqlite3.DatabaseError as exc:
-            raise UnreadableInput(f"{self.path}: cannot open the decisions database: {exc}.") from exc
+            raise UnreadableInput(_("{path}: cannot open the decisions database: {why}.", path=self.path, why=exc)) from exc
         return con
 
     @contextmanager
@@ -186,7 +216,7 @@ class Store:
         """One write transaction, taken up front (BEGIN IMMEDIATE) so a check-then-write cannot race."""
         con = self._connect()
         try:
-            con.execute("BEGIN IMMEDIATE")
+            con.execute(_BEGIN_SQL)
             try:
                 yield con
             except BaseException:
@@ -223,34 +253,25 @@ class Store:
         if status not in STATUSES:
             raise ValueError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
         if not reason.strip():
-            raise StopframeError("Give a reason for the decision.", 1)
+            raise StopframeError(_("Give a reason for the decision."), 1)
         if not who.strip():
-            raise StopframeError("Say who decides (the judge's name).", 1)
+            raise StopframeError(_("Say who decides (the judge's name)."), 1)
         if status == "edited" and not edited:
-            raise StopframeError("An edited decision needs the fields the judge changed.", 1)
+            raise StopframeError(_("An edited decision needs the fields the judge changed."), 1)
         key = finding_key(finding)
         now = time.time()
         edited_text = json.dumps(dict(edited), ensure_ascii=False, sort_keys=True) if edited else None
         with self.transaction() as con:
-            row = con.execute(
-                "SELECT version, status, who, at FROM decisions WHERE game_id=? AND finding_key=?", (game_id, key)
-            ).fetchone()
+            row = con.execute(_CURRENT_SQL, (game_id, key)).fetchone()
             current = row[0] if row else 0
             if current != expected_version:
                 raise ConflictError(_conflict_message(finding, row, expected_version))
             version = current + 1
             con.execute(
-                "INSERT INTO decisions (game_id, finding_key, finding, status, edited, reason, who, at, version) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game_id, finding_key) DO UPDATE SET "
-                "finding=excluded.finding, status=excluded.status, edited=excluded.edited, reason=excluded.reason, "
-                "who=excluded.who, at=excluded.at, version=excluded.version",
+                _DECIDE_SQL,
                 (game_id, key, json.dumps(finding.to_json(), ensure_ascii=False), status, edited_text, reason, who, now, version),
             )
-            con.execute(
-                "INSERT INTO trail (game_id, finding_key, action, status, edited, reason, who, at, version) "
-                "VALUES (?, ?, 'decide', ?, ?, ?, ?, ?, ?)",
-                (game_id, key, status, edited_text, reason, who, now, version),
-            )
+            con.execute(_TRAIL_DECIDE_SQL, (game_id, key, status, edited_text, reason, who, now, version))
         return Decision(game_id, key, finding, status, dict(edited) if edited else None, reason, who,
                         now, version)
 
@@ -258,36 +279,28 @@ class Store:
         """Take a decision back (the finding is open again); the trail keeps what it was."""
         key = finding_key(finding)
         with self.transaction() as con:
-            row = con.execute(
-                "SELECT version, status, who, at FROM decisions WHERE game_id=? AND finding_key=?", (game_id, key)
-            ).fetchone()
+            row = con.execute(_CURRENT_SQL, (game_id, key)).fetchone()
             if row is None or row[0] != expected_version:
                 raise ConflictError(_conflict_message(finding, row, expected_version))
-            con.execute("DELETE FROM decisions WHERE game_id=? AND finding_key=?", (game_id, key))
-            con.execute(
-                "INSERT INTO trail (game_id, finding_key, action, status, edited, reason, who, at, version) "
-                "VALUES (?, ?, 'withdraw', NULL, NULL, ?, ?, ?, ?)",
-                (game_id, key, reason, who, time.time(), row[0] + 1),
-            )
+            con.execute(_WITHDRAW_SQL, (game_id, key))
+            con.execute(_TRAIL_WITHDRAW_SQL, (game_id, key, reason, who, time.time(), row[0] + 1))
 
     def decision(self, game_id: str, finding: Finding) -> Decision | None:
         with self.reading() as con:
-            row = con.execute(
-                "SELECT * FROM decisions WHERE game_id=? AND finding_key=?", (game_id, finding_key(finding))
-            ).fetchone()
+            row = con.execute(_DECISION_SQL, (game_id, finding_key(finding))).fetchone()
         return _decision(row) if row else None
 
     def decisions(self, game_id: str) -> dict[str, Decision]:
         """Every current decision of a game, by finding key."""
         with self.reading() as con:
-            rows = con.execute("SELECT * FROM decisions WHERE game_id=? ORDER BY at", (game_id,)).fetchall()
+            rows = con.execute(_DECISIONS_SQL, (game_id,)).fetchall()
         return {r[1]: _decision(r) for r in rows}
 
     def trail(self, game_id: str) -> list[dict[str, Any]]:
         """The append-only history of every change to the game's decisions, oldest first."""
         with self.reading() as con:
             con.row_factory = sqlite3.Row
-            rows = con.execute("SELECT * FROM trail WHERE game_id=? ORDER BY seq", (game_id,)).fetchall()
+            rows = con.execute(_TRAIL_SQL, (game_id,)).fetchall()
         out = []
         for r in rows:
             item = dict(r)
@@ -308,22 +321,20 @@ class Store:
     ) -> None:
         with self.transaction() as con:
             con.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET title=excluded.title, "
-                "protocol_path=excluded.protocol_path, video_path=excluded.video_path, seats_path=excluded.seats_path, "
-                "profile=excluded.profile, last_opened=excluded.last_opened",
+                _REMEMBER_SQL,
                 (game_id, title, protocol_path, video_path, seats_path, profile, time.time()),
             )
 
     def recent_games(self, limit: int = 10) -> list[RecentGame]:
         with self.reading() as con:
-            rows = con.execute("SELECT * FROM games ORDER BY last_opened DESC LIMIT ?", (limit,)).fetchall()
+            rows = con.execute(_RECENT_SQL, (limit,)).fetchall()
         return [RecentGame(*r) for r in rows]
 
     # -- each judge's language -----------------------------------------------------------------------------
     def judge_language(self, judge: str) -> str | None:
         """The language `judge` last chose in the app (ru, en), or None if they never chose one."""
         with self.reading() as con:
-            row = con.execute("SELECT value FROM meta WHERE key=?", (_LANGUAGE_KEY + judge.strip(),)).fetchone()
+            row = con.execute(_META_SQL, (_LANGUAGE_KEY + judge.strip(),)).fetchone()
         return row[0] if row and row[0] in LANGUAGES else None
 
     def set_judge_language(self, judge: str, lang: str) -> None:
@@ -331,25 +342,24 @@ class Store:
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r}")
         with self.transaction() as con:
-            con.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                        (_LANGUAGE_KEY + judge.strip(), lang))
+            con.execute(_SET_META_SQL, (_LANGUAGE_KEY + judge.strip(), lang))
 
     def integrity_ok(self) -> bool:
         with self.reading() as con:
-            return con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            return con.execute(_INTEGRITY_SQL).fetchone()[0] == "ok"
 
 
 def _rekey_decisions(con: sqlite3.Connection) -> None:
     """Schema 1 -> 2: key every stored decision by today's finding_key, computed from the finding kept in
     its row, so no judge's decision is lost to the change of identity (the trail keeps the keys it had)."""
-    rows = con.execute("SELECT game_id, finding_key, finding FROM decisions").fetchall()
+    rows = con.execute(_ALL_DECISIONS_SQL).fetchall()
     taken = {(game_id, key) for game_id, key, _ in rows}
     for game_id, key, finding in rows:
         new = finding_key(Finding.from_json(json.loads(finding)))
         if new != key and (game_id, new) not in taken:
-            con.execute("UPDATE decisions SET finding_key=? WHERE game_id=? AND finding_key=?", (new, game_id, key))
+            con.execute(_REKEY_SQL, (new, game_id, key))
             taken.add((game_id, new))
-    con.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
+    con.execute(_SCHEMA_VERSION_SQL, (str(SCHEMA_VERSION),))
 
 
 def _decision(row: tuple) -> Decision:
@@ -359,12 +369,13 @@ def _decision(row: tuple) -> Decision:
 
 
 def _conflict_message(finding: Finding, row: tuple | None, expected: int) -> str:
-    what = f"{finding.kind} (seat {finding.seat})"
+    what = f"{term('kind', finding.kind)} ({_('seat {seat}', seat=finding.seat)})"
     if row is None:
-        return (f"The decision on {what} was withdrawn by another judge after you loaded it; "
-                "nothing was saved — reload and decide again.")
+        return _("The decision on {finding} was withdrawn by another judge after you loaded it; nothing was saved — "
+                 "reload and decide again.", finding=what)
     version, status, who, at = row
     when = time.strftime("%H:%M:%S", time.localtime(at))
-    seen = "no decision" if expected == 0 else f"version {expected}"
-    return (f"{who} already decided {what} as {status} at {when} (you were looking at {seen}); "
-            "nothing was saved — reload to see their decision, then decide again.")
+    seen = _("no decision") if expected == 0 else _("version {version}", version=expected)
+    return _("{who} already decided {finding} as {status} at {when} (you were looking at {seen}); nothing was saved — "
+             "reload to see their decision, then decide again.", who=who, finding=what, status=term("status", status),
+             when=when, seen=seen)

@@ -17,8 +17,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from contract.i18n import _, ngettext
 from review.audit.findings import Finding, VoteReport, finding_key
-from review.audit.tally import find_row, seats, tally
+from review.audit.tally import find_row, tally
 from review.cases.club_exports import event_words
 from review.cases.corrected import describe_finding
 from review.cases.store import Decision
@@ -49,7 +50,7 @@ def fill_voters_from_video(protocol: Mapping[str, Any], findings: Iterable[Findi
     events: list[dict[str, Any]] = out.get("events") or []
     rows = list(votes)
     if validate(out):
-        return VoterFill(out, (), ("The protocol does not validate, so no voters were filled from the video.",))
+        return VoterFill(out, (), (_("The protocol does not validate, so no voters were filled from the video."),))
     profile = get_profile(out["rules"])
     silent_rule = bool(profile.silent_vote_to_last.value)
     contexts = replay(out, profile).vote_contexts
@@ -67,7 +68,7 @@ def fill_voters_from_video(protocol: Mapping[str, Any], findings: Iterable[Findi
             e["voters"], e[MARK] = voters, True
             if validate(out):
                 del e["voters"], e[MARK]
-                why = "the voters the video shows do not fit the game as the protocol records it"
+                why = _("the voters the video shows do not fit the game as the protocol records it")
             else:
                 filled.append(i)
                 continue
@@ -100,17 +101,26 @@ def _video_voters(e: Mapping[str, Any], row: VoteReport | None, undecided: list[
     if count == 0:
         return None, []
     if undecided:
-        return f"{describe_finding(undecided[0])} is not decided yet", []
+        return _("{finding} is not decided yet", finding=describe_finding(undecided[0])), []
     t = tally(row)
     if not t.known:
-        return "the video was not looked at for this vote", []
+        return _("the video was not looked at for this vote"), []
     if t.cannot_see:
-        return f"the camera cannot see {seats(t.cannot_see)}", []
+        return _("the camera cannot see {seats}", seats=_seats(t.cannot_see)), []
     if t.uncertain:
-        return f"the video leaves it to the judge whether to count {seats(t.uncertain)}", []
+        return _("the video leaves it to the judge whether to count {seats}", seats=_seats(t.uncertain)), []
     hands = set(t.counted) | (set(t.silent) if silent_to_last else set())
     voters = sorted(hands - dropped)
     if len(voters) != count:
-        return (f"the video shows {len(voters)} vote{'s' if len(voters) != 1 else ''} ({seats(voters)}), not the "
-                f"count {count}"), []
+        return ngettext("the video shows {n} vote ({seats}), not the count {count}",
+                        "the video shows {n} votes ({seats}), not the count {count}", len(voters),
+                        seats=_seats(voters), count=count), []
     return None, voters
+
+
+def _seats(numbers: Iterable[Any]) -> str:
+    """`seats 1, 2, 9` / `seat 4` / `no seat`, in the current language."""
+    ns = ", ".join(str(n) for n in numbers)
+    if not ns:
+        return _("no seat")
+    return _("seats {seats}", seats=ns) if "," in ns else _("seat {seat}", seat=ns)

@@ -29,6 +29,7 @@ from typing import Any
 
 from contract.clock import Clock
 from contract.errors import UnreadableInput
+from contract.i18n import _
 from contract.jsonio import read_document
 
 MARKS_FORMAT = "stopframe-marks/1"
@@ -52,8 +53,8 @@ class VoteWindow:
     t: float | None
     cutoff: float | None
     announced: float | None
+    # per time name: "protocol", "marks" or "default"
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
-    """Per time name: "protocol", "marks" or "default"."""
 
     @property
     def timed(self) -> bool:
@@ -66,6 +67,8 @@ class VoteWindow:
 
     @property
     def label(self) -> str:
+        """The vote as the audit report and the draft list it (`x_untimed_votes`, `x_draft_untimed`): a code of
+        those files, kept in English whatever the reader's language."""
         what = f"candidate {self.candidate}" if self.kind == "vote" else "lift " + ", ".join(map(str, self.candidates))
         return f"day {self.day} round {self.round} {what}"
 
@@ -107,26 +110,28 @@ def load_marks(path: str | os.PathLike[str]) -> list[Mark]:
     data = read_document(where, "marks file", MARKS_FORMAT)
     items = data.get("marks", [])
     if not isinstance(items, list):
-        raise UnreadableInput(f"{where}: marks must be a list.")
+        raise UnreadableInput(_("{path}: marks must be a list.", path=where))
     marks = []
     for i, item in enumerate(items):
         if not isinstance(item, dict):
-            raise UnreadableInput(f"{where}: marks[{i}] must be an object.")
+            raise UnreadableInput(_("{path}: marks[{i}] must be an object.", path=where, i=i))
         times = {}
         for name in TIME_NAMES:
             value = item.get(name)
             if value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-                raise UnreadableInput(f"{where}: marks[{i}].{name} must be a time in seconds (a number ≥ 0).")
+                raise UnreadableInput(_("{path}: marks[{i}].{name} must be a time in seconds (a number ≥ 0).", path=where,
+                                        i=i, name=name))
             times[name] = float(value)
         event = item.get("event")
         if event is not None and (isinstance(event, bool) or not isinstance(event, int)):
-            raise UnreadableInput(f"{where}: marks[{i}].event must be an event index.")
+            raise UnreadableInput(_("{path}: marks[{i}].event must be an event index.", path=where, i=i))
         key = None
         if event is None:
             if not all(isinstance(item.get(k), int) for k in ("day", "round")):
-                raise UnreadableInput(f"{where}: marks[{i}] names no vote (give \"event\", or \"day\", \"round\" and \"candidate\").")
+                raise UnreadableInput(_("{path}: marks[{i}] names no vote (give \"event\", or \"day\", \"round\" and "
+                                        "\"candidate\").", path=where, i=i))
             target = tuple(item["candidates"]) if "candidates" in item else item.get("candidate")
             key = (item["day"], item["round"], target)
         marks.append(Mark(times=times, event=event, key=key))

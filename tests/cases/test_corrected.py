@@ -163,3 +163,36 @@ def test_the_input_protocol_is_not_changed() -> None:
     before = copy.deepcopy(protocol)
     corrected_protocol(protocol, [decision(f) for f in findings], votes=votes, strict=False)
     assert protocol == before
+
+
+def test_in_russian_the_notes_and_refusals_are_russian_and_the_protocol_still_validates() -> None:
+    """What a judge signs reads in the chosen language; the codes other code reads back (event types, statuses,
+    finding keys, clauses) stay as the formats have them."""
+    from contract import i18n
+
+    protocol, findings, votes = _rfm()
+    removal = decision(_find(findings, "night_hand", 5))
+    fine = decision(_find(findings, "no_vote", 8))
+    with i18n.using("ru"):
+        out = corrected_protocol(protocol, [removal, fine], votes=votes, strict=False)
+        edited = corrected_protocol(PLAIN, [decision(LATE5)])
+    assert validate(out) == [] and validate(edited) == []
+    [refused] = out["x_review"]["refused"]
+    assert refused["finding"] == removal.finding_key
+    assert refused["why"].startswith("Движение руки ночью (место 5), ночь 2 (rfm 5.12.10): применить нельзя — ")
+    added = next(e for e in out["events"] if e.get("x_review"))
+    assert (added["type"], added["seat"], added["clause"], added["reason"]) == ("fine", 8, "rfm 5.10.1",
+                                                                               "непоставленная рука")
+    assert [c["change"] for c in out["x_review"]["changes"]] == ["добавлен штраф -0,2: место 8 (rfm 5.10.1)"]
+    said = [c["change"] for c in edited["x_review"]["changes"]]
+    assert said[0] == "кандидатура 5: рука места 9 не засчитана; голосов: 4 → 3"
+    assert said[1] == ("кандидатура 7: голосов 6 → 7 — голоса не голосовавших отходят последней кандидатуре "
+                       "(rfm 4.4.10)")
+
+
+def test_a_finding_that_changes_no_event_is_listed_as_no_change() -> None:
+    none = Finding.from_json({**LATE5_JSON, "consequence": {"type": "none", "points": None, "text": "no penalty"}})
+    out = corrected_protocol(PLAIN, [decision(none)])
+    [change] = out["x_review"]["changes"]
+    assert change["applied"] is False and change["change"] == "no change: the rules give no penalty for it"
+    assert out["events"] == PLAIN["events"]

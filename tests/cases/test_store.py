@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from contract.errors import UnreadableInput
+from contract import i18n
+from contract.errors import StopframeError, UnreadableInput
 from review.audit.findings import Finding
 from review.cases.store import ConflictError, Store, data_dir, finding_key, game_id_for
 
@@ -45,7 +46,7 @@ def test_second_judge_cannot_silently_overwrite(tmp_path: Path) -> None:
     first, second = Store(db), Store(db)
     # Both judges open the finding while it has no decision (version 0).
     first.decide("g1", LATE, "confirmed", reason="late by 3 frames", who="Anna", expected_version=0)
-    with pytest.raises(ConflictError, match="Anna already decided late_vote"):
+    with pytest.raises(ConflictError, match=r"Anna already decided late vote \(seat 9\) as confirmed at "):
         second.decide("g1", LATE, "rejected", reason="looks on time", who="Boris", expected_version=0)
     d = first.decision("g1", LATE)
     assert d is not None and d.status == "confirmed" and d.who == "Anna"
@@ -53,6 +54,22 @@ def test_second_judge_cannot_silently_overwrite(tmp_path: Path) -> None:
     second.decide("g1", LATE, "rejected", reason="frame 66 shows the fist before Stop", who="Boris", expected_version=1)
     trail = first.trail("g1")
     assert [(t["who"], t["status"], t["version"]) for t in trail] == [("Anna", "confirmed", 1), ("Boris", "rejected", 2)]
+
+
+def test_a_russian_judge_reads_the_conflict_and_the_refusals_in_russian(tmp_path: Path) -> None:
+    """The sentence a second judge gets names the finding and the first judge's decision in the judge's words."""
+    db = tmp_path / "d.sqlite"
+    first, second = Store(db), Store(db)
+    first.decide("g1", LATE, "confirmed", reason="поздно на 3 кадра", who="Анна", expected_version=0)
+    with i18n.using("ru"):
+        with pytest.raises(ConflictError) as caught:
+            second.decide("g1", LATE, "rejected", reason="вовремя", who="Борис", expected_version=0)
+        with pytest.raises(StopframeError) as empty:
+            second.decide("g1", LATE, "rejected", reason=" ", who="Борис", expected_version=1)
+    said = str(caught.value)
+    assert said.startswith("Анна в ") and "голос после «Стоп» (место 9): подтверждено" in said
+    assert "решения не было" in said and "ничего не сохранено" in said
+    assert str(empty.value) == "Укажите основание решения."
 
 
 def test_edit_keeps_the_fields_the_judge_changed(tmp_path: Path) -> None:

@@ -112,3 +112,21 @@ def test_the_readable_lines_of_a_drifting_pair_give_the_cameras_offset_and_drift
     assert "drift: -38.4 ppm (B's clock runs 38.4 millionths faster than A's; 138.2 ms an hour)" in text
     assert "B's offset = (A's offset + 12.480 s) / 0.999962, B's drift_ppm = +38.40" in text
     assert "--protocol P --protocol-out P2 writes them" in text and "None" not in text and "{" not in text
+
+
+def test_the_readable_lines_and_the_refusals_in_russian(folder: Path, capsys) -> None:
+    """A Russian judge reads the offset, the drift and the cameras' arithmetic in Russian, numbers with a decimal
+    comma; the refusals too. The JSON result keeps its English keys."""
+    from contract import i18n
+    from stopframe_cli.sync import _table
+
+    with i18n.using("ru"):
+        text = _table(result(-12.48, -38.4).to_json())
+    assert "b.mp4 начинается на -12,480 с по часам a.mp4 (на 12,480 с раньше), уверенность 0,90" in text
+    assert "дрейф: -38,4 ppm (часы B идут на 38,4 миллионных быстрее часов A; 138,2 мс в час)" in text
+    assert "offset B = (offset A + 12,480 с) / 0,999962, drift_ppm B = +38,40" in text
+    assert "запишет их" in text and "drift:" not in text and "clock" not in text
+    assert main(["--lang", "ru", "sync", str(folder / "two_cameras.mp4"), str(folder / "two_cameras.far.mp4"),
+                 "--protocol", str(folder / "g.protocol.json")]) == 2
+    err = capsys.readouterr().err
+    assert "нужны и --protocol, и --protocol-out (не указан --protocol-out)" in err and "needs" not in err
