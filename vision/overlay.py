@@ -50,7 +50,7 @@ FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 @cache
 def font_file(bold: bool = False) -> Path | None:
     """matplotlib's DejaVu Sans (`bold`: its bold face where there, else the regular one), found without importing
-    matplotlib (its import costs a second); None where matplotlib or the file is absent."""
+    matplotlib (its import costs about a quarter of a second); None where matplotlib or the file is absent."""
     spec = importlib.util.find_spec("matplotlib")
     folders = list(spec.submodule_search_locations or []) if spec is not None else []
     for name in ([FONT_FILES[True]] if bold else []) + [FONT_FILES[False]]:
