@@ -91,6 +91,18 @@ FINISHED: dict[str, frozenset[str]] = {
     # the program's own name as who confirms; the document label of contract.jsonio
     "stopframe_cli/correct.py": frozenset({"stopframe correct", "audit report"}),
     "stopframe_cli/sync.py": frozenset(),
+    # vision: its refusals, the seat finder's reasons and the words drawn on frames
+    "vision/audio.py": frozenset(),
+    "vision/detect.py": frozenset(),
+    "vision/model.py": frozenset(),
+    "vision/observe.py": frozenset(),
+    "vision/overlay.py": frozenset(),
+    "vision/players.py": frozenset(),
+    "vision/seat_finder.py": frozenset({"whole video"}),  # the finder's mode, a code (x_found.mode) the app reads
+    "vision/seats.py": frozenset({"seat map"}),  # the document's label, shown as term("document", ...) by jsonio
+    "vision/sync.py": frozenset({"ij,ij->i"}),  # numpy.einsum's subscripts
+    "vision/thumb.py": frozenset({"ij,kj->ik"}),  # numpy.einsum's subscripts
+    "vision/video.py": frozenset(),
 }
 CATALOGUE_CALLS = {"_", "N_", "t", "ngettext", "term", "terms"}
 CODE_SUFFIXES = ("_SCRIPT", "_STYLE", "_SQL")

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from contract.errors import UnreadableInput
+from contract.i18n import _, ngettext, number
 
 RATE = 16_000  # Hz: enough for speech (formants, the «С» of «Стоп» up to 8 kHz) and cheap to analyse
 
@@ -63,17 +64,20 @@ def read_audio(path: str | os.PathLike[str], rate: int = RATE, stream_index: int
 
     p = Path(path)
     if not p.is_file():
-        raise AudioError(f"{p}: cannot read the video: no such file.")
+        raise AudioError(_("{path}: cannot read the video: no such file.", path=p))
     try:
         container = av.open(str(p))
     except (av.error.FFmpegError, OSError, UnicodeDecodeError) as exc:
-        raise AudioError(f"{p}: cannot read the video: {exc}.") from exc
+        raise AudioError(_("{path}: cannot read the video: {detail}.", path=p, detail=exc)) from exc
     with container:
         streams = container.streams.audio
         if not streams:
-            raise AudioError(f"{p}: the video has no audio track, so there is no judge's voice to find cues in.")
+            raise AudioError(_("{path}: the video has no audio track, so there is no judge's voice to find cues in.",
+                                path=p))
         if stream_index >= len(streams):
-            raise AudioError(f"{p}: the video has {len(streams)} audio track(s); there is no track {stream_index}.")
+            raise AudioError(ngettext("{path}: the video has {n} audio track; there is no track {track}.",
+                                      "{path}: the video has {n} audio tracks; there is no track {track}.",
+                                      len(streams), path=p, track=stream_index))
         stream = streams[stream_index]
         resampler = av.AudioResampler(format="flt", layout="mono", rate=rate)
         chunks: list[np.ndarray] = []
@@ -97,8 +101,9 @@ def read_audio(path: str | os.PathLike[str], rate: int = RATE, stream_index: int
                 chunks.append(a)
                 written += len(a)
         except av.error.FFmpegError as exc:
-            raise AudioError(f"{p}: the audio track cannot be decoded after {written / rate:.2f} s: {exc}.") from exc
+            raise AudioError(_("{path}: the audio track cannot be decoded after {seconds} s: {detail}.", path=p,
+                               seconds=number(written / rate, 2, fixed=True), detail=exc)) from exc
     if not chunks or written == 0:
-        raise AudioError(f"{p}: the audio track holds no samples.")
+        raise AudioError(_("{path}: the audio track holds no samples.", path=p))
     samples = np.concatenate(chunks).astype(np.float32, copy=False)
     return AudioTrack(samples, rate, start or 0.0, p)

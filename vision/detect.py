@@ -53,6 +53,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from contract.i18n import N_
 from vision.backend import DetectedHand, HandBackend, HandTracker, MediaPipeBackend
 from vision.crops import SeatCrop, crop_for_zone, zone_visible_share
 from vision.intervals import REST_RADIUS
@@ -316,11 +317,12 @@ class FrameResult:
 
 
 def unusable_seats(seat_map: SeatMap) -> dict[int, str]:
-    """Seats that cannot be watched at all, with why: no zone, or the zone lies outside the picture."""
-    why = {n: "no zone in the seat map" for n in range(1, 11) if n not in seat_map.seats}
+    """Seats that cannot be watched at all, with why: no zone, or the zone lies outside the picture. The reasons
+    stay English (catalogue msgids): the observations file keeps them, and whoever shows one shows `_(why)`."""
+    why = {n: N_("no zone in the seat map") for n in range(1, 11) if n not in seat_map.seats}
     for n, seat in seat_map.seats.items():
         if zone_visible_share(seat.zone, seat_map.frame_size) < MIN_VISIBLE:
-            why[n] = "the seat's zone lies outside the picture"
+            why[n] = N_("the seat's zone lies outside the picture")
     return why
 
 

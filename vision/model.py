@@ -14,6 +14,7 @@ from importlib import resources
 from typing import Any
 
 from contract.errors import UnreadableInput
+from contract.i18n import _
 
 MODEL_FILES = {"full": "hand_landmarker.task", "lite": "hand_landmarker_lite.task"}
 
@@ -26,22 +27,21 @@ def _models_dir() -> Any:
 def model_bytes(variant: str = "full") -> bytes:
     """The verified bytes of the bundle `variant` ("full" or "lite")."""
     if variant not in MODEL_FILES:
-        raise UnreadableInput(f"unknown hand model {variant!r}: choose one of {', '.join(MODEL_FILES)}.")
+        raise UnreadableInput(_("unknown hand model {model}: choose one of {models}.", model=repr(variant),
+                                models=", ".join(MODEL_FILES)))
     name = MODEL_FILES[variant]
     folder = _models_dir()
     try:
         manifest = json.loads(folder.joinpath("models.json").read_text(encoding="utf-8"))
         data = folder.joinpath(name).read_bytes()
     except (OSError, ValueError) as exc:
-        raise UnreadableInput(
-            f"vision/models/{name}: the bundled hand model cannot be read ({exc}); rebuild it with "
-            "python3 -m vision.models.build_hand_model."
-        ) from exc
+        raise UnreadableInput(_("{path}: the bundled hand model cannot be read ({detail}); rebuild it with "
+                                "python3 -m vision.models.build_hand_model.", path=f"vision/models/{name}",
+                                detail=exc)) from exc
     digest = hashlib.sha256(data).hexdigest()
     expected = manifest.get("sha256", {}).get(name)
     if digest != expected:
-        raise UnreadableInput(
-            f"vision/models/{name}: sha256 {digest[:12]}… does not match models.json ({str(expected)[:12]}…); "
-            "the model file is damaged or was replaced."
-        )
+        raise UnreadableInput(_("{path}: sha256 {found}… does not match models.json ({expected}…); the model file "
+                                "is damaged or was replaced.", path=f"vision/models/{name}", found=digest[:12],
+                                expected=str(expected)[:12]))
     return data

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from contract.i18n import N_
 from contract.observations import HandInterval, Observations, Unseen
 from vision.backend import preload
 from vision.detect import Hand, SeatDetector, unusable_seats
@@ -109,7 +110,7 @@ def watch_spans(spans: list[tuple[float, float]], video_path: str, seat_map: Sea
             for n in detector.streams:
                 for run in runs_from_sightings(dark[n], *end, gap_frames, DARK_MIN_RUN):
                     unseen.append(Unseen(seat=n, start=round(run.on, 4), end=round(run.off, 4),
-                                         why="the seat's view is dark or covered"))
+                                         why=N_("the seat's view is dark or covered")))
         stats.update({f"{k}_s": v for k, v in detector.seconds.items()})
         if detector.pose_check is not None:
             stats.update(second_looks=detector.pose_check.looks, second_look_s=detector.pose_check.seconds)

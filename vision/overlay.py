@@ -2,32 +2,153 @@
 
 Why here and not in the app: the pages only arrange; every pixel operation lives in vision/. The
 overlay never changes the frame it is given (the video reader's cache holds that array).
+
+The words on the picture are in the reader's language: OpenCV's Hershey fonts have Latin letters only, so
+the text is drawn with Pillow in DejaVu Sans, the TrueType font (with Cyrillic) that matplotlib ships and
+mediapipe depends on. Where that file is missing, the labels are drawn in English with OpenCV's font.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from contract.i18n import N_, _, term
 
 MAX_DISPLAY_WIDTH = 1280  # a 4K frame is shrunk before drawing: the browser shows it at ~1280 px anyway
 
 ZONE = (200, 200, 200)
+PANEL = 24  # the grey of the dark panel under the picture
 ZONE_ACTIVE = (60, 200, 60)
 ZONE_FLAGGED = (40, 40, 230)
 POSE_COLOURS = {"fist": (60, 200, 60), "thumb_up_fist": (60, 200, 60), "open_palm": (0, 165, 255),
                 "finger": (0, 165, 255), "other": (200, 120, 255)}
 MARK_COLOURS = {"t": (255, 200, 0), "cutoff": (40, 40, 230), "announced": (200, 200, 200)}
-MARK_LABELS = {"t": "named", "cutoff": "Stop", "announced": "count"}
-POSE_LABELS = {"fist": "fist", "thumb_up_fist": "thumb-up fist", "open_palm": "open palm", "finger": "finger",
-               "other": "other hand"}
+MARK_LABELS = {"t": "named", "cutoff": "Stop", "announced": "count"}  # English; term("vote_mark", ...) in the catalogue
+POSE_LABELS = {"fist": N_("fist"), "thumb_up_fist": N_("thumb-up fist"), "open_palm": N_("open palm"),
+               "finger": N_("finger"), "other": N_("other hand")}
 LEGEND = (  # what each colour on the frame means, drawn in the panel under the picture
-    (ZONE, "zone, no hand"), (ZONE_ACTIVE, "fist / thumb-up fist"), (POSE_COLOURS["open_palm"], "open palm / finger"),
-    (POSE_COLOURS["other"], "other hand"), (ZONE_FLAGGED, "seat in a finding"),
+    (ZONE, N_("zone, no hand")), (ZONE_ACTIVE, N_("fist / thumb-up fist")),
+    (POSE_COLOURS["open_palm"], N_("open palm / finger")), (POSE_COLOURS["other"], N_("other hand")),
+    (ZONE_FLAGGED, N_("seat in a finding")),
 )
+NOW_LEGEND = ((255, 255, 255), N_("this frame, on the vote's strip"))
+FONT_PX_PER_SCALE = 30  # DejaVu Sans at 30 px has the capitals' height of OpenCV's Hershey font at scale 1
+BOLD_FROM = 0.7  # text this size or larger (seat numbers, the caption) is drawn bold, as OpenCV drew it thicker
+FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+
+@cache
+def font_file(bold: bool = False) -> Path | None:
+    """matplotlib's DejaVu Sans (`bold`: its bold face where there, else the regular one), found without importing
+    matplotlib (its import costs about a quarter of a second); None where matplotlib or the file is absent."""
+    spec = importlib.util.find_spec("matplotlib")
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    for name in ([FONT_FILES[True]] if bold else []) + [FONT_FILES[False]]:
+        for folder in folders:
+            path = Path(folder, "mpl-data", "fonts", "ttf", name)
+            if path.is_file():
+                return path
+    return None
+
+
+@lru_cache(maxsize=32)
+def _font(px: int, bold: bool = False) -> ImageFont.FreeTypeFont | None:
+    """The TrueType font at `px` pixels, loaded once per size; None where there is none to load."""
+    path = font_file(bold)
+    if path is None:
+        return None
+    try:
+        return ImageFont.truetype(str(path), px)
+    except (OSError, ImportError):  # a damaged file, or a Pillow built without FreeType
+        return _font(px) if bold else None
+
+
+def _style(scale: float) -> tuple[int, bool]:
+    """The font's pixel size and weight for text at OpenCV's `scale`."""
+    return max(6, round(FONT_PX_PER_SCALE * scale)), scale >= BOLD_FROM
+
+
+def _drawn_in_truetype() -> bool:
+    return _font(FONT_PX_PER_SCALE) is not None
+
+
+def pose_label(pose: str) -> str:
+    """A hand's pose as the frame names it: the reader's words, or English where only OpenCV's font draws."""
+    english = POSE_LABELS.get(pose, pose.replace("_", " "))
+    return _(english) if _drawn_in_truetype() else english
+
+
+def mark_label(name: str) -> str:
+    """A vote window's mark on the strip (the naming, «Стоп», the count), in the reader's words where drawable."""
+    return term("vote_mark", name, default=MARK_LABELS[name]) if _drawn_in_truetype() else MARK_LABELS[name]
+
+
+def legend_items(with_now: bool = False) -> tuple[tuple[tuple[int, int, int], str], ...]:
+    """The legend's colours and words (with the strip's white line where a vote window is drawn)."""
+    items = LEGEND + ((NOW_LEGEND,) if with_now else ())
+    return tuple((colour, _(words) if _drawn_in_truetype() else words) for colour, words in items)
+
+
+@lru_cache(maxsize=1024)
+def text_mask(text: str, px: int, bold: bool = False) -> np.ndarray:
+    """`text` drawn once at `px` pixels as a read-only coverage mask (0-255), from the capitals' top to the
+    descenders' bottom, so chips of one size have one height; the labels repeat from frame to frame."""
+    font = _font(px, bold)
+    assert font is not None  # called only where the font loaded (_drawn_in_truetype)
+    left, top, right, _bottom = font.getbbox(text)
+    top = min(top, font.getbbox("H")[1])
+    ascent, descent = font.getmetrics()
+    canvas = Image.new("L", (max(1, math.ceil(max(right, font.getlength(text))) - min(0, left)), ascent + descent - top))
+    ImageDraw.Draw(canvas).text((-min(0, left), -top), text, fill=255, font=font)
+    mask = np.array(canvas)
+    mask.flags.writeable = False
+    return mask
+
+
+def _text_size(text: str, scale: float) -> tuple[int, int]:
+    """Width and height (capitals' top to descenders' bottom) of `text` drawn at `scale`."""
+    if _drawn_in_truetype():
+        h, w = text_mask(text, *_style(scale)).shape
+        return w, h
+    (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1 if scale < BOLD_FROM else 2)
+    return w, h + base
+
+
+@lru_cache(maxsize=1024)
+def _text_tile(text: str, px: int, bold: bool, ink: tuple[int, int, int], ground: tuple[int, int, int]) -> np.ndarray:
+    """`text` in `ink` on a tile of the flat `ground` colour it is drawn on (a chip, the legend's panel), blended
+    once: each frame then only copies the tile."""
+    alpha = text_mask(text, px, bold)[..., None].astype(np.float32) / 255.0
+    tile = (np.asarray(ground, np.float32) * (1.0 - alpha) + np.asarray(ink, np.float32) * alpha + 0.5).astype(np.uint8)
+    tile.flags.writeable = False
+    return tile
+
+
+def _put_text(image: np.ndarray, text: str, org: tuple[int, int], scale: float, ink: tuple[int, int, int],
+              ground: tuple[int, int, int]) -> None:
+    """`text` in `ink` with its box's top-left corner at `org` (the box of _text_size), clipped to `image`; the box
+    lies on the flat colour `ground`."""
+    x, y = org
+    if not _drawn_in_truetype():
+        thick = 1 if scale < BOLD_FROM else 2
+        (_w, h), _base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+        cv2.putText(image, text, (x, y + h), cv2.FONT_HERSHEY_SIMPLEX, scale, ink, thick, cv2.LINE_AA)
+        return
+    tile = _text_tile(text, *_style(scale), tuple(ink), tuple(ground))
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(image.shape[1], x + tile.shape[1]), min(image.shape[0], y + tile.shape[0])
+    if x1 > x0 and y1 > y0:
+        image[y0:y1, x0:x1] = tile[y0 - y:y1 - y, x0 - x:x1 - x]
 
 
 @dataclass(frozen=True)
@@ -87,8 +208,8 @@ def draw_overlay(
             if hand is not None:
                 conf = f" {hand.confidence:.2f}" if hand.confidence is not None else ""
                 hand_colour = POSE_COLOURS.get(hand.pose, ZONE_ACTIVE)
-                _chip(out, f"{POSE_LABELS.get(hand.pose, hand.pose.replace('_', ' '))}{conf}",
-                      (int(cx), low + int(10 * k)), 0.5 * k, hand_colour, centred=True)
+                _chip(out, f"{pose_label(hand.pose)}{conf}", (int(cx), low + int(10 * k)), 0.5 * k, hand_colour,
+                      centred=True)
     if caption:
         _chip(out, caption, (8, 8), 0.7 * k, (30, 30, 30))
     window = bool(marks) and now is not None
@@ -102,10 +223,10 @@ def _with_panel(image: np.ndarray, marks: Mapping[str, float | None] | None, now
     h, w = image.shape[:2]
     strip_h = int(46 * k) if marks else 0
     legend_h = int(30 * k)
-    panel = np.full((strip_h + legend_h + 6, w, 3), 24, np.uint8)
+    panel = np.full((strip_h + legend_h + 6, w, 3), PANEL, np.uint8)
     if marks and now is not None:
         _draw_window_strip(panel[: strip_h + 4], marks, now, k)
-    _draw_legend(panel, strip_h + 4, k, LEGEND + (((255, 255, 255), "this frame, on the vote's strip"),) if marks else LEGEND)
+    _draw_legend(panel, strip_h + 4, k, legend_items(with_now=bool(marks)))
     return np.vstack([image, panel])
 
 
@@ -115,27 +236,25 @@ def _draw_legend(panel: np.ndarray, top: int, k: float, items: Iterable[tuple[tu
     for colour, label in items:
         y = top + int(8 * k)
         cv2.rectangle(panel, (x, y), (x + size, y + size), colour, -1)
-        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * k, 1)
-        cv2.putText(panel, label, (x + size + 6, y + size - 2), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * k, (235, 235, 235), 1,
-                    cv2.LINE_AA)
+        tw, th = _text_size(label, 0.5 * k)
+        _put_text(panel, label, (x + size + 6, y + (size - th) // 2), 0.5 * k, (235, 235, 235), (PANEL,) * 3)
         x += size + 6 + tw + int(22 * k)
 
 
 def _chip(image: np.ndarray, text: str, org: tuple[int, int], scale: float, colour: tuple[int, int, int],
           centred: bool = False) -> None:
-    """Text on a filled box of `colour`, black or white by contrast. (Hershey fonts are ASCII: callers pass ASCII.)"""
-    thick = 1 if scale < 0.7 else 2
-    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
-    pad = max(2, int(th * 0.3))
+    """Text on a filled box of `colour`, black or white by contrast."""
+    tw, th = _text_size(text, scale)
+    pad = max(2, int(th * 0.2))
     x, y = org
     if centred:
         x, y = x - tw // 2 - pad, y - th // 2 - pad
     x = min(max(0, x), max(0, image.shape[1] - tw - 2 * pad))
-    y = min(max(0, y), max(0, image.shape[0] - th - base - 2 * pad))
-    cv2.rectangle(image, (x, y), (x + tw + 2 * pad, y + th + base + 2 * pad), colour, -1)
+    y = min(max(0, y), max(0, image.shape[0] - th - 2 * pad))
+    cv2.rectangle(image, (x, y), (x + tw + 2 * pad, y + th + 2 * pad), colour, -1)
     luminance = 0.114 * colour[0] + 0.587 * colour[1] + 0.299 * colour[2]
     ink = (0, 0, 0) if luminance > 140 else (255, 255, 255)
-    cv2.putText(image, text, (x + pad, y + pad + th), cv2.FONT_HERSHEY_SIMPLEX, scale, ink, thick, cv2.LINE_AA)
+    _put_text(image, text, (x + pad, y + pad), scale, ink, colour)
 
 
 def _zones_in(seat_map: Any, width: int, height: int) -> dict[int, np.ndarray]:
@@ -182,7 +301,7 @@ def _draw_window_strip(image: np.ndarray, marks: Mapping[str, float | None], now
     for name, t in known.items():
         x = x_of(t)
         cv2.line(image, (x, top), (x, bottom), MARK_COLOURS[name], 2)
-        _chip(image, MARK_LABELS[name], (x + 3, top), 0.45 * k, MARK_COLOURS[name])
+        _chip(image, mark_label(name), (x + 3, top), 0.45 * k, MARK_COLOURS[name])
     x = x_of(now)
     cv2.line(image, (x, top), (x, bottom), (255, 255, 255), 3)
 

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from contract.errors import UnreadableInput
+from contract.i18n import _
 from vision.backend import quiet_native_stderr
 from vision.crops import covering_starts
 from vision.table import Table
@@ -74,11 +75,13 @@ def face_model_bytes() -> bytes:
         manifest = json.loads(folder.joinpath("models.json").read_text(encoding="utf-8"))
         data = folder.joinpath(FACE_MODEL).read_bytes()
     except (OSError, ValueError) as exc:
-        raise UnreadableInput(f"vision/models/{FACE_MODEL}: the bundled face model cannot be read ({exc}).") from exc
+        raise UnreadableInput(_("{path}: the bundled face model cannot be read ({detail}).",
+                                path=f"vision/models/{FACE_MODEL}", detail=exc)) from exc
     digest, expected = hashlib.sha256(data).hexdigest(), manifest.get("sha256", {}).get(FACE_MODEL)
     if digest != expected:
-        raise UnreadableInput(f"vision/models/{FACE_MODEL}: sha256 {digest[:12]}… does not match models.json "
-                              f"({str(expected)[:12]}…); the model file is damaged or was replaced.")
+        raise UnreadableInput(_("{path}: sha256 {found}… does not match models.json ({expected}…); the model file "
+                                "is damaged or was replaced.", path=f"vision/models/{FACE_MODEL}", found=digest[:12],
+                                expected=str(expected)[:12]))
     return data
 
 

@@ -59,6 +59,7 @@ import cv2
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
 
+from contract.i18n import _
 from vision.backend import HandBackend, MediaPipeBackend
 from vision.crops import CROP_SIZE, SeatCrop, covering_starts
 from vision.players import Face, FaceFinder, chair_layout, chair_places, crowding
@@ -475,12 +476,18 @@ def _vote_agreement(places: Sequence[Place], seats: Sequence[int], windows: Sequ
 
 
 def _unfound_reason(seat: int, living: frozenset[int], windows: Sequence[Window], mode: str) -> str:
+    """Why a seat has no zone of its own, in the judge's words (the app and `x_found` show it as it is)."""
     if seat not in living:
-        return f"seat {seat}: the player had left the game before these votes; no zone."
+        return _("seat {seat}: the player had left the game before these votes; no zone.", seat=seat)
     if mode == "votes":
-        days = sorted({w.label.split(",")[0] for w in windows if w.label}) or ["the"]
-        return f"seat {seat}: no hand seen on the table during {' and '.join(days)} votes; an empty chair?"
-    return f"seat {seat}: no player and no resting hand seen at this chair in this video; an empty chair?"
+        days = sorted({w.label.split(",")[0] for w in windows if w.label})  # "day 1" of "day 1, candidate 6"
+        if not days:
+            return _("seat {seat}: no hand seen on the table during the votes; an empty chair?", seat=seat)
+        joined = days[0]
+        for day in days[1:]:
+            joined = _("{first} and {second}", first=joined, second=day)
+        return _("seat {seat}: no hand seen on the table during {days} votes; an empty chair?", seat=seat, days=joined)
+    return _("seat {seat}: no player and no resting hand seen at this chair in this video; an empty chair?", seat=seat)
 
 
 def guessed_places(places: Sequence[Place], chairs: Sequence[int], wanted: Sequence[int],
@@ -570,9 +577,10 @@ def build_found(places: Sequence[Place], chairs: Sequence[int], fit: float, fram
                if n not in seats or confidence.get(n) == 0}
     for n in unfound:
         if n in seats:
-            unfound[n] += (" Its zone is placed between its neighbours': check it on the picture." if mode == "votes"
-                           else " Its zone is placed where the chairs' spacing round the table puts it: check it "
-                           "on the picture.")
+            unfound[n] += " " + (_("Its zone is placed between its neighbours': check it on the picture.")
+                                 if mode == "votes" else
+                                 _("Its zone is placed where the chairs' spacing round the table puts it: check it "
+                                   "on the picture."))
     return FoundMap(SeatMap((int(frame_size[0]), int(frame_size[1])), seats), confidence, unfound, tuple(places),
                     tuple(chairs), living, mode, seconds, fit, tuple(windows), flipped, shift, checked, table)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from contract.errors import InvalidInput, UnreadableInput
+from contract.i18n import _, term
 from contract.jsonio import check_format, read_json, write_json
 
 FORMAT = "stopframe-seats/1"
@@ -36,16 +37,19 @@ class SeatMap:
     seats: dict[int, Seat] = field(default_factory=dict)
     source: str | None = field(default=None, compare=False)  # the file it was read from, for messages
 
-    def scaled_to(self, width: int, height: int, video: str = "the video") -> SeatMap:
-        """The same map for a frame of another size and the same aspect ratio."""
+    def scaled_to(self, width: int, height: int, video: str | None = None) -> SeatMap:
+        """The same map for a frame of another size and the same aspect ratio (`video` names that frame's
+        video in the refusal; None: «the video»)."""
         w0, h0 = self.frame_size
         if (width, height) == (w0, h0):
             return self
         if abs((width / height) / (w0 / h0) - 1) > ASPECT_TOLERANCE:
-            where = f"{self.source}: the seat map" if self.source else "the seat map"
+            sizes = dict(w0=w0, h0=h0, video=video or _("the video"), width=width, height=height)
             raise InvalidInput(
-                f"{where} is for a {w0}x{h0} picture but {video} is {width}x{height}, another aspect ratio: "
-                "mark the seats again on this video."
+                _("{path}: the seat map is for a {w0}x{h0} picture but {video} is {width}x{height}, another aspect "
+                  "ratio: mark the seats again on this video.", path=self.source, **sizes) if self.source else
+                _("the seat map is for a {w0}x{h0} picture but {video} is {width}x{height}, another aspect ratio: "
+                  "mark the seats again on this video.", **sizes)
             )
         s = np.array([width / w0, height / h0])
         return SeatMap(
@@ -93,7 +97,7 @@ def _polygon(value: object, where: str, path: Path) -> np.ndarray:
     except (TypeError, ValueError):
         poly = np.empty(0)
     if poly.ndim != 2 or poly.shape[1] != 2 or poly.shape[0] < 3 or not np.isfinite(poly).all():
-        raise InvalidInput(f"{path}: {where} must be a list of at least three [x, y] points.")
+        raise InvalidInput(_("{path}: {where} must be a list of at least three [x, y] points.", path=path, where=where))
     return poly
 
 
@@ -101,21 +105,22 @@ def seat_map_from_json(data: object, path: str | os.PathLike[str] = "<seats>") -
     """Build a SeatMap from parsed JSON, naming the place of any problem."""
     p = Path(path)
     if not isinstance(data, dict):
-        raise UnreadableInput(f"{p}: not a seat map: it holds no JSON object.")
+        doc = term("document", "seat map")
+        raise UnreadableInput(_("{path}: not {a_what}: it holds no JSON object.", path=p, what=doc, a_what=f"a {doc}"))
     check_format(data.get("format"), p, "seat map", FORMAT)
     size = data.get("frame_size")
     if not (isinstance(size, list) and len(size) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)):
-        raise InvalidInput(f"{p}: frame_size must be [width, height] in whole pixels.")
+        raise InvalidInput(_("{path}: frame_size must be [width, height] in whole pixels.", path=p))
     seats_json = data.get("seats")
     if not isinstance(seats_json, dict):
-        raise InvalidInput(f"{p}: seats must be an object keyed by seat number.")
+        raise InvalidInput(_("{path}: seats must be an object keyed by seat number.", path=p))
     seats: dict[int, Seat] = {}
     for key, entry in seats_json.items():
         if not (isinstance(key, str) and key.isdigit() and int(key) in SEATS):
-            raise InvalidInput(f"{p}: seats.{key} is not a seat number 1-10.")
+            raise InvalidInput(_("{path}: seats.{key} is not a seat number 1-10.", path=p, key=key))
         if not isinstance(entry, dict) or "zone" not in entry:
-            raise InvalidInput(f"{p}: seats.{key} must have a zone.")
+            raise InvalidInput(_("{path}: seats.{key} must have a zone.", path=p, key=key))
         raise_ = entry.get("raise")
         seats[int(key)] = Seat(
             _polygon(entry["zone"], f"seats.{key}.zone", p),

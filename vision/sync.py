@@ -41,6 +41,7 @@ import numpy as np
 from scipy import signal, stats
 
 from contract.errors import InvalidInput
+from contract.i18n import _, number
 from vision.audio import AudioError, AudioTrack, read_audio
 
 FORMAT = "stopframe-sync/1"
@@ -127,7 +128,8 @@ def _with_audio(path: Path) -> Path:
         try:
             with av.open(str(path)) as container:
                 if not container.streams.audio:
-                    raise AudioError(f"{path}: the video has no audio track, so there is no sound to sync it by.")
+                    raise AudioError(_("{path}: the video has no audio track, so there is no sound to sync it by.",
+                                       path=path))
         except (av.error.FFmpegError, OSError, UnicodeDecodeError):
             pass  # read_audio names the problem
     return path
@@ -157,11 +159,11 @@ def _prepare(track: AudioTrack, fallback: str) -> _Sound:
         raise ValueError(f"sync works on {RATE} Hz tracks, not {track.rate} Hz")
     name = str(track.path) if track.path is not None else fallback
     if track.duration < MIN_OVERLAP_S:
-        raise SyncError(f"{name}: {track.duration:.1f} s of sound is too short to sync by "
-                        f"(at least {MIN_OVERLAP_S:g} s).")
+        raise SyncError(_("{name}: {seconds} s of sound is too short to sync by (at least {least} s).", name=name,
+                          seconds=number(track.duration, 1, fixed=True), least=number(MIN_OVERLAP_S)))
     band = _band(track.samples)
     if _loudest_second_db(band) < SILENT_DB:
-        raise SyncError(f"{name}: the sound track is silent, so it cannot tell where the videos meet.")
+        raise SyncError(_("{name}: the sound track is silent, so it cannot tell where the videos meet.", name=name))
     return _Sound(name, track.start, band)
 
 
@@ -177,19 +179,21 @@ def _sync(a: _Sound, b: _Sound) -> SyncResult:
         if not any(_same_line(found, h, points) for h in hypotheses):
             hypotheses.append(found)
     if not hypotheses:
-        raise SyncError(f"{b.name}: no stretch of its sound is also loud enough in {a.name} to place it.")
+        raise SyncError(_("{b}: no stretch of its sound is also loud enough in {a} to place it.", a=a.name, b=b.name))
     hypotheses.sort(key=lambda h: h.score, reverse=True)
     best = hypotheses[0]
     second = hypotheses[1].score if len(hypotheses) > 1 else 0.0
     confidence = 1.0 - second / best.score if best.score > 0 else 0.0
     if confidence < MIN_CONFIDENCE:
         apart = abs(hypotheses[1].offset - best.offset) if len(hypotheses) > 1 else 0.0
-        raise SyncError(f"{a.name} and {b.name}: no offset stands out — the best fits the sound barely better than "
-                        f"one {apart:.2f} s away (confidence {confidence:.2f}, at least {MIN_CONFIDENCE:.2f} "
-                        "needed), so the sound cannot tell where the videos meet.")
+        raise SyncError(_("{a} and {b}: no offset stands out — the best fits the sound barely better than one "
+                          "{apart} s away (confidence {confidence}, at least {least} needed), so the sound cannot "
+                          "tell where the videos meet.", a=a.name, b=b.name, apart=number(apart, 2, fixed=True),
+                          confidence=number(confidence, 2, fixed=True), least=number(MIN_CONFIDENCE, 2, fixed=True)))
     if best.used <= best.heard // 2:  # a strict majority of the windows with sound must agree
-        raise SyncError(f"{a.name} and {b.name}: the stretches of sound disagree about the offset "
-                        f"(only {best.used} of {best.heard} agree), so the sound cannot tell where the videos meet.")
+        raise SyncError(_("{a} and {b}: the stretches of sound disagree about the offset (only {used} of {heard} "
+                          "agree), so the sound cannot tell where the videos meet.", a=a.name, b=b.name,
+                          used=best.used, heard=best.heard))
     rate = 1.0 + best.slope  # B's time t is A's offset + t · rate
     start, end = max(b.start, (a.start - best.offset) / rate), min(b.end, (a.end - best.offset) / rate)
     return SyncResult(a=a.name, b=b.name, offset_s=best.offset, confidence=confidence, drift_ppm=best.slope * 1e6,
@@ -276,14 +280,15 @@ def _coarse(fa: np.ndarray, fb: np.ndarray, name_a: str, name_b: str) -> list[fl
     overlap = np.minimum(len(ea), len(eb) + lags) - np.maximum(0, lags)
     allowed = overlap >= MIN_OVERLAP_S * RATE / HOP
     if not allowed.any():
-        raise SyncError(f"{name_a} and {name_b}: the sound tracks are too short to overlap by "
-                        f"{MIN_OVERLAP_S:g} s.")
+        raise SyncError(_("{a} and {b}: the sound tracks are too short to overlap by {least} s.", a=name_a, b=name_b,
+                          least=number(MIN_OVERLAP_S)))
     corr = np.where(allowed, corr, 0.0)
-    peaks, _ = signal.find_peaks(corr, height=1e-9, distance=int(GUARD_S * RATE / HOP))
+    peaks, _heights = signal.find_peaks(corr, height=1e-9, distance=int(GUARD_S * RATE / HOP))
     best_first = peaks[np.argsort(corr[peaks])[::-1][:CANDIDATES]]
     found = [(_parabolic(corr, int(k)) - (len(eb) - 1)) * HOP / RATE for k in best_first]
     if not found:
-        raise SyncError(f"{name_a} and {name_b}: the two sound tracks have nothing in common at any offset.")
+        raise SyncError(_("{a} and {b}: the two sound tracks have nothing in common at any offset.", a=name_a,
+                          b=name_b))
     return found
 
 

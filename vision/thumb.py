@@ -33,6 +33,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from contract.i18n import _
+
 PALM_POINTS = [0, 5, 9, 13, 17]
 PATCH = 40  # patch side in pixels after resizing
 PATCH_SCALES = 3.0  # patch side in hand scales (the larger of palm length and knuckle span)
@@ -104,7 +106,8 @@ class ThumbReader:
         path = path or model_path()
         data = path.read_bytes()
         if hashlib.sha256(data).hexdigest() != model_card(path)["sha256"]:
-            raise RuntimeError(f"{path}: the thumb reader's file does not match its sha256 in {CARD_FILE}.")
+            raise RuntimeError(_("{path}: the thumb reader's file does not match its sha256 in {card}.", path=path,
+                                 card=CARD_FILE))
         with np.load(io.BytesIO(data)) as arrays:
             self.vectors = arrays["vectors"].astype(np.float32)
             self.weights = arrays["weights"].astype(np.float32)

@@ -22,6 +22,7 @@ import numpy as np
 
 from contract.clock import TIME_EPS, Clock
 from contract.errors import UnreadableInput
+from contract.i18n import _
 
 CACHE_BYTES = 192 * 1024 * 1024  # recent frames kept for stepping back and forth in a review
 SEQUENTIAL_GAP = 48  # decoding this many frames forward beats a seek + decode from a keyframe
@@ -125,6 +126,8 @@ def open_video(path: str | Path, threads: bool = True) -> VideoSource:
 
 
 def _fail(path: Path, why: str, exc: BaseException | None = None) -> VideoError:
+    """The refusal naming the file: `why` (a catalogue message) says what is wrong with it; the library's own
+    words, where there are any, follow in brackets."""
     text = getattr(exc, "strerror", None) or (str(exc) if exc is not None else "")
     detail = f" ({text.rstrip('.').lower()})" if text else ""
     return VideoError(f"{path}: {why}{detail}.")
@@ -137,15 +140,15 @@ class VideoSource:
         self.path = path
         self._threads = threads
         if not path.exists():
-            raise _fail(path, "no such video file")
+            raise _fail(path, _("no such video file"))
         if path.is_dir():
-            raise _fail(path, "is a folder, not a video file")
+            raise _fail(path, _("is a folder, not a video file"))
         if path.stat().st_size == 0:
-            raise _fail(path, "the video file is empty (0 bytes)")
+            raise _fail(path, _("the video file is empty (0 bytes)"))
         try:
             self._container = av.open(str(path), mode="r")
         except (av.FFmpegError, OSError, UnicodeDecodeError) as exc:
-            raise _fail(path, "cannot be read as a video", exc) from exc
+            raise _fail(path, _("cannot be read as a video"), exc) from exc
         try:
             self._setup()
         except BaseException:
@@ -156,11 +159,11 @@ class VideoSource:
     def _setup(self) -> None:
         c = self._container
         if not c.streams.video:
-            what = "an audio-only file" if c.streams.audio else "a file without a video stream"
-            raise _fail(self.path, f"is {what}; a video is needed")
+            raise _fail(self.path, _("is an audio-only file; a video is needed") if c.streams.audio
+                        else _("is a file without a video stream; a video is needed"))
         self._stream = c.streams.video[0]
         if self._stream.codec_context is None:
-            raise _fail(self.path, "uses a video codec this build cannot decode")
+            raise _fail(self.path, _("uses a video codec this build cannot decode"))
         if self._threads:
             self._stream.thread_type = "AUTO"
         else:
@@ -182,7 +185,7 @@ class VideoSource:
         else:  # constant frame rate: index arithmetic is exact
             n = self._stream.frames or self._stream_frames(fps_guess)
             if n <= 0:
-                raise _fail(self.path, "contains no video frames")
+                raise _fail(self.path, _("contains no video frames"))
             self.clock = Clock.constant(fps_guess, n)
         h, w = first.height, first.width
         if self._rotation in (90, 270):
@@ -220,7 +223,7 @@ class VideoSource:
                 if packet.pts is not None and packet.size:
                     pts.append(packet.pts)
         except av.FFmpegError as exc:
-            raise _fail(self.path, "is damaged: its packets cannot be read", exc) from exc
+            raise _fail(self.path, _("is damaged: its packets cannot be read"), exc) from exc
         self._container.seek(0, stream=self._stream)
         pts.sort()
         if len(pts) > 2:
@@ -235,8 +238,8 @@ class VideoSource:
                 self._container.seek(0, stream=self._stream)
                 return frame
         except av.FFmpegError as exc:
-            raise _fail(self.path, "cannot be decoded", exc) from exc
-        raise _fail(self.path, "contains no decodable video frames (truncated or damaged?)")
+            raise _fail(self.path, _("cannot be decoded"), exc) from exc
+        raise _fail(self.path, _("contains no decodable video frames (truncated or damaged?)"))
 
     # ---------------------------------------------------------------- time <-> index
     def time_of(self, index: int) -> float:
@@ -271,7 +274,8 @@ class VideoSource:
 
     def _check_index(self, index: int) -> None:
         if not 0 <= index < self.meta.frame_count:
-            raise IndexError(f"{self.path}: frame {index} is outside 0..{self.meta.frame_count - 1}")
+            raise IndexError(_("{path}: frame {index} is outside 0..{last}", path=self.path, index=index,
+                               last=self.meta.frame_count - 1))
 
     # ---------------------------------------------------------------- decoding
     def _upright(self, frame: Any) -> np.ndarray:
@@ -290,7 +294,7 @@ class VideoSource:
                     continue
                 yield self._index_of_pts(frame.pts), frame
         except av.FFmpegError as exc:
-            raise _fail(self.path, "is damaged: decoding failed", exc) from exc
+            raise _fail(self.path, _("is damaged: decoding failed"), exc) from exc
 
     def _frames_from(self, index: int) -> Iterator[tuple[int, Any]]:
         """Decoded (index, av frame) pairs starting exactly at `index`, reusing the decoder when close."""
@@ -333,7 +337,7 @@ class VideoSource:
                 return image
             if i > index:
                 break
-        raise _fail(self.path, f"ends before frame {index} (truncated or damaged?)")
+        raise _fail(self.path, _("ends before frame {index} (truncated or damaged?)", index=index))
 
     def frame_at_time(self, t: float) -> tuple[int, np.ndarray]:
         """The frame on screen at time t, with its index."""
@@ -344,7 +348,7 @@ class VideoSource:
         self._cache[index] = image
         self._cache_bytes += image.nbytes
         while self._cache_bytes > CACHE_BYTES and len(self._cache) > 1:
-            _, old = self._cache.popitem(last=False)
+            _oldest, old = self._cache.popitem(last=False)
             self._cache_bytes -= old.nbytes
 
     def frames_in(self, start_s: float, end_s: float | None = None) -> range:
@@ -374,7 +378,8 @@ class VideoSource:
             if (i - first) % stride == 0:
                 yield Picture(i, self.time_of(i), frame, self._rotation)
         if last - expected > 2:
-            raise _fail(self.path, f"ends at frame {expected} although it should have {self.meta.frame_count} (truncated?)")
+            raise _fail(self.path, _("ends at frame {index} although it should have {count} (truncated?)", index=expected,
+                                     count=self.meta.frame_count))
 
     # ---------------------------------------------------------------- lifetime
     def close(self) -> None:
