@@ -71,7 +71,7 @@ def read_shootings(data: Mapping[str, Any], observations: Mapping[str, Any], pro
         return NightsRead(unread=NOT_ANALYSED)
     seen = NightSeen.of(observations)
     stretches = night_stretches(seen)
-    if not seen.raised or (stretches is not None and not stretches):
+    if stretches == [] or (stretches is None and not seen.raised):  # looked at no night, or saw none at all
         return NightsRead(unread=NO_NIGHT)
     timed = _timed(data, seen, stretches, profile)
     report = audit_nights(timed, observations, profile=profile)

@@ -117,6 +117,10 @@ def test_observations_without_a_night_reading_say_why_no_night_is_proposed() -> 
     assert read_shootings(protocol, day_only, RFM).unread == "not_analysed"
     nothing = {**day_only, "x_raised": [], "x_shown_numbers": [], "x_night_windows": []}
     assert read_shootings(protocol, nothing, RFM).unread == "no_night"
+    # the nights looked at and no hand raised in them: no black shot, a miss each night, not "no night"
+    still = {**night_reading(), "x_raised": []}
+    read = read_shootings(protocol, still, RFM)
+    assert read.unread is None and [(s.night, s.target) for s in read.shots] == [(1, None), (2, None), (3, None)]
 
 
 def test_a_night_the_video_does_not_show_whole_is_listed_not_guessed() -> None:
