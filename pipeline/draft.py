@@ -5,6 +5,8 @@
 The wiring only: the cues come from `vision.cues` (as `stopframe align` finds them), the seat map is the given
 one or the one found during the heard votes (`vision.seat_finder`, as `stopframe seats` finds it), the hands
 from the pipeline's observer (as `stopframe audit` looks), and the drafting itself is `review.audit.draft`.
+The nights' shots come from the saved observations' night reading (`stopframe audit --nights`), drafted by
+`review.audit.draft_nights`; without saved observations no night is read.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from pipeline.audit import VISION, Observer, Say, every_tenth
 from review.audit.align import VOTE_TYPES, VoteCue
 from review.audit.audit import audit
 from review.audit.draft import Draft, draft_votes, partial_problems, refusals
-from review.game.profiles import get_profile
+from review.audit.draft_nights import NOT_OBSERVED, NightsRead, read_shootings, with_shots
+from review.game.profiles import Profile, get_profile
 from review.game.protocol import load_protocol, validate
 from review.game.timeline import WINDOW_LEAD_S, WINDOW_TAIL_S
 from vision.seats import SeatMap, load_seat_map
@@ -36,6 +39,7 @@ class GameDraft:
     heard: bool  # whether the judge's voice was heard at all
     cues: int
     seats_found: bool  # the seat map was found from the video rather than given
+    nights: NightsRead  # the nights' shots as the saved observations show them (also in the draft's x_ fields)
 
 
 def _cues(video: Path, expected: int, say: Say) -> tuple[list[VoteCue], list[tuple[float, float]], bool]:
@@ -112,10 +116,12 @@ def _found_seats(video: Path, cues: list[VoteCue], say: Say) -> SeatMap:
 def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str],
                seats: str | os.PathLike[str] | None = None, rules: str | None = None,
                observations: str | os.PathLike[str] | None = None, model: str = "full",
-               progress: Say | None = None, observer: Observer = VISION) -> GameDraft:
+               progress: Say | None = None, observer: Observer = VISION,
+               nights_of: dict[str, Any] | None = None) -> GameDraft:
     """Everything `stopframe draft` does for one game. Raises InvalidInput (exit 1) for a PARTIAL the rules refuse
     or a draft that cannot be made valid (every problem in the message), UnreadableInput (exit 2) for a file
-    that cannot be read."""
+    that cannot be read. `nights_of`: the protocol whose shootings the nights are read for (default: the
+    PARTIAL's; a sheet passes one with every night it shows)."""
     say = progress or (lambda _msg: None)
     video_path = Path(video)
     if not video_path.is_file():
@@ -132,8 +138,9 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
     expected = votes_to_hear(proto.data)
     cues, nights, heard = _cues(video_path, expected, say)
     seat_map = load_seat_map(seats) if seats is not None else _found_seats(video_path, cues, say)
+    obs_json = read_observations(observations) if observations is not None else None
     if observations is not None:
-        seen = observations_from_json(read_observations(observations), observations)
+        seen = observations_from_json(obs_json, observations)
     else:
         windows = _windows(cues, proto.data)
         say(f"draft: looking at {len(windows)} stretches ({sum(b - a for a, b in windows):.1f} s) of {video_path.name}")
@@ -148,4 +155,17 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
         raise InvalidInput(f"{protocol}: the draft cannot be made valid ({len(left)} problem(s)): "
                            + "; ".join(str(p) for p in left))
     say(f"draft: {result.added} vote event(s) added, {len(result.untimed)} left untimed, under {profile.id}.")
-    return GameDraft(result, heard, len(cues), seats is None)
+    nights = _nights(nights_of or proto.data, obs_json, profile)
+    result.data = _with_shots(result.data, nights)
+    return GameDraft(result, heard, len(cues), seats is None, nights)
+
+
+def _nights(data: dict[str, Any], obs_json: dict[str, Any] | None, profile: Profile) -> NightsRead:
+    """The nights' shots the saved observations show; none read without them (the draft looks at days only)."""
+    return NightsRead(unread=NOT_OBSERVED) if obs_json is None else read_shootings(data, obs_json, profile)
+
+
+def _with_shots(data: dict[str, Any], nights: NightsRead) -> dict[str, Any]:
+    """The DRAFT with the nights' reading; its x_ fields only where the shots it would add do not validate."""
+    marked = with_shots(data, nights)
+    return marked if not validate(marked) else with_shots(data, nights, add=False)

@@ -5,13 +5,20 @@ nothing; the sheet is its starting protocol with the log replayed (an undo is a 
 entry before it), so undo survives a reload too. The log is append-only and a sheet's starting protocol never
 changes, enforced by the database itself. The tables are created where missing, so an existing store gains them
 without touching its decisions.
+
+A draft from the video (review.cases.sheet_draft) is kept the same way: each draft the judge asks for is a row of
+its own (the newest is the sheet's draft), and each proposal the judge accepts, edits or rejects is a row naming
+it, committed together with the entry it makes; so the draft, costly to make, and the judge's choices on it
+survive a reload, and a proposal is never decided twice.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
+import sqlite3
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +28,9 @@ from review.cases.sheet import Entry, Sheet
 from review.cases.store import Store, append_only
 
 SOURCES = ("new", "protocol", "polemica", "mafiaratings")
+CHOICES = ("accepted", "edited", "rejected")  # what the judge made of a proposal; one without any is pending
 
-_SCHEMA = """
+_SCHEMA_SQL = """
 CREATE TABLE IF NOT EXISTS sheets (
     sheet_id TEXT PRIMARY KEY,
     title TEXT NOT NULL,
@@ -46,7 +54,25 @@ CREATE TRIGGER IF NOT EXISTS sheets_base_fixed BEFORE UPDATE OF base, source, so
     BEGIN SELECT RAISE(ABORT, 'a sheet keeps the protocol it started from'); END;
 CREATE TRIGGER IF NOT EXISTS sheets_no_delete BEFORE DELETE ON sheets
     BEGIN SELECT RAISE(ABORT, 'sheets are never deleted'); END;
-""" + append_only("sheet_log", "the sheet log")
+CREATE TABLE IF NOT EXISTS sheet_drafts (
+    draft_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    sheet_id TEXT NOT NULL REFERENCES sheets (sheet_id),
+    draft TEXT NOT NULL,
+    who TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sheet_drafts_by_sheet ON sheet_drafts (sheet_id, draft_id);
+CREATE TABLE IF NOT EXISTS sheet_draft_choices (
+    draft_id INTEGER NOT NULL REFERENCES sheet_drafts (draft_id),
+    slot TEXT NOT NULL,
+    choice TEXT NOT NULL CHECK (choice IN ('accepted', 'edited', 'rejected')),
+    line TEXT,
+    who TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (draft_id, slot)
+);
+""" + append_only("sheet_log", "the sheet log") + append_only("sheet_drafts", "the drafts of a sheet") \
+    + append_only("sheet_draft_choices", "the choices on a draft")
 
 
 @dataclass(frozen=True)
@@ -62,6 +88,18 @@ class SavedSheet:
     entries: int
 
 
+@dataclass(frozen=True)
+class SavedDraft:
+    """A sheet's newest draft as it was made (`draft`: the JSON the page keeps) and the judge's choice on each of
+    its proposals so far: slot -> (accepted | edited | rejected, the line entered)."""
+
+    draft_id: int
+    draft: dict[str, Any]
+    choices: dict[str, tuple[str, str | None]]
+    who: str
+    at: float
+
+
 class SheetStore:
     """Start sheets, record each entry and undo as it is made, load a sheet as it stands; shares the file and
     connections of a review.cases.store.Store."""
@@ -69,7 +107,7 @@ class SheetStore:
     def __init__(self, store: Store) -> None:
         self.store = store
         with store.reading() as con:
-            con.executescript(_SCHEMA)
+            con.executescript(_SCHEMA_SQL)
 
     def start(self, base: dict[str, Any], *, title: str, source: str, who: str,
               source_path: str | None = None) -> str:
@@ -87,9 +125,12 @@ class SheetStore:
     def load(self, sheet_id: str) -> Sheet:
         """The sheet as it stands: its starting protocol with every entry replayed and every undo applied."""
         with self.store.reading() as con:
-            row = con.execute("SELECT base FROM sheets WHERE sheet_id=?", (sheet_id,)).fetchone()
-            log = con.execute("SELECT action, slot, text FROM sheet_log WHERE sheet_id=? ORDER BY seq",
-                              (sheet_id,)).fetchall()
+            return self._load(con, sheet_id)
+
+    def _load(self, con: sqlite3.Connection, sheet_id: str) -> Sheet:
+        row = con.execute("SELECT base FROM sheets WHERE sheet_id=?", (sheet_id,)).fetchone()
+        log = con.execute("SELECT action, slot, text FROM sheet_log WHERE sheet_id=? ORDER BY seq",
+                          (sheet_id,)).fetchall()
         if row is None:
             raise StopframeError(_("{path}: no protocol sheet {sheet} is kept there.", path=self.store.path, sheet=sheet_id), 1)
         entries: list[Entry] = []
@@ -114,10 +155,60 @@ class SheetStore:
             self._log(sheet_id, "undo", None, None, who)
         return sheet
 
-    def _log(self, sheet_id: str, action: str, slot: str | None, text: str | None, who: str) -> None:
+    def _log(self, sheet_id: str, action: str, slot: str | None, text: str | None, who: str,
+             con: sqlite3.Connection | None = None) -> None:
+        if con is None:
+            with self.store.transaction() as own:
+                self._log(sheet_id, action, slot, text, who, own)
+            return
+        con.execute("INSERT INTO sheet_log (sheet_id, action, slot, text, who, at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (sheet_id, action, slot, text, who.strip(), time.time()))
+
+    # -- the draft from the video ------------------------------------------------------------------------
+    def keep_draft(self, sheet_id: str, draft: Mapping[str, Any], *, who: str) -> int:
+        """Keep a new draft of the sheet (its proposals all pending); it replaces the one before. Its id."""
         with self.store.transaction() as con:
-            con.execute("INSERT INTO sheet_log (sheet_id, action, slot, text, who, at) VALUES (?, ?, ?, ?, ?, ?)",
-                        (sheet_id, action, slot, text, who.strip(), time.time()))
+            if con.execute("SELECT 1 FROM sheets WHERE sheet_id=?", (sheet_id,)).fetchone() is None:
+                raise StopframeError(_("{path}: no protocol sheet {sheet} is kept there.", path=self.store.path,
+                                       sheet=sheet_id), 1)
+            cur = con.execute("INSERT INTO sheet_drafts (sheet_id, draft, who, at) VALUES (?, ?, ?, ?)",
+                              (sheet_id, json.dumps(draft, ensure_ascii=False), who.strip(), time.time()))
+            return int(cur.lastrowid or 0)
+
+    def draft(self, sheet_id: str) -> SavedDraft | None:
+        """The sheet's newest draft with the judge's choices on it; None before the judge first asks for one."""
+        with self.store.reading() as con:
+            return self._draft(con, sheet_id)
+
+    def _draft(self, con: sqlite3.Connection, sheet_id: str) -> SavedDraft | None:
+        row = con.execute("SELECT draft_id, draft, who, at FROM sheet_drafts WHERE sheet_id=? ORDER BY draft_id DESC "
+                          "LIMIT 1", (sheet_id,)).fetchone()
+        if row is None:
+            return None
+        choices = con.execute("SELECT slot, choice, line FROM sheet_draft_choices WHERE draft_id=?",
+                              (row[0],)).fetchall()
+        return SavedDraft(row[0], json.loads(row[1]), {slot: (choice, line) for slot, choice, line in choices},
+                          row[2], row[3])
+
+    def choose(self, sheet_id: str, slot: str, choice: str, *, who: str, line: str | None = None) -> Sheet:
+        """The judge's choice on the newest draft's proposal for the box `slot`: `accepted` or `edited` enter
+        `line` into that box (the entry and the choice are one commit), `rejected` enters nothing. A proposal
+        already chosen on, or not in the draft, is left as it is. The sheet after it."""
+        if choice not in CHOICES:
+            raise ValueError(f"choice must be one of {', '.join(CHOICES)}, not {choice!r}")
+        with self.store.transaction() as con:
+            sheet = self._load(con, sheet_id)
+            saved = self._draft(con, sheet_id)
+            offered = {str(p.get("slot")) for p in (saved.draft.get("proposals") or [])} if saved else set()
+            if saved is None or slot not in offered or slot in saved.choices:
+                return sheet
+            text = (line or "").strip()
+            if choice != "rejected" and sheet.enter(slot, text):
+                self._log(sheet_id, "enter", slot, text, who, con)
+            con.execute("INSERT INTO sheet_draft_choices (draft_id, slot, choice, line, who, at) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (saved.draft_id, slot, choice, text if choice != "rejected" else None, who.strip(), time.time()))
+        return sheet
 
     def sheets(self) -> list[SavedSheet]:
         """Every sheet, the one changed last first."""

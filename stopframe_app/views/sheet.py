@@ -19,10 +19,10 @@ from contract.errors import StopframeError
 from contract.jsonio import write_atomic
 from review.cases.club_exports import FORMATS
 from review.cases.sheet import Sheet, SheetProblem, new_protocol
-from review.cases.sheet_draft import Proposal, proposals
+from review.cases.sheet_draft import Proposal, night_proposals, proposals, shooting_protocol
 from review.cases.sheet_entry import GAME_FIELDS, Slot, box_name, role_hint
 from review.cases.sheet_exports import club_text, printable, protocol_text, save, stem
-from review.cases.sheet_store import SavedSheet, SheetStore
+from review.cases.sheet_store import SavedDraft, SavedSheet, SheetStore
 from review.cases.store import data_dir, default_db_path
 from review.game.importers import import_file
 from review.game.profiles import PROFILES, get_profile
@@ -33,7 +33,7 @@ from stopframe_app.views.open_game import save_upload
 from stopframe_app.words import md, t
 
 SHEET = "sheet_id"  # session: the sheet on the page
-DRAFT = "sheet_draft"  # session: the votes drafted from the video, {"sheet", "proposals", "untimed", "heard"}
+DRAFT_ERROR = "sheet_draft_error"  # session: why the last draft asked for could not be made, {"sheet", "error"}
 START = "sheet_start_from"
 STARTS = ("new", "protocol", "polemica", "mafiaratings", "saved")
 
@@ -254,87 +254,123 @@ def _sheet(sheet_id: str, sheet: Sheet) -> None:
 
 
 def _draft(source: DraftSource, sheet_id: str) -> None:
-    """Draft the votes of the sheet as it stands from its game's video (pipeline.draft, as `stopframe draft`);
-    the rounds it proposes wait for the judge in the session, nothing enters the sheet."""
+    """Draft the votes and the nights' shots of the sheet as it stands from its game's video (pipeline.draft, as
+    `stopframe draft`); the proposals are kept in the store beside the sheet (so a reload keeps them and the
+    judge's choices), nothing enters the sheet. A draft that cannot be made is said, the one before it kept."""
     from pipeline.draft import draft_game
 
     sheet = book().load(sheet_id)
     partial = write_atomic(data_dir() / "sheets" / f"{sheet_id}.partial.protocol.json",
                            json.dumps(sheet.protocol(), ensure_ascii=False))
     try:
-        made = draft_game(video=source.video, protocol=partial, seats=source.seats, observations=source.observations)
+        made = draft_game(video=source.video, protocol=partial, seats=source.seats, observations=source.observations,
+                          nights_of=shooting_protocol(sheet))
     except StopframeError as exc:
-        st.session_state[DRAFT] = {"sheet": sheet_id, "error": str(exc)}
+        st.session_state[DRAFT_ERROR] = {"sheet": sheet_id, "error": str(exc)}
         return
-    st.session_state[DRAFT] = {"sheet": sheet_id, "proposals": [p.to_json() for p in proposals(made.draft.data, sheet)],
-                               "untimed": made.draft.untimed, "heard": made.heard, "video": source.video,
-                               "the_games": source.seats is not None or source.observations is not None}
+    st.session_state.pop(DRAFT_ERROR, None)
+    offered = sorted(proposals(made.draft.data, sheet) + night_proposals(made.nights.shots, sheet),
+                     key=lambda p: (p.day, p.kind == "shooting"))  # in game order: each day's votes, then its night
+    for proposal in offered:  # a new draft's lines, not the edits of the one before
+        st.session_state.pop(_edit_key(sheet_id, proposal.slot), None)
+    book().keep_draft(sheet_id, {
+        "proposals": [p.to_json() for p in offered], "untimed": made.draft.untimed, "heard": made.heard,
+        "video": source.video, "the_games": source.seats is not None or source.observations is not None,
+        "nights_unread": made.nights.unread, "nights_unseen": made.nights.unseen}, who=_who())
 
 
-def _decided(sheet_id: str, index: int, how: str) -> None:
-    """Accept a proposed round (as drafted, or as the judge edited its line) into its box, or reject it."""
-    held = st.session_state.get(DRAFT) or {}
-    offered = held.get("proposals") or []
-    if index >= len(offered):
+def _decided(sheet_id: str, slot: str, how: str) -> None:
+    """Accept a proposal (as drafted, or as the judge edited its line) into its box, or reject it; the choice is
+    kept with the draft, the entry with the sheet, in one commit."""
+    saved = book().draft(sheet_id)
+    offered = {p["slot"]: Proposal.from_json(p) for p in (saved.draft.get("proposals") or [])} if saved else {}
+    if slot not in offered:
         return
-    proposal = Proposal.from_json(offered.pop(index))
-    if how != "reject":
-        line = proposal.line if how == "accept" else str(st.session_state.get(_edit_key(sheet_id, proposal.slot)) or "")
-        after = book().enter(sheet_id, proposal.slot, line, who=_who())
-        st.session_state[box_key(sheet_id, proposal.slot)] = after.text(proposal.slot)
+    line = offered[slot].line if how == "accepted" else \
+        str(st.session_state.get(_edit_key(sheet_id, slot)) or "") if how == "edited" else None
+    after = book().choose(sheet_id, slot, how, who=_who(), line=line)
+    st.session_state[box_key(sheet_id, slot)] = after.text(slot)
 
 
 def _edit_key(sheet_id: str, slot: str) -> str:
     return f"sheet_draft_edit_{sheet_id}_{slot}"
 
 
-def _stop_frame(game: Game | None, held: dict, cutoff: float) -> tuple[bytes, str] | None:
-    """The picture at «Стоп»: the open game's frame with its zones where the draft read that game's video, else the
-    plain frame of the video the judge gave (no zones: its seat map was found for the draft only)."""
+def _frame_at(game: Game | None, held: dict, at: float) -> tuple[bytes, str] | None:
+    """The picture at `at` seconds: the open game's frame with its zones where the draft read that game's video,
+    else the plain frame of the video the judge gave (no zones: its seat map was found for the draft only)."""
     if held.get("the_games") and game is not None and game.video_meta is not None:
         from stopframe_app.viewer import render_frame
 
-        return render_frame(game, int(round(cutoff * game.video_meta.fps)))
+        return render_frame(game, int(round(at * game.video_meta.fps)))
     from vision.overlay import encode_jpeg
     from vision.video import open_video
 
     try:
         with open_video(str(held.get("video"))) as video:
-            index = min(int(round(cutoff * video.meta.fps)), video.meta.frame_count - 1)
-            return encode_jpeg(video.frame_at(index)), words.seconds(cutoff)
+            index = min(int(round(at * video.meta.fps)), video.meta.frame_count - 1)
+            return encode_jpeg(video.frame_at(index)), words.seconds(at)
     except StopframeError:
         return None
 
 
-def _proposal_card(game: Game | None, held: dict, sheet_id: str, sheet: Sheet, index: int,
-                   proposal: Proposal) -> None:
+def _round_lines(proposal: Proposal) -> float | None:
+    """A drafted round in words (each candidate's count, voters, times); its «Стоп», for the frame."""
+    lift = proposal.kind == "lift"
+    head = t("Day {day}, lift vote", day=proposal.day) if lift else \
+        t("Day {day}, round {round}", day=proposal.day, round=proposal.round)
+    st.markdown(f"**{head}**")
+    for e in proposal.events:
+        who_for = words.seat_list(e.get("candidates")) if lift else e.get("candidate")
+        st.markdown(t("{candidate}: {count} · voters {voters} · named {t} · «Стоп» {cutoff} · count {announced}",
+                      candidate=who_for, count=i18n.ngettext("{n} vote", "{n} votes", int(e["count"])),
+                      voters=words.seat_list(e.get("voters")), t=words.seconds(e.get("t")),
+                      cutoff=words.seconds(e.get("cutoff")), announced=words.seconds(e.get("announced"))))
+    cutoff = proposal.events[0].get("cutoff") if proposal.events else None
+    return float(cutoff) if isinstance(cutoff, int | float) else None
+
+
+def _shooting_lines(proposal: Proposal) -> float | None:
+    """A drafted night's shooting in words (each black seat's shot, the seat killed or why a miss); the first shot's
+    time, for the frame."""
+    e = proposal.events[0]
+    st.markdown(f"**{t('Night {night}, shooting', night=proposal.day)}**")
+    shots = e.get("shots") or {}
+    for seat, aim in shots.items():
+        st.markdown(t("Seat {seat} shoots {target}", seat=seat, target=aim) if aim is not None
+                    else t("Seat {seat}: no shot on one number", seat=seat))
+    if e.get("target") is not None:
+        st.markdown(t("Killed: seat {seat}", seat=e["target"]))
+    elif None in shots.values():
+        st.markdown(t("A miss: a black player did not shoot, shot on several numbers or outside the count"))
+    else:
+        st.markdown(t("A miss: the black players shot different seats"))
+    fired = e.get("x_fired") or []
+    return float(fired[0]) if fired else None
+
+
+def _proposal_card(game: Game | None, held: dict, sheet_id: str, sheet: Sheet, proposal: Proposal) -> None:
     with st.container(border=True):
-        lift = proposal.slot.startswith("lift.")
-        head = t("Day {day}, lift vote", day=proposal.day) if lift else \
-            t("Day {day}, round {round}", day=proposal.day, round=proposal.round)
-        st.markdown(f"**{head}**")
-        for e in proposal.events:
-            who_for = words.seat_list(e.get("candidates")) if lift else e.get("candidate")
-            st.markdown(t("{candidate}: {count} · voters {voters} · named {t} · «Стоп» {cutoff} · count {announced}",
-                          candidate=who_for, count=i18n.ngettext("{n} vote", "{n} votes", int(e["count"])),
-                          voters=words.seat_list(e.get("voters")), t=words.seconds(e.get("t")),
-                          cutoff=words.seconds(e.get("cutoff")), announced=words.seconds(e.get("announced"))))
+        night = proposal.kind == "shooting"
+        at = _shooting_lines(proposal) if night else _round_lines(proposal)
         st.caption(t("The sheet now: {line}", line=sheet.text(proposal.slot) or "—"))
-        cutoff = proposal.events[0].get("cutoff") if proposal.events else None
-        shown = _stop_frame(game, held, float(cutoff)) if isinstance(cutoff, int | float) else None
+        shown = _frame_at(game, held, at) if at is not None else None
         if shown is not None:
-            st.image(shown[0], caption=t("At «Стоп»: {caption}", caption=shown[1]), width=480)
+            st.image(shown[0], width=480, caption=t("At the shot: {caption}", caption=shown[1]) if night
+                     else t("At «Стоп»: {caption}", caption=shown[1]))
         key = _edit_key(sheet_id, proposal.slot)
         if key not in st.session_state:
             st.session_state[key] = proposal.line
         st.text_input(t("Edit the line before accepting"), key=key)
         cols = st.columns(3)
-        cols[0].button(t("Accept this round"), key=f"sheet_draft_accept_{proposal.slot}", on_click=_decided,
-                       args=(sheet_id, index, "accept"))
+        cols[0].button(t("Accept this shooting") if night else t("Accept this round"),
+                       key=f"sheet_draft_accept_{proposal.slot}", on_click=_decided,
+                       args=(sheet_id, proposal.slot, "accepted"))
         cols[1].button(t("Accept as edited"), key=f"sheet_draft_edited_{proposal.slot}", on_click=_decided,
-                       args=(sheet_id, index, "edited"))
-        cols[2].button(t("Reject this round"), key=f"sheet_draft_reject_{proposal.slot}", on_click=_decided,
-                       args=(sheet_id, index, "reject"))
+                       args=(sheet_id, proposal.slot, "edited"))
+        cols[2].button(t("Reject this shooting") if night else t("Reject this round"),
+                       key=f"sheet_draft_reject_{proposal.slot}", on_click=_decided,
+                       args=(sheet_id, proposal.slot, "rejected"))
 
 
 @dataclass(frozen=True)
@@ -357,14 +393,16 @@ def _same_game(game: Game | None, this: SavedSheet) -> bool:
         return False
 
 
-def _draft_source(game: Game | None, sheet_id: str, this: SavedSheet) -> DraftSource | None:
-    """The video the judge gives for this sheet (prefilled with the open game's only when the sheet is that game's,
-    so a sheet typed from paper is never drafted from another game's video); None, with the reason shown, while
-    there is none to read. The open game's seat map and saved analysis go with its video, whichever sheet asks."""
+def _draft_source(game: Game | None, sheet_id: str, this: SavedSheet, saved: SavedDraft | None) -> DraftSource | None:
+    """The video the judge gives for this sheet (prefilled with the one its kept draft was made from, else with the
+    open game's only when the sheet is that game's, so a sheet typed from paper is never drafted from another
+    game's video); None, with the reason shown, while there is none to read. The open game's seat map and saved
+    analysis go with its video, whichever sheet asks."""
     same = _same_game(game, this)
     key = f"sheet_video_{sheet_id}"
     if key not in st.session_state:
-        st.session_state[key] = str(game.spec.video) if same and game is not None and game.spec.video else ""
+        st.session_state[key] = str(saved.draft.get("video") or "") if saved is not None else \
+            str(game.spec.video) if same and game is not None and game.spec.video else ""
     typed = str(st.session_state.get(key) or "").strip()
     st.text_input(t("This game's video (path)"), key=key, placeholder="/home/judge/games/table1.mp4")
     if not typed:
@@ -386,30 +424,65 @@ def _draft_source(game: Game | None, sheet_id: str, this: SavedSheet) -> DraftSo
 def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedSheet) -> None:
     with st.container(border=True):
         st.subheader(t("Draft the votes from the video"))
-        source = _draft_source(game, sheet_id, this)
-        if source is None:
-            return
-        st.caption(t("From {video}: the judge's voice gives each vote's times, the hands its voters and count. "
-                     "Type the sheet first (players, nominations, nights); nothing enters it until you accept it.",
-                     video=Path(source.video).name))
-        if st.button(t("Draft the votes"), key="sheet_draft_run"):
-            with st.spinner(t("Listening to the judge and reading the hands…")):
-                _draft(source, sheet_id)
-        held = st.session_state.get(DRAFT) or {}
-        if held.get("sheet") != sheet_id:
-            return
-        if held.get("error"):
-            st.error(md(_in_boxes(sheet, held["error"])))
-            return
-        if not held.get("heard"):
-            st.warning(t("The judge's voice cannot be heard on this video: only votes with times are drafted."))
-        if held.get("untimed"):
-            st.info(t("No times heard for: {votes}", votes=", ".join(held["untimed"])))
-        offered = [Proposal.from_json(p) for p in held.get("proposals") or []]
-        if not offered:
-            st.caption(t("Nothing more to propose."))
-        for index, proposal in enumerate(offered):
-            _proposal_card(game, held, sheet_id, sheet, index, proposal)
+        saved = book().draft(sheet_id)
+        source = _draft_source(game, sheet_id, this, saved)
+        if source is not None:
+            st.caption(t("From {video}: the judge's voice gives each vote's times, the hands its voters and count. "
+                         "Type the sheet first (players, nominations, nights); nothing enters it until you accept it.",
+                         video=Path(source.video).name))
+            if st.button(t("Draft the votes"), key="sheet_draft_run"):
+                with st.spinner(t("Listening to the judge and reading the hands…")):
+                    _draft(source, sheet_id)
+                saved = book().draft(sheet_id)
+        failed = st.session_state.get(DRAFT_ERROR) or {}
+        if failed.get("sheet") == sheet_id:
+            st.error(md(_in_boxes(sheet, failed["error"])))
+        if saved is not None:
+            _drafted(game, saved, sheet_id, sheet)
+
+
+def _nights_said(held: dict) -> None:
+    """Why the nights' shots are not proposed, in one sentence, where they are not."""
+    why = {"not_observed": t("The nights' shots are not proposed: this video has no saved analysis of its nights "
+                             "(the draft reads the day's hands only); analyse the game with its nights (--nights)."),
+           "not_analysed": t("The nights' shots are not proposed: this video's saved analysis was made without its "
+                             "nights (--nights)."),
+           "no_night": t("The nights' shots are not proposed: the analysis of the nights sees no night in this video.")}
+    if held.get("nights_unread") in why:
+        st.info(why[held["nights_unread"]])
+    unseen = held.get("nights_unseen") or []
+    if unseen:
+        st.info(i18n.ngettext(
+            "Night {nights}: the video does not show its whole shooting (a black player's hand out of sight, or the "
+            "night not looked at); nothing is proposed for it.",
+            "Nights {nights}: the video does not show their whole shootings (a black player's hand out of sight, or "
+            "the night not looked at); nothing is proposed for them.", len(unseen), nights=words.seat_list(unseen)))
+
+
+def _drafted(game: Game | None, saved: SavedDraft, sheet_id: str, sheet: Sheet) -> None:
+    """The sheet's draft as kept in the store: the proposals still waiting as cards, the ones chosen on listed."""
+    held = saved.draft
+    st.caption(t("Drafted by {who} at {when}; kept until you draft again.", who=saved.who or "—",
+                 when=time.strftime("%H:%M:%S", time.localtime(saved.at))))
+    if not held.get("heard"):
+        st.warning(t("The judge's voice cannot be heard on this video: only votes with times are drafted."))
+    if held.get("untimed"):
+        st.info(t("No times heard for: {votes}", votes=", ".join(held["untimed"])))
+    _nights_said(held)
+    offered = [Proposal.from_json(p) for p in held.get("proposals") or []]
+    waiting = [p for p in offered if p.slot not in saved.choices]
+    if not waiting:
+        st.caption(t("Nothing more to propose."))
+    for proposal in waiting:
+        _proposal_card(game, held, sheet_id, sheet, proposal)
+    chosen = [p for p in offered if p.slot in saved.choices]
+    if chosen:
+        with st.expander(i18n.ngettext("Chosen: {n} proposal", "Chosen: {n} proposals", len(chosen))):
+            for p in chosen:
+                choice, line = saved.choices[p.slot]
+                said = i18n.term("draft_choice", choice)
+                st.markdown(t("{box}: {choice} «{line}»", box=box_name(p.slot), choice=said, line=line) if line
+                            else t("{box}: {choice}", box=box_name(p.slot), choice=said))
 
 
 # -------------------------------------------------------------------------------------------------- history

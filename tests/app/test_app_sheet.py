@@ -224,3 +224,112 @@ def test_a_draft_the_rules_refuse_is_one_sentence_naming_the_box(data: Path) -> 
     assert not at.exception and len(at.error) == 1 and "rfm 4.4.12" in at.error[0].value.replace("\\", "")
     assert "events[" not in at.error[0].value.replace("\\", "")
     assert book.load(sheet_id).text("round.1.1") == ""
+
+
+def _draft_page(spec: GameSpec) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["judge"] = "Chief Judge"
+    at.session_state["view"] = "Protocol"
+    at.session_state["game_spec"] = spec
+    return at.run()
+
+
+def _waiting(at: AppTest) -> list[str]:
+    """The boxes whose proposals wait for the judge (their accept buttons)."""
+    return [b.key.removeprefix("sheet_draft_accept_") for b in at.button
+            if b.key and b.key.startswith("sheet_draft_accept_")]
+
+
+def test_the_draft_and_the_judges_choices_survive_a_reload_and_the_nights_shots_are_proposed(data: Path) -> None:
+    """The sample's paper sheet typed without its votes and night 2's shooting: the draft proposes each round and
+    night 2's shot (from the hands raised in the saved analysis of its nights: the blacks shot different seats, a
+    miss); the tab closes after one round is accepted, and the new session finds the same proposals, the accepted
+    one chosen, and accepts the shot."""
+    require_current_sample_fixture()
+    book = SheetStore(Store(default_db_path()))
+    sheet_id = book.start(new_protocol("rfm"), title="Sample, typed", source="new", who="Chief Judge")
+    for slot, text in SAMPLE_SHEET:
+        if not slot.startswith(("round.", "lift.", "shooting.2")):
+            book.enter(sheet_id, slot, text, who="Chief Judge")
+    spec = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
+    at = _draft_page(spec)
+    at.text_input(key=f"sheet_video_{sheet_id}").input(str(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))).run()
+    at.button(key="sheet_draft_run").click().run()
+    ok(at)
+    offered = _waiting(at)
+    assert offered[:1] == ["round.1.1"] and [s for s in offered if s.startswith("shooting.")] == ["shooting.2"]
+    shown = " ".join(m.value for m in at.markdown)
+    assert "**Night 2, shooting**" in shown and "Seat 2 shoots 4" in shown and "different seats" in shown
+    assert any(c.startswith("At the shot") for img in at.get("image") for c in img.captions)
+    assert not any("nights' shots are not proposed" in i.value for i in at.info)
+    assert_people_words(at, "Protocol, the votes and shots drafted")
+    assert book.load(sheet_id).text("shooting.2") == ""  # proposed, not entered
+    at.button(key="sheet_draft_accept_round.1.1").click().run()
+    ok(at)
+
+    again = _draft_page(spec)  # the tab closed and opened again: a new session on the same store
+    ok(again)
+    assert again.session_state["sheet_id"] == sheet_id
+    assert _waiting(again) == [slot for slot in offered if slot != "round.1.1"]  # the same proposals, one chosen
+    assert any(e.label.startswith("Chosen: 1 proposal") for e in again.expander)
+    again.button(key="sheet_draft_accept_shooting.2").click().run()
+    again.button(key="sheet_draft_reject_round.3.1").click().run()
+    ok(again)
+    sheet = book.load(sheet_id)
+    assert sheet.text("shooting.2") == "2:4 7:8" and sheet.text("round.3.1") == ""
+    assert sheet.text("round.1.1").startswith("6:6/1,2,4,5,7,10@")
+    assert again.text_input(key=box_key(sheet_id, "shooting.2")).value == "2:4 7:8"
+    third = _draft_page(spec)
+    assert not {"shooting.2", "round.3.1", "round.1.1"} & set(_waiting(third))
+    assert any(e.label.startswith("Chosen: 3 proposals") for e in third.expander)
+
+
+def test_a_draft_without_a_reading_of_the_nights_says_so_in_one_sentence(data: Path, tmp_path: Path) -> None:
+    require_current_sample_fixture()
+    day_only = tmp_path / "sample_game.observations.json"
+    saved = json.loads(SAMPLE_OBSERVATIONS.read_text(encoding="utf-8"))
+    day_only.write_text(json.dumps({k: v for k, v in saved.items() if k not in (
+        "x_raised", "x_shown_numbers", "x_night_windows", "x_night_words")}), encoding="utf-8")
+    book = SheetStore(Store(default_db_path()))
+    sheet_id = book.start(new_protocol("rfm"), title="g", source="new", who="J")
+    for slot, text in SAMPLE_SHEET:
+        if not slot.startswith(("round.", "lift.", "shooting.2")):
+            book.enter(sheet_id, slot, text, who="J")
+    at = _draft_page(GameSpec(str(SAMPLE_PROTOCOL), observations=str(day_only)))
+    at.text_input(key=f"sheet_video_{sheet_id}").input(str(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))).run()
+    at.button(key="sheet_draft_run").click().run()
+    ok(at)
+    said = [i.value for i in at.info if "nights' shots are not proposed" in i.value]
+    assert len(said) == 1 and "without its nights" in said[0]
+    assert not [s for s in _waiting(at) if s.startswith("shooting.")] and "round.1.1" in _waiting(at)
+
+
+def test_the_draft_speaks_russian(data: Path) -> None:
+    """A Russian judge's draft: the cards of the rounds and of the night's shot, the kept draft's line and the
+    choices made, all in Russian."""
+    from test_app_one_language import leftovers, protocol_names
+
+    require_current_sample_fixture()
+    book = SheetStore(Store(default_db_path()))
+    sheet_id = book.start(new_protocol("rfm"), title="Стол 1", source="new", who="Судья")
+    for slot, text in SAMPLE_SHEET:
+        if not slot.startswith(("round.", "lift.", "shooting.2")):
+            book.enter(sheet_id, slot, "к" if slot == "result" else text, who="Судья")  # «красные»
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["judge"] = "Судья"
+    at.session_state["lang"] = "ru"
+    at.session_state["view"] = "Protocol"
+    at.session_state["game_spec"] = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
+    names = protocol_names() | {"Судья"}
+    with i18n.using("ru"):  # AppTest formats the options of the page's choices in the test's own thread
+        at.run()
+        at.text_input(key=f"sheet_video_{sheet_id}").input(str(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))).run()
+        at.button(key="sheet_draft_run").click().run()
+        ok(at)
+        assert any(m.value == "**Ночь 2, отстрел**" for m in at.markdown)
+        assert leftovers(at, "ru", names) == []
+        at.button(key="sheet_draft_accept_shooting.2").click().run()
+        at.button(key="sheet_draft_reject_round.1.1").click().run()
+        ok(at)
+    assert any(e.label == "Решено: 2 предложения" for e in at.expander)
+    assert leftovers(at, "ru", names) == []

@@ -1,7 +1,7 @@
 """The Protocol page in a real browser: a judge types a box, presses Tab and goes on typing in the next box of the
 day; each box is saved as it is left (its problem shows beside it with the clause), and a reload of the page
-finds both boxes as typed. Then the sample game's day 1 copied with the keyboard alone, its vote drafted from the
-video and accepted. Same server and Chromium as tests/app/test_app_browser.py."""
+finds both boxes as typed. Then the sample game's day 1 copied with the keyboard alone, its vote and night 1's shot
+drafted from the video and accepted. Same server and Chromium as tests/app/test_app_browser.py."""
 
 from __future__ import annotations
 
@@ -100,7 +100,8 @@ def _day1_of(protocol: dict) -> dict[str, object]:
 def test_day_one_typed_by_keyboard_and_its_vote_drafted_from_the_video(
         tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sample game's day 1 copied from paper with the keyboard only (one click into the first box), a reload
-    half-way keeping every box, the round's votes drafted from the sample video (its saved hands) and accepted.
+    half-way keeping every box, the round's votes and night 1's shot drafted from the sample video (its saved hands)
+    and accepted.
     The store then holds the bundled protocol's nominations, candidates and elimination, the vote's times within
     40 ms of it, and the counts and voters the hands show (unlike the protocol only where the sample's truth says
     the announced count was wrong)."""
@@ -139,6 +140,8 @@ def test_day_one_typed_by_keyboard_and_its_vote_drafted_from_the_video(
             page.get_by_role("button", name="Draft the votes").click()
             _wait_rendered(page, "Day 1, round 1")
             page.get_by_role("button", name="Accept this round").first.click()
+            _wait_rendered(page, "Night 1, shooting")  # the night after it, read from the hands raised in it
+            page.get_by_role("button", name="Accept this shooting").first.click()
             _wait_rendered(page, "Nothing more to propose.")
             assert page.locator('[data-testid="stException"]').count() == 0
         finally:
@@ -156,6 +159,8 @@ def test_day_one_typed_by_keyboard_and_its_vote_drafted_from_the_video(
     assert {c for c in want["votes"] if want["votes"][c][0] != got["votes"][c][0]} == {
         f["candidate"] for f in json.loads(TRUTH.read_text(encoding="utf-8"))["expected_findings"]
         if f["kind"] == "count_mismatch" and f.get("day") == 1}
+    assert [(e["target"], e["shots"]) for e in stored["events"] if e.get("type") == "shooting"] == [
+        (10, {"2": 10, "7": 10, "9": 10})]  # night 1's shot, as the bundled protocol has it
     drafted = [e for e in stored["events"] if e.get("type") == "vote" and e.get("day") == 1]
     heard = [e for e in bundled["events"] if e.get("type") == "vote" and e.get("day") == 1]
     for ours, theirs in zip(drafted, heard, strict=True):

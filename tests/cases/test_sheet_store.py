@@ -72,3 +72,86 @@ def test_an_existing_decisions_database_gains_the_sheet_tables_untouched(tmp_pat
 def test_an_unknown_sheet_is_one_sentence(tmp_path: Path) -> None:
     with pytest.raises(StopframeError, match="no protocol sheet nope"):
         SheetStore(Store(tmp_path / "db.sqlite")).load("nope")
+
+
+DRAFT = {"proposals": [{"slot": "round.1.1", "events": [], "line": "6:5/1,2,4,5,7@3.15,4.7,5.55 3:1/3"},
+                       {"slot": "shooting.1", "events": [], "line": "2:10 7:10 9:10"},
+                       {"slot": "round.2.1", "events": [], "line": "9:4 3:4"}],
+         "heard": True, "video": "/games/table1.mp4", "nights_unread": None}
+
+
+def test_a_draft_and_the_choices_on_it_survive_a_reload(tmp_path: Path) -> None:
+    db = tmp_path / "stopframe.sqlite"
+    book = SheetStore(Store(db))
+    sheet_id = book.start(new_protocol("rfm"), title="g", source="new", who="Judge")
+    book.enter(sheet_id, "nominations.1", "2:6 5:3", who="Judge")
+    assert book.draft(sheet_id) is None  # no draft until the judge asks for one
+    book.keep_draft(sheet_id, DRAFT, who="Judge")
+    after = book.choose(sheet_id, "round.1.1", "accepted", who="Judge", line=DRAFT["proposals"][0]["line"])
+    assert after.text("round.1.1") == DRAFT["proposals"][0]["line"]
+
+    again = SheetStore(Store(db))  # the tab closed and opened again
+    saved = again.draft(sheet_id)
+    assert saved is not None and saved.draft == DRAFT and saved.who == "Judge"
+    assert saved.choices == {"round.1.1": ("accepted", DRAFT["proposals"][0]["line"])}  # the other two still wait
+    again.choose(sheet_id, "shooting.1", "edited", who="Judge", line="2:10 7:10 9:-")  # accepting after the reload
+    again.choose(sheet_id, "round.2.1", "rejected", who="Judge")
+    sheet = SheetStore(Store(db)).load(sheet_id)
+    assert sheet.text("shooting.1") == "2:10 7:10 9:-" and sheet.text("round.2.1") == ""
+    assert SheetStore(Store(db)).draft(sheet_id).choices == {
+        "round.1.1": ("accepted", DRAFT["proposals"][0]["line"]), "shooting.1": ("edited", "2:10 7:10 9:-"),
+        "round.2.1": ("rejected", None)}
+    # each accepted proposal is an entry like a typed line: in the history, and undone like one
+    assert [h["slot"] for h in book.history(sheet_id)] == ["nominations.1", "round.1.1", "shooting.1"]
+    assert book.undo(sheet_id, who="Judge").text("shooting.1") == ""
+
+
+def test_a_proposal_is_chosen_on_once_and_a_new_draft_replaces_the_pending_ones(tmp_path: Path) -> None:
+    book = SheetStore(Store(tmp_path / "db.sqlite"))
+    sheet_id = book.start(new_protocol("rfm"), title="g", source="new", who="J")
+    book.keep_draft(sheet_id, DRAFT, who="J")
+    book.choose(sheet_id, "round.2.1", "rejected", who="J")
+    book.choose(sheet_id, "round.2.1", "accepted", who="J", line="9:4 3:4")  # a second tab's late click: nothing
+    book.choose(sheet_id, "round.9.1", "accepted", who="J", line="1:1")  # not proposed: nothing
+    assert book.load(sheet_id).entries == [] and book.draft(sheet_id).choices == {"round.2.1": ("rejected", None)}
+    newer = {**DRAFT, "proposals": DRAFT["proposals"][1:]}
+    book.keep_draft(sheet_id, newer, who="J")  # the judge asked again
+    saved = book.draft(sheet_id)
+    assert saved.draft == newer and saved.choices == {}
+    with pytest.raises(ValueError):
+        book.choose(sheet_id, "round.2.1", "maybe", who="J")
+
+
+def test_a_draft_and_its_choices_cannot_be_changed(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite")
+    book = SheetStore(store)
+    sheet_id = book.start(new_protocol("rfm"), title="g", source="new", who="J")
+    book.keep_draft(sheet_id, DRAFT, who="J")
+    book.choose(sheet_id, "round.2.1", "rejected", who="J")
+    for sql in ("UPDATE sheet_drafts SET draft='{}'", "DELETE FROM sheet_drafts",
+                "UPDATE sheet_draft_choices SET choice='accepted'", "DELETE FROM sheet_draft_choices"):
+        with pytest.raises(sqlite3.DatabaseError), store.transaction() as con:
+            con.execute(sql)
+    assert book.draft(sheet_id).choices == {"round.2.1": ("rejected", None)}
+
+
+def test_a_store_made_before_drafts_were_kept_gains_their_tables_and_keeps_its_sheets(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite"
+    book = SheetStore(Store(db))
+    sheet_id = book.start(new_protocol("rfm"), title="g", source="new", who="J")
+    book.enter(sheet_id, "nominations.1", "2:6 5:3", who="J")
+    with sqlite3.connect(db) as con:  # the file as an earlier version left it: no draft tables
+        for name in ("sheet_drafts_no_update", "sheet_drafts_no_delete", "sheet_draft_choices_no_update",
+                     "sheet_draft_choices_no_delete"):
+            con.execute(f"DROP TRIGGER {name}")
+        con.execute("DROP TABLE sheet_draft_choices")
+        con.execute("DROP TABLE sheet_drafts")
+    again = SheetStore(Store(db))
+    assert again.load(sheet_id).text("nominations.1") == "2:6 5:3" and again.draft(sheet_id) is None
+    again.keep_draft(sheet_id, DRAFT, who="J")
+    assert SheetStore(Store(db)).draft(sheet_id).draft == DRAFT and Store(db).integrity_ok()
+
+
+def test_a_draft_for_an_unknown_sheet_is_one_sentence(tmp_path: Path) -> None:
+    with pytest.raises(StopframeError, match="no protocol sheet nope"):
+        SheetStore(Store(tmp_path / "db.sqlite")).keep_draft("nope", DRAFT, who="J")

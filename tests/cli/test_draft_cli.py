@@ -75,9 +75,10 @@ def test_sample_game_votes_drafted_from_the_video(fixture_ok, tmp_path: Path, ca
         else:  # the later days' protocol counts are the video's
             assert got["count"] == want["count"], (got, want)
         assert got["x_draft_added"] is True and 0 <= got["x_draft_score"]["count"] <= 1
-    # nothing of the judge's sheet is dropped or changed
+    # nothing of the judge's sheet is dropped or changed (the nights' reading rides beside it in x_ fields)
     judge = json.loads(partial.read_text(encoding="utf-8"))
-    assert [e for e in draft["events"] if e.get("type") not in VOTE_TYPES] == judge["events"]
+    assert [{k: v for k, v in e.items() if k != "x_draft_shooting"} for e in draft["events"]
+            if e.get("type") not in VOTE_TYPES] == judge["events"]
     assert {k: v for k, v in draft.items() if k != "events"} == {k: v for k, v in judge.items() if k != "events"}
 
 
@@ -176,3 +177,46 @@ def test_short_clip_drafted_by_looking_at_its_hands(fixture_ok, tmp_path: Path, 
     assert validate(draft) == []
     day1 = {e["candidate"]: (e["voters"], e["count"]) for e in draft["events"] if e.get("type") == "vote"}
     assert day1 == DAY1
+
+
+def test_the_nights_shots_the_saved_analysis_shows_are_in_the_draft_beside_the_judges(fixture_ok, tmp_path: Path,
+                                                                                       capsys) -> None:
+    """The judge's paper sheet: night 1 written as the seat killed only and without times; the draft adds the
+    shots the raised hands show and the count's time, and puts the video's reading of every night beside the
+    judge's values, which stay."""
+    partial = write_partial(tmp_path)
+    data = json.loads(partial.read_text(encoding="utf-8"))
+    for e in data["events"]:
+        if e.get("type") == "shooting":
+            e.pop("t")
+            if e["night"] == 1:
+                e.pop("shots")
+    partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "draft.protocol.json"
+    code, _out, err = run_cli(capsys, "draft", VIDEO, "--protocol", partial, "--seats", SEATS,
+                              "--observations", SAMPLE_OBSERVATIONS, "--out", out)
+    assert code == 0, err
+    draft = json.loads(out.read_text(encoding="utf-8"))
+    assert validate(draft) == [] and "x_draft_nights_unread" not in draft
+    shootings = {e["night"]: e for e in draft["events"] if e.get("type") == "shooting"}
+    assert {n: e["x_draft_shooting"]["target"] for n, e in shootings.items()} == {1: 10, 2: None, 3: 4}
+    assert shootings[2]["x_draft_shooting"]["shots"] == {"2": 4, "7": 8}  # the blacks shot different seats: a miss
+    assert shootings[1]["shots"] == {"2": 10, "7": 10, "9": 10} and 0 < shootings[1]["x_draft_score"]["shots"] <= 1
+    bundled = {e["night"]: e for e in truth()["events"] if e.get("type") == "shooting"}
+    for night, e in shootings.items():
+        assert abs(e["t"] - bundled[night]["t"]) < 0.1, (night, e["t"])  # the count's first number heard
+        assert e["target"] == bundled[night]["target"]
+
+
+def test_saved_observations_without_the_nights_say_so_in_the_draft(fixture_ok, tmp_path: Path, capsys) -> None:
+    saved = json.loads(SAMPLE_OBSERVATIONS.read_text(encoding="utf-8"))
+    day_only = tmp_path / "day.observations.json"
+    day_only.write_text(json.dumps({k: v for k, v in saved.items() if k not in (
+        "x_raised", "x_shown_numbers", "x_night_windows", "x_night_words")}), encoding="utf-8")
+    out = tmp_path / "draft.protocol.json"
+    code, _out, err = run_cli(capsys, "draft", VIDEO, "--protocol", write_partial(tmp_path), "--seats", SEATS,
+                              "--observations", day_only, "--out", out)
+    assert code == 0, err
+    draft = json.loads(out.read_text(encoding="utf-8"))
+    assert draft["x_draft_nights_unread"] == "not_analysed"
+    assert not [e for e in draft["events"] if "x_draft_shooting" in e]
