@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from contract.clock import Clock
 from contract.errors import InvalidInput, StopframeError, UnreadableInput
+from contract.i18n import _, ngettext, number
 from contract.observations import OBSERVATIONS_FORMAT, Observations, observations_from_json, read_observations
 from pipeline.cameras import audit_cameras, camera_of, look, main_camera, marks_on, merge_nights, on_camera
 from review.audit.audit import audit
@@ -102,7 +103,8 @@ def audit_game(
     proto = load_protocol(protocol)
     problems = format_problems(proto.data)
     if problems:
-        raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
+        raise InvalidInput(_("{path}: {problem} — run `stopframe validate` for every problem.", path=protocol,
+                             problem=problems[0]))
     profile = get_profile(rules or proto.rules)
     whole, camera = proto, None  # `whole`: the protocol as read, every camera on its own clock
     if proto.videos:
@@ -113,8 +115,8 @@ def audit_game(
         elif seats is None and observations is None:
             return _from_cameras(proto, profile, marks, model, say, nights, observer, camera_observations or {})
     if seats is None:
-        raise UnreadableInput(f"{protocol}: the audit needs the camera's seat map (--seats); the protocol names "
-                              "no cameras (videos) to take them from.")
+        raise UnreadableInput(_("{path}: the audit needs the camera's seat map (--seats); the protocol names no cameras "
+                                "(videos) to take them from.", path=protocol))
     seat_map = load_seat_map(seats)
     check_seat_geometry(seat_map, seats)
     marks_file = Path(marks) if marks else marks_path_for(protocol)
@@ -138,13 +140,16 @@ def audit_game(
         rounds = vote_rounds(vote_windows(proto.data, mark_list))
         windows = analysis_windows(rounds)
         span = sum(b - a for a, b in windows)
-        say(f"audit: {len(rounds)} voting rounds, {len(windows)} stretches ({span:.1f} s of video) to look at in {video_path.name}")
-        seen = observer.day(video_path, seat_map, windows, model=model, progress=every_tenth(say, "audit: looked at"))
+        say(ngettext("audit: {n} voting round, {stretches} ({seconds} s of video) to look at in {video}",
+                     "audit: {n} voting rounds, {stretches} ({seconds} s of video) to look at in {video}", len(rounds),
+                     stretches=_stretches(len(windows)), seconds=number(span, 1, fixed=True), video=video_path.name))
+        seen = observer.day(video_path, seat_map, windows, model=model, progress=every_tenth(say, _("audit: looked at")))
         frames = observer.video_clock(video_path)
         video_name = video_path.name
     report = audit(proto.data, seen, profile=profile, visible_seats=set(seat_map.seats), marks=mark_list,
                    video=video_name, frames=frames)
-    say(f"audit: {len(report.votes)} votes, {len(report.findings)} findings under {profile.id}")
+    say(ngettext("audit: {n} vote, {findings} under {profile}", "audit: {n} votes, {findings} under {profile}",
+                 len(report.votes), findings=_findings(len(report.findings)), profile=profile.id))
     if nights:
         if obs_json is not None:
             report = with_nights(report, proto.data, profile, obs_json, night_fields(obs_json, say), say)
@@ -162,9 +167,12 @@ def _from_cameras(proto: GameProtocol, profile: Profile, marks: str | os.PathLik
     marks_file = Path(marks) if marks else marks_path_for(proto.path or "protocol")
     mark_list = load_marks(marks_file) if (marks or marks_file.exists()) else []
     views = look(proto, marks=mark_list, model=model, observer=observer, observations=saved, say=say,
-                 progress=lambda words: every_tenth(say, words + " looked at"))
+                 progress=lambda words: every_tenth(say, _("{what} looked at", what=words)))
     report = audit_cameras(proto, views, profile=profile, marks=mark_list)
-    say(f"audit: {len(report.votes)} votes, {len(report.findings)} findings from {len(views)} cameras under {profile.id}")
+    say(ngettext("audit: {n} vote, {findings} {cameras} under {profile}",
+                 "audit: {n} votes, {findings} {cameras} under {profile}", len(report.votes),
+                 findings=_findings(len(report.findings)),
+                 cameras=ngettext("from {n} camera", "from {n} cameras", len(views)), profile=profile.id))
     if not nights:
         return report
     camera = main_camera(proto)
@@ -199,7 +207,7 @@ def night_fields(obs_json: dict[str, Any], say: Say) -> dict[str, Any]:
     """The night fields of saved observations; none at all means vision never looked at the nights."""
     fields = {k: obs_json[k] for k in NIGHT_FIELDS if k in obs_json}
     if "x_raised" not in fields and "x_shown_numbers" not in fields:
-        say("audit: the observations carry no night fields (x_raised / x_shown_numbers): nights not audited")
+        say(_("audit: the observations carry no night fields (x_raised / x_shown_numbers): nights not audited"))
         return {"x_raised": [], "x_shown_numbers": [], "x_night_windows": [], "hands": []}  # covers nothing: every row says so
     return fields
 
@@ -210,9 +218,11 @@ def observe_nights(data: dict[str, Any], profile: Profile, video_path: Path, sea
     bench/audit_accuracy.py --refresh-fixture puts into the sample game's shared observations)."""
     shootings, checks = observe_spans(night_windows(data, profile))
     if not shootings and not checks:
-        say("audit: the protocol has no timed shooting or check: nights not audited")
+        say(_("audit: the protocol has no timed shooting or check: nights not audited"))
         return {"x_raised": [], "x_shown_numbers": [], "x_night_windows": []}
-    say(f"audit: {len(shootings)} shootings, {len(checks)} checks to look at in {video_path.name}")
+    say(_("audit: {shootings}, {checks} to look at in {video}",
+          shootings=ngettext("{n} shooting", "{n} shootings", len(shootings)),
+          checks=ngettext("{n} check", "{n} checks", len(checks)), video=video_path.name))
     return observer.nights(video_path, seat_map, shootings, checks, model=model)
 
 
@@ -221,7 +231,9 @@ def with_nights(report: AuditReport, data: dict[str, Any], profile: Profile, obs
     """The report with the night findings after the day's and the nights' rows as `x_nights` (CLI and app alike)."""
     cues = obs_json.get("x_cues") or ()
     na = audit_nights(data, {**obs_json, **fields}, profile=profile, cues=cues if isinstance(cues, list) else ())
-    say(f"audit: {len(na.rows)} shootings and checks, {len(na.findings)} night findings under {profile.id}")
+    say(_("audit: {rows}, {findings} under {profile}",
+          rows=ngettext("{n} shooting or check", "{n} shootings and checks", len(na.rows)),
+          findings=ngettext("{n} night finding", "{n} night findings", len(na.findings)), profile=profile.id))
     return AuditReport(report.video, report.rules, report.votes, report.findings + calibrated(na.findings),
                        {**report.extra, "x_nights": na.rows})
 
@@ -234,6 +246,14 @@ def every_tenth(say: Say, words: str) -> Callable[[int, int], None]:
         step = int(10 * done / total) if total else 10
         if step != last[0]:
             last[0] = step
-            say(f"{words} {done}/{total} frames")
+            say(_("{what} {done}/{total} frames", what=words, done=done, total=total))
 
     return report
+
+
+def _findings(n: int) -> str:
+    return ngettext("{n} finding", "{n} findings", n)
+
+
+def _stretches(n: int) -> str:
+    return ngettext("{n} stretch", "{n} stretches", n)

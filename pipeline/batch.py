@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import EXIT_INVALID, StopframeError
+from contract.i18n import _
 from contract.observations import Observations
 from contract.processes import die_with_parent
 from pipeline.audit import VISION, Observer, Spans, VisionObserver, audit_game
@@ -131,8 +132,8 @@ def audit_task(task: AuditTask) -> TaskResult:
 def unexpected(task: AuditTask, exc: BaseException) -> str:
     """The sentence for a failure that is no StopframeError (a library's crash, a lost worker)."""
     where = task.game.video or task.game.observations or task.game.protocol
-    return (f"{where}: the audit of this game stopped on an unexpected {type(exc).__name__}; "
-            f"`stopframe audit` on this game with --debug shows where.")
+    return _("{path}: the audit of this game stopped on an unexpected {error}; `stopframe audit` on this game with "
+             "--debug shows where.", path=where, error=type(exc).__name__)
 
 
 def run_local(tasks: Sequence[AuditTask], jobs: int) -> Iterator[TaskResult]:

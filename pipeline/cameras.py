@@ -46,6 +46,7 @@ import numpy as np
 
 from contract.clock import Clock
 from contract.errors import InvalidInput, StopframeError
+from contract.i18n import N_, _, ngettext
 from contract.night import NightSeen, Raised, ShownNumber
 from contract.observations import (
     HandInterval,
@@ -71,10 +72,10 @@ Span = tuple[float, float]
 DISAGREE = 0.3  # the most a disagreeing camera takes off a hand's confidence (a camera that sees the seat as well)
 HAND_KINDS = ("late_vote", "early_hand", "lifted_early", "wrong_form", "double_vote")  # findings about one hand
 FOREVER = 1e9
+# How rarely vision reads a hand *into* this form by mistake: thumb-up fists are often read as plain fists or
+# open palms, the reverse seldom (sample_videos/README.md, "pose read by vision"). Where two angles' firm readings
+# of one hand disagree, the form less often misread wins.
 FORM_TRUST = {"thumb_up_fist": 2, "fist": 1, "open_palm": 0, "finger": 0}
-"""How rarely vision reads a hand *into* this form by mistake: thumb-up fists are often read as plain fists or
-open palms, the reverse seldom (sample_videos/README.md, "pose read by vision"). Where two angles' firm readings
-of one hand disagree, the form less often misread wins."""
 FORM_RIVAL = 0.5  # a reading at least this share as firm as the firmest one may overrule it
 
 
@@ -264,7 +265,7 @@ def merge(cameras: Sequence[CameraView], main: CameraView) -> Merged:
         for spans in blind[1:]:
             everywhere = _intersect(everywhere, spans)
         why = "; ".join(sorted({u["why"] for m in ranked for u in m.camera.observations.unseen if u["seat"] == seat}))
-        unseen += [Unseen(seat=seat, start=a, end=b, why=why or "no camera had a view")
+        unseen += [Unseen(seat=seat, start=a, end=b, why=why or N_("no camera had a view"))
                    for a, b in _intersect(everywhere, _union([s for m in moved for s in m.covered]))]
     covered = tuple(_union([s for m in moved for s in m.covered]))
     obs = Observations(tuple(sorted(hands, key=lambda h: (h.on, h.seat))), main.observations.fps, tuple(unseen),
@@ -474,8 +475,8 @@ def look(proto: GameProtocol, *, marks: Sequence[Mark], model: str, observer: Ob
     stretches = analysis_windows(rounds)
     unknown = sorted(set(observations or {}) - {c.id for c in cameras})
     if unknown:
-        raise InvalidInput(f"{proto.path}: no camera \"{unknown[0][:40]}\" in videos (cameras: "
-                           f"{', '.join(c.id for c in cameras)}).")
+        raise InvalidInput(_('{path}: no camera "{camera}" in videos (cameras: {cameras}).', path=proto.path,
+                             camera=unknown[0][:40], cameras=", ".join(c.id for c in cameras)))
     views = []
     for camera in cameras:
         video = resolve_camera_path(proto, camera)
@@ -494,8 +495,11 @@ def look(proto: GameProtocol, *, marks: Sequence[Mark], model: str, observer: Ob
             scale, shift = Clock.protocol_to(main.offset, main.drift_ppm).moved_onto(
                 Clock.protocol_to(camera.offset, camera.drift_ppm))
             windows = [(max(0.0, a * scale + shift), b * scale + shift) for a, b in stretches if b * scale + shift > 0]
-            say(f"audit: camera {camera.id}: {len(windows)} stretches to look at in {video.name}")
-            seen = observer.day(video, seat_map, windows, model=model, progress=progress(f"audit: camera {camera.id}:"))
+            say(ngettext("audit: camera {camera}: {n} stretch to look at in {video}",
+                         "audit: camera {camera}: {n} stretches to look at in {video}", len(windows), camera=camera.id,
+                         video=video.name))
+            seen = observer.day(video, seat_map, windows, model=model,
+                                progress=progress(_("audit: camera {camera}:", camera=camera.id)))
         views.append(CameraView(camera.id, video, seat_map, camera.offset, seen, clock, camera.drift_ppm))
     return views
 

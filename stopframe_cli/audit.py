@@ -35,6 +35,7 @@ from pipeline.audit import audit_game
 from pipeline.batch import AuditTask, TaskResult, find_games, run_local
 from review.audit.calibration import shipped
 from review.audit.findings import FINDING_KINDS, AuditReport
+from review.cases.exports import finding_said
 from review.game.profiles import PROFILES
 from stopframe_cli.output import add_output_options, emit, progress
 
@@ -161,7 +162,7 @@ def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
         assumed = " " + _("[assumed: {what}]", what=", ".join(term("assumed_cli", a) for a in f.assumed_times)) if f.assumed_times else ""
         seen = [c.id for c in f.cameras if c.evidence]  # a game filmed from several cameras: whose view it is
         assumed += " " + _("[seen by camera {cameras}]", cameras=", ".join(seen)) if seen else ""
-        text = f.text  # whole: a sentence cut off mid-way says less than a long line
+        text = finding_said(f.to_json())  # in the reader's words, whole: a sentence cut off says less than a long line
         moment = _("n{night}", night=f.night) if f.day is None and f.night is not None else _("d{day} r{round}", day=f.day, round=f.round)
         lines.append(
             f"  #{index:<3} {when} {f.kind:<14} {who:<10} {moment:<5} {f.clause or '-':<16} {cons:<16} {i18n.number(f.confidence, 2, fixed=True):>4}  {text}{assumed}"

@@ -22,6 +22,7 @@ from typing import Any
 
 from contract.clock import Clock
 from contract.errors import InvalidInput
+from contract.i18n import _, ngettext
 from contract.observations import Observations
 from contract.observations import refuse as _refuse
 from contract.observations import secs as _secs
@@ -55,33 +56,40 @@ def check_observations_fit(
     where = str(where)
     made_from = data.get("video")
     if isinstance(made_from, str) and made_from and video_name and Path(made_from).name != Path(video_name).name:
-        raise _refuse(where, "video", f"the observations were made from {Path(made_from).name[:80]}, not from this "
-                                      f"game's video {Path(video_name).name[:80]}")
+        raise _refuse(where, "video", _("the observations were made from {made_from}, not from this game's video {video}",
+                                        made_from=Path(made_from).name[:80], video=Path(video_name).name[:80]))
     file = Path(video_file) if video_file is not None else None
     if file is not None and file.is_file():
         stamp = data.get("x_video_fingerprint")
         if isinstance(stamp, str) and stamp and stamp != video_fingerprint(file):
-            raise _refuse(where, "x_video_fingerprint", f"the observations were made from another version of "
-                                                         f"{file.name[:80]} (its size or content differs): make them again")
+            raise _refuse(where, "x_video_fingerprint", _("the observations were made from another version of {video} "
+                                                           "(its size or content differs): make them again",
+                                                           video=file.name[:80]))
         fps = video_clock.fps if video_clock is not None else None
         if fps is not None and abs(fps - seen.fps) > 0.01 * fps:
-            raise _refuse(where, "fps", f"the observations were made at {seen.fps:g} fps, but {file.name[:80]} "
-                                        f"runs at {round(fps, 3):g} fps: they are of another video or encoding")
+            raise _refuse(where, "fps", _("the observations were made at {fps} fps, but {video} runs at {video_fps} fps: "
+                                          "they are of another video or encoding", fps=f"{seen.fps:g}",
+                                          video=file.name[:80], video_fps=f"{round(fps, 3):g}"))
     timed = [r for r in rounds if r.timed]
     if not timed:
         return
-    spans = ", ".join(f"day {r.day} at {_secs(r.start)}–{_secs(r.end)}" for r in timed[:3])
-    spans += f" and {len(timed) - 3} more" if len(timed) > 3 else ""
-    votes = f"the protocol's {len(timed)} timed vote{'s' if len(timed) != 1 else ''} ({spans})"
+    spans = ", ".join(_("day {day} at {start}–{end}", day=r.day, start=_secs(r.start), end=_secs(r.end))
+                      for r in timed[:3])
+    if len(timed) > 3:
+        spans = _("{spans} and {n} more", spans=spans, n=len(timed) - 3)
+    votes = ngettext("the protocol's {n} timed vote ({spans})", "the protocol's {n} timed votes ({spans})", len(timed),
+                     spans=spans)
     if seen.windows is not None:
         if not any(seen.covers(r.start, r.end) for r in timed):
             looked = ", ".join(f"{_secs(a)}–{_secs(b)}" for a, b in seen.windows[:3])
-            raise _refuse(where, "x_windows", f"the observations cover {looked}"
-                                              f"{' and more' if len(seen.windows) > 3 else ''}, but none of {votes}")
+            if len(seen.windows) > 3:
+                looked = _("{spans} and more", spans=looked)
+            raise _refuse(where, "x_windows", _("the observations cover {looked}, but none of {votes}", looked=looked,
+                                                votes=votes))
         return
     if not any(h.off > r.start and h.on < r.end for h in seen.hands for r in timed):
-        raise _refuse(where, "hands", f"no hand interval lies in any of {votes}: these observations are not of "
-                                      "this game's votes")
+        raise _refuse(where, "hands", _("no hand interval lies in any of {votes}: these observations are not of this "
+                                        "game's votes", votes=votes))
 
 
 # ---------------------------------------------------------------- seat maps
@@ -100,21 +108,22 @@ def check_seat_geometry(seat_map: Any, where: str | os.PathLike[str]) -> None:
             if poly is None:
                 continue
             if len(poly) > MAX_ZONE_POINTS:
-                raise _refuse(where, f"seats.{seat}.{name}", f"the zone has {len(poly)} points, more than the "
-                                                             f"{MAX_ZONE_POINTS} a seat's zone may have")
+                raise _refuse(where, f"seats.{seat}.{name}", _("the zone has {n} points, more than the {most} a seat's "
+                                                               "zone may have", n=len(poly), most=MAX_ZONE_POINTS))
             points = [(float(x), float(y)) for x, y in poly]
             for j, (x, y) in enumerate(points):
                 if not (-EDGE_TOLERANCE_PX <= x <= w + EDGE_TOLERANCE_PX and -EDGE_TOLERANCE_PX <= y <= h + EDGE_TOLERANCE_PX):
-                    raise _refuse(where, f"seats.{seat}.{name}[{j}]", f"the point [{x:g}, {y:g}] lies outside the "
-                                                                     f"{w}x{h} frame")
+                    raise _refuse(where, f"seats.{seat}.{name}[{j}]", _("the point [{x}, {y}] lies outside the "
+                                                                       "{width}x{height} frame", x=f"{x:g}", y=f"{y:g}",
+                                                                       width=w, height=h))
             if name == "zone":
                 polys[seat] = points
     seats = sorted(polys)
     for i, a in enumerate(seats):
         for b in seats[i + 1:]:
             if polygons_overlap(polys[a], polys[b]):
-                raise InvalidInput(f"{where}: seats.{a}.zone and seats.{b}.zone overlap: a hand there would count "
-                                   "for both seats; draw the zones apart.")
+                raise InvalidInput(_("{path}: seats.{a}.zone and seats.{b}.zone overlap: a hand there would count for "
+                                     "both seats; draw the zones apart.", path=where, a=a, b=b))
 
 
 def _inside(poly: Sequence[tuple[float, float]], x: float, y: float) -> bool:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from contract.i18n import _, ngettext
 from review.audit.findings import Finding, VoteReport
 
 
@@ -39,7 +40,7 @@ class VoteTally:
     def count_text(self) -> str:
         """The video's count as one number, or a range where a judge may rightly count either way."""
         if self.low is None or self.high is None:
-            return "not seen"
+            return _("not seen")
         return str(self.low) if self.low == self.high else f"{self.low}–{self.high}"
 
     @property
@@ -60,14 +61,16 @@ class VoteTally:
     def breakdown(self) -> str:
         """How the video's count is made up, in words: hands counted, silent votes, uncertain hands."""
         if not self.known:
-            return "the video was not looked at for this vote"
-        parts = [f"{_n(len(self.counted), 'hand')} counted" + (f" ({seats(self.counted)})" if self.counted else "")]
+            return _("the video was not looked at for this vote")
+        counted = ngettext("{n} hand counted", "{n} hands counted", len(self.counted))
+        parts = [counted + (f" ({seats(self.counted)})" if self.counted else "")]
         if self.silent:
-            parts.append(f"{_n(len(self.silent), 'silent vote')} ({seats(self.silent)})")
+            parts.append(ngettext("{n} silent vote", "{n} silent votes", len(self.silent)) + f" ({seats(self.silent)})")
         if self.uncertain:
-            parts.append(f"{_n(len(self.uncertain), 'hand')} a judge may count or not ({seats(self.uncertain)})")
+            parts.append(ngettext("{n} hand a judge may count or not", "{n} hands a judge may count or not",
+                                  len(self.uncertain)) + f" ({seats(self.uncertain)})")
         if self.cannot_see:
-            parts.append(f"cannot see {seats(self.cannot_see)}")
+            parts.append(_("cannot see {seats}", seats=seats(self.cannot_see)))
         return "; ".join(parts)
 
 
@@ -75,12 +78,8 @@ def seats(numbers: Iterable[Any]) -> str:
     """`seats 1, 2, 9` / `seat 4` / `no seat`."""
     ns = [str(n) for n in numbers]
     if not ns:
-        return "no seat"
-    return ("seat " if len(ns) == 1 else "seats ") + ", ".join(ns)
-
-
-def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+        return _("no seat")
+    return _("seat {seat}", seat=ns[0]) if len(ns) == 1 else _("seats {seats}", seats=", ".join(ns))
 
 
 def _ints(value: Any) -> tuple[int, ...]:

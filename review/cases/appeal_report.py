@@ -22,7 +22,7 @@ from contract.i18n import _, term
 from contract.jsonio import write_atomic
 from review.cases.appeal_store import Amendment
 from review.cases.appeals import AppealCase, Check, Decision, ground_name, grounds_for
-from review.cases.exports import KeyFrame, figure, page_end, page_head
+from review.cases.exports import KeyFrame, figure, finding_said, page_end, page_head
 
 
 def _when(t: float | None) -> str:
@@ -91,8 +91,10 @@ def _evidence_pairs(data: Mapping[str, Any]) -> list[tuple[str, Any]]:
     for k in keep:
         v = data.get(k)
         if v not in (None, [], ""):
-            pairs.append((_("what the video shows") if k == "x_text" else term("field", k),
-                          " ".join(map(str, v)) if isinstance(v, list) else v))
+            if k == "x_text":  # the finding's sentence in the reader's language
+                pairs.append((_("what the video shows"), finding_said(data)))
+            else:
+                pairs.append((term("field", k), " ".join(map(str, v)) if isinstance(v, list) else v))
     cons, out = data.get("consequence"), data.get("outcome")
     if isinstance(cons, Mapping):
         pairs.append((_("consequence"), cons.get("text") or cons.get("type")))
