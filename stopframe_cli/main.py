@@ -33,6 +33,7 @@ COMMAND_MODULES = (
     "stopframe_cli.tournament",  # tournament
     "stopframe_cli.sync",  # sync
     "stopframe_cli.draft",  # draft (the votes drafted from the video)
+    "stopframe_cli.app",  # app (the judge's workspace, served by Streamlit)
 )
 
 

@@ -126,6 +126,9 @@ FINISHED: dict[str, frozenset[str]] = {
     "pipeline/cameras.py": frozenset(),
     "pipeline/batch.py": frozenset(),
     "pipeline/seat_finding.py": frozenset(),
+    # stopframe app and the vision workers' start method
+    "stopframe_cli/app.py": frozenset(),
+    "vision/workers.py": frozenset(),
 }
 CATALOGUE_CALLS = {"_", "N_", "t", "ngettext", "term", "terms"}
 CODE_SUFFIXES = ("_SCRIPT", "_STYLE", "_SQL")
