@@ -1,5 +1,5 @@
-"""Inputs that do not fit are refused, never audited: saved observations and seat maps, checked where they
-are loaded for an audit (the command line and the app, both through `pipeline.audit.audit_game`).
+"""Inputs that do not fit are refused, never audited: saved observations and seat maps, checked where the
+pipeline loads them for an audit from a game's files (`pipeline.audit.audit_game`, `pipeline.cameras.look`).
 
 Why here and not in the readers: the seat-map reader (contract.seats) checks the file's shape (polygons of finite
 points); whether the zones fit the picture and keep to their own seat is a question for the audit, which
