@@ -22,8 +22,9 @@ from contract.errors import EXIT_INVALID, StopframeError
 from contract.i18n import _
 from contract.observations import Observations
 from contract.processes import die_with_parent
-from pipeline.audit import VISION, Observer, Spans, VisionObserver, audit_game
-from vision.seats import SeatMap
+from contract.seats import SeatMap
+from pipeline.audit import audit_game
+from pipeline.observer import VISION, Observer, Spans, VisionObserver, observe_video
 
 FOREIGN_SUFFIXES = {".polemica.json": "polemica", ".mafiaratings.json": "mafiaratings"}
 
@@ -96,9 +97,7 @@ class VisionOnCores(VisionObserver):
 
     def day(self, video: Path, seat_map: SeatMap, windows: Spans, *, model: str,
             progress: Callable[[int, int], None]) -> Observations:
-        from vision.observe import observe
-
-        return observe(video, seat_map, list(windows), model=model, progress=progress, jobs=self.jobs)
+        return observe_video(video, seat_map, windows, model=model, progress=progress, jobs=self.jobs)
 
 
 @dataclass(frozen=True)

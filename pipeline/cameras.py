@@ -40,7 +40,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -55,19 +55,17 @@ from contract.observations import (
     observations_from_json,
     read_observations,
 )
+from contract.seats import SeatMap, load_seat_map
+from pipeline.observer import Observer, Say
 from review.audit.audit import audit
 from review.audit.findings import AuditReport, CameraFrames, Finding
 from review.audit.inputs import check_observations_fit, check_seat_geometry
+from review.game.engine import Replay
 from review.game.profiles import Profile
 from review.game.protocol import CameraVideo, resolve_camera_path
 from review.game.protocol import Protocol as GameProtocol
-from review.game.timeline import Mark, analysis_windows, vote_rounds, vote_windows
-from vision.seats import SeatMap, load_seat_map
+from review.game.timeline import Mark, VoteRound, analysis_windows, vote_rounds, vote_windows
 
-if TYPE_CHECKING:
-    from pipeline.audit import Observer
-
-Say = Callable[[str], None]
 Span = tuple[float, float]
 DISAGREE = 0.3  # the most a disagreeing camera takes off a hand's confidence (a camera that sees the seat as well)
 HAND_KINDS = ("late_vote", "early_hand", "lifted_early", "wrong_form", "double_vote")  # findings about one hand
@@ -464,15 +462,21 @@ def every_camera_saved(proto: GameProtocol, video: str | os.PathLike[str] | None
     return saved if len(saved) == len(cameras) else {}
 
 
+def main_rounds(proto: GameProtocol, marks: Sequence[Mark]) -> list[VoteRound]:
+    """The protocol's voting rounds on the main camera's clock, with the judge's marks."""
+    return vote_rounds(vote_windows(on_camera(proto.data, main_camera(proto)), marks))
+
+
 def look(proto: GameProtocol, *, marks: Sequence[Mark], model: str, observer: Observer,
          observations: Mapping[str, str | os.PathLike[str]] | None, say: Say,
-         progress: Callable[[str], Callable[[int, int], None]]) -> list[CameraView]:
+         progress: Callable[[str], Callable[[int, int], None]],
+         rounds: Sequence[VoteRound] | None = None) -> list[CameraView]:
     """Every camera's view: its seat map checked, its hands from saved observations (`observations`, by camera
-    id) or from the observer over the main camera's vote stretches moved onto its clock."""
+    id) or from the observer over the main camera's vote stretches moved onto its clock. `rounds`: the
+    `main_rounds` the caller has already (None: worked out here)."""
     cameras = proto.videos
     main = main_camera(proto)
-    rounds = vote_rounds(vote_windows(on_camera(proto.data, main), marks))
-    stretches = analysis_windows(rounds)
+    stretches = analysis_windows(rounds if rounds is not None else main_rounds(proto, marks))
     unknown = sorted(set(observations or {}) - {c.id for c in cameras})
     if unknown:
         raise InvalidInput(_('{path}: no camera "{camera}" in videos (cameras: {cameras}).', path=proto.path,
@@ -505,10 +509,12 @@ def look(proto: GameProtocol, *, marks: Sequence[Mark], model: str, observer: Ob
 
 
 def audit_cameras(proto: GameProtocol, views: Sequence[CameraView], *, profile: Profile,
-                  marks: Sequence[Mark] = ()) -> AuditReport:
+                  marks: Sequence[Mark] = (), game: Replay | None = None,
+                  rounds: Sequence[VoteRound] | None = None) -> AuditReport:
     """The vote audit from these cameras' views: the merged observations through the one audit, on the main
     camera's clock (the first view's where the main camera is not among them), each finding with `x_cameras`,
-    the report with which camera saw which seat best."""
+    the report with which camera saw which seat best. `game` (the replay under `profile`) and `rounds` (the
+    `main_rounds`, for views that hold the main camera): what the caller has worked out already."""
     ids = [v.id for v in views]
     main_id = main_camera(proto).id if main_camera(proto).id in ids else ids[0]  # a camera alone: on its own clock
     main = next(v for v in views if v.id == main_id)
@@ -516,7 +522,8 @@ def audit_cameras(proto: GameProtocol, views: Sequence[CameraView], *, profile: 
     data = on_camera(proto.data, next(c for c in proto.videos if c.id == main_id))
     visible = {n for v in views for n in v.seat_map.seats}
     report = audit(data, merged.observations, profile=profile, visible_seats=visible, marks=marks,
-                   video=main.video.name, frames=main.clock)
+                   video=main.video.name, frames=main.clock, game=game,
+                   rounds=rounds if main_id == main_camera(proto).id else None)
     findings = tuple(replace(f, extra={**f.extra, "x_cameras": [c.to_json() for c in camera_frames(f, merged, main)]})
                      for f in report.findings)
     cameras = [{"id": v.id, "video": v.video.name, "offset": v.offset,

@@ -2,9 +2,10 @@
 
     draft_game(video=…, protocol=…, seats=…, rules=…, observations=…, observer=…) -> GameDraft
 
-The wiring only: the cues come from `vision.cues` (as `stopframe align` finds them), the seat map is the given
-one or the one found during the heard votes (`vision.seat_finder`, as `stopframe seats` finds it), the hands
-from the pipeline's observer (as `stopframe audit` looks), and the drafting itself is `review.audit.draft`.
+The wiring only: the cues come from `vision.cues` (read as `stopframe align` reads them: pipeline.align), the seat
+map is the given one or the one found during the heard votes (`vision.seat_finder`, as `stopframe seats` finds
+it), the hands from the pipeline's observer (as `stopframe audit` looks), and the drafting itself is
+`review.audit.draft`.
 The nights' shots come from the saved observations' night reading (`stopframe audit --nights`), drafted by
 `review.audit.draft_nights`; without saved observations no night is read.
 """
@@ -19,7 +20,9 @@ from typing import Any
 from contract.errors import InvalidInput, UnreadableInput
 from contract.i18n import _, ngettext, number
 from contract.observations import Observations, observations_from_json, read_observations
-from pipeline.audit import VISION, Observer, Say, every_tenth
+from contract.seats import SeatMap, load_seat_map
+from pipeline.align import heard_cues
+from pipeline.observer import VISION, Observer, Say, every_tenth
 from review.audit.align import VOTE_TYPES, VoteCue
 from review.audit.audit import audit
 from review.audit.draft import Draft, draft_votes, partial_problems, refusals
@@ -27,7 +30,6 @@ from review.audit.draft_nights import NOT_OBSERVED, NightsRead, read_shootings, 
 from review.game.profiles import Profile, get_profile
 from review.game.protocol import load_protocol, validate
 from review.game.timeline import WINDOW_LEAD_S, WINDOW_TAIL_S
-from vision.seats import SeatMap, load_seat_map
 
 ROUND_GAP_S = 20.0  # heard votes this close are taken for one round's candidates (seconds apart in a game)
 
@@ -62,11 +64,7 @@ def _cues(video: Path, expected: int, say: Say) -> tuple[list[VoteCue], list[tup
               path=video))
         return [], [], False
     say(_("draft: {votes} vote(s) heard, {nights} night(s) of music.", votes=len(heard.votes), nights=len(heard.nights)))
-    cues = [VoteCue(cutoff=v.cutoff.t, cutoff_score=v.cutoff.score,
-                    t=v.call.t if v.call else None, t_score=v.call.score if v.call else 0.0,
-                    announced=v.announced.t if v.announced else None,
-                    announced_score=v.announced.score if v.announced else 0.0) for v in heard.votes]
-    return cues, [(n.start, n.end) for n in heard.nights], True
+    return heard_cues(heard.votes), [(n.start, n.end) for n in heard.nights], True
 
 
 def votes_to_hear(data: dict[str, Any]) -> int:

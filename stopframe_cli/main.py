@@ -19,8 +19,8 @@ from contract.errors import EXIT_UNREADABLE, StopframeError
 from contract.i18n import _
 from contract.jsonio import read_json
 from contract.outputs import check_output, check_output_folder, regular_file
+from contract.seats import load_seat_map
 from review.audit.inputs import check_seat_geometry
-from vision.seats import load_seat_map
 
 # Modules that add commands. Vision commands import cv2/mediapipe only when they run.
 COMMAND_MODULES = (

@@ -15,7 +15,7 @@ from contract.errors import InvalidInput
 from contract.i18n import _, term
 from contract.jsonio import format_of
 from contract.outputs import same_kind
-from pipeline.audit import every_tenth
+from pipeline.observer import every_tenth
 from stopframe_cli.output import emit, progress
 
 

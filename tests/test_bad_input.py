@@ -203,7 +203,7 @@ def test_bad_seat_map_is_one_sentence(capsys, name: str, status: int, words: str
 
 
 def test_seat_map_frame_size_of_booleans_is_refused() -> None:
-    from vision.seats import load_seat_map
+    from contract.seats import load_seat_map
 
     with pytest.raises(InvalidInput, match="frame_size"):
         load_seat_map(SEATS / "frame_size_booleans.seats.json")

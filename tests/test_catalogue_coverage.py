@@ -99,7 +99,7 @@ FINISHED: dict[str, frozenset[str]] = {
     "vision/overlay.py": frozenset(),
     "vision/players.py": frozenset(),
     "vision/seat_finder.py": frozenset({"whole video"}),  # the finder's mode, a code (x_found.mode) the app reads
-    "vision/seats.py": frozenset({"seat map"}),  # the document's label, shown as term("document", ...) by jsonio
+    "vision/seats.py": frozenset(),
     "vision/sync.py": frozenset({"ij,ij->i"}),  # numpy.einsum's subscripts
     "vision/thumb.py": frozenset({"ij,kj->ik"}),  # numpy.einsum's subscripts
     "vision/video.py": frozenset(),
@@ -129,6 +129,10 @@ FINISHED: dict[str, frozenset[str]] = {
     # stopframe app and the vision workers' start method
     "stopframe_cli/app.py": frozenset(),
     "vision/workers.py": frozenset(),
+    # the pipeline's door and the contract's seat map
+    "pipeline/observer.py": frozenset(),
+    "pipeline/align.py": frozenset(),
+    "contract/seats.py": frozenset({"seat map"}),  # the document's label, shown as term("document", ...) by jsonio
 }
 CATALOGUE_CALLS = {"_", "N_", "t", "ngettext", "term", "terms"}
 CODE_SUFFIXES = ("_SCRIPT", "_STYLE", "_SQL")

@@ -190,7 +190,7 @@ def draw_overlay(
     there is a vote window (`marks` and `now`) or `legend` is asked for, a panel with the window's strip
     and the colours' legend, so neither covers any seat's zone.
 
-    `seat_map` is a vision.seats.SeatMap (anything with `.seats[n].zone` in the map's `frame_size`);
+    `seat_map` is a contract.seats.SeatMap (anything with `.seats[n].zone` in the map's `frame_size`);
     `marks` are the vote window's times (`t`, `cutoff`, `announced`) and `now` the frame's time. Labels
     are chips (a filled box in the zone's colour, dark or light text by contrast), readable on any cloth."""
     h, w = image.shape[:2]

@@ -51,7 +51,7 @@ from review.audit.findings import (
     message_n,
     phrase,
 )
-from review.game.engine import lift_outcome, replay, vote_outcome
+from review.game.engine import Replay, lift_outcome, replay, vote_outcome
 from review.game.profiles import Consequence, Profile, get_profile
 from review.game.timeline import Mark, VoteRound, VoteWindow, vote_rounds, vote_windows
 
@@ -147,6 +147,8 @@ def audit(
     marks: Sequence[Mark] = (),
     video: str | None = None,
     frames: Clock | None = None,
+    game: Replay | None = None,
+    rounds: Sequence[VoteRound] | None = None,
 ) -> AuditReport:
     """Audit every vote of a protocol against the hands the video shows.
 
@@ -154,10 +156,12 @@ def audit(
     reports) or their JSON document; `visible_seats` the seats the seat map has zones for (None: all);
     `profile` overrides the protocol's rules; `frames` is the video's own clock (vision.video's, right at a
     variable frame rate) for the evidence frames, None where the video was not opened (the stated rate then).
+    `game` and `rounds`: the protocol's replay under `profile` and its voting rounds (with `marks`), where the
+    caller has them already (the pipeline works them out once per audit); None: worked out here.
     """
     profile = profile or get_profile(data.get("rules", ""))
     seen = Observations.of(observations)
-    game = replay(data, profile)
+    game = game if game is not None else replay(data, profile)
     clock = Clock.constant(seen.fps)
     hands_by_seat: dict[int, list[HandInterval]] = {}
     for h in merge_blinks(seen.hands, clock):
@@ -168,7 +172,7 @@ def audit(
     untimed: list[str] = []
     skipped: list[str] = []
     unobserved: list[str] = []
-    for rnd in vote_rounds(vote_windows(data, marks)):
+    for rnd in rounds if rounds is not None else vote_rounds(vote_windows(data, marks)):
         vctx = game.vote_contexts.get(rnd.windows[-1].event_index)
         if vctx is None:
             skipped.extend(w.label for w in rnd.windows)

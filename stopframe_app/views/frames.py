@@ -14,6 +14,7 @@ from contract import i18n
 from contract.clock import Clock
 from contract.errors import StopframeError
 from contract.jsonio import read_json
+from contract.seats import SeatMap, load_seat_map
 from pipeline.cameras import main_camera, observations_beside
 from review.audit.findings import Finding
 from review.game.protocol import CameraVideo, resolve_camera_path
@@ -21,7 +22,6 @@ from stopframe_app import state, words
 from stopframe_app.game import Game
 from stopframe_app.timeline import SELECTION, timeline_chart, timeline_rows
 from stopframe_app.viewer import STEPS, flagged_seats, frame_viewer, hands_at, step_buttons, window_at
-from vision.seats import SeatMap, load_seat_map
 
 EVENT = "timeline_event"
 CHART = "timeline_chart"

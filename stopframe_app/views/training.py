@@ -14,6 +14,7 @@ import streamlit as st
 from contract import i18n
 from contract.errors import StopframeError
 from contract.i18n import _, ngettext
+from contract.seats import SeatMap, load_seat_map
 from review.cases.training import (
     QUIZ_KINDS,
     Question,
@@ -28,7 +29,6 @@ from stopframe_app import state, words
 from stopframe_app.decisions import flash, md, show_flash
 from stopframe_app.game import REPO, Game, GameSpec, complete_spec
 from vision.overlay import draw_overlay, encode_jpeg
-from vision.seats import SeatMap, load_seat_map
 
 QUIZ = "quiz"  # session: {"set": id, "attempt": id, "i": position, "marked": {qid: Marked JSON}}
 TRAINEE = "trainee"

@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from test_night import fire_on, game, seen
 
@@ -14,6 +15,7 @@ from contract import i18n
 from contract.errors import InvalidInput
 from contract.night import Raised
 from contract.observations import load_observations, observations_from_json
+from contract.seats import Seat, SeatMap
 from review.audit.audit import audit
 from review.audit.findings import AuditReport, Finding, message
 from review.audit.inputs import check_seat_geometry
@@ -115,16 +117,11 @@ def test_an_observations_refusal_reads_in_russian(document: dict, said: str) -> 
 
 
 def test_a_seat_map_refusal_reads_in_russian() -> None:
-    class Entry:
-        def __init__(self, zone: list[tuple[float, float]]) -> None:
-            self.zone, self.raise_ = zone, None
-
-    class Map:
-        frame_size = (100, 100)
-        seats = {1: Entry([(0, 0), (50, 0), (50, 50), (0, 50)]), 2: Entry([(25, 25), (75, 25), (75, 75), (25, 75)])}
+    seats = SeatMap((100, 100), {1: Seat(np.array([(0, 0), (50, 0), (50, 50), (0, 50)], float)),
+                                 2: Seat(np.array([(25, 25), (75, 25), (75, 75), (25, 75)], float))})
 
     with i18n.using("ru"), pytest.raises(InvalidInput) as refused:
-        check_seat_geometry(Map(), "game.seats.json")
+        check_seat_geometry(seats, "game.seats.json")
     assert str(refused.value) == ("game.seats.json: seats.1.zone и seats.2.zone пересекаются: рука там засчиталась бы "
                                   "обоим местам; разведите зоны.")
 
