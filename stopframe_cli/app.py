@@ -25,8 +25,8 @@ from contract.i18n import _
 from contract.observations import load_observations
 from contract.outputs import regular_file
 from contract.processes import die_with_parent
+from contract.seats import load_seat_map
 from review.game.protocol import load_protocol
-from vision.seats import load_seat_map
 
 DEFAULT_PORT = 8501  # Streamlit's own default, and where a judge who knows it looks first
 PORTS_TRIED = 100  # without --port: the first free one from DEFAULT_PORT on
