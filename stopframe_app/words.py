@@ -15,7 +15,7 @@ import pandas as pd
 
 from contract import i18n
 from contract.i18n import N_
-from review.audit.findings import Finding, FindingConsequence
+from review.audit.findings import Finding, FindingConsequence, about
 from review.audit.tally import VoteTally
 from review.cases.exports import finding_said
 from review.game.voting import OUTCOME_MSGIDS
@@ -141,15 +141,9 @@ def seat_list(numbers: Iterable[Any] | None) -> str:
 
 
 def who(f: Finding | Mapping[str, Any]) -> str:
-    """Whom a finding (or an exported row, or an appeal's evidence) is about: `seat 9`, `seats 1, 9`, or
-    `the count` (a miscount names no one seat)."""
-    seat, seats = (f.seat, f.seats) if isinstance(f, Finding) else (f.get("seat"), f.get("seats"))
-    if seat is not None:
-        return i18n._("seat {seat}", seat=seat)
-    if seats:
-        joined = ", ".join(map(str, seats))
-        return i18n._("seat {seat}", seat=joined) if len(seats) == 1 else i18n._("seats {seats}", seats=joined)
-    return i18n._("the count")
+    """Whom a finding (or an exported row, or an appeal's evidence) is about: `seat 9`, `seats 1, 9`, or, for a
+    miscount, `the count for candidate 8` (review.audit.findings.about: the CLI and the case file say the same)."""
+    return about(f)
 
 
 def where(f: Finding | Mapping[str, Any]) -> str:
