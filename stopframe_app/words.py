@@ -147,12 +147,15 @@ def who(f: Finding | Mapping[str, Any]) -> str:
 
 
 def where(f: Finding | Mapping[str, Any]) -> str:
-    """`day 1, round 1, candidate 8` / `night 2`, leaving out what the finding (or row) does not have."""
+    """`day 1, round 1, candidate 8` / `night 2`, leaving out what the finding (or row) does not have, and the
+    candidate where `who` names him already (a miscount is about «the count for candidate 8»)."""
     if isinstance(f, Finding):
-        day, night, rnd, candidate, candidates = f.day, f.night, f.round, f.candidate, None
+        day, night, rnd, candidate, candidates, kind = f.day, f.night, f.round, f.candidate, None, f.kind
     else:
         day, night, rnd = f.get("day"), f.get("night"), f.get("round")
-        candidate, candidates = f.get("candidate"), f.get("candidates")
+        candidate, candidates, kind = f.get("candidate"), f.get("candidates"), f.get("kind")
+    if kind == "count_mismatch":
+        candidate, candidates = None, None
     if night is not None and day is None:
         return i18n._("night {night}", night=night)
     parts = []

@@ -100,7 +100,7 @@ def test_a_miscount_is_about_the_count_for_its_candidate_everywhere(capsys, data
     miscount = next(f for f in game.findings if f.kind == "count_mismatch" and f.candidate == 8)
     assert miscount.seats == (9,)  # the seat whose hand differs is still in the finding, not its label
     with using("en"):
-        assert plain_title(miscount).startswith("count mismatch — the count for candidate 8 — ")
+        assert plain_title(miscount) == "count mismatch — the count for candidate 8 — day 1, round 1"
         assert "the count for candidate 8" in report.evidence_in_words(miscount.to_json(), "finding")["x_text"]
     with using("ru"):
         assert about(miscount) == "подсчёт голосов за кандидатуру 8"
