@@ -33,6 +33,7 @@ from pipeline.cameras import (
 )
 from pipeline.game import replay_game
 from pipeline.observer import VISION, Observer, Say, every_tenth
+from pipeline.seat_fit import check_seats_fit_hands, check_seats_fit_video
 from review.audit.audit import audit
 from review.audit.calibration import calibrated
 from review.audit.findings import AuditReport
@@ -93,6 +94,7 @@ def audit_game(
                                 "(videos) to take them from.", path=protocol))
     seat_map = load_seat_map(seats)
     check_seat_geometry(seat_map, seats)
+    check_seats_fit_video(seat_map, seats, video if video else _protocol_video(proto))
     marks_file = Path(marks) if marks else marks_path_for(protocol)
     mark_list = load_marks(marks_file) if (marks or marks_file.exists()) else []
     if camera is not None:  # the marks were read off the main camera's video
@@ -102,6 +104,7 @@ def audit_game(
     if observations is not None:
         obs_json = read_observations(observations)
         seen = observations_from_json(obs_json, observations)
+        check_seats_fit_hands(seat_map, seats, seen, observations)
         own_video = _protocol_video(proto)
         frames = observer.video_clock(Path(video)) if video else None
         check_observations_fit(

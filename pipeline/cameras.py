@@ -57,6 +57,7 @@ from contract.observations import (
 )
 from contract.seats import SeatMap, load_seat_map
 from pipeline.observer import Observer, Say
+from pipeline.seat_fit import check_seats_fit_hands, check_seats_fit_video
 from review.audit.audit import audit
 from review.audit.findings import AuditReport, CameraFrames, Finding
 from review.audit.inputs import check_observations_fit, check_seat_geometry
@@ -487,11 +488,13 @@ def look(proto: GameProtocol, *, marks: Sequence[Mark], model: str, observer: Ob
         seats = resolve_camera_path(proto, camera, "seats")
         seat_map = load_seat_map(seats)
         check_seat_geometry(seat_map, seats)
+        check_seats_fit_video(seat_map, seats, video)
         clock = observer.video_clock(video)
         saved = (observations or {}).get(camera.id)
         if saved is not None:
             obs_json = read_observations(saved)
             seen = observations_from_json(obs_json, saved)
+            check_seats_fit_hands(seat_map, seats, seen, saved)
             own = on_camera(proto.data, camera)
             check_observations_fit(seen, obs_json, saved, own, rounds=vote_rounds(vote_windows(own)),
                                    video_name=video.name, video_file=video, video_clock=clock)

@@ -23,6 +23,7 @@ from contract.observations import Observations, observations_from_json, read_obs
 from contract.seats import SeatMap, load_seat_map
 from pipeline.align import heard_cues
 from pipeline.observer import VISION, Observer, Say, every_tenth
+from pipeline.seat_fit import check_seats_fit_hands, check_seats_fit_video
 from review.audit.align import VOTE_TYPES, VoteCue
 from review.audit.audit import audit
 from review.audit.draft import Draft, draft_votes, partial_problems, refusals
@@ -142,11 +143,16 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
         raise InvalidInput(_("{path}: a nomination the rules refuse, so no vote can be drafted on it: {problems}",
                              path=protocol, problems="; ".join(refused)))
     expected = votes_to_hear(proto.data)
+    given = load_seat_map(seats) if seats is not None else None
+    if seats is not None and given is not None:  # refused before the audio is listened to
+        check_seats_fit_video(given, seats, video_path)
     cues, nights, heard = _cues(video_path, expected, say)
-    seat_map = load_seat_map(seats) if seats is not None else _found_seats(video_path, cues, say)
+    seat_map = given if given is not None else _found_seats(video_path, cues, say)
     obs_json = read_observations(observations) if observations is not None else None
     if observations is not None:
         seen = observations_from_json(obs_json, observations)
+        if seats is not None:
+            check_seats_fit_hands(seat_map, seats, seen, observations)
     else:
         windows = _windows(cues, proto.data)
         say(ngettext("draft: looking at {n} stretch ({seconds} s) of {video}",

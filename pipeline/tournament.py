@@ -48,8 +48,8 @@ from pipeline.batch import (
     unexpected,
 )
 from pipeline.probe import probe_videos
-from review.audit.calibration import shipped
 from review.audit.findings import AuditReport
+from review.audit.tally import default_least
 from review.cases.store import Decision, Store, game_id_for
 from review.cases.tournament import GameRun, Tournament, build_tournament_report
 from review.cases.tournament_views import tournament_csv, tournament_html
@@ -455,7 +455,7 @@ def run_tournament(
             raise
     store = Store(decisions_db) if decisions_db is not None else None
     tournament = build_tournament_report(
-        runs.values(), decisions=(lambda r: _decisions(store, r)) if store else None, threshold=shipped().default_threshold,
+        runs.values(), decisions=(lambda r: _decisions(store, r)) if store else None, threshold=default_least(),
         created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), folder=str(src.resolve()), code_version=code_version(),
     )
     write_reports(base, tournament, csv_separator)

@@ -30,6 +30,7 @@ from pipeline.cameras import (
 )
 from pipeline.game import replay_game
 from pipeline.observer import observe_game
+from pipeline.seat_fit import check_seats_fit_hands, check_seats_fit_video
 from review.audit.findings import AuditReport, Finding, VoteReport
 from review.audit.inputs import video_fingerprint
 from review.cases.store import data_dir, game_id_for
@@ -236,10 +237,11 @@ def load_game(spec: GameSpec) -> Game:
     _seat_map(game)
     _video(game)
     if game.seat_map is not None and game.video_meta is not None:
-        try:
-            game.seat_map = game.seat_map.scaled_to(game.video_meta.width, game.video_meta.height)
+        try:  # pipeline.seat_fit: the one check where a seat map meets its video (the CLI's too)
+            check_seats_fit_video(game.seat_map, game.spec.seats, game.spec.video,
+                                  (game.video_meta.width, game.video_meta.height))
         except StopframeError as exc:
-            game.errors["seats"] = f"{game.spec.seats}: {exc}"
+            game.errors["seats"] = str(exc)
             game.seat_map = None
     _observations(game)
     return game
@@ -311,10 +313,17 @@ def _observations(game: Game) -> None:
         return
     try:
         data = read_observations(game.spec.observations)
-        observations_from_json(data, game.spec.observations)  # checked in full before anything is drawn from it
+        seen = observations_from_json(data, game.spec.observations)  # checked in full before anything is drawn from it
     except StopframeError as exc:
         game.errors["observations"] = str(exc)
         return
+    if game.seat_map is not None and game.spec.seats:
+        try:
+            check_seats_fit_hands(game.seat_map, game.spec.seats, seen, game.spec.observations)
+        except StopframeError as exc:
+            game.errors["seats"] = str(exc)
+            game.seat_map = None
+            return
     made_from = data.get("x_video_fingerprint")
     if made_from and game.spec.video and made_from != video_fingerprint(game.spec.video):
         game.notes["observations"] = _("{path} was made from another version of the video; run the analysis again.",

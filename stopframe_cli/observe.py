@@ -12,6 +12,7 @@ from contract import i18n
 from contract.errors import InvalidInput
 from contract.i18n import _
 from pipeline.observer import every_tenth, observe_video
+from pipeline.seat_fit import check_seats_fit_video
 from stopframe_cli.output import add_output_options, emit, progress
 
 
@@ -33,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     if args.start is not None and args.end is not None and args.end <= args.start:
         raise InvalidInput(_("--end {end} must come after --start {start}.", end=args.end, start=args.start))
     seat_map = load_seat_map(args.seats)
+    check_seats_fit_video(seat_map, args.seats, args.video)
     windows = None
     if args.start is not None or args.end is not None:
         windows = [(args.start or 0.0, args.end if args.end is not None else float("inf"))]

@@ -449,18 +449,24 @@ def _assumed(w: VoteWindow, names: Iterable[str]) -> tuple[str, ...]:
 def _add(
     ctx: _Context, kind: str, w: VoteWindow, *, seat: int | None = None, seats: Sequence[int] | None = None,
     t: float, confidence: float, frames: Sequence[tuple[float, int | None]], assumed: tuple[str, ...], text: Message,
-    consequence: Consequence | None = None, extra: dict[str, Any] | None = None,
+    consequence: Consequence | None = None, extra: dict[str, Any] | None = None, shown: int = 0,
 ) -> None:
     """Record a finding with the profile's clause and consequence for its kind; its sentence `text` kept in English
-    (`x_text`) and as its catalogue message (`x_text_message`), for a reader of another language."""
+    (`x_text`) and as its catalogue message (`x_text_message`), for a reader of another language. `frames[shown]`
+    is the moment that shows it, chosen here once (`x_frame`, Finding.frame): the frame every place shows and
+    records for it."""
     if consequence is None:
         consequence = ctx.profile.offence(kind)
     if assumed:
         confidence *= ASSUMED_FACTOR
     end = ctx.frames.duration  # a window time past the video's end shows its last frame
-    points = sorted({(f if f is not None else ctx.frames.at(max(0.0, x if end is None else min(x, end))).frame, x)
-                     for x, f in frames})
-    more: dict[str, Any] = {"x_text": english(text), "x_text_message": text, **(extra or {})}
+
+    def frame_of(x: float, f: int | None) -> int:
+        return f if f is not None else ctx.frames.at(max(0.0, x if end is None else min(x, end))).frame
+
+    points = sorted({(frame_of(x, f), x) for x, f in frames})
+    more: dict[str, Any] = {"x_text": english(text), "x_text_message": text, "x_frame": frame_of(*frames[shown]),
+                            **(extra or {})}
     if consequence.also:
         more["x_also_clause"] = consequence.also
     if w.kind == "lift":
@@ -484,7 +490,7 @@ def _late(ctx: _Context, w: VoteWindow, p: Placement, prior: int) -> None:
     h = p.hand
     _add(ctx, "late_vote", w, seat=h.seat, t=h.on,
          confidence=h.confidence * _timing(h.on - w.cutoff, ctx.clock),
-         frames=[(w.cutoff, None), (h.on, h.on_frame)], assumed=_assumed(w, ["cutoff"]),
+         frames=[(w.cutoff, None), (h.on, h.on_frame)], shown=1, assumed=_assumed(w, ["cutoff"]),
          text=_landed_late(h.seat, h.on - w.cutoff, w),
          consequence=ctx.profile.offence("late_vote", prior_fouls=prior))
 
@@ -503,7 +509,8 @@ def _early(ctx: _Context, w: VoteWindow, p: Placement, prior: int, held_from: Vo
         margin = h.off - w.t
     _add(ctx, "early_hand", w, seat=h.seat, t=h.on if held_from is None else w.t,
          confidence=h.confidence * _timing(margin, ctx.clock),
-         frames=[(h.on, h.on_frame), (w.t, None)], assumed=_assumed(w, ["t"]), text=text, consequence=consequence)
+         frames=[(h.on, h.on_frame), (w.t, None)], shown=1, assumed=_assumed(w, ["t"]), text=text,
+         consequence=consequence)
     return NO if consequence.type == "not_counted" else YES
 
 
@@ -534,7 +541,7 @@ def _double(ctx: _Context, first: VoteWindow, w: VoteWindow, p: Placement, prior
     h = p.hand
     consequence = ctx.profile.offence("double_vote", prior_fouls=prior)
     _add(ctx, "double_vote", w, seat=h.seat, t=h.on, confidence=h.confidence,
-         frames=[(first.t, None), (h.on, h.on_frame)], assumed=(),
+         frames=[(first.t, None), (h.on, h.on_frame)], shown=1, assumed=(),
          text=message(N_("Seat {seat} voted for {first} and again for {whom}."), seat=h.seat, first=_whom(first),
                       whom=_whom(w)), consequence=consequence)
     if consequence.type == "not_counted" or ctx.profile.repeated_vote == "first":
@@ -567,7 +574,7 @@ def _form(ctx: _Context, w: VoteWindow, p: Placement, prior: int) -> str:
     form = phrase("vote_form", FORM_NAMES[h.pose])
     mid = (h.on + min(h.off, w.announced)) / 2
     _add(ctx, "wrong_form", w, seat=h.seat, t=h.on, confidence=confidence,
-         frames=[(h.on, h.on_frame), (mid, None)], assumed=(),
+         frames=[(h.on, h.on_frame), (mid, None)], shown=1, assumed=(),
          text=message(N_("Seat {seat} voted for {whom} with {form}."), seat=h.seat, whom=_whom(w), form=form),
          consequence=consequence,
          extra={"x_pose": h.pose})

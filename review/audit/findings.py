@@ -130,6 +130,16 @@ class Finding:
         return tuple(CameraFrames.from_json(c) for c in raw if isinstance(c, dict)) if isinstance(raw, list) else ()
 
     @property
+    def frame(self) -> int | None:
+        """The one frame that shows the finding, chosen by the audit (`x_frame`): what the app's card shows, the
+        frame viewer steps to, a decision records and the case file prints. A report made before the audit chose
+        one: its first evidence frame."""
+        chosen = self.extra.get("x_frame")
+        if isinstance(chosen, int) and not isinstance(chosen, bool):
+            return chosen
+        return int(self.evidence.frames[0]) if self.evidence.frames else None
+
+    @property
     def text(self) -> str:
         """One sentence for the judge (falls back to the consequence's text)."""
         return str(self.extra.get("x_text") or self.consequence.text)
@@ -175,6 +185,31 @@ class Finding:
             evidence=Evidence.from_json(data.get("evidence") or {}),
             extra={k: v for k, v in data.items() if k.startswith("x_")},
         )
+
+
+def about(f: Finding | Mapping[str, Any]) -> str:
+    """Whom or what a finding (or an exported row, or an appeal's evidence) is about, as every place labels it:
+    `seat 9`, `seats 1, 9`; a count_mismatch is about the count for its candidate or lift vote, never a seat
+    (the seats it lists are only those whose hands differ from the protocol's voters)."""
+    if isinstance(f, Finding):
+        kind, seat, seats, candidate, lifted = f.kind, f.seat, f.seats, f.candidate, f.extra.get("x_candidates")
+    else:
+        kind, seat, seats, candidate = f.get("kind"), f.get("seat"), f.get("seats"), f.get("candidate")
+        lifted = f.get("x_candidates") or f.get("candidates")
+    if kind == "count_mismatch":
+        if candidate is not None:
+            return _("the count for candidate {candidate}", candidate=candidate)
+        if isinstance(lifted, list | tuple) and lifted:
+            return _("the count for lifting {seats}", seats=", ".join(map(str, lifted)))
+        return _("the count")
+    if seat is not None:
+        return _("seat {seat}", seat=seat)
+    if isinstance(seats, str):  # an exported row keeps its seats as text
+        seats = seats.split()
+    if seats:
+        joined = ", ".join(map(str, seats))
+        return _("seat {seat}", seat=joined) if len(seats) == 1 else _("seats {seats}", seats=joined)
+    return _("the count")
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,13 @@ the exports must agree. The audit (`review.audit.audit`) already decides, per ca
 count the video supports under the profile (`x_supported_count`), which hands count (`x_counted_voters`),
 which a judge may rightly count or not (`x_uncertain_voters`) and which living seats placed no hand at
 all (`silent_seats`, given to the last candidate where the profile says so, rfm 4.4.10). This module only
-reads those fields of an audit vote (`VoteReport`) back into one value, so nobody recounts the hands seen.
+reads those fields of an audit vote (`VoteReport`) back into one value, so nobody recounts the hands seen
+(the row's `video_count`, the hands seen placed in time, is not the count: silent votes and hands a judge may
+count or not are not in it).
+
+Which findings are "less sure" (left out of the CLI's table and the app's list unless asked for) is decided
+here too, once, at the report file's precision: the CLI holds the audit as computed, the app as the file reads
+back, and a confidence a hair under the threshold must not be hidden by one and shown by the other.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from contract.i18n import _, ngettext
+from review.audit.calibration import shipped
 from review.audit.findings import Finding, VoteReport
 
 
@@ -137,3 +144,20 @@ def find_row(votes: Sequence[VoteReport], day: int | None, rnd: int | None, cand
 def tally_for(votes: Sequence[VoteReport], finding: Finding) -> VoteTally:
     """The tally of the vote a finding is about."""
     return tally(find_row(votes, finding.day, finding.round, finding.candidate))
+
+
+def default_least() -> float:
+    """The calibrated default below which a finding is a less sure suggestion (review.audit.calibration)."""
+    return shipped().default_threshold
+
+
+def less_sure(f: Finding, least: float | None = None) -> bool:
+    """Whether the finding is hidden as less sure under `least` (None: the calibrated default), compared at the
+    report file's precision (confidences to 3 places)."""
+    threshold = default_least() if least is None else least
+    return round(f.confidence, 3) < round(threshold, 3)
+
+
+def sure_first(findings: Iterable[Finding], least: float | None = None) -> list[Finding]:
+    """The findings not less sure under `least`, most confident first (ties in report order)."""
+    return sorted((f for f in findings if not less_sure(f, least)), key=lambda f: -round(f.confidence, 3))

@@ -16,6 +16,7 @@ from contract.errors import StopframeError
 from contract.jsonio import read_json
 from contract.seats import SeatMap, load_seat_map
 from pipeline.cameras import main_camera, observations_beside
+from pipeline.seat_fit import check_seats_fit_video
 from review.audit.findings import Finding
 from review.game.protocol import CameraVideo, resolve_camera_path
 from stopframe_app import state, words
@@ -71,8 +72,10 @@ def _cameras(signature: tuple, _game: Game) -> list[CameraSide]:
                 continue
             with state.video_file(str(video)) as source:
                 size = (source.meta.width, source.meta.height)
-            seat_map = load_seat_map(resolve_camera_path(game.protocol, camera, "seats")).scaled_to(*size) \
-                if camera.seats else None
+            seats = resolve_camera_path(game.protocol, camera, "seats") if camera.seats else None
+            seat_map = load_seat_map(seats) if seats is not None else None
+            if seats is not None and seat_map is not None:  # never another camera's zones on this one
+                check_seats_fit_video(seat_map, seats, video, size)
             saved = observations_beside(video)
             hands = tuple(read_json(saved, "observations file").get("hands") or ()) if saved.is_file() else ()
             out.append(CameraSide(camera.id, str(video), _clock(camera), seat_map, hands, False))
