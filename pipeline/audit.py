@@ -94,7 +94,9 @@ def audit_game(
                                 "(videos) to take them from.", path=protocol))
     seat_map = load_seat_map(seats)
     check_seat_geometry(seat_map, seats)
-    check_seats_fit_video(seat_map, seats, video if video else _protocol_video(proto))
+    note = check_seats_fit_video(seat_map, seats, video if video else _protocol_video(proto))
+    if note:
+        say(note)
     marks_file = Path(marks) if marks else marks_path_for(protocol)
     mark_list = load_marks(marks_file) if (marks or marks_file.exists()) else []
     if camera is not None:  # the marks were read off the main camera's video

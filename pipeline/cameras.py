@@ -488,7 +488,9 @@ def look(proto: GameProtocol, *, marks: Sequence[Mark], model: str, observer: Ob
         seats = resolve_camera_path(proto, camera, "seats")
         seat_map = load_seat_map(seats)
         check_seat_geometry(seat_map, seats)
-        check_seats_fit_video(seat_map, seats, video)
+        note = check_seats_fit_video(seat_map, seats, video)
+        if note:
+            say(note)
         clock = observer.video_clock(video)
         saved = (observations or {}).get(camera.id)
         if saved is not None:

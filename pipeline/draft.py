@@ -145,7 +145,9 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
     expected = votes_to_hear(proto.data)
     given = load_seat_map(seats) if seats is not None else None
     if seats is not None and given is not None:  # refused before the audio is listened to
-        check_seats_fit_video(given, seats, video_path)
+        note = check_seats_fit_video(given, seats, video_path)
+        if note:
+            say(note)
     cues, nights, heard = _cues(video_path, expected, say)
     seat_map = given if given is not None else _found_seats(video_path, cues, say)
     obs_json = read_observations(observations) if observations is not None else None

@@ -1,16 +1,20 @@
-"""Where a seat map meets a video (or the hands seen on one), and is refused when it belongs to another.
+"""Where a seat map meets a video (or the hands seen on one), and what is said when they do not belong together.
 
-A seat map's zones are pixels of one camera's picture. Drawn on another camera, or on another video, they
-still parse, still fit inside a frame of the same shape once scaled, and the audit then reads hands where no
-seat sits: dozens of confident findings about a table nobody looked at. So every place that puts a map
-beside a video — `stopframe audit`, `observe`, `draft`, `seats --replace`, every game of a batch or a
-tournament, every camera of a game filmed from several, and the app's open — asks here, and only here:
+A seat map's zones are pixels of one camera's picture. Spec §2 scales a map to another frame size of the same
+aspect ratio (a phone's copy of the game is often stored smaller than the original the map was drawn on), so a
+map of another size is used, never silently: the judge is told both sizes and asked to check it is this
+camera's map, since another camera's map of the same shape would scale too and read hands where no seat sits.
+A map of another aspect ratio cannot be this picture's and is refused. Every place that puts a map beside a
+video — `stopframe audit`, `observe`, `draft`, every game of a batch or a tournament, every camera of a game
+filmed from several, and the app's open — asks here, and only here:
 
-- the map's `frame_size` must be the video's own upright size (a map drawn on this video has it exactly);
+- the map's `frame_size` against the video's own upright size: the same (silent), scaled (a warning), or of
+  another shape (refused, one sentence naming both sizes, as spec §2 says);
 - where saved observations are given, at least one hand seen must lie in a zone of the map (the hands'
   seats were read through the map they were observed with; a map with none of those zones is another's).
 
-Each refusal is one sentence naming both files (spec §6), exit 2: the files given do not belong together.
+`seats --replace` refuses to overwrite a map of another size: it may be another camera's, and a judge's file
+is never replaced on a guess.
 """
 
 from __future__ import annotations
@@ -41,17 +45,29 @@ def video_size(video: str | os.PathLike[str] | None) -> Size | None:
 
 
 def check_seats_fit_video(seat_map: SeatMap, seats: str | os.PathLike[str], video: str | os.PathLike[str] | None,
-                          size: Size | None = None) -> None:
-    """UnreadableInput when the map was drawn on a picture of another size than `video`'s (`size`: the video's
-    size where the caller has it already open; else it is read from the file)."""
+                          size: Size | None = None) -> str | None:
+    """None where the map was drawn on `video`'s picture size (or there is no video here to compare with); the
+    warning sentence where it is scaled from another size of the same shape; InvalidInput for another shape.
+    `size`: the video's size where the caller has it open already; else it is read from the file."""
     size = size if size is not None else video_size(video)
     if size is None or tuple(seat_map.frame_size) == tuple(size):
-        return
+        return None
     (w0, h0), (width, height) = seat_map.frame_size, size
+    seat_map.scaled_to(width, height, str(video))  # another shape: refused there, as the observer refuses it
+    return _("{seats}: this seat map was drawn on a {w0}x{h0} picture and is scaled to the video {video} "
+             "({width}x{height}); a map drawn on this video has its size, so check it is this camera's map.",
+             seats=seats, w0=w0, h0=h0, video=video, width=width, height=height)
+
+
+def check_replaced_map_fits(old: SeatMap, seats: str | os.PathLike[str], video: str | os.PathLike[str]) -> None:
+    """UnreadableInput where `seats --replace` would overwrite a map drawn on another picture size than `video`'s."""
+    size = video_size(video)
+    if size is None or tuple(old.frame_size) == tuple(size):
+        return
+    (w0, h0), (width, height) = old.frame_size, size
     raise UnreadableInput(_("{seats}: this seat map was drawn on a {w0}x{h0} picture, but the video {video} is "
                             "{width}x{height}: it is the map of another camera or another video; mark the seats on "
-                            "this video.", seats=seats, w0=w0, h0=h0, video=video, width=width,
-                            height=height))
+                            "this video.", seats=seats, w0=w0, h0=h0, video=video, width=width, height=height))
 
 
 def check_seats_fit_hands(seat_map: SeatMap, seats: str | os.PathLike[str], seen: Observations,

@@ -238,8 +238,10 @@ def load_game(spec: GameSpec) -> Game:
     _video(game)
     if game.seat_map is not None and game.video_meta is not None:
         try:  # pipeline.seat_fit: the one check where a seat map meets its video (the CLI's too)
-            check_seats_fit_video(game.seat_map, game.spec.seats, game.spec.video,
-                                  (game.video_meta.width, game.video_meta.height))
+            note = check_seats_fit_video(game.seat_map, game.spec.seats, game.spec.video,
+                                         (game.video_meta.width, game.video_meta.height))
+            if note:
+                game.notes["seat_size"] = note
         except StopframeError as exc:
             game.errors["seats"] = str(exc)
             game.seat_map = None

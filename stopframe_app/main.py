@@ -87,8 +87,9 @@ def main() -> None:
         return
     for message in game.errors.values():
         st.error(md(message))
-    if "video" in game.notes and page != "Open a game":
-        st.warning(md(game.notes["video"]))
+    for key in ("video", "seat_size"):
+        if key in game.notes and page != "Open a game":
+            st.warning(md(game.notes[key]))
     for key in ("engine", "seats", "marks"):
         if key in game.notes and page != "Open a game":
             st.caption(md(game.notes[key]))

@@ -34,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
     if args.start is not None and args.end is not None and args.end <= args.start:
         raise InvalidInput(_("--end {end} must come after --start {start}.", end=args.end, start=args.start))
     seat_map = load_seat_map(args.seats)
-    check_seats_fit_video(seat_map, args.seats, args.video)
+    note = check_seats_fit_video(seat_map, args.seats, args.video)
+    if note:
+        progress(note)
     windows = None
     if args.start is not None or args.end is not None:
         windows = [(args.start or 0.0, args.end if args.end is not None else float("inf"))]

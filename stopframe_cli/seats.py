@@ -55,14 +55,14 @@ def run(args: argparse.Namespace) -> int:
 def _not_another_cameras(out: str, video: str) -> None:
     """--replace never overwrites the map of another camera or video (a map drawn on another picture size); a
     map that cannot be read at all may be replaced."""
-    from pipeline.seat_fit import check_seats_fit_video
-    from vision.seats import load_seat_map
+    from contract.seats import load_seat_map
+    from pipeline.seat_fit import check_replaced_map_fits
 
     try:
         old = load_seat_map(out)
     except StopframeError:
         return
-    check_seats_fit_video(old, out, video)
+    check_replaced_map_fits(old, out, video)
 
 
 def table(data: dict) -> str:

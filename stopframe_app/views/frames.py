@@ -74,7 +74,7 @@ def _cameras(signature: tuple, _game: Game) -> list[CameraSide]:
                 size = (source.meta.width, source.meta.height)
             seats = resolve_camera_path(game.protocol, camera, "seats") if camera.seats else None
             seat_map = load_seat_map(seats) if seats is not None else None
-            if seats is not None and seat_map is not None:  # never another camera's zones on this one
+            if seats is not None and seat_map is not None:  # a map of another shape is never drawn on this camera
                 check_seats_fit_video(seat_map, seats, video, size)
             saved = observations_beside(video)
             hands = tuple(read_json(saved, "observations file").get("hands") or ()) if saved.is_file() else ()
