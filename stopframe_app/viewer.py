@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 _strip_component = components.declare_component("stopframe_strip", path=str(Path(__file__).with_name("strip")))
 
 STRIP_RADIUS = 12  # frames prefetched either side for stepping in the browser (±0.5 s at 25 fps)
+FIRST_RADIUS = 1  # after a move of the server's own (a seconds' step, a jump), the frames sent first, so the frame
+# shows at once; the strip then asks for the rest around it
 STEPS: Sequence[tuple[str, str, float]] = (
     ("−1 s", "s", -1.0), ("−5", "f", -5), ("−1", "f", -1), ("+1", "f", 1), ("+5", "f", 5), ("+1 s", "s", 1.0),
 )
@@ -138,8 +140,10 @@ def _viewer_fragment(game: Game, key: str) -> None:
     st.session_state[state.FRAME] = min(state.frame(), last)
     strip_key = f"{key}_strip_at"
     moved = st.session_state.get(strip_key)
-    if isinstance(moved, dict) and moved.get("seq") != st.session_state.get(f"{strip_key}_seen"):
-        # The browser stepped on its own: it told where it stopped, and the server carries on from there.
+    told = isinstance(moved, dict) and moved.get("seq") != st.session_state.get(f"{strip_key}_seen")
+    if told:
+        # The browser stepped on its own (or asks for the rest of the frames around): it told where it stopped,
+        # and the server carries on from there.
         st.session_state[f"{strip_key}_seen"] = moved.get("seq")
         st.session_state[state.FRAME] = min(max(0, int(moved.get("frame") or 0)), last)
     st.session_state[state.FRAME_BOX] = st.session_state[state.FRAME]
@@ -152,8 +156,11 @@ def _viewer_fragment(game: Game, key: str) -> None:
                            value=True, key=f"{key}_strip")
     index = state.frame()
     zones = f"{key}_zones"
-    frames, why = (_strip_or_why(game, index, bool(st.session_state.get(zones, True))) if in_browser
+    sent = f"{strip_key}_centre"  # the frame the strip's frames were last centred on
+    radius = STRIP_RADIUS if told or st.session_state.get(sent) == index else FIRST_RADIUS
+    frames, why = (_strip_or_why(game, index, bool(st.session_state.get(zones, True)), radius) if in_browser
                    else (None, None))
+    st.session_state[sent] = index if frames is not None else None
     cols = st.columns(len(STEPS) + 2)
     step_buttons(cols, key, clock, last, [s for s in STEPS if s[1] == "s"] if frames is not None else STEPS)
     cols[-2].number_input(words.t("frame"), min_value=0, max_value=last, step=1, key=state.FRAME_BOX,
@@ -182,10 +189,11 @@ def _viewer_fragment(game: Game, key: str) -> None:
         slow_col.caption(words.t("quarter speed"))
 
 
-def _strip_or_why(game: Game, index: int, show_zones: bool) -> tuple[list[tuple[int, str, bytes]] | None, str | None]:
+def _strip_or_why(game: Game, index: int, show_zones: bool,
+                  radius: int) -> tuple[list[tuple[int, str, bytes]] | None, str | None]:
     """The frames around `index` for the browser, or why they cannot be had (a frame that will not decode)."""
     try:
-        return strip_frames(game, index, show_zones=show_zones), None
+        return strip_frames(game, index, radius, show_zones=show_zones), None
     except StopframeError as exc:
         return None, str(exc)
 

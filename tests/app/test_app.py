@@ -121,7 +121,11 @@ def test_stepping_in_the_browser_prefetches_the_frames_around(data: Path, game_f
     assert at.toggle(key="frames_strip").value  # the default: a step is a picture swap in the page
     assert not at.get("image") and "frames_step_+1" not in [b.key for b in at.button]  # no server round trip
     args = strip_args(at)
-    assert args is not None
+    assert args is not None  # a typed frame: the frames next to it come first, so it shows at once
+    assert [f["i"] for f in args["frames"]] == [99, 100, 101] and args["at"] == 1 and args["radius"] == 12
+    at.session_state["frames_strip_at"] = {"frame": 100, "seq": 0, "more": True}  # the strip asks for the rest
+    at.run()
+    args = strip_args(at)
     assert len(args["frames"]) == 25 and args["at"] == 12 and args["frames"][12]["i"] == 100  # frames 88..112
     assert all(f["u"].startswith("data:image/jpeg;base64,") for f in args["frames"])
     # The browser tells the server where it stopped: the server's viewer carries on from there.
