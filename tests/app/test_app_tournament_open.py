@@ -20,7 +20,6 @@ from streamlit.testing.v1 import AppTest
 
 from contract.observations import Observations, observations_from_json, read_observations
 from pipeline.audit import VisionObserver
-from stopframe_app import state
 from stopframe_app.game import SAMPLE_PROTOCOL
 from stopframe_cli.main import main
 
@@ -75,12 +74,10 @@ def test_open_this_game_shows_the_tournaments_findings_at_once(data: Path, tourn
     [row] = report["games"]
     assert row["files"]["observations"] is None and row["findings"] > 0  # the run looked at the video itself
     saved = json.loads((tournament / row["audit"]).read_text(encoding="utf-8"))
+    at = _open(tournament)  # the game open before (the sample) was read and audited as usual
     for name in ("vision.observe.observe", "stopframe_app.state.run_audit", "stopframe_app.game.run_audit",
-                 "stopframe_app.game.analyse"):
+                 "stopframe_app.game.analyse"):  # from here on, nothing may be looked at or audited again
         monkeypatch.setattr(name, _refuse)
-    state._game.clear()  # nothing opened by an earlier test stands in for the opening
-    state._audit.clear()
-    at = _open(tournament)
     at.button(key="tournament_open_game").click().run()
     renders(at)
     assert at.sidebar.radio(key="view").value == "Vote audit"
