@@ -1,14 +1,21 @@
-"""Frame-step and jump-to-event latency of the judge's frame viewer on a 720p game (targets ≤ 100 / ≤ 300 ms).
+"""Frame-step latency of the judge's frame viewer: click to painted frame in a real browser, and the server's share.
 
-    python3 bench/app_latency.py [--seconds 120] [--gop 50]
+    python3 bench/app_latency.py [--clicks 40]                      # the sample game in headless Chromium
+    python3 bench/app_latency.py --server [--seconds 120] [--gop 50]  # the server's work per click, 720p
 
-Renders a 1280x720 H.264 game (GOP of `--gop` frames, like a camera's 2 s) into a temp folder, then times
-what the viewer does on the server for each click: decode the frame (vision.video), draw the overlay
-(vision.overlay), encode the JPEG that is sent to the browser. Steps: +1, −1, +5, −5, +1 s, −1 s from
-positions all over the video; jumps: to every vote window and to random times. Also times one full
-AppTest rerun of the Timeline page per step click (the whole script, an upper bound: the browser reruns
-only the viewer's fragment). With --browser, the same clicks in headless Chromium, timed inside the page
-from the button press to the painted new frame, for the server round trip and for the prefetched strip.
+The default: `streamlit run app.py` on the bundled sample game (sample_videos/game/), Timeline & frames in
+headless Chromium (Playwright, /usr/bin/chromium), and for each click the time inside the page from the button
+press until the new frame's picture is decoded and painted (one animation frame after it shows). Measured for
+the viewer's default, stepping in the browser (±1, ±5 frames: a picture swap; a step past the prefetched frames
+waits for the server's next ones), then for the server path (the judge's other choice: a rerun of the viewer per
+step) and the ±1 s steps (through the server in both). Median, p95 and max per kind; the clicks are paced like a
+judge's (a short pause between them). Targets: ≤ 100 ms a frame step, ≤ 300 ms a jump. A shared or loaded
+machine inflates the server path most: say so beside the figures.
+
+--server: renders a 1280x720 H.264 game (GOP of `--gop` frames, like a camera's 2 s) into a temp folder and times
+what the server does per click — decode the frame (vision.video), draw the overlay (vision.overlay), encode the
+JPEG — for steps from positions all over the video and jumps to every vote window and to random times; and one
+full AppTest rerun of the Timeline page per server step (the whole script, an upper bound).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -44,17 +52,30 @@ def _summary(name: str, ms: list[float], target: float) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--server", action="store_true", help="time the server's work per click on a rendered 720p game")
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--gop", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--browser", action="store_true", help="also time clicks in headless Chromium (Playwright)")
+    parser.add_argument("--clicks", type=int, default=40, help="frame steps clicked in the browser per path")
     args = parser.parse_args()
+    if args.server:
+        return _server(args)
+    with tempfile.TemporaryDirectory() as tmp:
+        protocol = REPO / "sample_videos" / "game" / "sample_game.protocol.json"
+        observations = protocol.with_name("sample_game.observations.json")
+        _browser_steps([str(protocol), "--observations", str(observations)], Path(tmp) / "data", args.clicks,
+                       random.Random(args.seed))
+    return 0
+
+
+def _server(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["STOPFRAME_DATA"] = str(Path(tmp) / "data")
         t0 = time.perf_counter()
         protocol = _make_game(Path(tmp) / "game", args.seconds, args.gop)
         print(f"rendered a 1280x720 game of {args.seconds:.0f} s, GOP {args.gop}, in {time.perf_counter() - t0:.1f} s")
+        from stopframe_app import state
         from stopframe_app.game import GameSpec, complete_spec, load_game
         from stopframe_app.viewer import draw_frame
 
@@ -83,41 +104,44 @@ def main() -> int:
         targets += [rng.uniform(0, meta.duration - 0.1) for _ in range(30)]
         for t in targets:
             timed(rng.randrange(0, last))
-            with_source = game.spec.video
-            assert with_source
-            from stopframe_app import state
-
             with state.video(game) as source:
                 index = source.index_at(t)
             jumps.append(timed(index))
 
         print(f"video {meta.width}x{meta.height} @ {fps:g} fps, {meta.frame_count} frames")
-        all_steps = [x for v in steps.values() for x in v]
         for label, values in steps.items():
             print(_summary(f"step {label}", values, 100))
-        print(_summary("step (all kinds)", all_steps, 100))
+        print(_summary("step (all kinds)", [x for v in steps.values() for x in v], 100))
         print(_summary("jump to event", jumps, 300))
         _apptest_steps(protocol)
-        if args.browser:
-            _browser_steps(protocol, Path(tmp) / "data")
     return 0
 
 
-# In the page: press the button, then wait (per animation frame) until the picture shows a new, decoded frame.
+# In the page: press the button, then wait (per animation frame) until the picture shows a new, decoded frame,
+# and one more animation frame for its paint. A click that paints nothing in 10 s counts as 10 s.
 CLICK_TO_PICTURE = """async ([label, sel]) => {
   const button = [...document.querySelectorAll('button')].find(b => b.innerText.trim() === label);
   const old = document.querySelector(sel).src;
   const t0 = performance.now();
   button.click();
   await new Promise(done => { const poll = () => { const i = document.querySelector(sel);
-    if (i && i.src !== old && i.complete && i.naturalWidth) done(); else requestAnimationFrame(poll); }; poll(); });
+    if ((i && i.src !== old && i.complete && i.naturalWidth) || performance.now() - t0 > 10000) done();
+    else requestAnimationFrame(poll); }; poll(); });
   await new Promise(painted => requestAnimationFrame(() => painted()));  // count the frame that paints it
   return performance.now() - t0;
 }"""
 
 
-def _browser_steps(protocol: Path, data: Path) -> None:
-    """Click to picture in headless Chromium: from the button press until the new frame's image has loaded."""
+def _settle(page: Any) -> None:
+    """Until Streamlit has finished its run (the page is what the judge sees)."""
+    page.wait_for_timeout(300)
+    page.wait_for_function("""() => { const app = document.querySelector('[data-testid="stApp"]');
+        return app && app.getAttribute('data-test-script-state') === 'notRunning'; }""", timeout=120_000)
+
+
+def _browser_steps(app_args: list[str], data: Path, clicks: int, rng: random.Random) -> None:
+    """Click to painted frame in headless Chromium, for the viewer's default and for the server path."""
+    import platform
     import shutil
     import socket
     import subprocess
@@ -128,12 +152,15 @@ def _browser_steps(protocol: Path, data: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {**os.environ, "STOPFRAME_DATA": str(data), "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "STOPFRAME_DATA": str(data), "PYTHONPATH": str(REPO), "STOPFRAME_LANG": "en"}
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1", "--", str(protocol)],
+                             "--server.port", str(port), "--server.address", "127.0.0.1",
+                             "--browser.gatherUsageStats", "false", "--", *app_args],
                             cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    print(f"the sample game ({Path(app_args[0]).name}) in headless Chromium; {os.cpu_count()} CPUs, load average "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} at the start ({platform.node()})")
     try:
-        for _ in range(100):
+        for _ in range(200):
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1)
                 break
@@ -144,29 +171,78 @@ def _browser_steps(protocol: Path, data: Path) -> None:
                                          args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
             page = browser.new_page(viewport={"width": 1440, "height": 1100})
             page.goto(f"http://127.0.0.1:{port}")
-            page.get_by_text("Timeline & frames", exact=True).first.click()
+            page.wait_for_selector("text=Vote audit", timeout=120_000)
+            _settle(page)
+            page.locator('[data-testid="stSidebar"]').get_by_text("Timeline & frames", exact=True).first.click()
             page.wait_for_selector("text=Timeline and frames", timeout=60_000)
+            _settle(page)
+            box = page.locator('[data-testid="stNumberInput"] input').first  # start mid-game, at frame START
+            box.fill(str(START))
+            box.press("Enter")
+            _settle(page)
+            # The default: stepping in the browser, in the strip's own frame.
+            page.frame_locator("iframe").first.locator("img#f").wait_for(timeout=60_000)
+            page.wait_for_timeout(1000)
+            strip = next(f for f in page.frames if f != page.main_frame)
+            default: dict[str, list[float]] = {}
+            for label in _clicks(clicks, rng):
+                default.setdefault(label, []).append(strip.evaluate(CLICK_TO_PICTURE, [label, "img#f"]))
+                page.wait_for_timeout(rng.randint(120, 400))  # a judge's pace: look, then click again
+            _settle(page)
+            seconds = [_server_click(page, label, strip) for label in ["+1 s", "−1 s"] * 4]
+            print("\nstepping in the browser (the default):")
+            for label, values in default.items():
+                print(_summary(f"  browser step {label}", values, 100))
+            print(_summary("  browser step (all)", [x for v in default.values() for x in v], 100))
+            print(_summary("  ±1 s (through the server)", seconds, 300))
+            # The server path: the judge's other choice (and the fallback).
+            page.get_by_text("Step in the browser", exact=False).first.click()
+            _settle(page)
             image = '[data-testid="stImage"] img'
             page.wait_for_selector(image, timeout=60_000)
-            page.wait_for_timeout(2000)
-            results: dict[str, list[float]] = {}
-            for label in ["+1"] * 15 + ["+5"] * 5 + ["+1 s"] * 5 + ["−1"] * 5:
-                results.setdefault(label, []).append(page.evaluate(CLICK_TO_PICTURE, [label, image]))
-            for label, values in results.items():
-                print(_summary(f"browser click {label}", values, 100))
-            print(_summary("browser click (all)", [x for v in results.values() for x in v], 100))
-            # Stepping in the browser: frames ±12 prefetched into the page, stepped without a round trip.
-            start = time.perf_counter()
-            page.get_by_text("Step in the browser", exact=False).first.click()
-            page.frame_locator("iframe").first.locator("img#f").wait_for(timeout=60_000)
-            print(f"prefetching the strip of 25 frames: {(time.perf_counter() - start) * 1000:.0f} ms (once per position)")
-            strip = next(f for f in page.frames if f != page.main_frame)
-            local = [strip.evaluate(CLICK_TO_PICTURE, [label, "img#f"]) for label in ["+1"] * 8 + ["−1"] * 8 + ["+5", "−5"] * 2]
-            print(_summary("browser step (prefetched)", local, 100))
+            page.wait_for_timeout(1000)
+            server: dict[str, list[float]] = {}
+            for label in _clicks(max(10, clicks // 2), rng):
+                server.setdefault(label, []).append(page.evaluate(CLICK_TO_PICTURE, [label, image]))
+                _settle(page)
+            print("\nstepping on the server (the choice):")
+            for label, values in server.items():
+                print(_summary(f"  server step {label}", values, 100))
+            print(_summary("  server step (all)", [x for v in server.values() for x in v], 100))
             browser.close()
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+    print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
+START = 250  # the frame the clicks start from (10 s into the sample game, before its first vote)
+
+
+def _clicks(n: int, rng: random.Random) -> list[str]:
+    """A judge's frame steps: mostly +1, some +5, and back (past the prefetched ±12 frames more than once), never
+    before the video's first frame (a step that moves nothing paints nothing)."""
+    out, at = [], START
+    for _ in range(n):
+        label = rng.choice(["+1", "+1", "+1", "+5", "−1", "−5"])
+        step = int(label.replace("−", "-"))
+        if at + step < 0:
+            label, step = "+5", 5
+        out.append(label)
+        at += step
+    return out
+
+
+def _server_click(page: Any, label: str, strip: Any) -> float:
+    """A seconds' step (a server button) with the strip on: press to the strip painting the new frame."""
+    t0 = time.perf_counter()
+    old = strip.evaluate("() => document.body.dataset.frame")
+    page.get_by_role("button", name=label, exact=True).first.click()
+    strip.wait_for_function("old => document.body.dataset.frame !== old", arg=old, timeout=60_000)
+    strip.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+    took = (time.perf_counter() - t0) * 1000
+    _settle(page)
+    return took
 
 
 def _apptest_steps(protocol: Path) -> None:

@@ -68,18 +68,20 @@ def stem_of(path: Path) -> str:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """Which files make up a game and under which rule profile to review it (None: the protocol's own)."""
+    """Which files make up a game and under which rule profile to review it (None: the protocol's own);
+    `audit`: a saved audit report (a tournament's, stopframe-audit/1) shown as it is instead of auditing again."""
 
     protocol: str
     video: str | None = None
     seats: str | None = None
     observations: str | None = None
     profile: str | None = None
+    audit: str | None = None
 
     def signature(self) -> tuple:
         """Paths with their modification times: a changed file means a new analysis, an unchanged one a cache hit."""
         return (self.protocol, mtime(self.protocol), self.video, mtime(self.video), self.seats, mtime(self.seats),
-                self.observations, mtime(self.observations), self.profile)
+                self.observations, mtime(self.observations), self.profile, self.audit, mtime(self.audit))
 
 
 def mtime(path: str | None) -> float | None:
@@ -115,7 +117,7 @@ def complete_spec(spec: GameSpec) -> GameSpec:
             obs = str(beside)
         elif cached is not None and cached.is_file():
             obs = str(cached)
-    return GameSpec(spec.protocol, video, seats, obs, spec.profile)
+    return GameSpec(spec.protocol, video, seats, obs, spec.profile, spec.audit)
 
 
 def _why_no_video(protocol: Protocol) -> str:

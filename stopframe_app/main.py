@@ -11,6 +11,7 @@ import streamlit as st
 
 from contract import i18n
 from contract.errors import StopframeError
+from review.game.profiles import get_profile
 from stopframe_app import state
 from stopframe_app.game import Game, profile_ids
 from stopframe_app.views import appeals, calibrate, exports, frames, open_game, tournament, training, votes
@@ -47,6 +48,12 @@ def guarded(fn: Callable[..., None], *args: object) -> bool:
     return False
 
 
+def profile_label(profile_id: str) -> str:
+    """A rule profile as the picker shows it: its rulebook's name in the reader's words, and its code (the
+    protocol's `rules`, what a judge types on the command line)."""
+    return f"{i18n._(get_profile(profile_id).title)} · {profile_id}"
+
+
 def _sidebar(game: Game | None) -> str:
     with st.sidebar:
         st.title("Stopframe")
@@ -57,7 +64,8 @@ def _sidebar(game: Game | None) -> str:
             ids = profile_ids()
             if st.session_state.get(PROFILE) not in ids:
                 st.session_state[PROFILE] = game.profile_id if game.profile_id in ids else ids[0]
-            st.selectbox(t("Rule profile"), ids, key=PROFILE, on_change=lambda: state.set_profile(st.session_state[PROFILE]))
+            st.selectbox(t("Rule profile"), ids, key=PROFILE, format_func=profile_label,
+                         on_change=lambda: state.set_profile(st.session_state[PROFILE]))
         st.text_input(t("Your name (recorded with each decision)"), key=state.JUDGE, on_change=state.recall_language)
         pages = list(PAGES)
         if st.session_state.get(state.VIEW) not in pages:

@@ -20,7 +20,8 @@ import streamlit as st
 
 from contract import i18n
 from contract.errors import StopframeError
-from review.audit.findings import AuditReport
+from contract.jsonio import read_document
+from review.audit.findings import AUDIT_FORMAT, AuditReport
 from review.cases.appeal_store import AppealStore
 from review.cases.store import Store, default_db_path
 from review.cases.training_store import TrainingStore
@@ -29,6 +30,7 @@ from stopframe_app.game import Game, GameSpec, complete_spec, load_game, mtime, 
 
 SPEC = "game_spec"
 FRAME = "frame"  # the viewer's position: plain session state, never a widget's key, so no page change drops it
+FINDING = "finding"  # (finding key, the viewer's frame then): the finding last selected in the Vote audit's table
 FRAME_BOX = "frame_box"  # the viewer's frame number box (a widget: Streamlit forgets it on other pages)
 VIEW = "view"
 JUDGE = "judge"
@@ -99,10 +101,29 @@ def _opened(spec: GameSpec) -> Game:
 @st.cache_resource(show_spinner=False, max_entries=8)
 def _game(signature: tuple, spec: GameSpec) -> Game:
     game = load_game(spec)
-    game.audit, notes, errors = _audit(signature, game)
+    game.audit, notes, errors = saved_audit(game) if spec.audit else _audit(signature, game)
     game.notes.update(notes)
     game.errors.update(errors)
     return game
+
+
+def saved_audit(game: Game) -> tuple[AuditReport | None, dict[str, str], dict[str, str]]:
+    """The audit a tournament run saved for this game (OUT/games/NAME.audit.json), as it is: the judge sees the
+    run's findings at once, with no second look at the video. Without the run's observations the hands on the
+    frames still need the video analysed; the note says so instead of "not analysed yet"."""
+    path = str(game.spec.audit)
+    try:
+        report = AuditReport.from_json(read_document(path, "audit report", AUDIT_FORMAT), path).at_file_precision()
+    except StopframeError as exc:
+        return None, {}, {"audit": str(exc)}
+    except (KeyError, TypeError, ValueError) as exc:
+        return None, {}, {"audit": i18n._("{path}: not an audit report this app can read ({kind}: {error}).",
+                                          path=path, kind=type(exc).__name__, error=exc)}
+    notes = {}
+    if game.observations is None and "observations" in game.notes:
+        notes["observations"] = i18n._("The findings are the tournament's audit ({path}); the hands it saw were not "
+                                       "kept with it: analyse the video to see them on the frames.", path=path)
+    return report, notes, {}
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -172,7 +193,7 @@ def try_open(spec: GameSpec, where: str) -> bool:
         st.session_state[OPEN_ERROR] = (where, i18n._("Not opened: the file could not be read ({kind}: {error}).",
                                                       kind=type(exc).__name__, error=exc))
         return False
-    named = {"video": spec.video, "seats": spec.seats, "observations": spec.observations}
+    named = {"video": spec.video, "seats": spec.seats, "observations": spec.observations, "audit": spec.audit}
     bad = [game.errors[k] for k, path in named.items() if path and k in game.errors]
     if bad:
         st.session_state[OPEN_ERROR] = (where, i18n._("Not opened: {why}", why=" ".join(bad)))
@@ -203,7 +224,9 @@ def open_error(where: str) -> str | None:
 
 
 def set_profile(profile_id: str) -> None:
-    st.session_state[SPEC] = replace(st.session_state.get(SPEC) or sample_spec(), profile=profile_id)
+    """Review the game under another rule profile: a saved audit (a tournament's) was made under its own profile,
+    so the game is audited afresh."""
+    st.session_state[SPEC] = replace(st.session_state.get(SPEC) or sample_spec(), profile=profile_id, audit=None)
 
 
 def current_game() -> Game:

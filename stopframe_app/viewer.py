@@ -1,5 +1,7 @@
 """The frame viewer: server-decoded, frame-exact frames with the seat zones, hands and vote window drawn in.
 
+A frame step is a picture swap in the browser by default (the frames around are prefetched into the page); the
+server path (a rerun per step, about a third of a second in the browser) is the choice and the fallback.
 Stepping runs inside st.fragment so only the viewer reruns. The clock shown is relative to the judge's
 call of the vote on screen (t = 0 at «кто голосует»), which is how a judge talks about a late hand.
 """
@@ -17,6 +19,7 @@ import streamlit.components.v1 as components
 
 from contract import i18n
 from contract.clock import Clock
+from contract.errors import StopframeError
 from review.audit.findings import Finding
 from review.cases.store import data_dir
 from stopframe_app import state, words
@@ -28,6 +31,8 @@ if TYPE_CHECKING:
 _strip_component = components.declare_component("stopframe_strip", path=str(Path(__file__).with_name("strip")))
 
 STRIP_RADIUS = 12  # frames prefetched either side for stepping in the browser (±0.5 s at 25 fps)
+FIRST_RADIUS = 1  # after a move of the server's own (a seconds' step, a jump), the frames sent first, so the frame
+# shows at once; the strip then asks for the rest around it
 STEPS: Sequence[tuple[str, str, float]] = (
     ("−1 s", "s", -1.0), ("−5", "f", -5), ("−1", "f", -1), ("+1", "f", 1), ("+5", "f", 5), ("+1 s", "s", 1.0),
 )
@@ -68,9 +73,10 @@ def step_frame(kind: str, amount: float, clock: Clock, last: int) -> None:
     st.session_state[state.FRAME] = min(max(0, to), last)
 
 
-def step_buttons(cols: Sequence[Any], key: str, clock: Clock, last: int) -> None:
-    """One button per step of STEPS in the first columns of `cols` (keys `{key}_step_{label}`)."""
-    for col, (label, kind, amount) in zip(cols, STEPS, strict=False):
+def step_buttons(cols: Sequence[Any], key: str, clock: Clock, last: int,
+                 steps: Sequence[tuple[str, str, float]] = STEPS) -> None:
+    """One button per step of `steps` in the first columns of `cols` (keys `{key}_step_{label}`)."""
+    for col, (label, kind, amount) in zip(cols, steps, strict=False):
         col.button(label, key=f"{key}_step_{label}", on_click=step_frame, args=(kind, amount, clock, last),
                    width="stretch")
 
@@ -126,41 +132,70 @@ def frame_viewer(game: Game, key: str) -> None:
 
 @st.fragment
 def _viewer_fragment(game: Game, key: str) -> None:
+    """Stepping in the browser by default (the frames around are prefetched into the page: a step is a picture
+    swap, no round trip); stepping on the server where the judge switches it off or the frames around cannot be
+    decoded for it. The seconds' steps, the frame number box and the clip go through the server either way."""
     meta = game.video_meta
     last = meta.frame_count - 1
     st.session_state[state.FRAME] = min(state.frame(), last)
     strip_key = f"{key}_strip_at"
     moved = st.session_state.get(strip_key)
-    if isinstance(moved, dict) and moved.get("seq") != st.session_state.get(f"{strip_key}_seen"):
-        # The browser stepped on its own: it told where it stopped, and the server carries on from there.
+    told = isinstance(moved, dict) and moved.get("seq") != st.session_state.get(f"{strip_key}_seen")
+    if told:
+        # The browser stepped on its own (or asks for the rest of the frames around): it told where it stopped,
+        # and the server carries on from there.
         st.session_state[f"{strip_key}_seen"] = moved.get("seq")
         st.session_state[state.FRAME] = min(max(0, int(moved.get("frame") or 0)), last)
     st.session_state[state.FRAME_BOX] = st.session_state[state.FRAME]
     with state.video(game) as source:
         clock = source.clock
+    in_browser = st.toggle(i18n.ngettext("Step in the browser (← → keys; {n} frame either side is kept in the page, "
+                                         "and the server sends more where you stop)",
+                                         "Step in the browser (← → keys; {n} frames either side are kept in the page, "
+                                         "and the server sends more where you stop)", STRIP_RADIUS),
+                           value=True, key=f"{key}_strip")
+    index = state.frame()
+    zones = f"{key}_zones"
+    sent = f"{strip_key}_centre"  # the frame the strip's frames were last centred on
+    radius = STRIP_RADIUS if told or st.session_state.get(sent) == index else FIRST_RADIUS
+    frames, why = (_strip_or_why(game, index, bool(st.session_state.get(zones, True)), radius) if in_browser
+                   else (None, None))
+    st.session_state[sent] = index if frames is not None else None
     cols = st.columns(len(STEPS) + 2)
-    step_buttons(cols, key, clock, last)
+    step_buttons(cols, key, clock, last, [s for s in STEPS if s[1] == "s"] if frames is not None else STEPS)
     cols[-2].number_input(words.t("frame"), min_value=0, max_value=last, step=1, key=state.FRAME_BOX,
                           label_visibility="collapsed", on_change=_typed_frame)
-    show = cols[-1].toggle(words.t("zones"), value=True, key=f"{key}_zones")
-    index = state.frame()
-    if st.toggle(words.t("Step in the browser (← → keys; {n} frames either side are kept in the page, "
-                         "and the server sends more where you stop)", n=STRIP_RADIUS), key=f"{key}_strip"):
-        frames = strip_frames(game, index, show_zones=show)
+    show = cols[-1].toggle(words.t("zones"), value=True, key=zones)
+    if frames is not None:  # the frame steps are the strip's own buttons
         start = next(k for k, f in enumerate(frames) if f[0] == index)
         _strip_component(frames=strip_payload(frames), at=start, radius=STRIP_RADIUS, end=frames[-1][0] >= last,
+                         loading=i18n.ngettext("Loading more frames from the server (only {n} is kept either side in "
+                                               "the page)…", "Loading more frames from the server (only {n} are "
+                                               "kept either side in the page)…", STRIP_RADIUS),
                          key=strip_key, default=None)
         st.caption(words.t("The server knows the frame you stopped at (now frame {index}): the steps above, the "
                            "appeal's frame and the clip start from it.", index=index))
-        return
-    jpeg, caption = render_frame(game, index, show_zones=show)
-    st.image(jpeg, caption=caption, width="stretch")
+    else:
+        if why is not None:
+            st.caption(words.t("Stepping in the browser is not available for this video ({why}): each step goes "
+                               "through the server.", why=why))
+        jpeg, caption = render_frame(game, index, show_zones=show)
+        st.image(jpeg, caption=caption, width="stretch")
     clip_col, slow_col = st.columns(2)
     if clip_col.button(words.t("Clip around this frame (±2 s)"), key=f"{key}_clip"):
         normal, slow = make_clips(game, index)
         clip_col.video(str(normal))
         slow_col.video(str(slow))
         slow_col.caption(words.t("quarter speed"))
+
+
+def _strip_or_why(game: Game, index: int, show_zones: bool,
+                  radius: int) -> tuple[list[tuple[int, str, bytes]] | None, str | None]:
+    """The frames around `index` for the browser, or why they cannot be had (a frame that will not decode)."""
+    try:
+        return strip_frames(game, index, radius, show_zones=show_zones), None
+    except StopframeError as exc:
+        return None, str(exc)
 
 
 def strip_payload(frames: Sequence[tuple[int, str, bytes]]) -> list[dict[str, Any]]:

@@ -33,7 +33,16 @@ from review.cases.appeals import (
 from review.cases.exports import KeyFrame
 from review.cases.store import data_dir
 from stopframe_app import state, words
-from stopframe_app.decisions import evidence_frames, flash, md, no_name, plain_title, show_flash, title
+from stopframe_app.decisions import (
+    evidence_frame,
+    evidence_frames,
+    flash,
+    md,
+    no_name,
+    plain_title,
+    show_flash,
+    title,
+)
 from stopframe_app.game import Game
 from stopframe_app.report import evidence_in_words, header_protocol
 
@@ -149,6 +158,46 @@ def _open_case(game: Game) -> None:
           opened.case_id)
 
 
+def start_at(game: Game, found: dict[str, dict[str, Any]]) -> int:
+    """The finding the form starts on: the one the judge is looking at — selected in the Vote audit (while the
+    viewer has not moved since), else the one whose frames the viewer shows (within 2 s), else the one selected
+    before; without any, the first count mismatch, else the first finding."""
+    options = list(found)
+    keys = [finding_key(v["finding"]) if v["kind"] == "finding" else None for v in found.values()]
+    selected, at_frame = st.session_state.get(state.FINDING) or (None, None)
+    if selected in keys and at_frame == state.frame():
+        return keys.index(selected)
+    if game.video_meta is not None:
+        here, reach = state.frame(), max(1, round(2 * game.video_meta.fps))
+        near = []  # (from the frame its card steps to, from its nearest evidence frame, its place)
+        for k, v in enumerate(found.values()):
+            if v["kind"] == "finding":
+                step_to = evidence_frame(game, v["finding"])
+                frames = [*evidence_frames(game, v["finding"]), *([step_to] if step_to is not None else [])]
+                if frames:
+                    near.append((abs(here - step_to) if step_to is not None else reach + 1,
+                                 min(abs(here - i) for i in frames), k))
+        close = min(near, default=None)
+        if close is not None and min(close[:2]) <= reach:
+            return close[2]
+    if selected in keys:
+        return keys.index(selected)
+    mismatch = words.kind("count_mismatch")
+    return next((i for i, o in enumerate(options) if mismatch in o), 0)
+
+
+def game_day(game: Game, now: datetime) -> datetime:
+    """When the game was played, as the form's times start: the protocol's game.date (at the present time of day
+    where it gives the date alone), else now — an appeal is often written up after the tournament day."""
+    header = game.data.get("game")
+    given = str(header.get("date") or "").strip() if isinstance(header, dict) else ""
+    try:
+        day = datetime.fromisoformat(given)
+    except ValueError:
+        return now
+    return datetime.combine(day.date(), now.time()) if len(given) <= 10 else day.replace(tzinfo=None)
+
+
 def _new_case(game: Game) -> None:
     st.subheader(words.t("Open a new case"))
     found = sources(game)
@@ -156,9 +205,8 @@ def _new_case(game: Game) -> None:
         st.info(words.t("This game has no findings or events to appeal."))
         return
     options = list(found)
-    mismatch = words.kind("count_mismatch")
-    default = next((i for i, o in enumerate(options) if mismatch in o), 0)
-    picked = st.selectbox(words.t("Opened from (a finding or an event)"), options, index=default, key="appeal_from")
+    picked = st.selectbox(words.t("Opened from (a finding or an event)"), options, index=start_at(game, found),
+                          key="appeal_from")
     f: Finding | None = found[picked].get("finding")
     texts = {g.clause: _(g.text) for g in grounds_for(game.profile_id)}  # by clause; "other": no clause of its own
     grounds = list(texts)
@@ -173,9 +221,9 @@ def _new_case(game: Game) -> None:
                     format_func=lambda s: "—" if s is None else f"{s} {game.players.get(s, '')}")
     st.text_area(words.t("What the appeal claims"), value=words.said(f) if f is not None else "", key=f"appeal_claim_{picked}")
     st.session_state["appeal_claim"] = st.session_state[f"appeal_claim_{picked}"]
-    now = time.strftime(TIME_FORMAT)
-    left.text_input(words.t("Game ended at"), value=now, key="appeal_ended")
-    right.text_input(words.t("Appeal filed at"), value=now, key="appeal_filed")
+    when = game_day(game, datetime.now()).strftime(TIME_FORMAT)
+    left.text_input(words.t("Game ended at"), value=when, key="appeal_ended")
+    right.text_input(words.t("Appeal filed at"), value=when, key="appeal_filed")
     if game.profile_id == "rfm":
         try:
             ends = _parse_time(str(st.session_state["appeal_ended"]), _("Game ended at")) + 600

@@ -35,6 +35,7 @@ GRID = 24  # click resolution of the picture, in frame pixels
 FOUND = "calib_found"  # (video path, FoundMap): the map found from this video since the tab was opened
 TRIED = "calib_found_tried"  # video paths the finder has already run on (the page never loops on a failure)
 CAMERA = "calib_camera"  # the camera whose seats are placed (a game of several cameras)
+START = "calib_start"  # which zones the page starts from (one of OWN, FOUND_START, ELLIPSE)
 # where the zones start from, by their English names (shown from the catalogue)
 OWN, FOUND_START, ELLIPSE = "the game's seat map", "the seat map found from the video", "an ellipse of ten seats"
 CENTRE, SEAT1 = "centre", "seat1"  # what a click places besides a seat's zone (a seat number)
@@ -127,6 +128,7 @@ def find_seats_now(game: Game) -> None:
         bar.empty()
     st.session_state[FOUND] = (game.spec.video, found)
     st.session_state[MOVES] = {}
+    st.session_state[START] = FOUND_START  # the map just found is shown at once, not the one shown before
 
 
 def _renumber(game: Game, flip: bool, move: int) -> None:
@@ -242,7 +244,7 @@ def render(game: Game) -> None:
         find_seats_now(game)  # no map at all: start from the one the video shows, not from the ellipse
     found = found_map(game)
     starts = ([OWN] if game.seat_map is not None else []) + ([FOUND_START] if found is not None else []) + [ELLIPSE]
-    start_from = st.radio(words.t("Start from"), starts, horizontal=True, key="calib_start", format_func=_)
+    start_from = st.radio(words.t("Start from"), starts, horizontal=True, key=START, format_func=_)
     own = start_from != ELLIPSE
     if start_from == FOUND_START and found is not None:
         found_panel(game, found)

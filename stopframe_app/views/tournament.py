@@ -9,6 +9,7 @@ with each game's audit and protocol from the folder, so nothing is looked at aga
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -134,20 +135,30 @@ def player_rows(t: Tournament) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def spec_of(g: TournamentGame) -> GameSpec:
+def spec_of(g: TournamentGame, folder: Path | None = None) -> GameSpec:
     """The game as the app opens it: the tournament's protocol (the converted one for a club file), its seat
-    map, its saved observations where the run used them, else its video."""
+    map, its saved observations where the run used them, else its video; and the run's audit report (in
+    `folder`, the tournament's OUT), so its findings open as the run found them, with no second analysis."""
     f = g.files
-    return GameSpec(str(f["protocol"]), f.get("video"), f.get("seats"), f.get("observations"), g.rules)
+    audit = folder / g.audit if folder is not None and g.audit and (folder / g.audit).is_file() else None
+    return GameSpec(str(f["protocol"]), f.get("video"), f.get("seats"), f.get("observations"), g.rules,
+                    str(audit) if audit is not None else None)
 
 
-def _open_game(t: Tournament, game_id: str) -> None:
+def name_of(t: Tournament, folder: Path) -> str:
+    """The tournament's own name, as the report gives its games' (their protocols' game.tournament; the most
+    common one where they differ), else the folder's name."""
+    names = Counter(g.tournament.strip() for g in t.games if g.tournament and g.tournament.strip())
+    return names.most_common(1)[0][0] if names else folder.name
+
+
+def _open_game(t: Tournament, game_id: str, folder: Path) -> None:
     st.session_state.pop(SAID, None)
     g = t.game(game_id)
     if g is None or not g.files.get("protocol"):
         st.session_state[SAID] = words.t("Not opened: the game {game} has no protocol in the tournament.", game=game_id)
         return
-    if state.try_open(spec_of(g), "tournament"):
+    if state.try_open(spec_of(g, folder), "tournament"):
         st.session_state[state.VIEW] = "Vote audit"
     else:
         st.session_state[SAID] = words.md(state.open_error("tournament") or _("Not opened."))
@@ -162,9 +173,11 @@ def _progress(folder: Path) -> None:
     eta = ((", " + _("about {n} s left", n=max(1, round(left))) if left < 90 else
             ", " + _("about {n} min left", n=round(left / 60)))
            if isinstance(left, int | float) and not isinstance(left, bool) else "")
-    st.info(words.t("A run is going on: {games} of {total} games, {windows} of {all} vision windows{eta}. Reload to "
-                    "see more.", games=p.get("games_done", 0), total=p.get("games", 0), windows=p.get("windows_done", 0),
-                    all=p.get("windows", 0), eta=eta))
+    games = ngettext("{done} of {n} game", "{done} of {n} games", int(p.get("games") or 0), done=p.get("games_done", 0))
+    windows = ngettext("{done} of {n} vision window", "{done} of {n} vision windows", int(p.get("windows") or 0),
+                       done=p.get("windows_done", 0))
+    st.info(words.t("A run is going on: {games}, {windows}{eta}. Reload to see more.", games=games, windows=windows,
+                    eta=eta))
 
 
 def _chooser() -> None:
@@ -192,7 +205,7 @@ def render(game: Game | None = None) -> None:
     folder = Path(opened)
     t = load(folder)
     totals = t.totals
-    st.subheader(md(folder.name))
+    st.subheader(md(name_of(t, folder)))
     st.write(words.t("{games}: {audited} audited, {reused} from an earlier run, {failed} failed; {findings}, "
                      "{suggestions} (at or above {threshold} confidence). Made {created}.",
                      games=ngettext("{n} game", "{n} games", totals["games"]), audited=totals["audited"],
@@ -207,11 +220,12 @@ def render(game: Game | None = None) -> None:
     if playable:
         cols = st.columns([3, 1])
         chosen = cols[0].selectbox(words.t("Game"), playable, key="tournament_game")
-        cols[1].button(words.t("Open this game"), key="tournament_open_game", on_click=_open_game, args=(t, chosen))
+        cols[1].button(words.t("Open this game"), key="tournament_open_game", on_click=_open_game, args=(t, chosen, folder))
         picked = t.game(chosen)
         if picked is not None and not picked.files.get("observations"):
-            st.caption(words.t("This game was audited from its video: its Vote audit needs the video analysed once "
-                               "(Open a game → Analyse the vote windows)."))
+            st.caption(words.t("This game was audited from its video: its findings open as the tournament found them; "
+                               "the hands on the frames need the video analysed once (Vote audit → Analyse the vote "
+                               "windows)."))
     st.markdown(words.t("**Judges' record** (decisions made in each game's Vote audit count on the next visit)"))
     st.dataframe(judge_rows(t), hide_index=True, width="stretch", key="tournament_judges")
     st.markdown(words.t("**Players' fouls** (what the rules would have given, by the standing findings)"))

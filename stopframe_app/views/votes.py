@@ -72,12 +72,17 @@ def render(game: Game) -> None:
         st.write(words.t("The video shows nothing against this round.") if game.audit is not None
                  else words.t("No audit yet."))
     else:
-        st.caption(words.t("Select a row to see only that finding below."))
+        hidden = bool(night_rows(game)) or any((f.day, f.round) not in {(r.day, r.round) for r in rounds}
+                                               for f in findings)
+        st.caption(words.t("Select a row to see only that finding below; the nights table and the night findings "
+                           "show when no finding is selected.") if hidden
+                   else words.t("Select a row to see only that finding below."))
         picked = st.dataframe(pd.DataFrame([overview_row(f, decisions) for f in here]), hide_index=True, width="stretch",
                               on_select="rerun", selection_mode="single-row", key=f"overview_{rnd.day}_{rnd.round}")
         rows = list(getattr(getattr(picked, "selection", None), "rows", None) or [])
         if rows and rows[0] < len(here):
             here, alone = [here[rows[0]]], True
+            st.session_state[state.FINDING] = (finding_key(here[0]), state.frame())  # the appeal form starts on it
     cards_with_cameras(game, here, decisions)
     _recomputed(game, rnd, decisions)
     if not alone:  # a selected row shows that finding alone

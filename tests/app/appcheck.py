@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from streamlit.testing.v1 import AppTest
@@ -30,3 +31,16 @@ def shown(text: str) -> str:
     """A message as the judge reads it: the page escapes text from files (paths, names) so Markdown shows it as
     written; the escapes themselves are not seen."""
     return re.sub(r"\\([\\`*_{}\[\]()<>#+\-.!|~$:])", r"\1", text)
+
+
+def strip_args(at: AppTest) -> dict | None:
+    """What the frame viewer's browser strip was sent (its frames around and the one it shows), if it is on."""
+    strip = next((e for e in at.main if "json_args" in str(getattr(e, "proto", ""))[:2000]), None)
+    return json.loads(strip.proto.json_args) if strip is not None else None
+
+
+def viewer_caption(at: AppTest) -> str:
+    """The caption of the frame the viewer shows: in the strip (stepping in the browser, the default) or under the
+    server's picture (stepping on the server)."""
+    args = strip_args(at)
+    return args["frames"][args["at"]]["c"] if args is not None else at.get("image")[0].captions[0]

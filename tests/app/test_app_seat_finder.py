@@ -101,7 +101,10 @@ def test_finding_seats_never_replaces_the_games_own_map_unasked(data: Path, tmp_
     at.button(key="calib_find").click().run()
     ok(at)
     assert at.radio(key="calib_start").options == [OWN, FOUND_START, ELLIPSE]
-    at.radio(key="calib_start").set_value(FOUND_START).run()
+    # the found map is shown as soon as it is found: its panel, with no other option picked first
+    assert at.radio(key="calib_start").value == FOUND_START
+    assert at.button(key="calib_flip") is not None
+    assert any(shown(c.value).startswith("Found from ") for c in at.caption)
     at.text_input(key="calib_path").set_value(str(own)).run()
     before = own.read_bytes()
     at.button(key="calib_save").click().run()

@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from appcheck import goto, renders, shown
+from appcheck import goto, renders, shown, viewer_caption
 from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 from test_app import app
 
@@ -139,7 +139,9 @@ def test_every_page_and_export_speaks_in_words(data: Path) -> None:
         goto(at, page)
         assert_people_words(at, page)
     goto(at, "Timeline & frames")
+    at.toggle(key="frames_strip").set_value(False).run()
     at.button(key="frames_step_+5").click().run()
+    assert_people_words(at, "Timeline, stepping on the server")
     at.toggle(key="frames_strip").set_value(True).run()
     assert_people_words(at, "Timeline, stepping in the browser")
 
@@ -254,12 +256,13 @@ def test_messages_appear_beside_the_button_that_caused_them(data: Path) -> None:
 
 def test_the_viewer_frame_and_the_game_survive_page_changes_and_failed_opens(data: Path) -> None:
     at = goto(app(SPEC), "Timeline & frames")
+    at.toggle(key="frames_strip").set_value(False).run()  # stepping on the server
     for _ in range(20):
         at.button(key="frames_step_+5").click().run()
     assert at.session_state["frame"] == 100
     goto(at, "Vote audit")
     goto(at, "Timeline & frames")
-    assert at.session_state["frame"] == 100 and "frame 100 ·" in at.get("image")[0].captions[0]
+    assert at.session_state["frame"] == 100 and "frame 100 ·" in viewer_caption(at)
     # Appeals offers and attaches exactly that frame.
     goto(at, "Appeals")
     at.text_input(key="appeal_who").set_value("seat 8")
