@@ -141,19 +141,33 @@ def test_the_frame_a_card_shows_is_the_frame_confirming_records_and_the_case_fil
     assert any(h["on_frame"] <= late.frame < h["off_frame"] for h in hands)  # the hand is in the zone there
 
 
-def test_a_seat_map_of_another_video_is_refused_and_the_game_open_before_stays(tmp_path: Path, data: Path) -> None:
+def test_a_seat_map_of_another_size_is_said_and_of_another_shape_refused(tmp_path: Path, data: Path) -> None:
+    """Spec §2 scales a map of the same shape (a phone's smaller copy of the game): the game opens with a warning
+    naming both sizes and both files; a map of another shape is refused and the game open before stays open."""
     far = json.loads(SEATS.read_text())
     far["frame_size"] = [1280, 720]
     far["seats"] = {k: {"zone": [[x * 2 / 3, y * 2 / 3] for x, y in v["zone"]]} for k, v in far["seats"].items()}
     seats = tmp_path / "far.seats.json"
     seats.write_text(json.dumps(far))
     at = goto(app(SPEC), "Open a game")
-    before = at.session_state["game_spec"]
     at.text_input(key="path_protocol").set_value(str(SAMPLE_PROTOCOL))
     at.text_input(key="path_seats").set_value(str(seats))
     at.button(key="open_paths").click().run()
+    goto(at, "Vote audit")
+    warnings = [shown(w.value) for w in at.warning if "1280x720" in shown(w.value)]
+    assert len(warnings) == 1 and "1920x1080" in warnings[0] and "far.seats.json" in warnings[0], warnings
+    assert "sample_game.mp4" in warnings[0] and "check it is this camera's map" in warnings[0]
+    square = json.loads(SEATS.read_text())
+    square["frame_size"] = [1080, 1080]
+    square["seats"] = {k: {"zone": [[x * 1080 / 1920, y] for x, y in v["zone"]]} for k, v in square["seats"].items()}
+    other = tmp_path / "square.seats.json"
+    other.write_text(json.dumps(square))
+    goto(at, "Open a game")
+    before = at.session_state["game_spec"]
+    at.text_input(key="path_protocol").set_value(str(SAMPLE_PROTOCOL))
+    at.text_input(key="path_seats").set_value(str(other))
+    at.button(key="open_paths").click().run()
     errors = [shown(e.value) for e in at.error]
-    assert len(errors) == 1 and "1280x720" in errors[0] and "1920x1080" in errors[0], errors
-    assert "far.seats.json" in errors[0] and "sample_game.mp4" in errors[0]
+    assert len(errors) == 1 and "1080x1080" in errors[0] and "aspect ratio" in errors[0], errors
     assert "The game open before stays open." in errors[0]
     assert at.session_state["game_spec"] == before

@@ -38,7 +38,7 @@ SWITCH = "Язык · Language"  # the language switch speaks both, so either re
 FILE_NAME = re.compile(r"[\w~.-]*[/\\][^\s,;:()«»]*|[\w-]+(?:\.[\w-]+)*\.(?:json|mp4|csv|html|pdf|sqlite|jpg|png)\b"
                        r"|\b[\w\[\]]+\.[a-z_][\w\[\]]*|:[a-z]+\["
                        r"|`[^`]*`|\bstopframe [a-z]+|--[a-z-]+")  # ... and a command, an option
-LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9']+")
+LATIN_WORD = re.compile(r"[A-Za-z0-9']*[A-Za-z][A-Za-z0-9']*")  # a whole token: a case id's 99fdbf is one code
 IDENTIFIER = re.compile(r"\d")  # a word with a digit is a code (lvi2015, a case's id A20261206), not English
 CYRILLIC = re.compile(r"[А-Яа-яЁё]+")
 QUOTED = re.compile(r"«[^«»]*(?:«[^«»]*»[^«»]*)*»")
@@ -61,7 +61,8 @@ def foreign_words(text: str, lang: str, names: set[str]) -> list[str]:
         plain = plain.replace(name, " ")
     plain = FILE_NAME.sub(" ", plain)
     if lang == "ru":
-        return [w for w in LATIN_WORD.findall(plain) if w not in NAMES and not IDENTIFIER.search(w) and not w.isupper()]
+        return [w for w in LATIN_WORD.findall(plain)
+                if len(w) > 1 and w not in NAMES and not IDENTIFIER.search(w) and not w.isupper()]
     plain = QUOTED.sub(" ", plain)  # the Russian words an English sentence quotes: «Стоп», «С»
     return [w for w in CYRILLIC.findall(plain) if w not in NAMES and not w.isupper()]  # ППК, РФМ: abbreviations
 

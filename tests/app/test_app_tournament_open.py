@@ -19,7 +19,7 @@ from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 from streamlit.testing.v1 import AppTest
 
 from contract.observations import Observations, observations_from_json, read_observations
-from pipeline.audit import VisionObserver
+from pipeline.observer import VisionObserver
 from stopframe_app.game import SAMPLE_PROTOCOL
 from stopframe_cli.main import main
 
