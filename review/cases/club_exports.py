@@ -593,6 +593,7 @@ class ClubFile:
 
     target: str
     file: dict[str, Any]
+    game: dict[str, Any]  # the protocol as the file holds it: what the file reads back as (`held`)
     dropped: list[str] = field(default_factory=list)  # this game's events the format cannot hold, each with why
     never: list[str] = field(default_factory=list)  # what the format never carries (`left_out`)
 
@@ -619,7 +620,7 @@ def club_file(protocol: Mapping[str, Any], target: str) -> ClubFile:
             data, said = _leave_out(data, target, exc.index, exc.why)
             dropped.append(said)
             continue
-        return ClubFile(target, file, dropped, left_out(data, target))
+        return ClubFile(target, file, data, dropped, left_out(data, target))
     raise ExportRefused(_("The {format} file could not be made.", format=NAMES[target]))  # never expected
 
 
