@@ -493,7 +493,9 @@ def held(protocol: Mapping[str, Any], target: str) -> dict[str, Any]:
             if e["type"] == "foul":
                 fouls[e["seat"]] = fouls.get(e["seat"], 0) + 1
         out["fouls"] = sorted(fouls.items())
-        out["removals"] = [(e["seat"], g.day_of(i)) for i, e in enumerate(g.events) if e["type"] == "removal"]
+        removed = {e["seat"] for e in g.events if e["type"] == "removal"}
+        out["removals"] = [(e["seat"], g.day_of(i)) for i, e in enumerate(g.events) if e["type"] == "removal" or (
+            e["type"] == "elimination" and e["cause"] == "removal" and e["seat"] not in removed)]  # read back as one
     return out
 
 
@@ -517,9 +519,23 @@ def _read_back(g: _Played, file: dict[str, Any]) -> dict[str, Any]:
         if want[part] != got[part]:
             mine, theirs = (want[part], got[part]) if isinstance(want[part], list) else ([want[part]], [got[part]])
             first = next((a for a, b in zip(mine, theirs, strict=False) if a != b), mine[0] if mine else None)
+            i = _event_of(g, part, first)
+            if i is not None:  # an event the file cannot give back as it is: `club_file` ends the file before it
+                raise g.refuse(i, _("a {format} file would read it back otherwise", format=name))
             raise ExportRefused(_("The {format} file would read back with other {part} than the protocol{where}; it was "
                                   "not written.", format=name, part=term("held", part), where=_where(part, first)))
     return file
+
+
+def _event_of(g: _Played, part: str, item: Any) -> int | None:
+    """The protocol event a held part first differs at, where one event holds it (a night's shooting or check, a
+    day's first vote or nomination)."""
+    if not isinstance(item, tuple) or not item:
+        return None
+    kinds = {"shootings": ("shooting",), "checks": ("check",), "votes": ("vote", "lift_vote"),
+             "nominations": ("nomination",)}.get(part)
+    key = "night" if part in ("shootings", "checks") else "day"
+    return next((i for i, e in enumerate(g.events) if kinds and e["type"] in kinds and e.get(key) == item[0]), None)
 
 
 def _where(part: str, item: Any) -> str:
