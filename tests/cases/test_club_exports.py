@@ -18,8 +18,8 @@ from clubgames import CLUB_FILES, prepare
 from corrections import GAME, decision, one_vote_game, read, source
 from gamegen import generate
 
-from pipeline.audit import audit_game
 from contract import i18n
+from pipeline.audit import audit_game
 from review.cases.club_exports import (
     NAMES,
     ClubFile,
