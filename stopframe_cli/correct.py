@@ -179,8 +179,12 @@ def _write_club_file(args: argparse.Namespace, corrected: dict[str, Any], confir
         raise InvalidInput(_("{path}: no {name} file written: in the corrected game, {why}", path=args.out, name=name,
                              why=exc)) from None
     out = write_json(Path(args.out), club.file)
-    print(_("{path}: the corrected game as a {name} game file ({confirmed}); it reads back as the same game under "
-            "{rules}.", path=out, name=name, confirmed=_confirmed(confirmed), rules=corrected["rules"]) + filled)
+    said = (_("{path}: the corrected game as a {name} game file ({confirmed}); it reads back as the same game under "
+              "{rules}, as far as the file holds it.", path=out, name=name, confirmed=_confirmed(confirmed),
+              rules=corrected["rules"]) if club.dropped else
+            _("{path}: the corrected game as a {name} game file ({confirmed}); it reads back as the same game under "
+              "{rules}.", path=out, name=name, confirmed=_confirmed(confirmed), rules=corrected["rules"]))
+    print(said + filled)
     if club.dropped:
         print(_("Left out of the {name} file, which cannot hold them:", name=name))
         for said in club.dropped:
