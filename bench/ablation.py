@@ -55,9 +55,9 @@ def detector_key(options: VisionOptions) -> str:
 def run_clip(stem: Path, group: dict[str, VisionOptions], folder: Path) -> str:
     """One detector pass over a clip, then every variant of `group` (same detector set-up) from its sightings."""
     from contract.observations import HandInterval
+    from contract.seats import load_seat_map
     from vision.detect import SeatDetector
     from vision.observe import watch_window, window_runs
-    from vision.seats import load_seat_map
     from vision.video import open_video
 
     todo = {name: o for name, o in group.items() if not (folder / name / f"{stem.name}.observe.json").exists()}

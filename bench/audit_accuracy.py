@@ -76,8 +76,8 @@ def observe_clip(stem: Path, protocol: dict[str, Any], cache: Path, model: str, 
     span = sum(b - a for a, b in windows)
     if cached.exists() and not fresh:
         return observations_from_json(read_json(cached)), 0.0, span
+    from contract.seats import load_seat_map
     from vision.observe import observe
-    from vision.seats import load_seat_map
 
     started = time.perf_counter()
     obs = observe(stem.with_suffix(".mp4"), load_seat_map(f"{stem}.seats.json"), windows, model=model)
@@ -164,9 +164,9 @@ def main() -> int:
             continue
         if args.refresh_fixture and stem.name == "sample_game" and args.model == "full":
             # the nights too (shootings, checks): the app and the night tests read them from the same file
+            from contract.seats import load_seat_map
             from pipeline.audit import observe_nights
             from stopframe_app.game import video_fingerprint  # the app ignores observations of another video
-            from vision.seats import load_seat_map
 
             made = read_json(args.cache / f"{stem.name}.full.observations.json")
             nights = observe_nights(protocol, profile, stem.with_suffix(".mp4"), load_seat_map(f"{stem}.seats.json"),

@@ -102,7 +102,8 @@ def _options():
 
 def audit_child(stem: str, variant: str, model: str, out: str) -> dict:
     """The votes-only audit of one game under one variant (the CLI's own audit_game, observer with the variant)."""
-    from pipeline.audit import VisionObserver, audit_game
+    from pipeline.audit import audit_game
+    from pipeline.observer import VisionObserver
     from vision.observe import observe
 
     gating, switches = parse_variant(variant)

@@ -121,8 +121,8 @@ def main() -> int:
 
 def breakdown(video: Path, seats: Path, windows: list[tuple[float, float]], model: str) -> None:
     """Where vision's time goes on these windows, watched on one core (CPU seconds of each part)."""
+    from contract.seats import load_seat_map
     from vision.observe import observe
-    from vision.seats import load_seat_map
 
     started = time.perf_counter()
     st = observe(video, load_seat_map(seats), windows, model=model, jobs=1).stats

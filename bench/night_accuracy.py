@@ -34,11 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from contract.night import NightSeen  # noqa: E402
+from contract.seats import load_seat_map  # noqa: E402
 from review.audit.findings import NIGHT_KINDS, identity_of  # noqa: E402
 from review.audit.night import audit_nights, night_windows, observe_spans, shooting_counts  # noqa: E402
 from review.game.profiles import get_profile  # noqa: E402
 from vision.night import observe_night  # noqa: E402
-from vision.seats import load_seat_map  # noqa: E402
 
 CLIPS = ROOT / "sample_videos" / "clips"
 OUT = ROOT / "bench" / "out" / "night_accuracy.json"

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 def measure(stem: Path, stride: int) -> dict:
     import av
 
+    from contract.seats import load_seat_map
     from vision.detect import SeatDetector
-    from vision.seats import load_seat_map
 
     truth = json.loads(stem.with_suffix(".truth.json").read_text(encoding="utf-8"))
     seat_map = load_seat_map(stem.with_suffix(".seats.json"))

@@ -41,8 +41,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from validation_compare import STOPFRAME, clip_list, summary, vote_windows_of  # noqa: E402
 
+from contract.seats import load_seat_map  # noqa: E402
 from vision.crops import crop_for_zone  # noqa: E402
-from vision.seats import load_seat_map  # noqa: E402
 from vision.video import open_video  # noqa: E402
 
 OUT = ROOT / "bench" / "out" / "seat_finding"

@@ -57,10 +57,10 @@ from bench.thumb_composites import (  # noqa: E402
     load,
     split,
 )
+from contract.seats import SeatMap, load_seat_map, seat_map_from_json  # noqa: E402
 from sample_videos.scenarios import Conditions, Stage, vote_still  # noqa: E402
 from vision.detect import SeatDetector  # noqa: E402
 from vision.pose import classify  # noqa: E402
-from vision.seats import SeatMap, load_seat_map, seat_map_from_json  # noqa: E402
 from vision.thumb import KNOWN_SHARE, THUMB_SURE, ThumbReader, features, save_model  # noqa: E402
 from vision.video import open_video  # noqa: E402
 

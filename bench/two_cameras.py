@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from contract.jsonio import write_json  # noqa: E402
-from pipeline.audit import VISION  # noqa: E402
 from pipeline.cameras import CameraView, audit_cameras, look, observations_beside  # noqa: E402
+from pipeline.observer import VISION  # noqa: E402
 from review.audit.findings import identity_of  # noqa: E402
 from review.game.profiles import get_profile  # noqa: E402
 from review.game.protocol import load_protocol, resolve_camera_path  # noqa: E402

@@ -35,10 +35,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from contract.seats import load_seat_map  # noqa: E402
 from vision.crops import crop_for_zone  # noqa: E402
 from vision.pose import classify  # noqa: E402
 from vision.scoring import Score, score_intervals  # noqa: E402
-from vision.seats import load_seat_map  # noqa: E402
 from vision.video import open_video  # noqa: E402
 
 VALIDATION = ROOT.parent / "shared" / "validation"

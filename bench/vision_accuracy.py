@@ -27,12 +27,12 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from fixtures.vision.composite import Placement, assets_present, load_sprites, table_seat_map, write_composite  # noqa: E402
 
+from contract.seats import SeatMap, load_seat_map  # noqa: E402
 from vision.detect import SeatDetector  # noqa: E402
 from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES  # noqa: E402
 from vision.observe import watch_window, window_runs  # noqa: E402
 from vision.options import DEFAULT, LEGACY, VisionOptions  # noqa: E402
 from vision.scoring import Score, score_intervals  # noqa: E402
-from vision.seats import SeatMap, load_seat_map  # noqa: E402
 from vision.video import open_video  # noqa: E402
 
 CLIPS = ROOT / "sample_videos" / "clips"
@@ -114,7 +114,7 @@ def real_clips() -> None:
     print("|---|---|---|")
     import numpy as np
 
-    from vision.seats import Seat
+    from contract.seats import Seat
     for name, (zone, size, frames) in clips.items():
         if not (REAL / name).exists():
             continue

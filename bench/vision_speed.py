@@ -27,8 +27,8 @@ CONFIGS = [("full", True), ("full", False), ("lite", True), ("lite", False)]
 
 
 def one(video: str, seats: str, start: float, seconds: float, model: str, gating: bool) -> dict:
+    from contract.seats import load_seat_map
     from vision.observe import observe
-    from vision.seats import load_seat_map
 
     seat_map = load_seat_map(seats)
     wall0, cpu0 = time.perf_counter(), time.process_time()
@@ -48,7 +48,7 @@ def one(video: str, seats: str, start: float, seconds: float, model: str, gating
 def composite_clip(folder: Path, seconds: float) -> tuple[str, str]:
     from fixtures.vision.composite import Placement, assets_present, table_seat_map, write_composite
 
-    from vision.seats import save_seat_map
+    from contract.seats import save_seat_map
 
     if not assets_present():
         sys.exit("no sample game and no ../shared/assets/hands: nothing to measure")

@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from contract.errors import InvalidInput
+from contract.i18n import _
 
 TIME_EPS = 1e-3  # 1 ms: absorbs float error in times typed by people or computed from a frame rate
 MAX_DRIFT_PPM = 1000.0  # a camera clock this far off (3.6 s an hour) is a typo or another game, not quartz drift
@@ -55,7 +56,7 @@ class Clock:
     def constant(cls, fps: float, frame_count: int | None = None) -> Clock:
         """A constant frame rate: a frame starts every 1/fps seconds."""
         if not fps > 0:
-            raise InvalidInput(f"a frame rate must be above 0, not {fps:g}")
+            raise InvalidInput(_("a frame rate must be above 0, not {fps}", fps=f"{fps:g}"))
         return cls(float(fps), frame_count)
 
     @classmethod
@@ -63,7 +64,7 @@ class Clock:
         """The decoded video's own presentation timestamps (increasing, in `time_base` units), each frame's start
         exact to the last bit; `fps` is the rate the container states, kept where the frames span no time."""
         if not stamps:
-            raise InvalidInput("a timestamped clock needs at least one frame")
+            raise InvalidInput(_("a timestamped clock needs at least one frame"))
         first, num, den = stamps[0], time_base.numerator, time_base.denominator
         span = (stamps[-1] - first) * time_base
         starts = tuple((p - first) * num / den for p in stamps)  # int / int: rounded once, as float(Fraction)
@@ -88,7 +89,7 @@ class Clock:
 
     def _rate(self) -> float:
         if self.fps is None:
-            raise InvalidInput("this clock knows a protocol's times only, not the video's frames")
+            raise InvalidInput(_("this clock knows a protocol's times only, not the video's frames"))
         return self.fps
 
     @property
@@ -122,15 +123,17 @@ class Clock:
         """Frame `index` and the time it starts."""
         if index < 0 or (self.frame_count is not None and index >= self.frame_count):
             last = "" if self.frame_count is None else f"..{self.frame_count - 1}"
-            raise TimeOutsideVideo(f"frame {index} is outside the video's frames 0{last}")
+            raise TimeOutsideVideo(_("frame {index} is outside the video's frames 0{last}", index=index, last=last))
         return FrameTime(index, index / self._rate() if self.starts is None else self.starts[index])
 
     def at(self, seconds: float) -> FrameTime:
         """The frame on screen at `seconds` of video time: the last one starting at or before it (1 ms tolerance)."""
         end = self.duration
         if seconds < -TIME_EPS or (end is not None and seconds > end + TIME_EPS):
-            where = "before the video starts" if seconds < 0 else f"after the video ends ({end:.3f} s)"
-            raise TimeOutsideVideo(f"{seconds:.3f} s is {where}")
+            if seconds < 0:
+                raise TimeOutsideVideo(_("{seconds} s is before the video starts", seconds=f"{seconds:.3f}"))
+            raise TimeOutsideVideo(_("{seconds} s is after the video ends ({end} s)", seconds=f"{seconds:.3f}",
+                                     end=f"{end:.3f}"))
         if self.starts is None:
             index = math.floor((seconds + TIME_EPS) * self._rate())
         else:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from contract.errors import UnreadableInput
+from contract.i18n import _
 
 SHOOT_LEAD_S = 2.5  # hands go up after «Мафия выходит на охоту», before the first number
 SHOOT_TAIL_S = 2.0  # ... and come down after the last one
@@ -130,7 +131,8 @@ class NightSeen:
             blind = tuple(int(s) for s in observations.get("x_night_blind") or ())
             words = tuple(float(t) for t in observations.get("x_night_words") or ())
         except (KeyError, TypeError, ValueError) as exc:
-            raise UnreadableInput(f"{where}: x_raised / x_shown_numbers entries are malformed ({exc}).") from exc
+            raise UnreadableInput(_("{path}: x_raised / x_shown_numbers entries are malformed ({detail}).", path=where,
+                                    detail=exc)) from exc
         return cls(raised, shown, windows, blind, words)
 
 
@@ -199,7 +201,7 @@ def fit_count(onsets: Sequence[float], n: int, hint: float) -> tuple[tuple[float
         return ((t,), (True,)) if abs(t - hint) <= HINT_S else None
     if best is None:
         return None
-    _, match, a, b = best
+    _score, match, a, b = best
     heard = tuple(m is not None for m in match)
     if sum(heard) < need or _jerk(words, match) > MAX_JERK * b + JERK_FLOOR_S:
         return None
@@ -216,7 +218,7 @@ def _jerk(words: Sequence[float], match: Sequence[int | None]) -> float:
 
 def _score_progression(words: Sequence[float], n: int, a: float, b: float, hint: float) -> tuple[float, list[int | None], float, float]:
     match: list[int | None] = [None] * n
-    for _ in range(3):  # match, refit, match again
+    for _round in range(3):  # match, refit, match again
         match = _match_numbers(words, n, a, b)
         ks = [k for k in range(n) if match[k] is not None]
         if len(ks) >= 2:

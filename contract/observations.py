@@ -17,6 +17,7 @@ from typing import Any, TypedDict
 from contract.clock import Clock
 from contract.errors import InvalidInput
 from contract.fields import MAX_SECONDS, is_number, seat_problem
+from contract.i18n import N_, _, number, term
 from contract.jsonio import check_format, read_document, read_json
 
 OBSERVATIONS_FORMAT = "stopframe-observations/1"
@@ -24,6 +25,8 @@ MAX_FPS = 1000.0  # no camera films faster; a larger figure is a corrupt file
 POSES = ("fist", "thumb_up_fist", "open_palm", "finger", "other")  # what vision tells a hand's form by
 FRAME_DRIFT_S, FRAME_DRIFT_SHARE = 0.5, 0.05  # how far a frame's time may stray from its interval's time
 WINDOW_SLACK_S = 0.05  # observed stretches are cut at frame times; a vote needs them from t to the count
+DOCUMENT = "observations file"  # the file's label, shown as term("document", ...) by contract.jsonio
+NO_VIEW = N_("no usable view")  # why a seat was not seen, where the file does not say (read back by review.audit)
 
 
 # ---------------------------------------------------------------- the types
@@ -67,8 +70,8 @@ class Observations:
     fps: float
     unseen: Sequence[Unseen] = ()
     video: str | None = None
+    # The stretches vision looked at (None: unknown, taken as everything); a vote outside them is not audited.
     windows: Sequence[tuple[float, float]] | None = None
-    """The stretches vision looked at (None: unknown, taken as everything); a vote outside them is not audited."""
     stats: dict[str, float] = field(default_factory=dict, compare=False)  # detector runs, timings (not saved)
 
     def covers(self, start: float, end: float) -> bool:
@@ -105,7 +108,7 @@ class Observations:
 
 def load_observations(path: str | os.PathLike[str]) -> Observations:
     """A saved observations file, read and checked in full."""
-    return observations_from_json(read_json(path, "observations file"), path)
+    return observations_from_json(read_json(path, DOCUMENT), path)
 
 
 # ---------------------------------------------------------------- words
@@ -118,19 +121,20 @@ def show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
-        return f"{value:g}" if math.isfinite(value) else "a number that is not finite"
+        return f"{value:g}" if math.isfinite(value) else _("a number that is not finite")
     if isinstance(value, str):
         text = value if len(value) <= 30 else value[:29] + "…"
-        return f'the text "{text}"'
+        return _('the text "{text}"', text=text)
     if isinstance(value, list):
-        return "a list"
+        return _("a list")
     if isinstance(value, dict):
-        return "an object"
-    return "a value of another kind"
+        return _("an object")
+    return _("a value of another kind")
 
 
 def secs(v: float) -> str:
-    return f"{round(v, 3):g} s"
+    """A time in a refusal, as the reader writes it (`2,5 с`)."""
+    return _("{value} s", value=number(v, 3))
 
 
 # ---------------------------------------------------------------- observations
@@ -138,7 +142,7 @@ def secs(v: float) -> str:
 
 def read_observations(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A saved observations file as JSON; UnreadableInput (exit 2) when it is not one this program reads."""
-    data = read_document(path, "observations file", OBSERVATIONS_FORMAT)
+    data = read_document(path, DOCUMENT, OBSERVATIONS_FORMAT)
     return data
 
 
@@ -148,11 +152,11 @@ def refuse(where: str, place: str, why: str) -> InvalidInput:
 
 def _time(where: str, place: str, v: Any) -> float:
     if not is_number(v):
-        raise refuse(where, place, f"must be a time in seconds, not {show(v)}")
+        raise refuse(where, place, _("must be a time in seconds, not {value}", value=show(v)))
     if v < 0:
-        raise refuse(where, place, f"{secs(v)} is before the video starts (times count from 0 s)")
+        raise refuse(where, place, _("{time} is before the video starts (times count from 0 s)", time=secs(v)))
     if v > MAX_SECONDS:
-        raise refuse(where, place, f"{v:g} s is beyond any video")
+        raise refuse(where, place, _("{value} s is beyond any video", value=f"{v:g}"))
     return float(v)
 
 
@@ -166,10 +170,12 @@ def _seat(where: str, place: str, v: Any) -> int:
 def _seat_span(where: str, at: str, item: Any, what: str, first: str, last: str) -> tuple[int, float, float]:
     """The seat and the two times of a hand interval or an unseen stretch (`what`), each refused with its place."""
     if not isinstance(item, dict):
-        raise refuse(where, at, f"must be an object with seat, {first} and {last}, not {show(item)}")
+        raise refuse(where, at, _("must be an object with seat, {first} and {last}, not {value}", first=first, last=last,
+                                  value=show(item)))
     for name in ("seat", first, last):
         if name not in item:
-            raise refuse(where, f"{at}.{name}", f"missing ({what} needs seat, {first} and {last})")
+            raise refuse(where, f"{at}.{name}", _("missing ({what} needs seat, {first} and {last})", what=term("needs", what),
+                                                  first=first, last=last))
     return (_seat(where, f"{at}.seat", item["seat"]), _time(where, f"{at}.{first}", item[first]),
             _time(where, f"{at}.{last}", item[last]))
 
@@ -181,38 +187,42 @@ def observations_from_json(data: Any, where: str | os.PathLike[str] = "observati
     path of the first thing that does not fit: fps, a hand interval (seat, times, off before on, frames
     counted at another frame rate), an unseen stretch or a looked-at window."""
     where = str(where)
-    check_format(str(data.get("format", "")) if isinstance(data, Mapping) else None, where, "observations file",
+    check_format(str(data.get("format", "")) if isinstance(data, Mapping) else None, where, DOCUMENT,
                  OBSERVATIONS_FORMAT, named="observations")
     fps = data.get("fps")
     if not is_number(fps) or not 0 < fps <= MAX_FPS:
-        raise refuse(where, "fps", f"must be the video's frame rate, a number above 0 and at most {MAX_FPS:g}, "
-                                    f"not {show(fps) if 'fps' in data else 'missing'}")
+        raise refuse(where, "fps", _("must be the video's frame rate, a number above 0 and at most {most}, not {value}",
+                                     most=f"{MAX_FPS:g}", value=show(fps) if "fps" in data else _("missing")))
     fps = float(fps)
     clock = Clock.constant(fps)
     if "hands" not in data:
         stray = [k for k in data if not k.startswith("x_") and k not in ("format", "video", "fps", "hands", "unseen")]
-        hint = (f' (the file has "{stray[0][:30]}" instead, which {OBSERVATIONS_FORMAT} does not know)' if stray else "")
-        raise refuse(where, "hands", f"missing: the list of hand intervals{hint}")
+        if stray:
+            raise refuse(where, "hands", _('missing: the list of hand intervals (the file has "{key}" instead, which '
+                                           "{format} does not know)", key=stray[0][:30], format=OBSERVATIONS_FORMAT))
+        raise refuse(where, "hands", _("missing: the list of hand intervals"))
     raw = data["hands"]
     if not isinstance(raw, list):
-        raise refuse(where, "hands", f"must be a list of hand intervals, not {show(raw)}")
+        raise refuse(where, "hands", _("must be a list of hand intervals, not {value}", value=show(raw)))
     hands = []
     for i, h in enumerate(raw):
         at = f"hands[{i}]"
-        seat, on, off = _seat_span(where, at, h, "a hand interval", "on", "off")
+        seat, on, off = _seat_span(where, at, h, N_("a hand interval"), "on", "off")
         if off <= on:
-            raise refuse(where, f"{at}.off", f"{secs(off)} is not after on {secs(on)} (an interval is [on, off))")
+            raise refuse(where, f"{at}.off", _("{off} is not after on {on} (an interval is [on, off))", off=secs(off),
+                                               on=secs(on)))
         pose = h.get("pose", "other")
         if pose is None:
             pose = "other"
         if pose not in POSES:
-            raise refuse(where, f"{at}.pose", f"{show(pose)} is no pose (known: {', '.join(POSES)})")
+            raise refuse(where, f"{at}.pose", _("{value} is no pose (known: {known})", value=show(pose),
+                                                 known=", ".join(POSES)))
         confidence = h.get("confidence", 1.0)
         if not is_number(confidence) or not 0 <= confidence <= 1:
-            raise refuse(where, f"{at}.confidence", f"must be a number from 0 to 1, not {show(confidence)}")
+            raise refuse(where, f"{at}.confidence", _("must be a number from 0 to 1, not {value}", value=show(confidence)))
         share = h.get("x_pose_share", 1.0)
         if not is_number(share) or not 0 <= share <= 1:
-            raise refuse(where, f"{at}.x_pose_share", f"must be a number from 0 to 1, not {show(share)}")
+            raise refuse(where, f"{at}.x_pose_share", _("must be a number from 0 to 1, not {value}", value=show(share)))
         frames = []
         for name, t in (("on_frame", on), ("off_frame", off)):
             n = h.get(name)
@@ -220,39 +230,41 @@ def observations_from_json(data: Any, where: str | os.PathLike[str] = "observati
                 frames.append(None)
                 continue
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                raise refuse(where, f"{at}.{name}", f"must be a frame number (0 or more), not {show(n)}")
+                raise refuse(where, f"{at}.{name}", _("must be a frame number (0 or more), not {value}", value=show(n)))
             starts = clock.frame(n).seconds
             if abs(starts - t) > FRAME_DRIFT_S + FRAME_DRIFT_SHARE * t:
-                raise refuse(where, f"{at}.{name}", f"frame {n} is at {secs(starts)} at {fps:g} fps, but the "
-                                                     f"interval says {secs(t)}: the frames were counted at another "
-                                                     "frame rate than the file's fps")
+                raise refuse(where, f"{at}.{name}", _("frame {frame} is at {at} at {fps} fps, but the interval says "
+                                                      "{says}: the frames were counted at another frame rate than the "
+                                                      "file's fps", frame=n, at=secs(starts), fps=f"{fps:g}",
+                                                      says=secs(t)))
             frames.append(n)
         hands.append(HandInterval(seat, on, off, str(pose), float(confidence), frames[0], frames[1], float(share)))
     unseen_key = "x_unseen" if "x_unseen" in data else "unseen"
     raw_unseen = data.get(unseen_key) or []
     if not isinstance(raw_unseen, list):
-        raise refuse(where, unseen_key, f"must be a list of stretches, not {show(raw_unseen)}")
+        raise refuse(where, unseen_key, _("must be a list of stretches, not {value}", value=show(raw_unseen)))
     unseen = []
     for i, u in enumerate(raw_unseen):
         at = f"{unseen_key}[{i}]"
-        seat, start, end = _seat_span(where, at, u, "an unseen stretch", "start", "end")
+        seat, start, end = _seat_span(where, at, u, N_("an unseen stretch"), "start", "end")
         if end < start:
-            raise refuse(where, f"{at}.end", f"{secs(end)} comes before start {secs(start)}")
+            raise refuse(where, f"{at}.end", _("{end} comes before start {start}", end=secs(end), start=secs(start)))
         why = u.get("why")
-        unseen.append(Unseen(seat=seat, start=start, end=end, why=why if isinstance(why, str) and why else "no usable view"))
+        unseen.append(Unseen(seat=seat, start=start, end=end, why=why if isinstance(why, str) and why else NO_VIEW))
     looked = data.get("x_windows")
     windows = None
     if looked is not None:
         if not isinstance(looked, list):
-            raise refuse(where, "x_windows", f"must be a list of [start, end] pairs, not {show(looked)}")
+            raise refuse(where, "x_windows", _("must be a list of [start, end] pairs, not {value}", value=show(looked)))
         pairs = []
         for i, pair in enumerate(looked):
             if not (isinstance(pair, list) and len(pair) == 2):
-                raise refuse(where, f"x_windows[{i}]", f"must be a [start, end] pair, not {show(pair)}")
+                raise refuse(where, f"x_windows[{i}]", _("must be a [start, end] pair, not {value}", value=show(pair)))
             a = _time(where, f"x_windows[{i}][0]", pair[0])
             b = _time(where, f"x_windows[{i}][1]", pair[1])
             if b < a:
-                raise refuse(where, f"x_windows[{i}][1]", f"{secs(b)} comes before the start {secs(a)}")
+                raise refuse(where, f"x_windows[{i}][1]", _("{end} comes before the start {start}", end=secs(b),
+                                                            start=secs(a)))
             pairs.append((a, b))
         windows = tuple(pairs) or None
     video = data.get("video")

@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import EXIT_INVALID, StopframeError
+from contract.i18n import _
 from contract.observations import Observations
 from contract.processes import die_with_parent
-from pipeline.audit import VISION, Observer, Spans, VisionObserver, audit_game
-from vision.seats import SeatMap
+from contract.seats import SeatMap
+from pipeline.audit import audit_game
+from pipeline.observer import VISION, Observer, Spans, VisionObserver, observe_video
 
 FOREIGN_SUFFIXES = {".polemica.json": "polemica", ".mafiaratings.json": "mafiaratings"}
 
@@ -95,9 +97,7 @@ class VisionOnCores(VisionObserver):
 
     def day(self, video: Path, seat_map: SeatMap, windows: Spans, *, model: str,
             progress: Callable[[int, int], None]) -> Observations:
-        from vision.observe import observe
-
-        return observe(video, seat_map, list(windows), model=model, progress=progress, jobs=self.jobs)
+        return observe_video(video, seat_map, windows, model=model, progress=progress, jobs=self.jobs)
 
 
 @dataclass(frozen=True)
@@ -131,8 +131,8 @@ def audit_task(task: AuditTask) -> TaskResult:
 def unexpected(task: AuditTask, exc: BaseException) -> str:
     """The sentence for a failure that is no StopframeError (a library's crash, a lost worker)."""
     where = task.game.video or task.game.observations or task.game.protocol
-    return (f"{where}: the audit of this game stopped on an unexpected {type(exc).__name__}; "
-            f"`stopframe audit` on this game with --debug shows where.")
+    return _("{path}: the audit of this game stopped on an unexpected {error}; `stopframe audit` on this game with "
+             "--debug shows where.", path=where, error=type(exc).__name__)
 
 
 def run_local(tasks: Sequence[AuditTask], jobs: int) -> Iterator[TaskResult]:

@@ -40,12 +40,13 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from contract.clock import Clock
 from contract.errors import InvalidInput, StopframeError
+from contract.i18n import N_, _, ngettext
 from contract.night import NightSeen, Raised, ShownNumber
 from contract.observations import (
     HandInterval,
@@ -54,27 +55,26 @@ from contract.observations import (
     observations_from_json,
     read_observations,
 )
+from contract.seats import SeatMap, load_seat_map
+from pipeline.observer import Observer, Say
+from pipeline.seat_fit import check_seats_fit_hands, check_seats_fit_video
 from review.audit.audit import audit
 from review.audit.findings import AuditReport, CameraFrames, Finding
 from review.audit.inputs import check_observations_fit, check_seat_geometry
+from review.game.engine import Replay
 from review.game.profiles import Profile
 from review.game.protocol import CameraVideo, resolve_camera_path
 from review.game.protocol import Protocol as GameProtocol
-from review.game.timeline import Mark, analysis_windows, vote_rounds, vote_windows
-from vision.seats import SeatMap, load_seat_map
+from review.game.timeline import Mark, VoteRound, analysis_windows, vote_rounds, vote_windows
 
-if TYPE_CHECKING:
-    from pipeline.audit import Observer
-
-Say = Callable[[str], None]
 Span = tuple[float, float]
 DISAGREE = 0.3  # the most a disagreeing camera takes off a hand's confidence (a camera that sees the seat as well)
 HAND_KINDS = ("late_vote", "early_hand", "lifted_early", "wrong_form", "double_vote")  # findings about one hand
 FOREVER = 1e9
+# How rarely vision reads a hand *into* this form by mistake: thumb-up fists are often read as plain fists or
+# open palms, the reverse seldom (sample_videos/README.md, "pose read by vision"). Where two angles' firm readings
+# of one hand disagree, the form less often misread wins.
 FORM_TRUST = {"thumb_up_fist": 2, "fist": 1, "open_palm": 0, "finger": 0}
-"""How rarely vision reads a hand *into* this form by mistake: thumb-up fists are often read as plain fists or
-open palms, the reverse seldom (sample_videos/README.md, "pose read by vision"). Where two angles' firm readings
-of one hand disagree, the form less often misread wins."""
 FORM_RIVAL = 0.5  # a reading at least this share as firm as the firmest one may overrule it
 
 
@@ -264,7 +264,7 @@ def merge(cameras: Sequence[CameraView], main: CameraView) -> Merged:
         for spans in blind[1:]:
             everywhere = _intersect(everywhere, spans)
         why = "; ".join(sorted({u["why"] for m in ranked for u in m.camera.observations.unseen if u["seat"] == seat}))
-        unseen += [Unseen(seat=seat, start=a, end=b, why=why or "no camera had a view")
+        unseen += [Unseen(seat=seat, start=a, end=b, why=why or N_("no camera had a view"))
                    for a, b in _intersect(everywhere, _union([s for m in moved for s in m.covered]))]
     covered = tuple(_union([s for m in moved for s in m.covered]))
     obs = Observations(tuple(sorted(hands, key=lambda h: (h.on, h.seat))), main.observations.fps, tuple(unseen),
@@ -463,30 +463,38 @@ def every_camera_saved(proto: GameProtocol, video: str | os.PathLike[str] | None
     return saved if len(saved) == len(cameras) else {}
 
 
+def main_rounds(proto: GameProtocol, marks: Sequence[Mark]) -> list[VoteRound]:
+    """The protocol's voting rounds on the main camera's clock, with the judge's marks."""
+    return vote_rounds(vote_windows(on_camera(proto.data, main_camera(proto)), marks))
+
+
 def look(proto: GameProtocol, *, marks: Sequence[Mark], model: str, observer: Observer,
          observations: Mapping[str, str | os.PathLike[str]] | None, say: Say,
-         progress: Callable[[str], Callable[[int, int], None]]) -> list[CameraView]:
+         progress: Callable[[str], Callable[[int, int], None]],
+         rounds: Sequence[VoteRound] | None = None) -> list[CameraView]:
     """Every camera's view: its seat map checked, its hands from saved observations (`observations`, by camera
-    id) or from the observer over the main camera's vote stretches moved onto its clock."""
+    id) or from the observer over the main camera's vote stretches moved onto its clock. `rounds`: the
+    `main_rounds` the caller has already (None: worked out here)."""
     cameras = proto.videos
     main = main_camera(proto)
-    rounds = vote_rounds(vote_windows(on_camera(proto.data, main), marks))
-    stretches = analysis_windows(rounds)
+    stretches = analysis_windows(rounds if rounds is not None else main_rounds(proto, marks))
     unknown = sorted(set(observations or {}) - {c.id for c in cameras})
     if unknown:
-        raise InvalidInput(f"{proto.path}: no camera \"{unknown[0][:40]}\" in videos (cameras: "
-                           f"{', '.join(c.id for c in cameras)}).")
+        raise InvalidInput(_('{path}: no camera "{camera}" in videos (cameras: {cameras}).', path=proto.path,
+                             camera=unknown[0][:40], cameras=", ".join(c.id for c in cameras)))
     views = []
     for camera in cameras:
         video = resolve_camera_path(proto, camera)
         seats = resolve_camera_path(proto, camera, "seats")
         seat_map = load_seat_map(seats)
         check_seat_geometry(seat_map, seats)
+        check_seats_fit_video(seat_map, seats, video)
         clock = observer.video_clock(video)
         saved = (observations or {}).get(camera.id)
         if saved is not None:
             obs_json = read_observations(saved)
             seen = observations_from_json(obs_json, saved)
+            check_seats_fit_hands(seat_map, seats, seen, saved)
             own = on_camera(proto.data, camera)
             check_observations_fit(seen, obs_json, saved, own, rounds=vote_rounds(vote_windows(own)),
                                    video_name=video.name, video_file=video, video_clock=clock)
@@ -494,17 +502,22 @@ def look(proto: GameProtocol, *, marks: Sequence[Mark], model: str, observer: Ob
             scale, shift = Clock.protocol_to(main.offset, main.drift_ppm).moved_onto(
                 Clock.protocol_to(camera.offset, camera.drift_ppm))
             windows = [(max(0.0, a * scale + shift), b * scale + shift) for a, b in stretches if b * scale + shift > 0]
-            say(f"audit: camera {camera.id}: {len(windows)} stretches to look at in {video.name}")
-            seen = observer.day(video, seat_map, windows, model=model, progress=progress(f"audit: camera {camera.id}:"))
+            say(ngettext("audit: camera {camera}: {n} stretch to look at in {video}",
+                         "audit: camera {camera}: {n} stretches to look at in {video}", len(windows), camera=camera.id,
+                         video=video.name))
+            seen = observer.day(video, seat_map, windows, model=model,
+                                progress=progress(_("audit: camera {camera}:", camera=camera.id)))
         views.append(CameraView(camera.id, video, seat_map, camera.offset, seen, clock, camera.drift_ppm))
     return views
 
 
 def audit_cameras(proto: GameProtocol, views: Sequence[CameraView], *, profile: Profile,
-                  marks: Sequence[Mark] = ()) -> AuditReport:
+                  marks: Sequence[Mark] = (), game: Replay | None = None,
+                  rounds: Sequence[VoteRound] | None = None) -> AuditReport:
     """The vote audit from these cameras' views: the merged observations through the one audit, on the main
     camera's clock (the first view's where the main camera is not among them), each finding with `x_cameras`,
-    the report with which camera saw which seat best."""
+    the report with which camera saw which seat best. `game` (the replay under `profile`) and `rounds` (the
+    `main_rounds`, for views that hold the main camera): what the caller has worked out already."""
     ids = [v.id for v in views]
     main_id = main_camera(proto).id if main_camera(proto).id in ids else ids[0]  # a camera alone: on its own clock
     main = next(v for v in views if v.id == main_id)
@@ -512,7 +525,8 @@ def audit_cameras(proto: GameProtocol, views: Sequence[CameraView], *, profile: 
     data = on_camera(proto.data, next(c for c in proto.videos if c.id == main_id))
     visible = {n for v in views for n in v.seat_map.seats}
     report = audit(data, merged.observations, profile=profile, visible_seats=visible, marks=marks,
-                   video=main.video.name, frames=main.clock)
+                   video=main.video.name, frames=main.clock, game=game,
+                   rounds=rounds if main_id == main_camera(proto).id else None)
     findings = tuple(replace(f, extra={**f.extra, "x_cameras": [c.to_json() for c in camera_frames(f, merged, main)]})
                      for f in report.findings)
     cameras = [{"id": v.id, "video": v.video.name, "offset": v.offset,

@@ -2,9 +2,10 @@
 
     draft_game(video=…, protocol=…, seats=…, rules=…, observations=…, observer=…) -> GameDraft
 
-The wiring only: the cues come from `vision.cues` (as `stopframe align` finds them), the seat map is the given
-one or the one found during the heard votes (`vision.seat_finder`, as `stopframe seats` finds it), the hands
-from the pipeline's observer (as `stopframe audit` looks), and the drafting itself is `review.audit.draft`.
+The wiring only: the cues come from `vision.cues` (read as `stopframe align` reads them: pipeline.align), the seat
+map is the given one or the one found during the heard votes (`vision.seat_finder`, as `stopframe seats` finds
+it), the hands from the pipeline's observer (as `stopframe audit` looks), and the drafting itself is
+`review.audit.draft`.
 The nights' shots come from the saved observations' night reading (`stopframe audit --nights`), drafted by
 `review.audit.draft_nights`; without saved observations no night is read.
 """
@@ -17,8 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import InvalidInput, UnreadableInput
+from contract.i18n import _, ngettext, number
 from contract.observations import Observations, observations_from_json, read_observations
-from pipeline.audit import VISION, Observer, Say, every_tenth
+from contract.seats import SeatMap, load_seat_map
+from pipeline.align import heard_cues
+from pipeline.observer import VISION, Observer, Say, every_tenth
+from pipeline.seat_fit import check_seats_fit_hands, check_seats_fit_video
 from review.audit.align import VOTE_TYPES, VoteCue
 from review.audit.audit import audit
 from review.audit.draft import Draft, draft_votes, partial_problems, refusals
@@ -26,7 +31,6 @@ from review.audit.draft_nights import NOT_OBSERVED, NightsRead, read_shootings, 
 from review.game.profiles import Profile, get_profile
 from review.game.protocol import load_protocol, validate
 from review.game.timeline import WINDOW_LEAD_S, WINDOW_TAIL_S
-from vision.seats import SeatMap, load_seat_map
 
 ROUND_GAP_S = 20.0  # heard votes this close are taken for one round's candidates (seconds apart in a game)
 
@@ -47,23 +51,21 @@ def _cues(video: Path, expected: int, say: Say) -> tuple[list[VoteCue], list[tup
     from vision.audio import AudioError, read_audio
     from vision.cues import features, listen
 
-    say(f"draft: reading the audio of {video.name} …")
+    say(_("draft: reading the audio of {video} …", video=video.name))
     try:
         track = read_audio(video)
     except AudioError:
-        say(f"draft: {video}: the video has no sound, so no vote times can be heard; only the hands are proposed.")
+        say(_("draft: {path}: the video has no sound, so no vote times can be heard; only the hands are proposed.",
+              path=video))
         return [], [], False
     feats = features(track)
     heard = listen(feats, expected=expected or None, weak=True)  # a clip holding fewer: listen retries without
     if not heard.votes:
-        say(f"draft: {video}: the judge's voice cannot be heard on the sound track; only the hands are proposed.")
+        say(_("draft: {path}: the judge's voice cannot be heard on the sound track; only the hands are proposed.",
+              path=video))
         return [], [], False
-    say(f"draft: {len(heard.votes)} vote(s) heard, {len(heard.nights)} night(s) of music.")
-    cues = [VoteCue(cutoff=v.cutoff.t, cutoff_score=v.cutoff.score,
-                    t=v.call.t if v.call else None, t_score=v.call.score if v.call else 0.0,
-                    announced=v.announced.t if v.announced else None,
-                    announced_score=v.announced.score if v.announced else 0.0) for v in heard.votes]
-    return cues, [(n.start, n.end) for n in heard.nights], True
+    say(_("draft: {votes} vote(s) heard, {nights} night(s) of music.", votes=len(heard.votes), nights=len(heard.nights)))
+    return heard_cues(heard.votes), [(n.start, n.end) for n in heard.nights], True
 
 
 def votes_to_hear(data: dict[str, Any]) -> int:
@@ -105,11 +107,15 @@ def _found_seats(video: Path, cues: list[VoteCue], say: Say) -> SeatMap:
     from vision.seat_finder import Window, look, seats_from
 
     windows = [Window(c.t if c.t is not None else c.cutoff - 1.5, c.cutoff,
-                      c.announced if c.announced is not None else c.cutoff + 1.0, label=f"vote {n + 1}")
+                      c.announced if c.announced is not None else c.cutoff + 1.0, label=_("vote {n}", n=n + 1))
                for n, c in enumerate(cues)]
-    say(f"draft: no seat map given; finding the seats from {len(windows) or 'the whole video, no'} heard vote(s) …")
-    found = seats_from(look(str(video), windows, progress=every_tenth(say, "draft: seats:")))
-    say(f"draft: seats found ({len(found.unfound)} not placed).")
+    if windows:
+        say(ngettext("draft: no seat map given; finding the seats from {n} heard vote …",
+                     "draft: no seat map given; finding the seats from {n} heard votes …", len(windows)))
+    else:
+        say(_("draft: no seat map given; finding the seats from the whole video, no heard vote …"))
+    found = seats_from(look(str(video), windows, progress=every_tenth(say, _("draft: seats:"))))
+    say(_("draft: seats found ({n} not placed).", n=len(found.unfound)))
     return found.seat_map
 
 
@@ -125,26 +131,34 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
     say = progress or (lambda _msg: None)
     video_path = Path(video)
     if not video_path.is_file():
-        raise UnreadableInput(f"{video_path}: cannot read the video: no such file.")
+        raise UnreadableInput(_("{path}: cannot read the video: no such file.", path=video_path))
     proto = load_protocol(protocol)
     problems = partial_problems(proto.data)
     if problems:
-        raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
+        raise InvalidInput(_("{path}: {problem} — run `stopframe validate` for every problem.", path=protocol,
+                             problem=problems[0]))
     profile = get_profile(rules or proto.rules)
     refused = refusals(proto.data, profile)
     if refused:
-        raise InvalidInput(f"{protocol}: a nomination the rules refuse, so no vote can be drafted on it: "
-                           + "; ".join(refused))
+        raise InvalidInput(_("{path}: a nomination the rules refuse, so no vote can be drafted on it: {problems}",
+                             path=protocol, problems="; ".join(refused)))
     expected = votes_to_hear(proto.data)
+    given = load_seat_map(seats) if seats is not None else None
+    if seats is not None and given is not None:  # refused before the audio is listened to
+        check_seats_fit_video(given, seats, video_path)
     cues, nights, heard = _cues(video_path, expected, say)
-    seat_map = load_seat_map(seats) if seats is not None else _found_seats(video_path, cues, say)
+    seat_map = given if given is not None else _found_seats(video_path, cues, say)
     obs_json = read_observations(observations) if observations is not None else None
     if observations is not None:
         seen = observations_from_json(obs_json, observations)
+        if seats is not None:
+            check_seats_fit_hands(seat_map, seats, seen, observations)
     else:
         windows = _windows(cues, proto.data)
-        say(f"draft: looking at {len(windows)} stretches ({sum(b - a for a, b in windows):.1f} s) of {video_path.name}")
-        seen = observer.day(video_path, seat_map, windows, model=model, progress=every_tenth(say, "draft: looked at"))
+        say(ngettext("draft: looking at {n} stretch ({seconds} s) of {video}",
+                     "draft: looking at {n} stretches ({seconds} s) of {video}", len(windows),
+                     seconds=number(sum(b - a for a, b in windows), 1, fixed=True), video=video_path.name))
+        seen = observer.day(video_path, seat_map, windows, model=model, progress=every_tenth(say, _("draft: looked at")))
 
     def audit_of(data: dict[str, Any], seen: Observations = seen) -> Any:
         return audit(data, seen, profile=profile, visible_seats=set(seat_map.seats), video=video_path.name)
@@ -152,9 +166,11 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
     result = draft_votes(proto.data, cues, nights, profile, audit_of)
     left = validate(result.data)
     if left:
-        raise InvalidInput(f"{protocol}: the draft cannot be made valid ({len(left)} problem(s)): "
-                           + "; ".join(str(p) for p in left))
-    say(f"draft: {result.added} vote event(s) added, {len(result.untimed)} left untimed, under {profile.id}.")
+        raise InvalidInput(_("{path}: the draft cannot be made valid ({n} problem(s)): {problems}", path=protocol,
+                             n=len(left), problems="; ".join(str(p) for p in left)))
+    say(ngettext("draft: {n} vote event added, {untimed} left untimed, under {profile}.",
+                 "draft: {n} vote events added, {untimed} left untimed, under {profile}.", result.added,
+                 untimed=len(result.untimed), profile=profile.id))
     nights = _nights(nights_of or proto.data, obs_json, profile)
     result.data = _with_shots(result.data, nights)
     return GameDraft(result, heard, len(cues), seats is None, nights)

@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from contract.errors import InvalidInput
+from contract.i18n import _
 from pipeline.cameras import camera_of, on_camera
 from review.game.protocol import format_problems, load_protocol
 from review.game.timeline import vote_windows
@@ -40,7 +41,7 @@ def finder_windows(data: dict, most: int = MAX_WINDOWS, days: int = 1) -> tuple[
             seen_days.append(w.day)
         ev = events[w.event_index]
         voters = ev.get("voters")
-        label = f"day {w.day}, candidate {w.candidate}"
+        label = _("day {day}, candidate {candidate}", day=w.day, candidate=w.candidate)
         count = ev.get("count")
         windows.append(Window(w.t, w.cutoff, w.announced,
                               frozenset(int(v) for v in voters) if isinstance(voters, list) else None, label,
@@ -65,7 +66,8 @@ def find_game_seats(video: str | os.PathLike[str], protocol: str | os.PathLike[s
     proto = load_protocol(protocol)
     problems = format_problems(proto.data)
     if problems:
-        raise InvalidInput(f"{protocol}: {problems[0]} — run `stopframe validate` for every problem.")
+        raise InvalidInput(_("{path}: {problem} — run `stopframe validate` for every problem.", path=protocol,
+                             problem=problems[0]))
     camera = camera_of(proto, video)  # a camera of `videos`: the votes on its own clock (offset and drift)
     data = on_camera(proto.data, camera) if camera else proto.data
     windows, living = finder_windows(data, most)
@@ -74,7 +76,7 @@ def find_game_seats(video: str | os.PathLike[str], protocol: str | os.PathLike[s
         looked = look(path, windows, backend=detector, progress=progress)
         found = seats_from(looked, living)
         silent = [n for n in living if n in found.unfound]
-        more, _ = finder_windows(data, most, days=2)
+        more, _living = finder_windows(data, most, days=2)
         if not silent or len(more) <= len(windows):
             return found
         # a living player whose hand never rested on the first day (a silent vote, a hand lifted at once): the

@@ -34,6 +34,7 @@ import pipeline
 import review
 import vision
 from contract.errors import EXIT_INVALID, StopframeError, UnreadableInput
+from contract.i18n import N_, _, ngettext, number
 from contract.jsonio import dumps, read_json, write_atomic
 from contract.outputs import check_output_folder, regular_file
 from pipeline.batch import (
@@ -47,8 +48,8 @@ from pipeline.batch import (
     unexpected,
 )
 from pipeline.probe import probe_videos
-from review.audit.calibration import shipped
 from review.audit.findings import AuditReport
+from review.audit.tally import default_least
 from review.cases.store import Decision, Store, game_id_for
 from review.cases.tournament import GameRun, Tournament, build_tournament_report
 from review.cases.tournament_views import tournament_csv, tournament_html
@@ -57,7 +58,7 @@ from review.game.timeline import analysis_windows, load_marks, vote_rounds, vote
 
 DONE_FORMAT = "stopframe-tournament-game/1"
 ENGINES = ("local", "ray")
-CLUSTER_HINT = 'the Ray engine needs Ray, which is not installed here: pip install -e ".[cluster]".'
+CLUSTER_HINT = N_('the Ray engine needs Ray, which is not installed here: pip install -e ".[cluster]".')
 Say = Callable[[str], None]
 
 
@@ -163,7 +164,7 @@ def prepare(game: GameFiles, games_dir: Path, settings: Settings) -> Prepared:
         else:
             prep.protocol = game.protocol
         if not isinstance(data, dict):
-            raise UnreadableInput(f"{game.protocol}: not a protocol: it holds no JSON object.")
+            raise UnreadableInput(_("{path}: not a protocol: it holds no JSON object.", path=game.protocol))
         prep.data = data
         marks = load_marks(game.marks) if game.marks else []
         if game.observations is None:
@@ -186,7 +187,7 @@ def prepare(game: GameFiles, games_dir: Path, settings: Settings) -> Prepared:
     except StopframeError as exc:
         prep.error = str(exc)
     except OSError as exc:
-        prep.error = f"{game.name}: cannot read the game's files: {exc.strerror or exc}."
+        prep.error = _("{game}: cannot read the game's files: {detail}.", game=game.name, detail=exc.strerror or exc)
     return prep
 
 
@@ -229,16 +230,17 @@ def ray_session(jobs: int, address: str | None, say: Say) -> Iterator[Any]:
     try:
         import ray
     except ImportError as exc:
-        raise UnreadableInput(CLUSTER_HINT) from exc
+        raise UnreadableInput(_(CLUSTER_HINT)) from exc
     start = time.perf_counter()
     if address:
         _join(ray, address)
-        began = f"the Ray cluster at {address} joined"
+        began = _("the Ray cluster at {address} joined", address=address)
     else:
         ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
-        began = "Ray started"
+        began = _("Ray started")
     cpus = ray.cluster_resources().get("CPU", 0)  # a cluster's, said so the organiser sees which one it is
-    say(f"tournament: {began} in {time.perf_counter() - start:.1f} s, {cpus:g} CPU{'' if cpus == 1 else 's'}")
+    say(ngettext("tournament: {began} in {seconds} s, {n} CPU", "tournament: {began} in {seconds} s, {n} CPUs",
+                 int(cpus), began=began, seconds=number(time.perf_counter() - start, 1, fixed=True)))
     try:
         yield ray
     finally:
@@ -253,13 +255,14 @@ def _join(ray: Any, address: str) -> None:
         try:
             socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
         except OSError as exc:
-            raise UnreadableInput(f"--address {address[:60]}: no Ray cluster answers there ({exc.strerror or exc}); "
-                                  "start its head with `ray start --head` and give the address it prints.") from exc
+            raise UnreadableInput(_("--address {address}: no Ray cluster answers there ({detail}); start its head with "
+                                    "`ray start --head` and give the address it prints.", address=address[:60],
+                                    detail=exc.strerror or exc)) from exc
     try:
         ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
     except ConnectionError as exc:
-        raise UnreadableInput(f"--address {address[:60]}: the Ray cluster there does not let this run join; "
-                              "a cluster with token authentication needs its token in RAY_AUTH_TOKEN.") from exc
+        raise UnreadableInput(_("--address {address}: the Ray cluster there does not let this run join; a cluster with "
+                                "token authentication needs its token in RAY_AUTH_TOKEN.", address=address[:60])) from exc
 
 
 def run_ray(ray: Any, tasks: Sequence[AuditTask]) -> Iterator[TaskResult]:
@@ -299,10 +302,12 @@ class Progress:
         self.cost_done += prep.span + 1
         elapsed = time.perf_counter() - self.start
         left = (self.cost - self.cost_done) * elapsed / self.cost_done if self.cost_done else 0.0
-        eta = "done" if self.games_done == self.games else f"about {_duration(left)} left"
-        broken = f", {self.failed} failed" if self.failed else ""
-        self.say(f"tournament: {self.games_done}/{self.games} games{broken}, "
-                 f"{self.windows_done}/{self.windows} vision windows, {eta} ({prep.game.name})")
+        eta = _("done") if self.games_done == self.games else _("about {duration} left", duration=_duration(left))
+        games = _("{done}/{total} games", done=self.games_done, total=self.games)
+        if self.failed:
+            games = _("{games}, {n} failed", games=games, n=self.failed)
+        self.say(_("tournament: {games}, {done}/{total} vision windows, {eta} ({game})", games=games,
+                   done=self.windows_done, total=self.windows, eta=eta, game=prep.game.name))
 
     def to_json(self) -> dict[str, Any]:
         elapsed = time.perf_counter() - self.start
@@ -328,7 +333,7 @@ def read_progress(base: str | os.PathLike[str]) -> dict[str, Any] | None:
         return None
     pid = data.get("pid")
     if data.get("running") and data.get("host") == socket.gethostname() and isinstance(pid, int) and not _alive(pid):
-        return {**data, "running": False, "stopped": "the run's process is gone (killed)"}
+        return {**data, "running": False, "stopped": _("the run's process is gone (killed)")}
     return data
 
 
@@ -365,8 +370,8 @@ def stopping_on_sigterm() -> Iterator[None]:
 
 def _duration(seconds: float) -> str:
     if seconds < 90:
-        return f"{max(1, round(seconds))} s"
-    return f"{round(seconds / 60)} min"
+        return _("{value} s", value=max(1, round(seconds)))
+    return _("{value} min", value=round(seconds / 60))
 
 
 def run_tournament(
@@ -381,22 +386,25 @@ def run_tournament(
     speak = say or (lambda _m: None)
     src, base = Path(folder), Path(out)
     if not src.is_dir():
-        raise UnreadableInput(f"{src}: not a folder of games.")
+        raise UnreadableInput(_("{path}: not a folder of games.", path=src))
     if engine not in ENGINES:
-        raise UnreadableInput(f"--engine {engine[:20]}: not an engine; known: {', '.join(ENGINES)}.")
+        raise UnreadableInput(_("--engine {engine}: not an engine; known: {known}.", engine=engine[:20],
+                                known=", ".join(ENGINES)))
     if engine == "ray" and not ray_available():
-        raise UnreadableInput(CLUSTER_HINT)
+        raise UnreadableInput(_(CLUSTER_HINT))
     games, skipped = find_games(src, settings.reuse_observations, foreign=True)
     for note in skipped:
-        speak(f"tournament: skipped {note}")
+        speak(_("tournament: skipped {note}", note=note))
     if not games:
-        raise UnreadableInput(f"{src}: no game to audit (each needs NAME.mp4, NAME.protocol.json and NAME.seats.json).")
+        raise UnreadableInput(_("{path}: no game to audit (each needs NAME.mp4, NAME.protocol.json and NAME.seats.json).",
+                                path=src))
     check_output_folder(base, [src], what="tournament folder")  # never into the games it reads, nor round them
     games_dir = base / "games"
     try:
         games_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UnreadableInput(f"{base}: cannot make the tournament folder there: {exc.strerror or exc}.") from exc
+        raise UnreadableInput(_("{path}: cannot make the tournament folder there: {detail}.", path=base,
+                                detail=exc.strerror or exc)) from exc
     preps = {g.name: prepare(g, games_dir, settings) for g in games}
     runs: dict[str, GameRun] = {}
     todo: list[AuditTask] = []
@@ -418,8 +426,11 @@ def run_tournament(
         runs[name] = _failed(preps[name], wording(why))
     todo = [t for t in todo if t.name not in runs]
     broken = sum(1 for r in runs.values() if r.status == "failed")
-    speak(f"tournament: {len(games)} games: {len(runs) - broken} audited earlier, {broken} unreadable, "
-          f"{len(todo)} to audit on the {engine} engine, {workers} at a time")
+    speak(ngettext("tournament: {n} game: {earlier} audited earlier, {broken} unreadable, {todo} to audit on the "
+                   "{engine} engine, {workers} at a time",
+                   "tournament: {n} games: {earlier} audited earlier, {broken} unreadable, {todo} to audit on the "
+                   "{engine} engine, {workers} at a time", len(games), earlier=len(runs) - broken, broken=broken,
+                   todo=len(todo), engine=engine, workers=workers))
     earlier_run = read_progress(base)  # a run killed mid-way left "running": it is said to be stopped
     if earlier_run is not None and not earlier_run.get("running") and earlier_run.get("stopped"):
         write_atomic(base / "progress.json", dumps(earlier_run))
@@ -438,12 +449,13 @@ def run_tournament(
                 progress.done(prep, runs[result.name].status == "failed")
                 write_atomic(base / "progress.json", dumps(progress.to_json()))
         except BaseException as exc:  # stopped (Ctrl-C, SIGTERM) or broken: never left saying "running"
-            why = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"stopped by an error ({type(exc).__name__})"
+            why = (_("interrupted") if isinstance(exc, KeyboardInterrupt)
+                   else _("stopped by an error ({error})", error=type(exc).__name__))
             write_atomic(base / "progress.json", dumps(progress.stopped(why)))
             raise
     store = Store(decisions_db) if decisions_db is not None else None
     tournament = build_tournament_report(
-        runs.values(), decisions=(lambda r: _decisions(store, r)) if store else None, threshold=shipped().default_threshold,
+        runs.values(), decisions=(lambda r: _decisions(store, r)) if store else None, threshold=default_least(),
         created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), folder=str(src.resolve()), code_version=code_version(),
     )
     write_reports(base, tournament, csv_separator)
@@ -489,7 +501,7 @@ def _run(prep: Prepared, status: str, report: AuditReport, seconds: float | None
 def _finish(prep: Prepared, result: TaskResult, games_dir: Path, wording: Callable[[str], str]) -> GameRun:
     """A finished task: its audit and then its done file written (atomically, in that order), or its error."""
     if result.report is None:
-        return _failed(prep, wording(result.error or f"{prep.game.name}: the audit failed."))
+        return _failed(prep, wording(result.error or _("{game}: the audit failed.", game=prep.game.name)))
     text = dumps(result.report)
     audit = write_atomic(games_dir / f"{prep.game.name}.audit.json", text)
     done = {"format": DONE_FORMAT, "id": prep.game.name, "fingerprint": prep.fingerprint, "parts": prep.parts,

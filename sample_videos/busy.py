@@ -17,16 +17,12 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-
 from .build import _audio, encode_segment, join, pad_to_gops, windows_of, write_set
 from .game import OtherHand, Window, sample_game
 from .motion import snap
 from .scenarios import Conditions, Stage, seats_json
 
 CLEAR = 0.45  # seconds kept free before a vote hand's arrival and after its departure (the vote's own travel)
-EDGE_SPOTS = ((-0.08, 0.12), (-0.05, 0.18), (-0.03, 0.24), (-0.10, 0.20))  # (along, lateral) on the edge, outside
-# the zone (the zone is where vote hands land: 0.21 in, 0.06 to the right, vision's zone grown around them)
 
 
 def busy_others(window: Window) -> list[OtherHand]:
@@ -45,16 +41,6 @@ def busy_others(window: Window) -> list[OtherHand]:
         if window.duration - busy_from >= 1.0:
             others.append(OtherHand(n, True, "busy", busy_from, window.duration))
     return others
-
-
-def busy_spots(rng: np.random.Generator, right: bool) -> tuple[str, tuple[float, float] | None]:
-    """Where a busy hand goes next: (what, spot), `what` one of edge (a pose on the table edge at `spot`),
-    lap (under the table top) or air (a gesture at chest height)."""
-    kind = ("edge", "edge", "edge", "lap", "air")[int(rng.integers(5))]
-    if kind != "edge":
-        return kind, None
-    along, lateral = EDGE_SPOTS[int(rng.integers(len(EDGE_SPOTS)))]
-    return kind, (along + float(rng.uniform(-0.02, 0.02)), (lateral if right else -lateral) + float(rng.uniform(-0.02, 0.02)))
 
 
 def build_busy(out_dir: Path, log: Callable[[str], None] = print) -> Path:

@@ -223,6 +223,8 @@ def tracks_for(window: Window, seats: dict[int, Seat], seed: int) -> dict[tuple[
 
 
 FIDGET_POSES = ("relaxed", "fist", "open_palm", "relaxed")
+EDGE_SPOTS = ((-0.08, 0.12), (-0.05, 0.18), (-0.03, 0.24), (-0.10, 0.20))  # (along, lateral) on the edge, outside
+# the zone (the zone is where vote hands land: 0.21 in, 0.06 to the right, vision's zone grown around them)
 
 
 def _other(o: OtherHand, seat: Seat, track: Track, seed: int) -> None:
@@ -249,12 +251,20 @@ def _other(o: OtherHand, seat: Seat, track: Track, seed: int) -> None:
             t += step + float(rng.uniform(0.3, 1.1))
 
 
+def busy_spots(rng: np.random.Generator, right: bool) -> tuple[str, tuple[float, float] | None]:
+    """Where a busy hand goes next: (what, spot), `what` one of edge (a pose on the table edge at `spot`),
+    lap (under the table top) or air (a gesture at chest height)."""
+    kind = ("edge", "edge", "edge", "lap", "air")[int(rng.integers(5))]
+    if kind != "edge":
+        return kind, None
+    along, lateral = EDGE_SPOTS[int(rng.integers(len(EDGE_SPOTS)))]
+    return kind, (along + float(rng.uniform(-0.02, 0.02)), (lateral if right else -lateral) + float(rng.uniform(-0.02, 0.02)))
+
+
 def _busy(o: OtherHand, seat: Seat, track: Track, seed: int) -> None:
     """A hand that never keeps still over [on, off) (sample_videos.busy): moves of a quarter to two thirds of a
     second among the table edge, the lap and a gesture at chest height, holds of at most 0.3 s, back at its
     rest by `off`."""
-    from .busy import busy_spots
-
     rng = np.random.default_rng([seed, o.seat, int(o.right), int(o.on * FPS)])
     t = o.on
     while True:

@@ -71,6 +71,8 @@ def show_flash(where: str = "page", into: Any = None) -> None:
 
 
 def title(f: Finding, players: dict[int, str]) -> str:
+    """The card's heading: what, whom or what it is about (review.audit.findings.about: a miscount is about the
+    count, never a seat), where."""
     name = players.get(f.seat) if f.seat is not None else None
     return f"{words.kind(f.kind)} — {words.who(f)}{f' ({md(name)})' if name else ''} — {words.where(f)}"
 
@@ -81,22 +83,22 @@ def plain_title(f: Finding) -> str:
 
 
 def evidence_frames(game: Game, f: Finding, most: int = 2) -> list[int]:
-    """The frames that show the finding (the audit's evidence, e.g. the «Стоп» frame and the landing hand),
-    else the frame at the finding's time."""
-    frames = [int(x) for x in f.evidence.frames][:most]
-    if not frames and f.t is not None and game.video_meta is not None:
-        with state.video(game) as source:
-            frames = [source.index_at(float(f.t))]
-    return frames
+    """The frames that show the finding: first the one the audit chose (Finding.frame), then its other evidence
+    (e.g. the «Стоп» frame before a late hand)."""
+    first = evidence_frame(game, f)
+    rest = [int(x) for x in f.evidence.frames if int(x) != first]
+    return ([first] if first is not None else []) + rest[: max(0, most - 1)]
 
 
 def evidence_frame(game: Game, f: Finding) -> int | None:
-    """The frame to step to: the one at the finding's time (the hand that landed late), else the first evidence."""
+    """The finding's frame, chosen once by the audit (Finding.frame): the card shows it, the viewer steps to it, a
+    decision records it; only a finding with no frames at all falls back to the frame at its time."""
+    if f.frame is not None:
+        return f.frame
     if f.t is not None and game.video_meta is not None:
         with state.video(game) as source:
             return source.index_at(float(f.t))
-    frames = evidence_frames(game, f)
-    return frames[-1] if frames else None
+    return None
 
 
 def no_name() -> str:

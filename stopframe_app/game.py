@@ -18,7 +18,8 @@ from contract.errors import StopframeError
 from contract.i18n import _, ngettext
 from contract.jsonio import write_json
 from contract.observations import observations_from_json, read_observations
-from pipeline.audit import audit_game
+from contract.seats import load_seat_map
+from pipeline.audit import audit_game, audit_observations, looked_at_nights
 from pipeline.cameras import (
     camera_of,
     every_camera_saved,
@@ -28,7 +29,8 @@ from pipeline.cameras import (
     on_camera,
 )
 from pipeline.game import replay_game
-from review.audit.audit import audit
+from pipeline.observer import observe_game
+from pipeline.seat_fit import check_seats_fit_hands, check_seats_fit_video
 from review.audit.findings import AuditReport, Finding, VoteReport
 from review.audit.inputs import video_fingerprint
 from review.cases.store import data_dir, game_id_for
@@ -42,15 +44,13 @@ from review.game.protocol import (
     resolve_camera_path,
     resolve_video_path,
 )
-from vision import observe
-from vision.seats import load_seat_map
 
 if TYPE_CHECKING:  # the types only
+    from contract.seats import SeatMap
     from review.game.engine import Replay
     from review.game.problems import Problem
     from review.game.protocol import Protocol
     from review.game.timeline import Mark, VoteWindow
-    from vision.seats import SeatMap
     from vision.video import VideoMeta
 
 REPO = Path(__file__).resolve().parents[1]
@@ -237,10 +237,11 @@ def load_game(spec: GameSpec) -> Game:
     _seat_map(game)
     _video(game)
     if game.seat_map is not None and game.video_meta is not None:
-        try:
-            game.seat_map = game.seat_map.scaled_to(game.video_meta.width, game.video_meta.height)
+        try:  # pipeline.seat_fit: the one check where a seat map meets its video (the CLI's too)
+            check_seats_fit_video(game.seat_map, game.spec.seats, game.spec.video,
+                                  (game.video_meta.width, game.video_meta.height))
         except StopframeError as exc:
-            game.errors["seats"] = f"{game.spec.seats}: {exc}"
+            game.errors["seats"] = str(exc)
             game.seat_map = None
     _observations(game)
     return game
@@ -312,10 +313,17 @@ def _observations(game: Game) -> None:
         return
     try:
         data = read_observations(game.spec.observations)
-        observations_from_json(data, game.spec.observations)  # checked in full before anything is drawn from it
+        seen = observations_from_json(data, game.spec.observations)  # checked in full before anything is drawn from it
     except StopframeError as exc:
         game.errors["observations"] = str(exc)
         return
+    if game.seat_map is not None and game.spec.seats:
+        try:
+            check_seats_fit_hands(game.seat_map, game.spec.seats, seen, game.spec.observations)
+        except StopframeError as exc:
+            game.errors["seats"] = str(exc)
+            game.seat_map = None
+            return
     made_from = data.get("x_video_fingerprint")
     if made_from and game.spec.video and made_from != video_fingerprint(game.spec.video):
         game.notes["observations"] = _("{path} was made from another version of the video; run the analysis again.",
@@ -328,13 +336,12 @@ def analyse(game: Game, progress: Callable[[float, str], None] | None = None) ->
     """Run the hand observation over the game's vote windows and keep the result in the analysis cache."""
     if game.seat_map is None or not game.spec.video:
         raise StopframeError(_("The analysis needs the video and a seat map."))
-    windows = timeline.analysis_windows(timeline.vote_rounds(game.windows)) if game.windows else None
 
     def report(done: float, message: str = "") -> None:
         if progress is not None:
             progress(min(max(float(done), 0.0), 1.0), message)
 
-    obs = observe.observe(game.spec.video, game.seat_map, windows or None, progress=_progress_adapter(report))
+    obs = observe_game(game.spec.video, game.seat_map, game.windows, progress=_progress_adapter(report))
     out = observations_cache_path(game.spec.video, game.spec.seats)
     assert out is not None
     write_json(out, {**obs.to_json(), "x_video_fingerprint": video_fingerprint(game.spec.video)})
@@ -360,22 +367,14 @@ def run_audit(game: Game) -> AuditReport | None:
     if game.problems:
         game.notes["audit"] = _("The protocol has problems; fix them before the audit can run.")
         return None
+    nights = looked_at_nights(game.observations)  # vision looked at the nights too
     cameras = every_camera_saved(game.protocol, game.spec.video, game.spec.observations)
     if cameras:  # a game filmed from several angles: each seat from the camera that sees it best
-        nights = any(k in game.observations for k in ("x_raised", "x_shown_numbers"))
         return audit_game(protocol=game.spec.protocol, rules=game.profile_id, camera_observations=cameras,
                           nights=nights).at_file_precision()
     visible = sorted(game.seat_map.seats) if game.seat_map is not None else None
-    profile = get_profile(game.profile_id)
-    report = audit(game.clock_data, game.observations, profile=profile,
-                             visible_seats=visible, marks=game.marks,
-                             video=Path(game.spec.video).name if game.spec.video else None)
-    if any(k in game.observations for k in ("x_raised", "x_shown_numbers")):  # vision looked at the nights too
-        from pipeline.audit import night_fields, with_nights
-
-        def quiet(_message: str) -> None:
-            """The CLI's progress lines; the page shows the rows instead."""
-
-        report = with_nights(report, game.clock_data, profile, game.observations, night_fields(game.observations, quiet),
-                             quiet)
+    report = audit_observations(game.clock_data, game.observations, profile=get_profile(game.profile_id),
+                                visible_seats=visible, marks=game.marks,
+                                video=Path(game.spec.video).name if game.spec.video else None,
+                                game=game.replay, windows=game.windows, nights=nights)
     return report.at_file_precision()

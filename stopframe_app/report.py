@@ -83,7 +83,7 @@ def csv_rows(rows: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
         seat = r.get("seat") if r.get("seat") is not None else r.get("seats")
         out.append([
             words.kind(r.get("kind")), r.get("day"), r.get("night"), r.get("round"), r.get("candidate"),
-            seat if seat not in (None, "") else (_("the count") if r.get("kind") == "count_mismatch" else ""),
+            words.who(r) if r.get("kind") == "count_mismatch" else seat if seat not in (None, "") else "",
             r.get("nickname"), _rounded(r.get("t")), r.get("clause"), words.consequence(r.get("consequence")),
             r.get("points"), words.said(r, r.get("text")), _rounded(r.get("confidence")),
             words.status(r.get("decision")), _edited(r.get("edited")), r.get("reason"), r.get("who"), r.get("decided_at"),

@@ -15,7 +15,7 @@ import pandas as pd
 
 from contract import i18n
 from contract.i18n import N_
-from review.audit.findings import Finding, FindingConsequence
+from review.audit.findings import Finding, FindingConsequence, about
 from review.audit.tally import VoteTally
 from review.cases.exports import finding_said
 from review.game.voting import OUTCOME_MSGIDS
@@ -141,24 +141,21 @@ def seat_list(numbers: Iterable[Any] | None) -> str:
 
 
 def who(f: Finding | Mapping[str, Any]) -> str:
-    """Whom a finding (or an exported row, or an appeal's evidence) is about: `seat 9`, `seats 1, 9`, or
-    `the count` (a miscount names no one seat)."""
-    seat, seats = (f.seat, f.seats) if isinstance(f, Finding) else (f.get("seat"), f.get("seats"))
-    if seat is not None:
-        return i18n._("seat {seat}", seat=seat)
-    if seats:
-        joined = ", ".join(map(str, seats))
-        return i18n._("seat {seat}", seat=joined) if len(seats) == 1 else i18n._("seats {seats}", seats=joined)
-    return i18n._("the count")
+    """Whom a finding (or an exported row, or an appeal's evidence) is about: `seat 9`, `seats 1, 9`, or, for a
+    miscount, `the count for candidate 8` (review.audit.findings.about: the CLI and the case file say the same)."""
+    return about(f)
 
 
 def where(f: Finding | Mapping[str, Any]) -> str:
-    """`day 1, round 1, candidate 8` / `night 2`, leaving out what the finding (or row) does not have."""
+    """`day 1, round 1, candidate 8` / `night 2`, leaving out what the finding (or row) does not have, and the
+    candidate where `who` names him already (a miscount is about «the count for candidate 8»)."""
     if isinstance(f, Finding):
-        day, night, rnd, candidate, candidates = f.day, f.night, f.round, f.candidate, None
+        day, night, rnd, candidate, candidates, kind = f.day, f.night, f.round, f.candidate, None, f.kind
     else:
         day, night, rnd = f.get("day"), f.get("night"), f.get("round")
-        candidate, candidates = f.get("candidate"), f.get("candidates")
+        candidate, candidates, kind = f.get("candidate"), f.get("candidates"), f.get("kind")
+    if kind == "count_mismatch":
+        candidate, candidates = None, None
     if night is not None and day is None:
         return i18n._("night {night}", night=night)
     parts = []

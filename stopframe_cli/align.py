@@ -2,8 +2,8 @@
 
     stopframe align VIDEO --protocol P [--json] [--out FILE] [--stop-at SECONDS]
 
-The audio is read and analysed by `vision` (imported inside the handler, so `stopframe validate` never
-loads an audio or video library); the matching of cues to the protocol is `review.audit.align`.
+The listening and the matching are the pipeline's (pipeline.align: vision hears the judge's cues, review matches
+them to the protocol; imported inside the handler, so `stopframe validate` never loads an audio library).
 The original protocol is never written: `--out` naming it is refused.
 """
 
@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from contract import i18n
-from contract.clock import Clock
-from contract.errors import EXIT_OK, InvalidInput, UnreadableInput
+from contract.errors import EXIT_OK, UnreadableInput
 from contract.i18n import _
 from stopframe_cli.output import add_output_options, emit, progress
 
@@ -38,47 +37,13 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from review.audit.align import VOTE_TYPES, VoteCue, align_protocol, votes_on_video
-    from review.game.protocol import format_problems, load_protocol, resolve_video_path
+    from pipeline.align import VOTE_TYPES, align_game, checked_protocol
 
-    protocol = load_protocol(args.protocol)
-    problems = format_problems(protocol.data)
-    if problems:
-        first = problems[0]
-        raise InvalidInput(
-            _("{path}: the protocol's format is broken at {place}: {message} ({n} problem(s); run `stopframe validate`).",
-              path=args.protocol, place=first.path, message=first.message, n=len(problems))
-        )
+    protocol = checked_protocol(args.protocol)
     if args.out and Path(args.out).resolve() == Path(args.protocol).resolve():
         raise UnreadableInput(_("{path}: align never overwrites the original protocol; choose another --out file.", path=args.out))
-    video = Path(args.video) if args.video else resolve_video_path(protocol)
-
-    from vision.audio import read_audio
-    from vision.cues import features, listen
-
-    progress(_("align: reading the audio of {video} …", video=video))
-    track = read_audio(video)
-    progress(_("align: {seconds} s of audio; looking for the judge's cues …", seconds=f"{track.duration:.0f}"))
-    feats = features(track)
-    events = protocol.events
-    on_video = Clock.of_protocol(protocol.data)
-    hints = [on_video.video_time(e["cutoff"]) for e in events if e.get("type") in VOTE_TYPES and isinstance(e.get("cutoff"), int | float)]
-    expected = votes_on_video(protocol.data, track.start, track.end)  # a clip's protocol holds the whole game
-    heard = listen(feats, marked=args.stop_at, hints=hints, expected=expected, weak=True)
-    sure = sum(v.confident for v in heard.votes)
-    progress(
-        _("align: {words} closing word(s) heard ({sure} after a usual call; {source} template), {nights} night(s) of music.",
-          words=len(heard.votes), sure=sure, source=heard.source, nights=len(heard.nights))
-    )
-    cues = [
-        VoteCue(
-            cutoff=v.cutoff.t, cutoff_score=v.cutoff.score,
-            t=v.call.t if v.call else None, t_score=v.call.score if v.call else 0.0,
-            announced=v.announced.t if v.announced else None, announced_score=v.announced.score if v.announced else 0.0,
-        )
-        for v in heard.votes
-    ]
-    result = align_protocol(protocol.data, cues, [(n.start, n.end) for n in heard.nights])
+    made = align_game(protocol, args.video, stop_at=args.stop_at, progress=progress)
+    result = made.result
 
     def table() -> str:
         clock = result.clock
@@ -86,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
             _("clock: video = {offset} s + {rate} × protocol time ({anchors} anchor(s), {outliers} outlier(s): {which})",
               offset=i18n.number(clock.offset, 3, fixed=True, signed=True), rate=i18n.number(clock.rate, 6, fixed=True),
               anchors=result.anchors, outliers=len(result.outliers), which=", ".join(result.outliers) or _("none")),
-            _("{heard} vote cue(s) heard, {unmatched} vote(s) without a cue, {unused} cue(s) unused", heard=len(heard.votes),
+            _("{heard} vote cue(s) heard, {unmatched} vote(s) without a cue, {unused} cue(s) unused", heard=made.heard,
               unmatched=len(result.unmatched), unused=result.unused_cues),
         ]
         for i, e in enumerate(result.data.get("events", [])):

@@ -33,8 +33,9 @@ from contract.i18n import _, ngettext, term
 from contract.jsonio import dumps, write_atomic
 from pipeline.audit import audit_game
 from pipeline.batch import AuditTask, TaskResult, find_games, run_local
-from review.audit.calibration import shipped
-from review.audit.findings import FINDING_KINDS, AuditReport
+from review.audit.findings import FINDING_KINDS, AuditReport, about
+from review.audit.tally import default_least, less_sure, sure_first, tally
+from review.cases.exports import finding_said
 from review.game.profiles import PROFILES
 from stopframe_cli.output import add_output_options, emit, progress
 
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         observations=args.observations, marks=args.marks, model=args.model, progress=progress, nights=args.nights,
         camera_observations=_by_camera(args.camera_observations),
     )
-    least = shipped().default_threshold if args.min_confidence is None else args.min_confidence
+    least = default_least() if args.min_confidence is None else args.min_confidence
     emit(args, report.to_json(), lambda: report_table(report, least))
     return EXIT_INVALID if args.fail_on_findings and report.findings else EXIT_OK
 
@@ -127,7 +128,8 @@ def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
                               n=len(report.votes) - len(shown), total=len(report.votes)))
     for n, v in enumerate(shown):
         who = str(v.candidate) if v.kind == "vote" else _("lift {seats}", seats=",".join(map(str, v.candidates or ())))
-        video = "-" if v.video_count is None else str(v.video_count)
+        count = tally(v)  # the one count every surface shows (review.audit.tally)
+        video = count.count_text if count.known else "-"
         voters = " ".join(map(str, v.video_voters or ())) or "-"
         if v.silent_seats:
             voters += " " + _("(+silent {seats})", seats=" ".join(map(str, v.silent_seats)))
@@ -143,25 +145,19 @@ def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
     lines += ["", _("Findings ({n}, most confident first)", n=len(report.findings))]
     if not report.findings:
         lines.append("  " + _("none"))
-    ranked = sorted(enumerate(report.findings), key=lambda item: (-item[1].confidence, item[0]))
-    hidden = [f for f in report.findings if f.confidence < min_confidence]
-    for index, f in ranked:
-        if f.confidence < min_confidence:
-            continue
+    index_of = {id(f): i for i, f in enumerate(report.findings)}
+    listed = sure_first(report.findings, min_confidence)  # the app's list leaves out the same (review.audit.tally)
+    hidden = [f for f in report.findings if less_sure(f, min_confidence)]
+    for f in listed:
+        index = index_of[id(f)]
         when = "-" if f.t is None else _("{seconds}s", seconds=f"{i18n.number(f.t, 2, fixed=True):>8}")
-        if f.seat is not None:
-            who = _("seat {seat}", seat=f.seat)
-        elif f.seats:
-            seats = ",".join(map(str, f.seats))
-            who = _("seat {seat}", seat=seats) if len(f.seats) == 1 else _("seats {seats}", seats=seats)
-        else:
-            who = "-"
+        who = about(f)
         cons = term("consequence", f.consequence.type) + (
             f" {i18n.number(f.consequence.points, signed=True)}" if f.consequence.points is not None else "")
         assumed = " " + _("[assumed: {what}]", what=", ".join(term("assumed_cli", a) for a in f.assumed_times)) if f.assumed_times else ""
         seen = [c.id for c in f.cameras if c.evidence]  # a game filmed from several cameras: whose view it is
         assumed += " " + _("[seen by camera {cameras}]", cameras=", ".join(seen)) if seen else ""
-        text = f.text  # whole: a sentence cut off mid-way says less than a long line
+        text = finding_said(f.to_json())  # in the reader's words, whole: a sentence cut off says less than a long line
         moment = _("n{night}", night=f.night) if f.day is None and f.night is not None else _("d{day} r{round}", day=f.day, round=f.round)
         lines.append(
             f"  #{index:<3} {when} {f.kind:<14} {who:<10} {moment:<5} {f.clause or '-':<16} {cons:<16} {i18n.number(f.confidence, 2, fixed=True):>4}  {text}{assumed}"

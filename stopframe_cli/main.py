@@ -19,8 +19,8 @@ from contract.errors import EXIT_UNREADABLE, StopframeError
 from contract.i18n import _
 from contract.jsonio import read_json
 from contract.outputs import check_output, check_output_folder, regular_file
+from contract.seats import load_seat_map
 from review.audit.inputs import check_seat_geometry
-from vision.seats import load_seat_map
 
 # Modules that add commands. Vision commands import cv2/mediapipe only when they run.
 COMMAND_MODULES = (
@@ -33,6 +33,7 @@ COMMAND_MODULES = (
     "stopframe_cli.tournament",  # tournament
     "stopframe_cli.sync",  # sync
     "stopframe_cli.draft",  # draft (the votes drafted from the video)
+    "stopframe_cli.app",  # app (the judge's workspace, served by Streamlit)
 )
 
 

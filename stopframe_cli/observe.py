@@ -1,6 +1,7 @@
 """`stopframe observe VIDEO --seats SEATS`: per-seat hand intervals as stopframe-observations/1 (spec §6).
 
-cv2 and mediapipe are imported only when the command runs, so `stopframe validate` stays light.
+The looking is the pipeline's (pipeline.observer.observe_video); cv2 and mediapipe are imported only when the
+command runs, so `stopframe validate` stays light.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ import argparse
 from contract import i18n
 from contract.errors import InvalidInput
 from contract.i18n import _
-from pipeline.audit import every_tenth
+from pipeline.observer import every_tenth, observe_video
+from pipeline.seat_fit import check_seats_fit_video
 from stopframe_cli.output import add_output_options, emit, progress
 
 
@@ -27,17 +29,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.observe import observe
-    from vision.seats import load_seat_map
+    from contract.seats import load_seat_map
 
     if args.start is not None and args.end is not None and args.end <= args.start:
         raise InvalidInput(_("--end {end} must come after --start {start}.", end=args.end, start=args.start))
     seat_map = load_seat_map(args.seats)
+    check_seats_fit_video(seat_map, args.seats, args.video)
     windows = None
     if args.start is not None or args.end is not None:
         windows = [(args.start or 0.0, args.end if args.end is not None else float("inf"))]
-    result = observe(args.video, seat_map, windows, model=args.model, gating=not args.no_gating,
-                     progress=every_tenth(progress, "observe:"))
+    result = observe_video(args.video, seat_map, windows, model=args.model, gating=not args.no_gating,
+                           progress=every_tenth(progress, "observe:"))
     data = result.to_json()
     emit(args, data, lambda: _table(data))
     return 0

@@ -11,11 +11,11 @@ import argparse
 from pathlib import Path
 
 from contract import i18n
-from contract.errors import InvalidInput
+from contract.errors import InvalidInput, StopframeError
 from contract.i18n import _, term
 from contract.jsonio import format_of
 from contract.outputs import same_kind
-from pipeline.audit import every_tenth
+from pipeline.observer import every_tenth
 from stopframe_cli.output import emit, progress
 
 
@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
                              path=args.out))
     if args.out and args.replace:
         same_kind(args.out, "stopframe-seats/1", "a seat map", format_of)
+        _not_another_cameras(args.out, args.video)
     found = find_game_seats(args.video, args.protocol, progress=every_tenth(progress, "seats:"))
     if args.flip or args.first_seat_at != 1:
         found = renumbered(found, flip=args.flip, move_seat1=args.first_seat_at - 1)
@@ -49,6 +50,19 @@ def run(args: argparse.Namespace) -> int:
     emit(args, data, lambda: table(data))
     return 0
 
+
+
+def _not_another_cameras(out: str, video: str) -> None:
+    """--replace never overwrites the map of another camera or video (a map drawn on another picture size); a
+    map that cannot be read at all may be replaced."""
+    from pipeline.seat_fit import check_seats_fit_video
+    from vision.seats import load_seat_map
+
+    try:
+        old = load_seat_map(out)
+    except StopframeError:
+        return
+    check_seats_fit_video(old, out, video)
 
 
 def table(data: dict) -> str:

@@ -21,8 +21,8 @@ import numpy as np
 
 from contract.clock import Clock
 from contract.observations import Observations
+from contract.seats import SeatMap
 from vision.backend import DetectedHand
-from vision.seats import SeatMap
 
 FPS = 25
 TABLE = 100  # grey of the empty table: lit (vision.detect.DARK_CROP), so no crop is enhanced
@@ -170,7 +170,7 @@ class FakeBackend:
 
 
 class ScriptedCameras:
-    """The observer (pipeline.audit.Observer) of a several-camera test game: each video's scripted observations,
+    """The observer (pipeline.observer.Observer) of a several-camera test game: each video's scripted observations,
     on that video's clock; `clock` None is a game read from saved observations (no video opened)."""
 
     def __init__(self, clock: Clock | None, seen: dict[str, Observations]) -> None:

@@ -203,7 +203,7 @@ def test_bad_seat_map_is_one_sentence(capsys, name: str, status: int, words: str
 
 
 def test_seat_map_frame_size_of_booleans_is_refused() -> None:
-    from vision.seats import load_seat_map
+    from contract.seats import load_seat_map
 
     with pytest.raises(InvalidInput, match="frame_size"):
         load_seat_map(SEATS / "frame_size_booleans.seats.json")
@@ -265,7 +265,8 @@ def test_4k_video_opens_and_a_seat_map_of_another_shape_is_refused(capsys, tmp_p
         assert (v.meta.width, v.meta.height, v.meta.frame_count) == (3840, 2160, 2)
         assert v.frame_at(1).shape == (2160, 3840, 3)
     code, _, err = cli(capsys, "observe", path, "--seats", good_seats)  # a 4:3 map on a 16:9 video
-    assert code == INVALID and "another aspect ratio" in err and err.count("\n") == 1
+    assert code == UNREADABLE and "3840x2160" in err and "another camera or another video" in err
+    assert err.count("\n") == 1
 
 
 @pytest.mark.parametrize("degrees", [90, -90, 180])
@@ -279,13 +280,13 @@ def test_rotated_phone_video_is_upright_and_a_landscape_map_is_refused(capsys, t
         assert v.frame_at(2).shape == ((64, 48, 3) if turned else (48, 64, 3))
     if turned:
         code, _, err = cli(capsys, "observe", path, "--seats", good_seats)
-        assert code == INVALID and "48x64" in err and "Traceback" not in err
+        assert code == UNREADABLE and "48x64" in err and "Traceback" not in err
 
 
 def test_aspect_ratio_refusal_names_the_seat_map(capsys, tmp_path: Path, good_seats: Path) -> None:
     path = corpus.rotated_clip(tmp_path / "phone.mp4")
     code, _, err = cli(capsys, "observe", path, "--seats", good_seats)
-    assert_refused(code, err, INVALID, good_seats, "aspect ratio")
+    assert_refused(code, err, UNREADABLE, good_seats, "another camera or another video")
 
 
 def test_variable_frame_rate_keeps_the_container_clock(tmp_path: Path) -> None:

@@ -99,12 +99,42 @@ FINISHED: dict[str, frozenset[str]] = {
     "vision/overlay.py": frozenset(),
     "vision/players.py": frozenset(),
     "vision/seat_finder.py": frozenset({"whole video"}),  # the finder's mode, a code (x_found.mode) the app reads
-    "vision/seats.py": frozenset({"seat map"}),  # the document's label, shown as term("document", ...) by jsonio
+    "vision/seats.py": frozenset(),
     "vision/sync.py": frozenset({"ij,ij->i"}),  # numpy.einsum's subscripts
     "vision/thumb.py": frozenset({"ij,kj->ik"}),  # numpy.einsum's subscripts
     "vision/video.py": frozenset(),
     "review/cases/sheet_store.py": frozenset(),
     "review/audit/draft_nights.py": frozenset(),
+    "review/audit/audit.py": frozenset(),
+    # a programmer's check at import (a new consequence type needs its rank), never a judge's
+    "review/audit/night.py": frozenset({"review.audit.night ranks {} but review.game.profiles.CONSEQUENCE_TYPES is {}"}),
+    "review/audit/inputs.py": frozenset(),
+    "review/audit/tally.py": frozenset(),
+    "review/audit/findings.py": frozenset({"audit report"}),  # the document's label, shown as term("document", ...)
+    # a vote's label in the drafted protocol's x_draft_untimed (docs/formats.md): a code of the format
+    "review/audit/draft.py": frozenset({"day {} round {} {}"}),
+    "contract/clock.py": frozenset(),
+    "contract/night.py": frozenset(),
+    "contract/observations.py": frozenset({"observations file"}),  # the document's label, shown as term("document", ...)
+    # the labels of what a command reads and writes, shown as term("input"/"document", label)
+    "contract/outputs.py": frozenset({"its inputs", "output folder"}),
+    "pipeline/audit.py": frozenset(),
+    "pipeline/draft.py": frozenset(),
+    # the labels of the files a tournament reads, shown as term("document", label) by contract.jsonio / outputs
+    "pipeline/tournament.py": frozenset({"done file", "progress file", "tournament folder", "seat map",
+                                         "observations file", "marks file", "audit report"}),
+    "pipeline/cameras.py": frozenset(),
+    "pipeline/batch.py": frozenset(),
+    "pipeline/seat_finding.py": frozenset(),
+    # stopframe app and the vision workers' start method
+    "stopframe_cli/app.py": frozenset(),
+    "vision/workers.py": frozenset(),
+    # the pipeline's door and the contract's seat map
+    "pipeline/observer.py": frozenset(),
+    "pipeline/align.py": frozenset(),
+    "contract/seats.py": frozenset({"seat map"}),  # the document's label, shown as term("document", ...) by jsonio
+    # a seat map meets its video: the refusals (one count, one label, one frame, a seat map of its own video)
+    "pipeline/seat_fit.py": frozenset(),
 }
 CATALOGUE_CALLS = {"_", "N_", "t", "ngettext", "term", "terms"}
 CODE_SUFFIXES = ("_SCRIPT", "_STYLE", "_SQL")

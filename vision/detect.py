@@ -54,12 +54,12 @@ import cv2
 import numpy as np
 
 from contract.i18n import N_
+from contract.seats import SeatMap
 from vision.backend import DetectedHand, HandBackend, HandTracker, MediaPipeBackend
 from vision.crops import SeatCrop, crop_for_zone, zone_visible_share
 from vision.intervals import REST_RADIUS
 from vision.options import DEFAULT, VisionOptions
 from vision.pose import Pose, classify, plausible_hand
-from vision.seats import SeatMap
 from vision.second_look import OPEN_POSES, PoseCheck
 from vision.video import Picture
 

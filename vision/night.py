@@ -30,6 +30,7 @@ from contract.night import (
     ShownNumber,
     fit_count,
 )
+from contract.seats import Seat, SeatMap, point_in_polygon
 from vision.audio import AudioError, read_audio
 from vision.backend import HandBackend
 from vision.cues import count_words, features
@@ -50,7 +51,6 @@ from vision.numbers import (
     shots,
 )
 from vision.observe import merge_windows
-from vision.seats import Seat, SeatMap, point_in_polygon
 from vision.video import open_video
 
 ProgressFn = Callable[[int, int], None]

@@ -16,11 +16,11 @@ import numpy as np
 
 from contract.i18n import N_
 from contract.observations import HandInterval, Observations, Unseen
+from contract.seats import SeatMap
 from vision.backend import preload
 from vision.detect import Hand, SeatDetector, unusable_seats
 from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, MIN_SUPPORT, Run, Sighting, runs_from_sightings
 from vision.options import DEFAULT, VisionOptions
-from vision.seats import SeatMap
 from vision.thumb import knows_footage
 from vision.video import VideoSource, open_video
 from vision.workers import default_jobs, frame_done, in_worker_process, run_parallel, split

@@ -88,6 +88,16 @@ def pose_label(pose: str) -> str:
     return _(english) if _drawn_in_truetype() else english
 
 
+def hand_label(pose: str, confidence: float | None) -> str:
+    """A hand's chip: its pose and, where the detector gave one, how sure it is, said as such (a bare number on a
+    picture reads as a seat or a count)."""
+    name = pose_label(pose)
+    if confidence is None:
+        return name
+    sure = round(100 * confidence)
+    return _("{pose}, {percent} % sure", pose=name, percent=sure) if _drawn_in_truetype() else f"{name}, {sure}% sure"
+
+
 def mark_label(name: str) -> str:
     """A vote window's mark on the strip (the naming, «Стоп», the count), in the reader's words where drawable."""
     return term("vote_mark", name, default=MARK_LABELS[name]) if _drawn_in_truetype() else MARK_LABELS[name]
@@ -180,7 +190,7 @@ def draw_overlay(
     there is a vote window (`marks` and `now`) or `legend` is asked for, a panel with the window's strip
     and the colours' legend, so neither covers any seat's zone.
 
-    `seat_map` is a vision.seats.SeatMap (anything with `.seats[n].zone` in the map's `frame_size`);
+    `seat_map` is a contract.seats.SeatMap (anything with `.seats[n].zone` in the map's `frame_size`);
     `marks` are the vote window's times (`t`, `cutoff`, `announced`) and `now` the frame's time. Labels
     are chips (a filled box in the zone's colour, dark or light text by contrast), readable on any cloth."""
     h, w = image.shape[:2]
@@ -206,9 +216,8 @@ def draw_overlay(
             _chip(out, str(seat), (int(cx), top if hand is not None or seat in flagged else int(cy)), 0.8 * k, colour,
                   centred=True)
             if hand is not None:
-                conf = f" {hand.confidence:.2f}" if hand.confidence is not None else ""
                 hand_colour = POSE_COLOURS.get(hand.pose, ZONE_ACTIVE)
-                _chip(out, f"{pose_label(hand.pose)}{conf}", (int(cx), low + int(10 * k)), 0.5 * k, hand_colour,
+                _chip(out, hand_label(hand.pose, hand.confidence), (int(cx), low + int(10 * k)), 0.5 * k, hand_colour,
                       centred=True)
     if caption:
         _chip(out, caption, (8, 8), 0.7 * k, (30, 30, 30))

@@ -60,12 +60,12 @@ import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
 
 from contract.i18n import _
+from contract.seats import Seat, SeatMap, point_in_polygon
 from vision.backend import HandBackend, MediaPipeBackend
 from vision.crops import CROP_SIZE, SeatCrop, covering_starts
 from vision.players import Face, FaceFinder, chair_layout, chair_places, crowding
 from vision.players import players as players_of
 from vision.pose import plausible_hand
-from vision.seats import Seat, SeatMap, point_in_polygon
 from vision.table import Table, fits_places, table_outline
 from vision.video import VideoSource, open_video
 

@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
+from contract.seats import SeatMap
 from vision.backend import HandBackend, MediaPipeBackend
 from vision.crops import SeatCrop, crop_for_zone
 from vision.pose import Pose, classify, plausible_hand
-from vision.seats import SeatMap
 from vision.thumb import shared_reader
 from vision.video import Picture
 

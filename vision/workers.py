@@ -14,10 +14,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
 
+from contract.errors import UnreadableInput
+from contract.i18n import _
 from contract.processes import die_with_parent
 
 T = TypeVar("T")
 POLL_S = 0.5  # how often the parent reports the workers' progress
+START_METHOD_ENV = "STOPFRAME_START_METHOD"  # forces how workers start (start_method)
 _done: Any = None  # in a worker: the shared count of frames watched by all workers
 
 
@@ -65,9 +68,19 @@ def _start(counter: Any, parent: int) -> None:
 def start_method() -> str:
     """How worker processes start: forked (cheap: MediaPipe imported once, before the fork) where the system can
     fork and this process has made no MediaPipe graph yet; spawned otherwise (Windows and macOS, and a process
-    such as a test run that has already run MediaPipe, whose locked mutexes a forked child would inherit)."""
+    such as a test run that has already run MediaPipe, whose locked mutexes a forked child would inherit).
+
+    $STOPFRAME_START_METHOD (spawn, fork or forkserver) overrides the choice: on Linux, `spawn` runs the
+    workers as Windows and macOS do, to check they give the same findings there."""
     from vision.backend import graphs_made
 
+    wanted = os.environ.get(START_METHOD_ENV, "").strip()
+    if wanted:
+        if wanted not in mp.get_all_start_methods():
+            raise UnreadableInput(_("{variable}={value}: this system cannot start processes that way; use one of: "
+                                    "{known}.", variable=START_METHOD_ENV, value=wanted[:30],
+                                    known=", ".join(mp.get_all_start_methods())))
+        return wanted
     return "fork" if "fork" in mp.get_all_start_methods() and not graphs_made() else "spawn"
 
 

@@ -35,10 +35,23 @@ from typing import Any
 
 from contract.clock import Clock
 from contract.errors import StopframeError
+from contract.i18n import N_
 from contract.observations import HandInterval, Observations, Unseen
 from review.audit.calibration import calibrated
-from review.audit.findings import AuditReport, Evidence, Finding, FindingConsequence, VoteOutcome, VoteReport
-from review.game.engine import lift_outcome, replay, vote_outcome
+from review.audit.findings import (
+    AuditReport,
+    Evidence,
+    Finding,
+    FindingConsequence,
+    Message,
+    VoteOutcome,
+    VoteReport,
+    english,
+    message,
+    message_n,
+    phrase,
+)
+from review.game.engine import Replay, lift_outcome, replay, vote_outcome
 from review.game.profiles import Consequence, Profile, get_profile
 from review.game.timeline import Mark, VoteRound, VoteWindow, vote_rounds, vote_windows
 
@@ -55,7 +68,16 @@ WRONG_FORMS = frozenset({"open_palm", "finger"})  # what the video shows as not-
 # (x_pose_share). Measured on the sample game and its stress set (bench/audit_accuracy.py): every real open
 # palm read at 0.88-1.0, the misread thumb-up fists and hand-like props that read open at 0.60-0.70.
 WRONG_FORM_SHARE = 0.8
-FORM_NAMES = {"open_palm": "an open palm", "finger": "a pointing finger", "fist": "a plain fist (no thumb up seen)"}
+# A hand's form as the finding names it ("voted … with an open palm"; catalogue context `vote_form`)
+FORM_NAMES = {"open_palm": N_("an open palm"), "finger": N_("a pointing finger"),
+              "fist": N_("a plain fist (no thumb up seen)")}
+# Why vision or the audit could not see a seat (an unseen stretch's `why`), in the catalogue (context `unseen`);
+# any other text, a file's own, is shown as it is.
+UNSEEN_WHY = frozenset({
+    N_("no zone in the seat map"), N_("the seat's zone lies outside the picture"),
+    N_("the seat's view is dark or covered"), N_("no usable view"), N_("no camera had a view"),
+    N_("the seat map has no zone for this seat"),
+})
 
 
 # ---------------------------------------------------------------- reading hands against a round
@@ -125,6 +147,8 @@ def audit(
     marks: Sequence[Mark] = (),
     video: str | None = None,
     frames: Clock | None = None,
+    game: Replay | None = None,
+    rounds: Sequence[VoteRound] | None = None,
 ) -> AuditReport:
     """Audit every vote of a protocol against the hands the video shows.
 
@@ -132,10 +156,12 @@ def audit(
     reports) or their JSON document; `visible_seats` the seats the seat map has zones for (None: all);
     `profile` overrides the protocol's rules; `frames` is the video's own clock (vision.video's, right at a
     variable frame rate) for the evidence frames, None where the video was not opened (the stated rate then).
+    `game` and `rounds`: the protocol's replay under `profile` and its voting rounds (with `marks`), where the
+    caller has them already (the pipeline works them out once per audit); None: worked out here.
     """
     profile = profile or get_profile(data.get("rules", ""))
     seen = Observations.of(observations)
-    game = replay(data, profile)
+    game = game if game is not None else replay(data, profile)
     clock = Clock.constant(seen.fps)
     hands_by_seat: dict[int, list[HandInterval]] = {}
     for h in merge_blinks(seen.hands, clock):
@@ -146,20 +172,20 @@ def audit(
     untimed: list[str] = []
     skipped: list[str] = []
     unobserved: list[str] = []
-    for rnd in vote_rounds(vote_windows(data, marks)):
+    for rnd in rounds if rounds is not None else vote_rounds(vote_windows(data, marks)):
         vctx = game.vote_contexts.get(rnd.windows[-1].event_index)
         if vctx is None:
             skipped.extend(w.label for w in rnd.windows)
-            votes.extend(_unaudited(rnd, data, "the rules engine cannot place this vote (see `stopframe validate`)"))
+            votes.extend(_unaudited(rnd, data, N_("the rules engine cannot place this vote (see `stopframe validate`)")))
             continue
         if not rnd.timed:
             untimed.extend(w.label for w in rnd.windows)
-            votes.extend(_unaudited(rnd, data, "no time in the protocol or the judge's marks: not audited"))
+            votes.extend(_unaudited(rnd, data, N_("no time in the protocol or the judge's marks: not audited")))
             continue
         if not seen.covers(rnd.start, rnd.end) or (seen.windows is None and not _any_hand(seen.hands, rnd)):
             # Nobody watched this vote: every seat at the table is "cannot see", never "did not vote".
             unobserved.extend(w.label for w in rnd.windows)
-            votes.extend(_unaudited(rnd, data, "the observations do not cover this vote: not audited"))
+            votes.extend(_unaudited(rnd, data, N_("the observations do not cover this vote: not audited")))
             _unwatched(ctx, rnd, vctx)
             continue
         votes.extend(_audit_round(ctx, rnd, vctx, data))
@@ -186,12 +212,13 @@ def _unwatched(ctx: _Context, rnd: VoteRound, vctx: Any) -> None:
     window = _round_level(first) if rnd.kind == "vote" else first
     for seat in sorted(vctx.living):
         _add(ctx, "cannot_see", window, seat=seat, t=first.t or 0.0, confidence=1.0, frames=[(first.t or 0.0, None)],
-             assumed=(), text=f"Seat {seat} cannot be seen during this vote: the observations do not cover it; "
-                              "its vote is unknown.")
+             assumed=(), text=message(N_("Seat {seat} cannot be seen during this vote: the observations do not cover it; "
+                                         "its vote is unknown."), seat=seat))
 
 
 def _unaudited(rnd: VoteRound, data: dict[str, Any], why: str) -> list[VoteReport]:
-    """A vote that cannot be looked at (no time; not a vote the rules allow): listed with no video count."""
+    """A vote that cannot be looked at (no time; not a vote the rules allow): listed with no video count, `why`
+    (a catalogue msgid) in English as the report's note."""
     reports = []
     for w in rnd.windows:
         ev = data["events"][w.event_index]
@@ -201,7 +228,7 @@ def _unaudited(rnd: VoteRound, data: dict[str, Any], why: str) -> list[VoteRepor
                 candidates=w.candidates if w.kind == "lift" else None,
                 protocol_count=ev.get("count"), protocol_voters=_voters(ev), video_voters=None, silent_seats=(),
                 confidence=0.0, outcome=VoteOutcome(None, None),
-                extra={"x_note": why},
+                extra={"x_note": english(message(why))},
             )
         )
     return reports
@@ -300,14 +327,15 @@ def _blind_seats(ctx: _Context, windows: Sequence[VoteWindow], living: Sequence[
         out = {}
         for seat in living:
             if ctx.visible is not None and seat not in ctx.visible:
-                out[seat] = ("the seat map has no zone for this seat", 1.0)
+                out[seat] = (N_("the seat map has no zone for this seat"), 1.0)
                 continue
             why = next((u["why"] for u in ctx.unseen if u["seat"] == seat and u["start"] < w.announced and u["end"] > w.t - EPS), None)
             if why is not None:
                 out[seat] = (why, UNSEEN_CONFIDENCE)
         for seat, (why, confidence) in sorted(out.items()):
             _add(ctx, "cannot_see", w, seat=seat, t=w.t, confidence=confidence, frames=[(w.t, None)], assumed=(),
-                 text=f"Seat {seat} cannot be seen during the vote ({why}); its vote is unknown.")
+                 text=message(N_("Seat {seat} cannot be seen during the vote ({why}); its vote is unknown."), seat=seat,
+                              why=_unseen_why(why)))
         blind.append(out)
     return blind
 
@@ -420,18 +448,25 @@ def _assumed(w: VoteWindow, names: Iterable[str]) -> tuple[str, ...]:
 
 def _add(
     ctx: _Context, kind: str, w: VoteWindow, *, seat: int | None = None, seats: Sequence[int] | None = None,
-    t: float, confidence: float, frames: Sequence[tuple[float, int | None]], assumed: tuple[str, ...], text: str,
-    consequence: Consequence | None = None, extra: dict[str, Any] | None = None,
+    t: float, confidence: float, frames: Sequence[tuple[float, int | None]], assumed: tuple[str, ...], text: Message,
+    consequence: Consequence | None = None, extra: dict[str, Any] | None = None, shown: int = 0,
 ) -> None:
-    """Record a finding with the profile's clause and consequence for its kind."""
+    """Record a finding with the profile's clause and consequence for its kind; its sentence `text` kept in English
+    (`x_text`) and as its catalogue message (`x_text_message`), for a reader of another language. `frames[shown]`
+    is the moment that shows it, chosen here once (`x_frame`, Finding.frame): the frame every place shows and
+    records for it."""
     if consequence is None:
         consequence = ctx.profile.offence(kind)
     if assumed:
         confidence *= ASSUMED_FACTOR
     end = ctx.frames.duration  # a window time past the video's end shows its last frame
-    points = sorted({(f if f is not None else ctx.frames.at(max(0.0, x if end is None else min(x, end))).frame, x)
-                     for x, f in frames})
-    more: dict[str, Any] = {"x_text": text, **(extra or {})}
+
+    def frame_of(x: float, f: int | None) -> int:
+        return f if f is not None else ctx.frames.at(max(0.0, x if end is None else min(x, end))).frame
+
+    points = sorted({(frame_of(x, f), x) for x, f in frames})
+    more: dict[str, Any] = {"x_text": english(text), "x_text_message": text, "x_frame": frame_of(*frames[shown]),
+                            **(extra or {})}
     if consequence.also:
         more["x_also_clause"] = consequence.also
     if w.kind == "lift":
@@ -448,15 +483,15 @@ def _add(
 
 
 # A check's verdict on whether the hand's vote counts under the profile.
-YES, NO, MAYBE = "counts", "not counted", "a judge may count it or not"
+YES, NO, MAYBE = "counts", "not_counted", "maybe_counted"  # codes, never shown
 
 
 def _late(ctx: _Context, w: VoteWindow, p: Placement, prior: int) -> None:
     h = p.hand
     _add(ctx, "late_vote", w, seat=h.seat, t=h.on,
          confidence=h.confidence * _timing(h.on - w.cutoff, ctx.clock),
-         frames=[(w.cutoff, None), (h.on, h.on_frame)], assumed=_assumed(w, ["cutoff"]),
-         text=f"Seat {h.seat}'s hand landed {_after(h.on - w.cutoff)} the vote for {_whom(w)} closed.",
+         frames=[(w.cutoff, None), (h.on, h.on_frame)], shown=1, assumed=_assumed(w, ["cutoff"]),
+         text=_landed_late(h.seat, h.on - w.cutoff, w),
          consequence=ctx.profile.offence("late_vote", prior_fouls=prior))
 
 
@@ -465,14 +500,17 @@ def _early(ctx: _Context, w: VoteWindow, p: Placement, prior: int, held_from: Vo
     h = p.hand
     consequence = ctx.profile.offence("early_hand", prior_fouls=prior)
     if held_from is None:
-        text = f"Seat {h.seat}'s hand was on the table {w.t - h.on:.2f} s before {_whom(w)} was named."
+        text = message(N_("Seat {seat}'s hand was on the table {seconds} s before {whom} was named."), seat=h.seat,
+                       seconds=_secs(w.t - h.on), whom=_whom(w))
         margin = min(w.t - h.on, h.off - w.t)
     else:
-        text = f"Seat {h.seat}'s hand, placed for {_whom(held_from)}, was still on the table when {_whom(w)} was named."
+        text = message(N_("Seat {seat}'s hand, placed for {earlier}, was still on the table when {whom} was named."),
+                       seat=h.seat, earlier=_whom(held_from), whom=_whom(w))
         margin = h.off - w.t
     _add(ctx, "early_hand", w, seat=h.seat, t=h.on if held_from is None else w.t,
          confidence=h.confidence * _timing(margin, ctx.clock),
-         frames=[(h.on, h.on_frame), (w.t, None)], assumed=_assumed(w, ["t"]), text=text, consequence=consequence)
+         frames=[(h.on, h.on_frame), (w.t, None)], shown=1, assumed=_assumed(w, ["t"]), text=text,
+         consequence=consequence)
     return NO if consequence.type == "not_counted" else YES
 
 
@@ -485,12 +523,16 @@ def _lift(ctx: _Context, w: VoteWindow, p: Placement, prior: int) -> str:
         return YES
     after_cutoff = h.off >= w.cutoff - EPS
     consequence = ctx.profile.offence("lifted_early", prior_fouls=prior, after_cutoff=after_cutoff)
-    when = "the count was announced" if name == "announced" else "the vote closed"
+    if name == "announced" and after_cutoff:
+        said = N_("Seat {seat} lifted the hand {seconds} s before the count was announced for {whom} (after the vote closed).")
+    elif name == "announced":
+        said = N_("Seat {seat} lifted the hand {seconds} s before the count was announced for {whom}.")
+    else:
+        said = N_("Seat {seat} lifted the hand {seconds} s before the vote closed for {whom}.")
     _add(ctx, "lifted_early", w, seat=h.seat, t=h.off,
          confidence=h.confidence * _timing(deadline - h.off, ctx.clock),
          frames=[(h.off, h.off_frame), (deadline, None)], assumed=_assumed(w, [name]),
-         text=f"Seat {h.seat} lifted the hand {deadline - h.off:.2f} s before {when} for {_whom(w)}"
-              + (" (after the vote closed)." if after_cutoff else "."),
+         text=message(said, seat=h.seat, seconds=_secs(deadline - h.off), whom=_whom(w)),
          consequence=consequence)
     return NO if consequence.type == "not_counted" else YES
 
@@ -499,8 +541,9 @@ def _double(ctx: _Context, first: VoteWindow, w: VoteWindow, p: Placement, prior
     h = p.hand
     consequence = ctx.profile.offence("double_vote", prior_fouls=prior)
     _add(ctx, "double_vote", w, seat=h.seat, t=h.on, confidence=h.confidence,
-         frames=[(first.t, None), (h.on, h.on_frame)], assumed=(),
-         text=f"Seat {h.seat} voted for {_whom(first)} and again for {_whom(w)}.", consequence=consequence)
+         frames=[(first.t, None), (h.on, h.on_frame)], shown=1, assumed=(),
+         text=message(N_("Seat {seat} voted for {first} and again for {whom}."), seat=h.seat, first=_whom(first),
+                      whom=_whom(w)), consequence=consequence)
     if consequence.type == "not_counted" or ctx.profile.repeated_vote == "first":
         return NO
     return MAYBE if ctx.profile.repeated_vote.value is None else YES
@@ -528,11 +571,12 @@ def _form(ctx: _Context, w: VoteWindow, p: Placement, prior: int) -> str:
     consequence = ctx.profile.offence("wrong_form", prior_fouls=prior)
     if h.pose in accepted:
         consequence = ctx.profile.form_accepted(consequence.clause)
-    form = FORM_NAMES.get(h.pose, h.pose)
+    form = phrase("vote_form", FORM_NAMES[h.pose])
     mid = (h.on + min(h.off, w.announced)) / 2
     _add(ctx, "wrong_form", w, seat=h.seat, t=h.on, confidence=confidence,
-         frames=[(h.on, h.on_frame), (mid, None)], assumed=(),
-         text=f"Seat {h.seat} voted for {_whom(w)} with {form}.", consequence=consequence,
+         frames=[(h.on, h.on_frame), (mid, None)], shown=1, assumed=(),
+         text=message(N_("Seat {seat} voted for {whom} with {form}."), seat=h.seat, whom=_whom(w), form=form),
+         consequence=consequence,
          extra={"x_pose": h.pose})
     return MAYBE if consequence.type == "not_counted" and p.status != "late" else YES
 
@@ -542,7 +586,7 @@ def _no_vote(ctx: _Context, windows: Sequence[VoteWindow], seat: int, prior: int
     assumed = tuple(sorted({n for w in windows for n in _assumed(w, ["t", "cutoff"])}))
     _add(ctx, "no_vote", _round_level(first), seat=seat, t=first.t, confidence=NO_HAND_CONFIDENCE,
          frames=[(first.t, None), (last.cutoff, None)], assumed=assumed,
-         text=f"Seat {seat} placed no hand in the whole round.",
+         text=message(N_("Seat {seat} placed no hand in the whole round."), seat=seat),
          consequence=ctx.profile.offence("no_vote", prior_fouls=prior))
 
 
@@ -569,11 +613,24 @@ def _count_check(
         # With a count only, name the seats whose hands a judge may have counted wrongly.
         touched = {s for s, placements in seats.items() for p in placements if p.window == i}
         differing = (touched - sure - maybe) | tally.late[i]
-    shown = f"{lo}" if lo == hi else f"{lo}–{hi}"
-    silent_note = f" (with {len(silent)} silent vote{'s' if len(silent) != 1 else ''})" if silent else ""
-    text = f"The protocol has {pcount if pcount is not None else '?'} for {_whom(w)}; the video supports {shown}{silent_note}."
+    values: dict[str, Any] = {"count": pcount if pcount is not None else "?", "whom": _whom(w),
+                              "shown": f"{lo}" if lo == hi else f"{lo}–{hi}"}
     if pvoters is not None and differing:
-        text += " Seats that differ: " + ", ".join(map(str, sorted(differing))) + "."
+        values["seats"] = ", ".join(map(str, sorted(differing)))
+    if silent and "seats" in values:
+        text = message_n(N_("The protocol has {count} for {whom}; the video supports {shown} (with {n} silent vote). "
+                            "Seats that differ: {seats}."),
+                         N_("The protocol has {count} for {whom}; the video supports {shown} (with {n} silent votes). "
+                            "Seats that differ: {seats}."), len(silent), **values)
+    elif silent:
+        text = message_n(N_("The protocol has {count} for {whom}; the video supports {shown} (with {n} silent vote)."),
+                         N_("The protocol has {count} for {whom}; the video supports {shown} (with {n} silent votes)."),
+                         len(silent), **values)
+    elif "seats" in values:
+        text = message(N_("The protocol has {count} for {whom}; the video supports {shown}. Seats that differ: {seats}."),
+                       **values)
+    else:
+        text = message(N_("The protocol has {count} for {whom}; the video supports {shown}."), **values)
     _add(ctx, "count_mismatch", w, seats=sorted(differing), t=w.cutoff, confidence=conf,
          frames=[(w.cutoff, None)], assumed=_assumed(w, ["t", "cutoff"]), text=text,
          extra={"x_video_count": estimate})
@@ -596,9 +653,28 @@ def _vote_confidence(ctx: _Context, w: VoteWindow, seats: dict[int, list[Placeme
     return conf
 
 
-def _after(delta: float) -> str:
-    return "at the very moment" if delta < 0.005 else f"{delta:.2f} s after"
+def _landed_late(seat: int, delta: float, w: VoteWindow) -> Message:
+    if delta < 0.005:
+        return message(N_("Seat {seat}'s hand landed at the very moment the vote for {whom} closed."), seat=seat,
+                       whom=_whom(w))
+    return message(N_("Seat {seat}'s hand landed {seconds} s after the vote for {whom} closed."), seat=seat,
+                   seconds=_secs(delta), whom=_whom(w))
 
 
-def _whom(w: VoteWindow) -> str:
-    return f"candidate {w.candidate}" if w.kind == "vote" else "lifting " + ", ".join(map(str, w.candidates))
+def _secs(delta: float) -> float:
+    """A time in a sentence: to the millisecond in the file, read to two decimals."""
+    return round(float(delta), 3)
+
+
+def _whom(w: VoteWindow) -> Message:
+    """Whom a vote is for, as a sentence names it after "for" («за кандидатуру 5», «за подъём 1, 2»)."""
+    if w.kind == "vote":
+        return phrase("whom", N_("candidate {candidate}"), candidate=w.candidate)
+    return phrase("whom", N_("lifting {seats}"), seats=", ".join(map(str, w.candidates)))
+
+
+def _unseen_why(why: str) -> Any:
+    """Why a seat cannot be seen, as the sentence's value: the catalogue's words where they are ours (several
+    cameras' reasons are joined by "; "), the text as it is otherwise."""
+    parts = [phrase("unseen", p) if p in UNSEEN_WHY else p for p in str(why).split("; ")]
+    return parts[0] if len(parts) == 1 else parts

@@ -14,16 +14,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from contract.i18n import _, catalogue, ngettext, number, term, using
 from contract.jsonio import check_format
 
 AUDIT_FORMAT = "stopframe-audit/1"
+REPORT_LABEL = "audit report"  # the document's label, shown as term("document", ...) by contract.jsonio
 
 DAY_KINDS = ("count_mismatch", "late_vote", "early_hand", "lifted_early", "no_vote", "double_vote", "wrong_form")
 NIGHT_KINDS = ("shot_mismatch", "check_mismatch", "night_hand")
 FINDING_KINDS = (*DAY_KINDS, *NIGHT_KINDS, "cannot_see")
 
+# Spec §4: `(kind, day, round, candidate, seat)` for a day finding, `(kind, night, seat)` for a night one.
 Identity = tuple[str | int | None, ...]
-"""Spec §4: `(kind, day, round, candidate, seat)` for a day finding, `(kind, night, seat)` for a night one."""
 
 
 def identity(kind: str, *, day: int | None, night: int | None, round: int | None, candidate: int | None,
@@ -113,8 +115,8 @@ class Finding:
     t: float | None = None
     assumed_times: tuple[str, ...] = ()
     evidence: Evidence = field(default_factory=Evidence)
+    # Optional `x_` fields (e.g. `x_text`, `x_text_message`, `x_also_clause`, `x_candidates`), kept through a round trip.
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
-    """Optional `x_` fields (e.g. `x_text`, `x_also_clause`, `x_candidates`), kept through a round trip."""
 
     @property
     def identity(self) -> Identity:
@@ -126,6 +128,16 @@ class Finding:
         """Per camera of a game filmed from several angles, the finding's frames there (() for one camera)."""
         raw = self.extra.get("x_cameras")
         return tuple(CameraFrames.from_json(c) for c in raw if isinstance(c, dict)) if isinstance(raw, list) else ()
+
+    @property
+    def frame(self) -> int | None:
+        """The one frame that shows the finding, chosen by the audit (`x_frame`): what the app's card shows, the
+        frame viewer steps to, a decision records and the case file prints. A report made before the audit chose
+        one: its first evidence frame."""
+        chosen = self.extra.get("x_frame")
+        if isinstance(chosen, int) and not isinstance(chosen, bool):
+            return chosen
+        return int(self.evidence.frames[0]) if self.evidence.frames else None
 
     @property
     def text(self) -> str:
@@ -173,6 +185,31 @@ class Finding:
             evidence=Evidence.from_json(data.get("evidence") or {}),
             extra={k: v for k, v in data.items() if k.startswith("x_")},
         )
+
+
+def about(f: Finding | Mapping[str, Any]) -> str:
+    """Whom or what a finding (or an exported row, or an appeal's evidence) is about, as every place labels it:
+    `seat 9`, `seats 1, 9`; a count_mismatch is about the count for its candidate or lift vote, never a seat
+    (the seats it lists are only those whose hands differ from the protocol's voters)."""
+    if isinstance(f, Finding):
+        kind, seat, seats, candidate, lifted = f.kind, f.seat, f.seats, f.candidate, f.extra.get("x_candidates")
+    else:
+        kind, seat, seats, candidate = f.get("kind"), f.get("seat"), f.get("seats"), f.get("candidate")
+        lifted = f.get("x_candidates") or f.get("candidates")
+    if kind == "count_mismatch":
+        if candidate is not None:
+            return _("the count for candidate {candidate}", candidate=candidate)
+        if isinstance(lifted, list | tuple) and lifted:
+            return _("the count for lifting {seats}", seats=", ".join(map(str, lifted)))
+        return _("the count")
+    if seat is not None:
+        return _("seat {seat}", seat=seat)
+    if isinstance(seats, str):  # an exported row keeps its seats as text
+        seats = seats.split()
+    if seats:
+        joined = ", ".join(map(str, seats))
+        return _("seat {seat}", seat=joined) if len(seats) == 1 else _("seats {seats}", seats=joined)
+    return _("the count")
 
 
 @dataclass(frozen=True)
@@ -281,9 +318,9 @@ class AuditReport:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], where: str | os.PathLike[str] = "audit report") -> AuditReport:
+    def from_json(cls, data: dict[str, Any], where: str | os.PathLike[str] = REPORT_LABEL) -> AuditReport:
         """A `stopframe-audit/1` report; UnreadableInput (exit 2) naming `where` when it is of another format."""
-        check_format(data.get("format"), where, "audit report", AUDIT_FORMAT)
+        check_format(data.get("format"), where, REPORT_LABEL, AUDIT_FORMAT)
         return cls(
             video=data.get("video"),
             rules=data.get("rules", ""),
@@ -304,3 +341,80 @@ class AuditReport:
 def _round_time(t: float | None) -> float | None:
     """Times to the millisecond: frame times at 25–60 fps stay exact, float noise goes."""
     return None if t is None else round(float(t), 3)
+
+
+# ---------------------------------------------------------------- a finding's sentence in the reader's language
+
+# A catalogue message and its values (`x_text_message`, docs/formats.md): the sentence a finding's `x_text` was
+# made from, kept so that a reader in any language gets it in hers, with its times and seats.
+Message = dict[str, Any]
+
+_MAX_DEPTH = 4  # a message's values hold a few nested phrases at most; a deeper one in a file is not ours
+
+
+def message(msgid: str, /, **values: Any) -> Message:
+    """A catalogue message (mark its msgid with N_) with its values: numbers, text, nested messages, or a list of
+    nested messages (read joined by "; ")."""
+    return {"msgid": msgid, "values": values}
+
+
+def message_n(singular: str, plural: str, n: int, /, **values: Any) -> Message:
+    """A message for `n` things, in the plural form the reader's language needs (`{n}` in it is the count)."""
+    return {"msgid": singular, "plural": plural, "n": n, "values": values}
+
+
+def phrase(context: str, msgid: str, /, **values: Any) -> Message:
+    """A phrase whose words depend on where a sentence puts it (a catalogue entry with `context` as its msgctxt):
+    «кандидатуру 5» after «за», a hand's form in the instrumental."""
+    return {"msgid": msgid, "context": context, "values": values}
+
+
+def said(msg: Any, depth: int = 0) -> str | None:
+    """The message in the current language; None for anything that is no catalogue message (a file's own text,
+    a message this Stopframe does not know), so the caller falls back to what it has."""
+    if depth > _MAX_DEPTH:
+        return None
+    if isinstance(msg, list):
+        parts = [said(m, depth + 1) if isinstance(m, dict) else str(m) for m in msg]
+        return None if any(p is None for p in parts) else "; ".join(p for p in parts if p is not None)
+    if not isinstance(msg, Mapping) or not isinstance(msg.get("msgid"), str):
+        return None
+    msgid, context, raw = msg["msgid"], msg.get("context"), msg.get("values") or {}
+    if not isinstance(raw, Mapping) or (context is not None and not isinstance(context, str)):
+        return None
+    if catalogue("en").get(msgid, context=context) is None:
+        return None  # only our own sentences are formatted: a file's text is never a format string
+    values: dict[str, Any] = {}
+    for name, value in raw.items():
+        shown = _value(value, depth + 1)
+        if shown is None:
+            return None
+        values[str(name)] = shown
+    try:
+        if "plural" in msg:
+            n = msg.get("n")
+            if not isinstance(n, int) or isinstance(n, bool) or not isinstance(msg["plural"], str):
+                return None
+            return ngettext(msgid, msg["plural"], n, **values)
+        if context is not None:
+            return term(context, msgid, msgid).format_map(values)
+        return _(msgid, **values)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        return None
+
+
+def _value(value: Any, depth: int) -> str | None:
+    """A message's value as the reader writes it: a time to two decimals with her decimal mark."""
+    if isinstance(value, dict | list):
+        return said(value, depth)
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, float):
+        return number(value, 2, fixed=True)
+    return str(value)
+
+
+def english(msg: Message) -> str:
+    """The message in English: what the audit report keeps as its text (`x_text`, a note), whoever runs it."""
+    with using("en"):
+        return said(msg) or ""

@@ -40,9 +40,10 @@ from typing import Any
 
 from contract.clock import Clock
 from contract.errors import UnreadableInput
+from contract.i18n import N_
 from contract.night import SHOOT_LEAD_S, SHOOT_TAIL_S, NightSeen, Raised, fit_count
 from contract.observations import Observations
-from review.audit.findings import Evidence, Finding, FindingConsequence
+from review.audit.findings import Evidence, Finding, FindingConsequence, Message, english, message, phrase
 from review.game.engine import initial_state, step
 from review.game.profiles import CONSEQUENCE_TYPES, Profile, get_profile
 
@@ -303,7 +304,7 @@ def audit_nights(
             allowed += [(s, w.start, w.end) for s in ((w.seat,) if w.seat is not None else plan.living)]
     for plan in plans:
         if not seen.covers(plan.window.start, plan.window.end):
-            out.rows.append(_row(plan, note="the observations do not cover this stretch: not audited"))
+            out.rows.append(_row(plan, note=_note(N_("the observations do not cover this stretch: not audited"))))
             continue
         if plan.calls is not None:
             _shooting(out, profile, plan, seen, visible, clock)
@@ -387,7 +388,8 @@ def _shooting(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, v
             blind.append(s)
         else:
             shots[s] = _shots_of(s, seen.raised, calls, w.start, w.end)
-    video_target, why, confidence = _outcome(blacks, shots, blind)
+    video_target, reasons, confidence = _outcome(blacks, shots, blind)
+    why = "; ".join(english(r) for r in reasons) if isinstance(reasons, list) else reasons
     video_shots = {str(s): (list(sh.targets) if len(sh.targets) != 1 else sh.targets[0]) if sh else None
                    for s, sh in shots.items()}
     protocol_target = plan.event.get("target")
@@ -401,8 +403,12 @@ def _shooting(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, v
     if why != "undetermined" and video_target != protocol_target:
         fired = sorted({t for sh in shots.values() if sh for t in sh.times})
         assumed = calls.assumed or any(calls.assumed_at(t) for t in fired)
-        video_says = f"seat {video_target} killed" if video_target is not None else f"a miss ({why})"
-        protocol_says = f"seat {protocol_target} killed" if protocol_target is not None else "a miss"
+        video_says = (message(N_("seat {seat} killed"), seat=video_target) if video_target is not None
+                      else message(N_("a miss ({why})"), why=reasons))
+        protocol_says = (message(N_("seat {seat} killed"), seat=protocol_target) if protocol_target is not None
+                         else message(N_("a miss")))
+        said = message(N_("Night {night}: the video shows {video}; the protocol records {protocol}."), night=w.night,
+                       video=video_says, protocol=protocol_says)
         cons = profile.offence("shot_mismatch")
         out.findings.append(Finding(
             kind="shot_mismatch", clause=cons.clause, consequence=FindingConsequence(cons.type, cons.text, cons.points),
@@ -410,8 +416,7 @@ def _shooting(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, v
             seats=tuple(sorted(s for s in (protocol_target, video_target) if isinstance(s, int))),
             night=w.night, t=min(fired) if fired else calls.times[0], assumed_times=("count_times",) if assumed else (),
             evidence=Evidence(tuple(clock.at(t).frame for t in fired), tuple(fired)),
-            extra={"x_text": f"Night {w.night}: the video shows {video_says}; the protocol records {protocol_says}.",
-                   "x_video_shots": video_shots, "x_protocol_shots": dict(recorded) or None,
+            extra={"x_text": english(said), "x_text_message": said, "x_video_shots": video_shots, "x_protocol_shots": dict(recorded) or None,
                    "x_calls": list(calls.seats), "x_count_source": calls.source,
                    "x_count_heard": f"{calls.heard_count}/{len(calls.times)}"},
         ))
@@ -419,26 +424,28 @@ def _shooting(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, v
         _red_hands(out, profile, plan, seen, visible, clock)
 
 
-def _outcome(blacks: Sequence[int], shots: Mapping[int, _Shot | None], blind: Sequence[int]) -> tuple[int | None, str, float]:
-    """(killed seat or None, how the video reads it, confidence) — rfm 4.5.4–4.5.5, mafclub 2.5.2."""
+def _outcome(blacks: Sequence[int], shots: Mapping[int, _Shot | None],
+             blind: Sequence[int]) -> tuple[int | None, str | list[Message], float]:
+    """(killed seat or None, how the video reads it, confidence) — rfm 4.5.4–4.5.5, mafclub 2.5.2. How the video
+    reads it: the code `kill` or `undetermined`, or why it is a miss (catalogue messages)."""
     if not blacks:
-        return None, "no black at the table", 0.5
-    reasons = []
+        return None, [message(N_("no black at the table"))], 0.5
+    reasons: list[Message] = []
     conf = [sh.confidence for sh in shots.values() if sh and sh.times]
     for s, sh in sorted(shots.items()):
         if sh is None or not sh.times:
-            reasons.append(f"seat {s} did not shoot")
+            reasons.append(message(N_("seat {seat} did not shoot"), seat=s))
             conf.append(NO_SHOT_CONFIDENCE * (sh.confidence if sh else 1.0))
         elif len(set(sh.targets)) > 1:
-            reasons.append(f"seat {s} shot on several numbers")
+            reasons.append(message(N_("seat {seat} shot on several numbers"), seat=s))
         elif sh.targets[0] is None:
-            reasons.append(f"seat {s} fired outside the count")
+            reasons.append(message(N_("seat {seat} fired outside the count"), seat=s))
     targets = {sh.targets[0] for sh in shots.values() if sh and len(set(sh.targets)) == 1 and sh.targets[0] is not None}
     if len(targets) > 1:
-        reasons.append("different numbers")
+        reasons.append(message(N_("different numbers")))
     confidence = min(conf) if conf else 0.5
     if reasons:
-        return None, "; ".join(reasons), confidence
+        return None, reasons, confidence
     if blind:
         return None, "undetermined", confidence
     return targets.pop(), "kill", confidence
@@ -454,13 +461,18 @@ def _red_hands(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, 
             continue
         if r.down - r.up < MIN_HAND_S or not (r.fire is not None or r.fingers in (1, 2)):
             continue  # not a faked shot (mafclub 3.8.8: "imitating a shot"); the pose check still sees it
-        fired = f", the fingers bend at {r.fire:.2f} s" if r.fire is not None else ""
+        if r.fire is not None:
+            said = message(N_("Night {night}: seat {seat} (red) raises a hand during the shooting ({up}–{down} s, "
+                              "the fingers bend at {fire} s)."), night=w.night, seat=r.seat, up=_secs(r.up),
+                           down=_secs(r.down), fire=_secs(r.fire))
+        else:
+            said = message(N_("Night {night}: seat {seat} (red) raises a hand during the shooting ({up}–{down} s)."),
+                           night=w.night, seat=r.seat, up=_secs(r.up), down=_secs(r.down))
         out.findings.append(Finding(
             kind="night_hand", clause=cons.clause, consequence=FindingConsequence(cons.type, cons.text, cons.points),
             confidence=r.confidence * (0.8 if w.assumed else 1.0), seat=r.seat, night=w.night, t=r.up,
             assumed_times=w.assumed, evidence=Evidence((clock.at(r.up).frame,), (r.up,)),
-            extra={"x_text": f"Night {w.night}: seat {r.seat} (red) raises a hand during the shooting "
-                             f"({r.up:.2f}–{r.down:.2f} s{fired}).", "x_what": "red_hand"},
+            extra={"x_text": english(said), "x_text_message": said, "x_what": "red_hand"},
         ))
 
 
@@ -468,17 +480,17 @@ def _check(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, visi
     w, ev = plan.window, plan.event
     seat = w.seat
     if seat is None:
-        out.rows.append(_row(plan, note="the protocol's roles do not say who checked: not audited"))
+        out.rows.append(_row(plan, note=_note(N_("the protocol's roles do not say who checked: not audited"))))
         return
     if seat not in plan.living:
-        out.rows.append(_row(plan, note=f"seat {seat} is no longer at the table: no check to see"))
+        out.rows.append(_row(plan, note=_note(N_("seat {seat} is no longer at the table: no check to see"), seat=seat)))
         return
     if visible is not None and seat not in visible:
-        out.rows.append(_row(plan, note=f"the camera cannot see seat {seat}'s raised hands"))
+        out.rows.append(_row(plan, note=_note(N_("the camera cannot see seat {seat}'s raised hands"), seat=seat)))
         return
     shown = [s for s in seen.shown if s.seat == seat and w.start <= s.t < w.end]
     if not shown:
-        out.rows.append(_row(plan, video_number=None, note="no number read on video"))
+        out.rows.append(_row(plan, video_number=None, note=_note(N_("no number read on video"))))
         return
     best = max(shown, key=lambda s: (s.confidence, -s.t))
     out.rows.append(_row(plan, video_number=best.number, confidence=round(best.confidence, 3)))
@@ -486,14 +498,14 @@ def _check(out: NightAudit, profile: Profile, plan: _Plan, seen: NightSeen, visi
     if best.number == target:
         return
     cons = profile.offence("check_mismatch")
-    by = "Don" if ev.get("by") == "don" else "Sheriff"
+    by = phrase("checker", N_("Don") if ev.get("by") == "don" else N_("Sheriff"))
+    said = message(N_("Night {night}: the {by} (seat {seat}) shows {number} with the fingers; the protocol records a "
+                      "check of seat {target}."), night=w.night, by=by, seat=seat, number=best.number, target=target)
     frame = best.frame if best.frame is not None else clock.at(best.t).frame
     out.findings.append(Finding(
         kind="check_mismatch", clause=cons.clause, consequence=FindingConsequence(cons.type, cons.text, cons.points),
         confidence=best.confidence, seat=seat, night=w.night, t=best.t, evidence=Evidence((frame,), (best.t,)),
-        extra={"x_text": f"Night {w.night}: the {by} (seat {seat}) shows {best.number} with the fingers; "
-                         f"the protocol records a check of seat {target}.",
-               "x_video_number": best.number, "x_protocol_target": target, "x_by": ev.get("by")},
+        extra={"x_text": english(said), "x_text_message": said, "x_video_number": best.number, "x_protocol_target": target, "x_by": ev.get("by")},
     ))
 
 
@@ -512,27 +524,38 @@ def _pose(out: NightAudit, profile: Profile, plans: Sequence[_Plan], seen: Night
     def own(seat: int, a: float, b: float) -> bool:
         return any(s == seat and a >= lo - 0.05 and b <= hi + 0.05 for s, lo, hi in allowed)
 
-    suspects: list[tuple[int, int, float, float, str]] = []
+    suspects: list[tuple[int, int, float, float, Message]] = []
     for r in seen.raised:
         n = night_of(r.up)
         if r.down - r.up < MIN_HAND_S:
             continue  # a passing movement
         if n is not None and r.seat in living_at[n] and not own(r.seat, r.up, r.down):
-            suspects.append((n, r.seat, r.up, r.down, "a raised hand outside the seat's own turn"))
+            suspects.append((n, r.seat, r.up, r.down, phrase("night_pose", N_("a raised hand outside the seat's own turn"))))
     if table is not None:
         for h in table.hands:
             n = night_of(h.on)
             if n is not None and h.seat in living_at[n] and h.off - h.on >= MIN_HAND_S:
-                suspects.append((n, h.seat, h.on, h.off, "a hand on the table"))
+                suspects.append((n, h.seat, h.on, h.off, phrase("night_pose", N_("a hand on the table"))))
     for n, seat, a, b, what in suspects:
         sustained = b - a >= SUSTAINED_S
+        said = message(N_("Night {night}: seat {seat} leaves the night pose — {what} ({start}–{end} s)."), night=n,
+                       seat=seat, what=what, start=_secs(a), end=_secs(b))
         out.findings.append(Finding(
             kind="night_hand", clause=cons.clause, consequence=FindingConsequence(cons.type, cons.text, cons.points),
             confidence=POSE_CONFIDENCE[sustained], seat=seat, night=n, t=a,
             evidence=Evidence((clock.at(a).frame, clock.at(b).frame), (a, b)),
-            extra={"x_text": f"Night {n}: seat {seat} leaves the night pose — {what} ({a:.2f}–{b:.2f} s).",
-                   "x_what": "pose"},
+            extra={"x_text": english(said), "x_text_message": said, "x_what": "pose"},
         ))
+
+
+def _note(msgid: str, /, **values: Any) -> str:
+    """A row's note: kept in English in the report (the app reads it back into the catalogue's words)."""
+    return english(message(msgid, **values))
+
+
+def _secs(t: float) -> float:
+    """A time in a sentence: to the millisecond in the file, read to two decimals."""
+    return round(float(t), 3)
 
 
 def _night_spans(plans: Sequence[_Plan]) -> dict[int, tuple[float, float]]:

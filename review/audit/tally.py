@@ -5,7 +5,13 @@ the exports must agree. The audit (`review.audit.audit`) already decides, per ca
 count the video supports under the profile (`x_supported_count`), which hands count (`x_counted_voters`),
 which a judge may rightly count or not (`x_uncertain_voters`) and which living seats placed no hand at
 all (`silent_seats`, given to the last candidate where the profile says so, rfm 4.4.10). This module only
-reads those fields of an audit vote (`VoteReport`) back into one value, so nobody recounts the hands seen.
+reads those fields of an audit vote (`VoteReport`) back into one value, so nobody recounts the hands seen
+(the row's `video_count`, the hands seen placed in time, is not the count: silent votes and hands a judge may
+count or not are not in it).
+
+Which findings are "less sure" (left out of the CLI's table and the app's list unless asked for) is decided
+here too, once, at the report file's precision: the CLI holds the audit as computed, the app as the file reads
+back, and a confidence a hair under the threshold must not be hidden by one and shown by the other.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from contract.i18n import _, ngettext
+from review.audit.calibration import shipped
 from review.audit.findings import Finding, VoteReport
 
 
@@ -39,7 +47,7 @@ class VoteTally:
     def count_text(self) -> str:
         """The video's count as one number, or a range where a judge may rightly count either way."""
         if self.low is None or self.high is None:
-            return "not seen"
+            return _("not seen")
         return str(self.low) if self.low == self.high else f"{self.low}–{self.high}"
 
     @property
@@ -60,14 +68,16 @@ class VoteTally:
     def breakdown(self) -> str:
         """How the video's count is made up, in words: hands counted, silent votes, uncertain hands."""
         if not self.known:
-            return "the video was not looked at for this vote"
-        parts = [f"{_n(len(self.counted), 'hand')} counted" + (f" ({seats(self.counted)})" if self.counted else "")]
+            return _("the video was not looked at for this vote")
+        counted = ngettext("{n} hand counted", "{n} hands counted", len(self.counted))
+        parts = [counted + (f" ({seats(self.counted)})" if self.counted else "")]
         if self.silent:
-            parts.append(f"{_n(len(self.silent), 'silent vote')} ({seats(self.silent)})")
+            parts.append(ngettext("{n} silent vote", "{n} silent votes", len(self.silent)) + f" ({seats(self.silent)})")
         if self.uncertain:
-            parts.append(f"{_n(len(self.uncertain), 'hand')} a judge may count or not ({seats(self.uncertain)})")
+            parts.append(ngettext("{n} hand a judge may count or not", "{n} hands a judge may count or not",
+                                  len(self.uncertain)) + f" ({seats(self.uncertain)})")
         if self.cannot_see:
-            parts.append(f"cannot see {seats(self.cannot_see)}")
+            parts.append(_("cannot see {seats}", seats=seats(self.cannot_see)))
         return "; ".join(parts)
 
 
@@ -75,12 +85,8 @@ def seats(numbers: Iterable[Any]) -> str:
     """`seats 1, 2, 9` / `seat 4` / `no seat`."""
     ns = [str(n) for n in numbers]
     if not ns:
-        return "no seat"
-    return ("seat " if len(ns) == 1 else "seats ") + ", ".join(ns)
-
-
-def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+        return _("no seat")
+    return _("seat {seat}", seat=ns[0]) if len(ns) == 1 else _("seats {seats}", seats=", ".join(ns))
 
 
 def _ints(value: Any) -> tuple[int, ...]:
@@ -138,3 +144,20 @@ def find_row(votes: Sequence[VoteReport], day: int | None, rnd: int | None, cand
 def tally_for(votes: Sequence[VoteReport], finding: Finding) -> VoteTally:
     """The tally of the vote a finding is about."""
     return tally(find_row(votes, finding.day, finding.round, finding.candidate))
+
+
+def default_least() -> float:
+    """The calibrated default below which a finding is a less sure suggestion (review.audit.calibration)."""
+    return shipped().default_threshold
+
+
+def less_sure(f: Finding, least: float | None = None) -> bool:
+    """Whether the finding is hidden as less sure under `least` (None: the calibrated default), compared at the
+    report file's precision (confidences to 3 places)."""
+    threshold = default_least() if least is None else least
+    return round(f.confidence, 3) < round(threshold, 3)
+
+
+def sure_first(findings: Iterable[Finding], least: float | None = None) -> list[Finding]:
+    """The findings not less sure under `least`, most confident first (ties in report order)."""
+    return sorted((f for f in findings if not less_sure(f, least)), key=lambda f: -round(f.confidence, 3))

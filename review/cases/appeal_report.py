@@ -20,9 +20,11 @@ from typing import Any
 from contract.errors import StopframeError
 from contract.i18n import _, term
 from contract.jsonio import write_atomic
+from review.audit.findings import VoteReport
+from review.audit.tally import tally
 from review.cases.appeal_store import Amendment
 from review.cases.appeals import AppealCase, Check, Decision, ground_name, grounds_for
-from review.cases.exports import KeyFrame, figure, page_end, page_head
+from review.cases.exports import KeyFrame, figure, finding_said, page_end, page_head
 
 
 def _when(t: float | None) -> str:
@@ -90,9 +92,13 @@ def _evidence_pairs(data: Mapping[str, Any]) -> list[tuple[str, Any]]:
     pairs = []
     for k in keep:
         v = data.get(k)
+        if k == "video_count" and data.get("kind") in ("vote", "lift") and "video_voters" in data:
+            v = tally(VoteReport.from_json(dict(data))).count_text  # the count every surface shows, not hands seen
         if v not in (None, [], ""):
-            pairs.append((_("what the video shows") if k == "x_text" else term("field", k),
-                          " ".join(map(str, v)) if isinstance(v, list) else v))
+            if k == "x_text":  # the finding's sentence in the reader's language
+                pairs.append((_("what the video shows"), finding_said(data)))
+            else:
+                pairs.append((term("field", k), " ".join(map(str, v)) if isinstance(v, list) else v))
     cons, out = data.get("consequence"), data.get("outcome")
     if isinstance(cons, Mapping):
         pairs.append((_("consequence"), cons.get("text") or cons.get("type")))

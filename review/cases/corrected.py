@@ -31,6 +31,7 @@ from contract.i18n import N_, _, ngettext, term
 from contract.jsonio import write_json
 from contract.outputs import check_output
 from review.audit.findings import Finding, VoteReport
+from review.audit.tally import tally
 from review.cases.appeals import Decision as AppealDecision
 from review.cases.club_exports import event_words
 from review.cases.store import Decision
@@ -612,8 +613,10 @@ def _row(rows: list[VoteReport], f: Finding) -> VoteReport | None:
 
 
 def _video_count(rows: list[VoteReport], f: Finding) -> int | None:
+    """The count a correction writes where the finding carries none: the tally's (review.audit.tally), the same
+    number the tables show, never the hands seen alone."""
     r = _row(rows, f)
-    return None if r is None else r.video_count
+    return None if r is None else tally(r).estimate
 
 
 def _video_voters(rows: list[VoteReport], f: Finding, count: int) -> list[int] | None:

@@ -21,7 +21,7 @@ from contract import i18n
 from contract.i18n import _, language, term
 from contract.jsonio import write_atomic
 from contract.outputs import Input, check_output
-from review.audit.findings import Finding, finding_key
+from review.audit.findings import Finding, finding_key, said
 from review.cases.store import Decision
 
 # A field that a spreadsheet may start a formula with: the cell's start, or after any separator a spreadsheet may
@@ -44,13 +44,27 @@ def neutralise(value: Any) -> Any:
 
 def finding_said(data: Mapping[str, Any], text: Any = None) -> str:
     """What a finding (as JSON, or an export row with its `text`) says happened. The audit writes it in English
-    with its times (`x_text`); a Russian reader gets the catalogue's sentence for the finding's kind, with its
-    seat, candidate and night, so no English sentence reaches a Russian page or file."""
+    with its times (`x_text`) and keeps the catalogue message it was made from (`x_text_message`): a reader gets
+    that sentence in her language. Without one (an older report), or where the judge edited the seat or night it
+    names, a Russian reader gets the catalogue's sentence for the finding's kind, with its seat, candidate and
+    night, so no English sentence reaches a Russian page or file."""
     text = data.get("x_text") if text is None else text
+    kept = data.get("x_text_message")
+    own = said(kept) if isinstance(kept, Mapping) and _names_the_same(kept, data) else None
+    if own is not None:
+        return own
     template = term("finding_text", data.get("kind"), "")
     if language() == "en" or not template:
         return str(text or "")
     return template.format_map({k: "—" if data.get(k) is None else data.get(k) for k in ("seat", "candidate", "night")})
+
+
+def _names_the_same(message: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+    """Whether the sentence still names the finding's seat and night (a judge's edit may have changed them)."""
+    values = message.get("values")
+    if not isinstance(values, Mapping):
+        return False
+    return all(values[k] == data.get(k) for k in ("seat", "night") if k in values and k in data)
 
 
 def nicknames(protocol: Mapping[str, Any] | None) -> dict[int, str]:
@@ -71,7 +85,7 @@ def finding_rows(findings: Iterable[Finding], decisions: Mapping[str, Decision] 
             "seats": " ".join(str(s) for s in f.seats) if f.seats else None,
             "nickname": names.get(f.seat) if f.seat is not None else None,
             "t": f.t, "clause": f.clause, "consequence": f.consequence.type, "points": f.consequence.points,
-            "text": f.text, "confidence": f.confidence,
+            "text": f.text, "x_text_message": f.extra.get("x_text_message"), "confidence": f.confidence,
             "decision": d.status if d else "open",
             "edited": ", ".join(sorted(d.edited)) if d and d.edited else None,
             "reason": d.reason if d else None, "who": d.who if d else None,

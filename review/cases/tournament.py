@@ -24,6 +24,7 @@ from contract.errors import InvalidInput, StopframeError
 from contract.i18n import N_, _
 from contract.jsonio import format_problem, read_document, read_json
 from review.audit.findings import FINDING_KINDS, AuditReport, Finding, finding_key
+from review.audit.tally import less_sure
 from review.cases.store import Decision
 
 TOURNAMENT_FORMAT = "stopframe-tournament/1"
@@ -180,7 +181,7 @@ class Tournament:
 
 def band(confidence: float, threshold: float) -> str:
     """The confidence band a finding falls in (see MEDIUM_FROM)."""
-    if confidence >= threshold:
+    if round(confidence, 3) >= round(threshold, 3):  # as review.audit.tally.less_sure: at the file's precision
         return "high"
     return "medium" if confidence >= MEDIUM_FROM else "low"
 
@@ -196,7 +197,7 @@ def standing_findings(report: AuditReport, decisions: Mapping[str, Decision] | N
         if d is not None:
             if d.stands:
                 kept.append(d.effective_finding)
-        elif f.confidence >= threshold:
+        elif not less_sure(f, threshold):
             kept.append(f)
     return kept
 
@@ -215,7 +216,7 @@ def _game_row(run: GameRun, decisions: Mapping[str, Decision] | None, threshold:
     findings = report.findings if report else ()
     by_kind = Counter(f.kind for f in findings)
     by_band = Counter(band(f.confidence, threshold) for f in findings)
-    suggestions = [f for f in findings if f.kind not in NOT_A_VIOLATION and f.confidence >= threshold]
+    suggestions = [f for f in findings if f.kind not in NOT_A_VIOLATION and not less_sure(f, threshold)]
     changed = sum(1 for v in (report.votes if report else ()) if v.outcome.changed)
     return TournamentGame(
         id=run.id, game_id=_text(game.get("id")), tournament=_text(game.get("tournament")), date=_text(game.get("date")),

@@ -22,6 +22,7 @@ from contract.observations import HandInterval as Hand
 from contract.observations import Observations as Seen
 from review.audit.audit import audit
 from review.audit.findings import AuditReport, Finding, VoteReport, finding_key
+from review.audit.tally import tally
 from review.cases.exports import finding_said
 from review.cases.store import Decision
 from review.game.clause_text import sentence
@@ -127,8 +128,8 @@ def _questions(data: dict[str, Any], protocol: str, video: str | None, report: A
         mine = [f for f in findings if f.kind in QUIZ_KINDS and f.day == v.day and f.round == v.round
                 and (f.candidate == v.candidate or (f.candidate is None and last))]
         violations = tuple(sorted({(f.kind, f.seat) for f in mine}, key=violation_key))
-        supported = v.extra.get("x_supported_count")
-        lo, hi = (supported, supported) if isinstance(supported, int) else tuple(supported or (v.video_count,) * 2)
+        counted = tally(v)  # the range every surface shows (review.audit.tally)
+        lo, hi = counted.low or 0, counted.high or 0
         ctx = game.vote_contexts.get(int(v.extra.get("x_event", -1)))
         qid = hashlib.sha1(f"{source}|{protocol}|{v.day}|{v.round}|{v.candidate}".encode()).hexdigest()[:12]
         out.append(Question(

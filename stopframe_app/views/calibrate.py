@@ -19,13 +19,14 @@ from contract.errors import StopframeError
 from contract.i18n import _
 from contract.jsonio import format_of
 from contract.outputs import check_output, same_kind
+from contract.seats import Seat, SeatMap, save_seat_map
 from review.cases.store import data_dir
 from review.game.protocol import resolve_camera_path
 from stopframe_app import state, words
 from stopframe_app.decisions import game_inputs
 from stopframe_app.game import Game, GameSpec, stem_of
 from vision.seat_finder import FoundMap, renumbered
-from vision.seats import Seat, SeatMap, default_seat_map, save_seat_map
+from vision.seats import default_seat_map
 
 CLICK = "calib_click"
 PARAMS = ("calib_cx", "calib_cy", "calib_ax", "calib_ay", "calib_angle", "calib_s1x", "calib_s1y")

@@ -14,14 +14,15 @@ from contract import i18n
 from contract.clock import Clock
 from contract.errors import StopframeError
 from contract.jsonio import read_json
+from contract.seats import SeatMap, load_seat_map
 from pipeline.cameras import main_camera, observations_beside
+from pipeline.seat_fit import check_seats_fit_video
 from review.audit.findings import Finding
 from review.game.protocol import CameraVideo, resolve_camera_path
 from stopframe_app import state, words
 from stopframe_app.game import Game
 from stopframe_app.timeline import SELECTION, timeline_chart, timeline_rows
 from stopframe_app.viewer import STEPS, flagged_seats, frame_viewer, hands_at, step_buttons, window_at
-from vision.seats import SeatMap, load_seat_map
 
 EVENT = "timeline_event"
 CHART = "timeline_chart"
@@ -71,8 +72,10 @@ def _cameras(signature: tuple, _game: Game) -> list[CameraSide]:
                 continue
             with state.video_file(str(video)) as source:
                 size = (source.meta.width, source.meta.height)
-            seat_map = load_seat_map(resolve_camera_path(game.protocol, camera, "seats")).scaled_to(*size) \
-                if camera.seats else None
+            seats = resolve_camera_path(game.protocol, camera, "seats") if camera.seats else None
+            seat_map = load_seat_map(seats) if seats is not None else None
+            if seats is not None and seat_map is not None:  # never another camera's zones on this one
+                check_seats_fit_video(seat_map, seats, video, size)
             saved = observations_beside(video)
             hands = tuple(read_json(saved, "observations file").get("hands") or ()) if saved.is_file() else ()
             out.append(CameraSide(camera.id, str(video), _clock(camera), seat_map, hands, False))
@@ -114,7 +117,7 @@ def _camera_frame(signature: tuple, camera_id: str, index: int, show_zones: bool
     minutes, seconds = divmod(t, 60)
     clock_text = f"{int(minutes):02d}:{seconds:06.3f}"
     caption = i18n._("camera {camera} · frame {index} · {clock}", camera=camera.id, index=index, clock=clock_text)
-    drawn = f"{camera.id} | #{index} | {clock_text}"  # the picture's own caption: the overlay's font has Latin letters only
+    drawn = f"{camera.id} | #{index} | {clock_text}"  # the picture's own caption: ids and numbers, the same in every language
     if window is not None:
         relative = camera_time(camera, main, t) - window.t
         caption = i18n._("{window} · t = {t} s · ", window=words.window_label(window),

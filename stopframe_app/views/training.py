@@ -14,6 +14,7 @@ import streamlit as st
 from contract import i18n
 from contract.errors import StopframeError
 from contract.i18n import _, ngettext
+from contract.seats import SeatMap, load_seat_map
 from review.cases.training import (
     QUIZ_KINDS,
     Question,
@@ -26,7 +27,8 @@ from review.cases.training import (
 from review.cases.training_store import QuizSet, new_attempt
 from stopframe_app import state, words
 from stopframe_app.decisions import flash, md, show_flash
-from stopframe_app.game import REPO, Game
+from stopframe_app.game import REPO, Game, GameSpec, complete_spec
+from vision.overlay import draw_overlay, encode_jpeg
 
 QUIZ = "quiz"  # session: {"set": id, "attempt": id, "i": position, "marked": {qid: Marked JSON}}
 TRAINEE = "trainee"
@@ -91,22 +93,30 @@ def _next() -> None:
     st.session_state[QUIZ]["i"] += 1
 
 
+def _quiz_seats(q: Question) -> SeatMap | None:
+    """The seat map beside the vote's protocol (as a game opens it), so the trainee reads each seat's number on the
+    picture; none where the game has no readable map (the stills are then shown bare, and the page says so)."""
+    seats = complete_spec(GameSpec(q.protocol, q.video)).seats
+    try:
+        return load_seat_map(seats) if seats else None
+    except StopframeError:
+        return None
+
+
 def _stills(q: Question) -> None:
-    """Three raw frames — at the call, at «Стоп», at the count — and the clip at normal and quarter speed."""
-    import cv2
-
-    from vision.overlay import display_scale, encode_jpeg
-
+    """Three frames — at the call, at «Стоп», at the count — with each seat's number on its zone (no hand marked:
+    the trainee judges the hands), and the clip at normal and quarter speed."""
     if not q.video or not Path(q.video).is_file():
         st.info(words.t("The video of this vote is not on this computer."))
         return
+    seat_map = _quiz_seats(q)
+    if seat_map is None:
+        st.caption(words.t("No seat map beside this game's protocol: the pictures show no seat numbers."))
     moments = ((_("the candidate is named"), q.t), ("«Стоп»", q.cutoff), (_("the count is announced"), q.announced))
     with state.video_file(q.video) as source:
         frames = [source.frame_at(source.index_at(t)) for _label, t in moments]
     for tab, (label, _t), image in zip(st.tabs([m[0] for m in moments]), moments, frames, strict=True):
-        scale = display_scale(image.shape[1])
-        tab.image(encode_jpeg(cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)),
-                  caption=label, width="stretch")
+        tab.image(encode_jpeg(draw_overlay(image, seat_map=seat_map)), caption=label, width="stretch")
     if st.toggle(words.t("Play the vote as a clip"), key=f"q_{q.qid}_clip"):
         normal, slow = quiz_clips(q)
         a, b = st.columns(2)

@@ -11,9 +11,8 @@ import streamlit as st
 
 from contract.i18n import _, clause, ngettext, number
 from pipeline.game import outcome_with
-from review.audit.calibration import shipped
 from review.audit.findings import Finding, finding_key
-from review.audit.tally import find_row, tally
+from review.audit.tally import default_least, find_row, sure_first, tally
 from review.cases.store import Decision
 from review.game import timeline
 from review.game.profiles import get_profile
@@ -100,7 +99,7 @@ def cards_with_cameras(game: Game, findings: Sequence[Finding], decisions: dict[
 
 def shown_findings(findings: Sequence[Finding]) -> list[Finding]:
     """The suggestions most confident first; the less sure ones (under the calibrated default) only when asked for."""
-    least = shipped().default_threshold
+    least = default_least()
     if least > 0 and st.toggle(words.t("Show the less sure suggestions too (confidence under {least})",
                                                 least=words.number(least)), key=LESS_SURE):
         least = 0.0
@@ -112,13 +111,14 @@ def shown_findings(findings: Sequence[Finding]) -> list[Finding]:
 
 
 def ranked(findings: Sequence[Finding], least: float) -> list[Finding]:
-    """The findings of at least `least` confidence, most confident first (ties in report order)."""
-    return sorted((f for f in findings if f.confidence >= least), key=lambda f: -f.confidence)
+    """The findings not less sure under `least`, most confident first (ties in report order): the CLI's table
+    lists the same (review.audit.tally.sure_first)."""
+    return sure_first(findings, least)
 
 
 def overview_row(f: Finding, decisions: dict[str, Decision]) -> dict[str, Any]:
     d = decisions.get(finding_key(f))
-    seat = str(f.seat) if f.seat is not None else words.seat_list(f.seats) if f.seats else words.who(f)
+    seat = str(f.seat) if f.seat is not None else words.who(f)  # a miscount is about the count, not a seat
     return {_("finding"): words.kind(f.kind), _("seat"): seat,
             _("candidate"): "" if f.candidate is None else str(f.candidate), _("t (s)"): words.number(f.t),
             _("clause"): f.clause or "—", _("consequence"): words.consequence_text(f.consequence),

@@ -4,6 +4,7 @@ evidence, decides it and exports the report; a trainee takes the ten-question qu
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,16 @@ def test_trainer_builds_a_set_from_confirmed_findings_and_sees_the_group(data: P
     assert at.dataframe and "Anna" in at.dataframe[0].value["trainee"].tolist()
 
 
+
+
+def test_quiz_pictures_carry_the_games_seat_numbers(tmp_path: Path) -> None:
+    """A trainee names voters by seat: the quiz's stills are drawn with the seat map that sits beside the game's
+    protocol (every seat's number on its zone), and a game without one says so instead of showing bare frames."""
+    from stopframe_app.views.training import _quiz_seats
+
+    q = questions_from_truth(SAMPLE_PROTOCOL, SAMPLE_PROTOCOL.with_name("sample_game.truth.json"))[0]
+    seat_map = _quiz_seats(q)
+    assert seat_map is not None and sorted(seat_map.seats) == list(range(1, 11))
+    alone = tmp_path / "alone.protocol.json"  # the same game with no map beside it
+    alone.write_bytes(SAMPLE_PROTOCOL.read_bytes())
+    assert _quiz_seats(replace(q, protocol=str(alone))) is None

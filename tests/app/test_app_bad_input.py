@@ -96,7 +96,7 @@ def _case_other_aspect_seat_map(f: Path, v: Path) -> tuple[GameSpec, str]:
     seats = json.loads((FIXTURE / "app_game.seats.json").read_text())
     seats["frame_size"] = [1000, 1000]
     return (GameSpec(str(_write(f, "g.protocol.json", _protocol())), seats=str(_write(f, "s.seats.json", seats))),
-            "aspect")
+            "1000x1000")
 
 
 def _case_bad_observations(f: Path, v: Path) -> tuple[GameSpec, str]:

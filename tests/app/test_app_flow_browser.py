@@ -102,7 +102,7 @@ def test_a_judge_reviews_the_sample_game_in_chromium(app_url: tuple[str, list[st
 
             # Reject the miscount of candidate 8 with a reason.
             _click_row(page, miscount)
-            text = _wait_rendered(page, "count mismatch — seat 9")
+            text = _wait_rendered(page, "count mismatch — the count for candidate 8")
             assert "video 3" in text and "2 silent votes (seats 8, 9)" in text  # one count, as on the table
             page.get_by_label("reason").fill("the judge's count of 4 stands: seat 1 voted once")
             page.keyboard.press("Tab")
@@ -110,7 +110,7 @@ def test_a_judge_reviews_the_sample_game_in_chromium(app_url: tuple[str, list[st
             page.get_by_role("button", name="Reject").click()
             _settle(page)
             text = _ok(page, "rejected")
-            assert "count mismatch — seat 9 — day 1, round 1, candidate 8 — rejected by Anna" in text
+            assert "count mismatch — the count for candidate 8 — day 1, round 1 — rejected by Anna" in text
             assert "None" not in text
 
             # Step on the server: ±1 and ±5, the frame number under the picture follows.

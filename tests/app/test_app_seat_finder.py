@@ -11,9 +11,9 @@ import pytest
 from appcheck import shown
 from streamlit.testing.v1 import AppTest
 
+from contract.seats import load_seat_map
 from stopframe_app.game import GameSpec
 from stopframe_app.views.calibrate import ELLIPSE, FOUND, FOUND_START, OWN
-from vision.seats import load_seat_map
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import pipeline.seat_finding
+from contract.seats import load_seat_map
 from review.audit.inputs import check_seat_geometry
 from stopframe_cli.main import main
 from vision.seat_finder import Place, number_places
-from vision.seats import load_seat_map
 
 CLIP = Path(__file__).resolve().parents[2] / "sample_videos" / "clips" / "top_view_clean_vote"
 

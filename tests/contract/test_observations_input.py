@@ -13,8 +13,9 @@ import pytest
 from clirun import run_cli
 from corrections import GAME, read
 
+from contract.seats import polygons_overlap
 from review.audit.audit import audit
-from review.audit.inputs import polygons_overlap, video_fingerprint
+from review.audit.inputs import video_fingerprint
 
 PROTOCOL, SEATS, OBS = (GAME.with_suffix(s) for s in (".protocol.json", ".seats.json", ".observations.json"))
 FORMAT = "stopframe-observations/1"
@@ -156,8 +157,8 @@ def test_polygons_sharing_an_edge_do_not_overlap() -> None:
 
 
 def test_every_committed_seat_map_fits_its_frame() -> None:
+    from contract.seats import load_seat_map
     from review.audit.inputs import check_seat_geometry
-    from vision.seats import load_seat_map
 
     root = GAME.parents[2]
     for path in [*root.glob("sample_videos/**/*.seats.json"), *root.glob("tests/fixtures/**/*.seats.json")]:

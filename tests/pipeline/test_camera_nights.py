@@ -12,8 +12,8 @@ import pytest
 
 from contract.clock import Clock
 from contract.observations import Observations
+from contract.seats import Seat, SeatMap
 from pipeline.cameras import CameraView, merge_nights
-from vision.seats import Seat, SeatMap
 
 OFFSET, DRIFT = 2.0, 100.0  # camera b: its time = 2 + protocol time × (1 + 100·10⁻⁶); camera a is the protocol's
 

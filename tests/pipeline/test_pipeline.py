@@ -10,9 +10,10 @@ from typing import Any
 from contract.clock import Clock
 from contract.jsonio import read_json
 from contract.observations import Observations, load_observations
-from pipeline.audit import Spans, audit_game
+from contract.seats import SeatMap
+from pipeline.audit import audit_game
+from pipeline.observer import Spans
 from review.audit.findings import finding_key
-from vision.seats import SeatMap
 
 FIX = Path(__file__).parents[1] / "fixtures" / "audit"
 GAME = {"protocol": FIX / "day_vote.protocol.json", "seats": FIX / "day_vote.seats.json"}

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from test_sample_videos import derive_findings, resting_intervals
 
+from contract.seats import load_seat_map
 from review.game.protocol import load_protocol, validate
 from sample_videos import varied
 from sample_videos.game import protocol, truth
@@ -28,7 +29,6 @@ from sample_videos.varied import (
     varied_conditions,
     varied_window,
 )
-from vision.seats import load_seat_map
 
 SIZE = (480, 270)
 

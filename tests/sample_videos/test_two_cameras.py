@@ -11,12 +11,12 @@ import av
 import numpy as np
 import pytest
 
+from contract.seats import load_seat_map
 from review.audit.inputs import check_seat_geometry
 from review.game.protocol import load_protocol, resolve_camera_path, validate
 from sample_videos.build import STRESS_WINDOW, TWO_CAMERAS_LEAD, pad_to_gops, two_camera_protocol, windows_of
 from sample_videos.game import VoteHand, Window, sample_game, truth
 from sample_videos.scenarios import Conditions, Stage, render_window
-from vision.seats import load_seat_map
 
 CLIPS = Path(__file__).resolve().parents[2] / "sample_videos" / "clips"
 PROTOCOL = CLIPS / "two_cameras.protocol.json"

@@ -88,6 +88,16 @@ def test_an_english_reader_sees_the_english_words() -> None:
         assert overlay.legend_items()[-1][1] == "seat in a finding"
 
 
+def test_a_hands_score_is_named_as_the_detectors_certainty() -> None:
+    """A bare «0.93» beside a hand reads as a count or a seat; the chip says what the number is, in the reader's
+    words, and a hand without a score shows only its form."""
+    with i18n.using("ru"):
+        assert overlay.hand_label("fist", 0.934) == "кулак, уверенность 93 %"
+    with i18n.using("en"):
+        assert overlay.hand_label("open_palm", 0.5) == "open palm, 50 % sure"
+        assert overlay.hand_label("fist", None) == "fist"
+
+
 def test_without_a_font_with_cyrillic_the_words_are_english_in_opencvs_font(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where matplotlib's font is missing, OpenCV's Latin-only font draws the English words, never «?????»."""
     monkeypatch.setattr(overlay, "_font", lambda px, bold=False: None)

@@ -10,9 +10,9 @@ CLIP = Path(__file__).resolve().parents[2] / "sample_videos" / "clips" / "night1
 
 def test_rfm_4_5_4_shot_found_on_video_and_aimed_at_the_counted_seat() -> None:
     assert CLIP.with_suffix(".mp4").exists(), f"{CLIP}.mp4 is missing: render it with `python3 -m sample_videos`."
+    from contract.seats import load_seat_map
     from review.audit.night import shooting_counts
     from vision.night import observe_night
-    from vision.seats import load_seat_map
 
     truth = json.loads(CLIP.with_suffix(".truth.json").read_text(encoding="utf-8"))
     protocol = json.loads(CLIP.with_suffix(".protocol.json").read_text(encoding="utf-8"))

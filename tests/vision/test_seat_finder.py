@@ -13,6 +13,7 @@ import pytest
 from fakes import FPS, FakeBackend, Scene
 
 import vision.seat_finder
+from contract.seats import Seat, SeatMap, load_seat_map
 from review.audit.inputs import check_seat_geometry
 from vision.backend import MediaPipeBackend
 from vision.crops import crop_for_zone
@@ -28,7 +29,6 @@ from vision.seat_finder import (
     renumbered,
     seats_from,
 )
-from vision.seats import Seat, SeatMap, load_seat_map
 from vision.table import Table
 from vision.video import open_video
 

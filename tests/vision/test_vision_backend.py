@@ -16,13 +16,13 @@ import numpy as np
 import pytest
 from fakes import FPS, FakeBackend, Scene
 
+from contract.seats import SeatMap, load_seat_map, seat_map_from_json
 from vision.backend import HandBackend, MediaPipeBackend
 from vision.crops import crop_for_zone
 from vision.detect import FrameResult, SeatDetector
 from vision.night import observe_night
 from vision.observe import observe
 from vision.options import DEFAULT, LEGACY
-from vision.seats import SeatMap, load_seat_map, seat_map_from_json
 from vision.video import open_video
 
 CLIP = Path(__file__).resolve().parents[2] / "sample_videos" / "clips" / "stress_compressed"

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
+from contract.seats import load_seat_map
 from vision.crops import crop_for_zone
 from vision.detect import Hand, SeatDetector, _SeatStream
 from vision.options import LEGACY
 from vision.pose import Pose
-from vision.seats import load_seat_map
 
 SEATS = Path(__file__).resolve().parents[2] / "sample_videos" / "clips" / "stress_clutter.seats.json"
 

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from fakes import FPS, FakeBackend, Scene
 
+from contract.seats import SeatMap, seat_map_from_json
 from vision.detect import FrameResult, SeatDetector
 from vision.options import DEFAULT, VisionOptions
 from vision.pose import Pose
-from vision.seats import SeatMap, seat_map_from_json
 from vision.video import Picture
 
 

@@ -15,10 +15,10 @@ from fixtures.vision.composite import Placement, assets_present, table_seat_map,
 
 from contract.errors import InvalidInput, UnreadableInput
 from contract.observations import Observations, load_observations
+from contract.seats import Seat, SeatMap, save_seat_map
 from stopframe_cli.main import main as stopframe
 from vision.observe import observe
 from vision.options import VisionOptions
-from vision.seats import Seat, SeatMap, save_seat_map
 
 pytestmark = pytest.mark.slow
 REAL = Path(__file__).resolve().parents[3] / "shared" / "assets" / "real"

@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 from contract.jsonio import read_json
+from contract.seats import load_seat_map
 from review.game.timeline import analysis_windows, vote_rounds, vote_windows
 from vision.backend import DetectedHand, hands_from_result
 from vision.crops import crop_for_zone
 from vision.detect import MIN_SKIN_SHARE, SeatDetector, _SeatStream, hull_change, looks_like_prop, skin_share
 from vision.options import DEFAULT
-from vision.seats import load_seat_map
 from vision.video import open_video
 
 CLIP = Path(__file__).resolve().parents[2] / "sample_videos" / "clips" / "stress_compressed"

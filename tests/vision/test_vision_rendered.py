@@ -13,9 +13,10 @@ import cv2
 import numpy as np
 import pytest
 
+from contract.seats import load_seat_map
 from vision.observe import observe
 from vision.scoring import Score, score_intervals
-from vision.seats import default_seat_map, load_seat_map
+from vision.seats import default_seat_map
 from vision.video import open_video
 
 pytestmark = pytest.mark.slow

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from contract.errors import InvalidInput, UnreadableInput
+from contract.seats import Seat, SeatMap, load_seat_map, save_seat_map
 from vision.crops import CROP_SIZE, crop_for_zone, zone_visible_share
-from vision.seats import Seat, SeatMap, default_seat_map, load_seat_map, save_seat_map
+from vision.seats import default_seat_map
 
 TABLE = dict(frame_size=(1280, 720), centre=(640.0, 380.0), axes=(470.0, 250.0))
 

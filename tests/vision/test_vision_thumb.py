@@ -105,8 +105,8 @@ def test_patch_is_upright_and_cut_from_full_resolution() -> None:
 
 
 def _rendered_vote(seed: int) -> tuple[np.ndarray, dict[int, str], object]:
+    from contract.seats import seat_map_from_json
     from sample_videos.scenarios import Conditions, Stage, vote_still
-    from vision.seats import seat_map_from_json
 
     poses = {n: ("thumb_up_fist" if n % 2 else "fist") for n in range(1, 11)}
     frame, seats = vote_still(Stage(Conditions(size=(1280, 720), seed=seed)), poses, seed)
@@ -178,8 +178,8 @@ def test_an_unsure_thumb_reading_backs_no_pose() -> None:
 
 
 def test_second_look_gives_each_fist_the_pictures_thumb_reading() -> None:
+    from contract.seats import seat_map_from_json
     from vision.detect import Hand
-    from vision.seats import seat_map_from_json
     from vision.second_look import PoseCheck
 
     zone = [[500, 400], [700, 400], [700, 600], [500, 600]]

@@ -11,12 +11,13 @@ import pytest
 from contract import i18n
 from contract.errors import InvalidInput, UnreadableInput
 from contract.i18n import _
+from contract.seats import Seat, SeatMap, load_seat_map
 from vision import seat_finder
 from vision.audio import AudioError, AudioTrack, read_audio
 from vision.detect import unusable_seats
 from vision.model import model_bytes
 from vision.seat_finder import Place, Window, number_places
-from vision.seats import Seat, SeatMap, default_seat_map, load_seat_map
+from vision.seats import default_seat_map
 from vision.sync import RATE as SYNC_RATE
 from vision.sync import SyncError, sync_tracks
 from vision.video import VideoError, open_video
