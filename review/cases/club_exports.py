@@ -649,7 +649,7 @@ def _leave_out(data: dict[str, Any], target: str, i: int, why: str) -> tuple[dic
     kind = e["type"]
     mended: dict[str, Any] | None = None
     said = _("{event}: {why}", event=what, why=why)
-    if kind in ("fine", "removal", "best_move") or (kind == "check" and target == "polemica"):
+    if kind in ("fine", "removal", "best_move", "check"):
         mended = {**data, "events": events[:i] + events[i + 1:]}
         if kind == "best_move" and target == "mafiaratings":  # the file keeps that a best move was made
             mended["players"] = [dict(p, x_best_move=True) if p["seat"] == e["seat"] and not p.get("x_best_move")
@@ -659,8 +659,6 @@ def _leave_out(data: dict[str, Any], target: str, i: int, why: str) -> tuple[dic
                          and (events[j]["by"], events[j]["target"]) == (e["by"], e["target"])), default=None)
         gone = {i} if nominated is None else {i, nominated}
         mended = {**data, "events": [x for j, x in enumerate(events) if j not in gone]}
-    elif kind == "check" and target == "mafiaratings":
-        mended = {**data, "events": events[:i] + events[i + 1:]}
     elif kind == "shooting" and target == "mafiaratings" and isinstance(e.get("shots"), dict):
         shots = {k: v for k, v in e["shots"].items() if v is not None}
         mended = {**data, "events": [*events[:i], {**e, "shots": shots}, *events[i + 1:]]}
