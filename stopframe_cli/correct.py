@@ -8,7 +8,7 @@
 (review.cases.corrected): exit 0 and a file `stopframe validate` accepts, or exit 1 with one sentence naming the
 finding that cannot be applied and why; exit 2 for an unreadable file or wrong arguments (spec §6).
 `--format polemica|mafiaratings` writes the corrected game as that club system's game file instead
-(review.cases.club_exports), or exits 1 naming the event the format cannot hold. `--voters-from-video` first fills
+(review.cases.club_exports.club_file): all the format can hold, and a list of what it left out. `--voters-from-video` first fills
 each count-only vote's voters from the audit's hands where they agree with the count and no finding on that vote is
 left unconfirmed (review.cases.voters; each such vote is marked `x_voters_from_video`); the others keep their count.
 """
@@ -127,8 +127,8 @@ def run(args: argparse.Namespace) -> int:
                                        source=Path(args.protocol).name)
     except CorrectionError as exc:
         first = exc.problems[0]
-        where = next((f"findings[{index_of[id(d.finding)]}]" for d in decisions if d.finding_key == first.finding_key), None)
-        place = f"{args.audit}: {where}" if where else str(args.protocol)
+        where = next((index_of[id(d.finding)] for d in decisions if d.finding_key == first.finding_key), None)
+        place = _("{audit}, finding {i}", audit=args.audit, i=where) if where is not None else str(args.protocol)
         more = len(exc.problems) - 1
         tail = " " + _("({n} more cannot be applied either.)", n=more) if more else ""
         print(f"stopframe: {place}: {first.sentence}{tail}", file=sys.stderr)
@@ -167,20 +167,29 @@ def _fill_voters(corrected: dict[str, Any], report: AuditReport, findings: list[
 
 
 def _write_club_file(args: argparse.Namespace, corrected: dict[str, Any], confirmed: int, filled: str = "") -> int:
-    """The corrected game as a Polemica or mafiaratings file, or exit 1 naming what the format cannot hold."""
+    """The corrected game as a Polemica or mafiaratings file holding all the format can, and what it left out; exit 1
+    only for a game no such file can be made of (a mafiaratings game without every role)."""
     from contract.jsonio import write_json
-    from review.cases.club_exports import NAMES, ExportRefused, export_game, left_out
+    from review.cases.club_exports import NAMES, ExportRefused, club_file
 
     name = NAMES[args.format]
     try:
-        club = export_game(corrected, args.format)
+        club = club_file(corrected, args.format)
     except ExportRefused as exc:
         raise InvalidInput(_("{path}: no {name} file written: in the corrected game, {why}", path=args.out, name=name,
                              why=exc)) from None
-    out = write_json(Path(args.out), club)
-    print(_("{path}: the corrected game as a {name} game file ({confirmed}); it reads back as the same game under "
-            "{rules}.", path=out, name=name, confirmed=_confirmed(confirmed), rules=corrected["rules"])
-          + filled + " " + _("Not in the file: {what}.", what="; ".join(left_out(corrected, args.format))))
+    out = write_json(Path(args.out), club.file)
+    said = (_("{path}: the corrected game as a {name} game file ({confirmed}); it reads back as the same game under "
+              "{rules}, as far as the file holds it.", path=out, name=name, confirmed=_confirmed(confirmed),
+              rules=corrected["rules"]) if club.dropped else
+            _("{path}: the corrected game as a {name} game file ({confirmed}); it reads back as the same game under "
+              "{rules}.", path=out, name=name, confirmed=_confirmed(confirmed), rules=corrected["rules"]))
+    print(said + filled)
+    if club.dropped:
+        print(_("Left out of the {name} file, which cannot hold them:", name=name))
+        for said in club.dropped:
+            print(f"  - {said}")
+    print(_("Not in the file: {what}.", what="; ".join(club.never)))
     return EXIT_OK
 
 

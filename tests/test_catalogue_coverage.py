@@ -59,7 +59,7 @@ FINISHED: dict[str, frozenset[str]] = {
     "stopframe_app/decisions.py": frozenset({"the protocol", "the video", "the observations", "the seat map"}),
     "stopframe_app/game.py": frozenset(),
     "stopframe_app/views/open_game.py": frozenset(),
-    "stopframe_app/views/exports.py": frozenset({"Fill voters from the video where the count agrees"}),  # shown with t
+    "stopframe_app/views/exports.py": frozenset({"Fill the voters in the club files from the video where the count agrees"}),  # shown with t
     # the importer's own foul reason and the names of what a club file holds (shown as term("held", ...))
     "review/cases/club_exports.py": frozenset({"technical foul", "game id", "best move"}),
     "stopframe_app/views/training.py": frozenset(),

@@ -3,18 +3,23 @@
 Why these fields and no others: a file is only as good as what reads it back, so each export writes exactly the
 fields our importers read (`review.game.importers`), and every export is read back with that importer before it is
 handed out: the re-imported game must validate under its rules and hold the same game as far as the format holds
-one (`held`). An event the format cannot hold — a fine, a vote on lifting, a removal in Polemica, a best move in
-mafiaratings, a vote given only as a count — refuses the export with one sentence naming the event; nothing is
-dropped without saying so. What the formats never carry (times, clauses, notes, speeches, …) is listed by
-`left_out` so the page and the command line can say it beside the file.
+one (`held`). `to_polemica` / `to_mafiaratings` refuse a game holding an event the format cannot hold, with one
+sentence naming it. `club_file` is what a judge is handed: it takes what the format can hold and says what it left
+out — an event the game goes on without (a fine, a check whose result the format cannot give, a withdrawn
+nomination, whom a best move named) is left out alone; a day's votes mafiaratings cannot list are left out with
+the departures kept; where the rest of the game would read back otherwise (a vote on lifting or a removal in
+Polemica, whose departures follow from its votes), the file ends before it. Each left-out thing is one phrase in
+the judge's words, beside what the formats never carry (times, clauses, notes, …: `left_out`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from contract import i18n
 from contract.errors import InvalidInput
 from contract.i18n import _, term
 from review.game.engine import initial_state, replay, step
@@ -39,9 +44,10 @@ DEFAULT_FOUL = {False: "foul", True: "technical foul"}  # the importer's reason 
 class ExportRefused(InvalidInput):
     """The game holds something the target format cannot; the message names the event (exit status 1)."""
 
-    def __init__(self, message: str, index: int | None = None) -> None:
+    def __init__(self, message: str, index: int | None = None, why: str | None = None) -> None:
         super().__init__(message)
         self.index = index  # the protocol event it names; None: the players or the game as a whole
+        self.why = why or message  # the reason alone, without the event it names
 
 
 def _first(*checks: Callable[[], Any]) -> None:
@@ -84,7 +90,7 @@ class _Played:
             state, _said = step(self.profile, state, i, e)
 
     def refuse(self, i: int, why: str) -> ExportRefused:
-        return ExportRefused(f"events[{i}] ({event_words(self.events[i])}): {why}.", i)
+        return ExportRefused(f"events[{i}] ({event_words(self.events[i])}): {why}.", i, why)
 
     def rounds(self) -> dict[tuple[int, int], list[int]]:
         """(day, round) -> the indexes of its candidate votes, in protocol order."""
@@ -173,9 +179,12 @@ def event_words(e: Mapping[str, Any]) -> str:
         return _("the vote on lifting {seats} on day {day}", seats=", ".join(map(str, e.get("candidates") or [])),
                  day=e.get("day"))
     if kind == "fine":
-        return _("seat {seat}'s fine of {points} points", seat=seat, points=e.get("points"))
+        points = e.get("points")
+        fine = _("seat {seat}'s fine of {points} points", seat=seat, points=i18n.number(points, 2)
+                 if isinstance(points, int | float) and not isinstance(points, bool) else points)
+        return fine + (f" ({e['clause']})" if e.get("clause") else "")
     if kind == "removal":
-        return _("the removal of seat {seat}", seat=seat)
+        return _("the removal of seat {seat}", seat=seat) + (f" ({e['clause']})" if e.get("clause") else "")
     if kind == "elimination":
         return _("seat {seat} leaving the game", seat=seat)
     if kind == "foul":
@@ -339,6 +348,9 @@ def to_mafiaratings(protocol: Mapping[str, Any]) -> dict[str, Any]:
     result = _result(g)
     if result is not None:
         out["winner"] = {v: k for k, v in MAFIARATINGS_WINNERS.items()}[result]
+    for p in g.data["players"]:
+        if p.get("x_best_move") and not isinstance(p["x_best_move"], dict | list):
+            rows[p["seat"]]["best_move"] = p["x_best_move"]  # the file's own flag, read back as x_best_move
     out["players"] = [{k: v for k, v in rows[s].items() if v is not None} for s in SEATS]
     return _read_back(g, out)
 
@@ -481,7 +493,9 @@ def held(protocol: Mapping[str, Any], target: str) -> dict[str, Any]:
             if e["type"] == "foul":
                 fouls[e["seat"]] = fouls.get(e["seat"], 0) + 1
         out["fouls"] = sorted(fouls.items())
-        out["removals"] = [(e["seat"], g.day_of(i)) for i, e in enumerate(g.events) if e["type"] == "removal"]
+        removed = {e["seat"] for e in g.events if e["type"] == "removal"}
+        out["removals"] = [(e["seat"], g.day_of(i)) for i, e in enumerate(g.events) if e["type"] == "removal" or (
+            e["type"] == "elimination" and e["cause"] == "removal" and e["seat"] not in removed)]  # read back as one
     return out
 
 
@@ -498,13 +512,30 @@ def _read_back(g: _Played, file: dict[str, Any]) -> dict[str, Any]:
         raise ExportRefused(_("The {format} file would read back as a game that does not validate ({problem}); "
                               "it was not written.", format=name, problem=problems[0]))
     want, got = held(g.data, g.target), held(again, g.target)
+    if want.get("best move") and not got.get("best move"):  # Polemica lays a best move out with day 2's votes
+        i = next(j for j, e in enumerate(g.events) if e["type"] == "best_move")
+        raise g.refuse(i, _("a Polemica file gives the best move with the next day's votes, and it holds none of them"))
     for part in want:
         if want[part] != got[part]:
             mine, theirs = (want[part], got[part]) if isinstance(want[part], list) else ([want[part]], [got[part]])
             first = next((a for a, b in zip(mine, theirs, strict=False) if a != b), mine[0] if mine else None)
+            i = _event_of(g, part, first)
+            if i is not None:  # an event the file cannot give back as it is: `club_file` ends the file before it
+                raise g.refuse(i, _("a {format} file would read it back otherwise", format=name))
             raise ExportRefused(_("The {format} file would read back with other {part} than the protocol{where}; it was "
                                   "not written.", format=name, part=term("held", part), where=_where(part, first)))
     return file
+
+
+def _event_of(g: _Played, part: str, item: Any) -> int | None:
+    """The protocol event a held part first differs at, where one event holds it (a night's shooting or check, a
+    day's first vote or nomination)."""
+    if not isinstance(item, tuple) or not item:
+        return None
+    kinds = {"shootings": ("shooting",), "checks": ("check",), "votes": ("vote", "lift_vote"),
+             "nominations": ("nomination",)}.get(part)
+    key = "night" if part in ("shootings", "checks") else "day"
+    return next((i for i, e in enumerate(g.events) if kinds and e["type"] in kinds and e.get(key) == item[0]), None)
 
 
 def _where(part: str, item: Any) -> str:
@@ -567,3 +598,136 @@ def export_game(protocol: Mapping[str, Any], target: str) -> dict[str, Any]:
     if target not in EXPORTERS:
         raise InvalidInput(_("unknown club format «{format}» (known: {known}).", format=target, known=", ".join(FORMATS)))
     return EXPORTERS[target](protocol)
+
+
+# ------------------------------------------------------------------------------- what the judge is handed
+
+
+@dataclass(frozen=True)
+class ClubFile:
+    """A club format's file of a game: the file, and what of the game it leaves out, in the judge's words."""
+
+    target: str
+    file: dict[str, Any]
+    game: dict[str, Any]  # the protocol as the file holds it: what the file reads back as (`held`)
+    dropped: list[str] = field(default_factory=list)  # this game's events the format cannot hold, each with why
+    never: list[str] = field(default_factory=list)  # what the format never carries (`left_out`)
+
+    @property
+    def notes(self) -> list[str]:
+        return [*self.dropped, *self.never]
+
+
+def club_file(protocol: Mapping[str, Any], target: str) -> ClubFile:
+    """The game as a `target` file holding all it can: each event the format cannot hold is left out (or, where
+    the rest of the game would then read back otherwise, the game from it on), one phrase each in `dropped`. Still
+    refuses (ExportRefused) a protocol that does not validate, and a mafiaratings file without every role."""
+    if target not in EXPORTERS:
+        raise InvalidInput(_("unknown club format «{format}» (known: {known}).", format=target, known=", ".join(FORMATS)))
+    data = dict(protocol)
+    _Played(data, target)  # an invalid game is refused as a whole, never cut to fit
+    data, dropped = _without_idle_removals(data, target)
+    for _attempt in range(2 * len(data.get("events") or []) + 2):  # each pass leaves out at least one event
+        try:
+            file = EXPORTERS[target](data)
+        except ExportRefused as exc:
+            if exc.index is None:
+                raise
+            data, said = _leave_out(data, target, exc.index, exc.why)
+            dropped.append(said)
+            continue
+        return ClubFile(target, file, data, dropped, left_out(data, target))
+    raise ExportRefused(_("The {format} file could not be made.", format=NAMES[target]))  # never expected
+
+
+def _leave_out(data: dict[str, Any], target: str, i: int, why: str) -> tuple[dict[str, Any], str]:
+    """The game without what event `i` holds that the format cannot, and that in words. An event the game goes on
+    without is left out alone where the game still validates; else the game ends before it."""
+    events = list(data["events"])
+    e = events[i]
+    what = event_words(e)
+    kind = e["type"]
+    mended: dict[str, Any] | None = None
+    said = _("{event}: {why}", event=what, why=why)
+    if kind in ("fine", "removal", "best_move", "check"):
+        mended = {**data, "events": events[:i] + events[i + 1:]}
+        if kind == "best_move" and target == "mafiaratings":  # the file keeps that a best move was made
+            mended["players"] = [dict(p, x_best_move=True) if p["seat"] == e["seat"] and not p.get("x_best_move")
+                                 else p for p in data["players"]]
+    elif kind == "withdrawal":
+        nominated = max((j for j in range(i) if events[j]["type"] == "nomination" and events[j]["day"] == e["day"]
+                         and (events[j]["by"], events[j]["target"]) == (e["by"], e["target"])), default=None)
+        gone = {i} if nominated is None else {i, nominated}
+        mended = {**data, "events": [x for j, x in enumerate(events) if j not in gone]}
+    elif kind == "shooting" and target == "mafiaratings" and isinstance(e.get("shots"), dict):
+        shots = {k: v for k, v in e["shots"].items() if v is not None}
+        mended = {**data, "events": [*events[:i], {**e, "shots": shots}, *events[i + 1:]]}
+    elif kind in ("vote", "lift_vote") and target == "mafiaratings":
+        mended = _without_day_votes(data, e["day"])
+        said = _("the votes of day {day} ({event}: {why})", day=e["day"], event=what, why=why)
+    if mended is not None and _same_course(data, mended):
+        return mended, said
+    start = _cut_point(events, i)
+    return {**data, "events": events[:start]}, _("everything from {event} on: {why}", event=what, why=why)
+
+
+def _same_course(data: Mapping[str, Any], mended: Mapping[str, Any]) -> bool:
+    """Whether the game without what was left out is still valid, with the same departures and result."""
+    if validate(dict(mended)):
+        return False
+    before, after = replay(dict(data)), replay(dict(mended))
+    return (after.result == before.result and sorted((x["seat"], x["cause"], x.get("day"), x.get("night"))
+                                                     for x in after.eliminations)
+            == sorted((x["seat"], x["cause"], x.get("day"), x.get("night")) for x in before.eliminations))
+
+
+def _without_idle_removals(data: dict[str, Any], target: str) -> tuple[dict[str, Any], list[str]]:
+    """The game without the removals of players who leave by it all the same (a disqualifying foul of a player voted
+    out in that round): neither format holds such a removal, and leaving it out first keeps it from standing in the
+    way of what the file can hold (the votes of its day)."""
+    dropped = []
+    i = 0
+    while i < len(data["events"]):
+        e = data["events"][i]
+        if e["type"] == "removal":
+            mended = {**data, "events": data["events"][:i] + data["events"][i + 1:]}
+            if _same_course(data, mended):
+                dropped.append(_("{event}: the player leaves the game all the same, and a {format} file holds no "
+                                 "removal of a player who leaves otherwise", event=event_words(e), format=NAMES[target]))
+                data = mended
+                continue
+        i += 1
+    return data, dropped
+
+
+def _without_day_votes(data: dict[str, Any], day: int) -> dict[str, Any]:
+    """The game without day `day`'s votes; who left by them is kept as elimination events, in seat order as the
+    importer lays them out (the engine then takes them as facts of a day whose votes were not recorded)."""
+    events = list(data["events"])
+    left = sorted(x["seat"] for x in replay(data).eliminations if x["cause"] in ("vote", "lift") and x.get("day") == day)
+    cause = "lift" if len(left) > 1 else "vote"
+    votes = [j for j, e in enumerate(events) if e["type"] in ("vote", "lift_vote") and e["day"] == day]
+    gone = {*votes, *(j for j, e in enumerate(events) if e["type"] == "elimination" and e["seat"] in left
+                      and e.get("cause") in ("vote", "lift"))}
+    at = votes[0] if votes else len(events)
+    kept = [e for j, e in enumerate(events) if j not in gone and j < at]
+    rest = [e for j, e in enumerate(events) if j not in gone and j >= at]
+    return {**data, "events": [*kept, *({"type": "elimination", "seat": s, "cause": cause, "day": day} for s in left),
+                               *rest]}
+
+
+def _cut_point(events: list[dict[str, Any]], i: int) -> int:
+    """Where the game must end for event `i` to be out of it: a day's voting goes whole (a vote, a lift vote, a
+    departure by them), else the event itself."""
+    e = events[i]
+    day = e.get("day") if e["type"] in ("vote", "lift_vote") else None
+    if e["type"] == "elimination" and e.get("cause") in ("vote", "lift"):
+        day = e.get("day")
+        if day is None:
+            day = next((x["number"] for x in reversed(events[:i]) if x["type"] == "phase"
+                        and x["phase"] in ("day", "voting")), None)
+    if day is None:
+        return i
+    starts = [j for j, x in enumerate(events) if (x["type"] in ("vote", "lift_vote") and x.get("day") == day)
+              or (x["type"] == "phase" and x["phase"] == "voting" and x["number"] == day)]
+    return min([i, *starts])

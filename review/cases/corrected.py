@@ -33,6 +33,7 @@ from contract.outputs import check_output
 from review.audit.findings import Finding, VoteReport
 from review.audit.tally import tally
 from review.cases.appeals import Decision as AppealDecision
+from review.cases.club_exports import event_words
 from review.cases.store import Decision
 from review.game.engine import replay
 from review.game.problems import ENDS_GAME, REMOVAL_DUE, Problem
@@ -50,6 +51,14 @@ KIND_WORDS = {
     "gesture": N_("gesture during the vote"), "count_mismatch": N_("miscount"),
     "night_hand": N_("hand raised at night"), "shot_mismatch": N_("shooting that differs from the protocol"),
     "check_mismatch": N_("check that differs from the protocol"), "cannot_see": N_("seat the camera cannot see"),
+}
+# Why a confirmed night finding with no penalty changes no event: the game as played went on from what the judge
+# announced (rfm 7.1.2.4, 7.1.2.1: a changed result for such an error is decided as an appeal).
+_NO_PENALTY = {
+    "shot_mismatch": N_("the game went on from the shooting as the judge announced it; a wrongly announced miss or "
+                        "kill is decided as an appeal, not in the protocol"),
+    "check_mismatch": N_("the game went on from the check as the judge answered it; a wrong answer to a check is "
+                         "decided as an appeal, not in the protocol"),
 }
 # An event a confirmed finding adds, as its line in `x_review.changes`.
 _ADDED = {"foul": N_("added foul for seat {seat}{clause}"), "fine": N_("added fine {points} for seat {seat}{clause}"),
@@ -179,8 +188,10 @@ def _plan(events: list[dict[str, Any]], d: Decision, rows: list[VoteReport]) -> 
             return refuse(_("the vote it is about is not in the protocol"))
         return _Op(d, f, "count", (target, *base_order), target=target, seat=seat)
     what = {"counted_for_last": N_("the vote already counts for the last candidate"),
-            "none": N_("the rules give no penalty for it")}.get(str(ctype), N_("its consequence changes no event"))
-    return _Op(d, f, "none", (len(events), *base_order), note=_("no change: {why}", why=_(what)))
+            "none": _NO_PENALTY.get(f.kind, N_("the rules give no penalty for it"))}.get(
+        str(ctype), N_("its consequence changes no event"))
+    clause = f" ({f.clause})" if f.clause and ctype == "none" and f.kind in _NO_PENALTY else ""
+    return _Op(d, f, "none", (len(events), *base_order), note=_("no change: {why}", why=_(what)) + clause)
 
 
 def _build(data: Mapping[str, Any], ops: Sequence[_Op],
@@ -374,11 +385,11 @@ def _resolve(data: Mapping[str, Any], decisions: Iterable[Decision],
 
     data = dict(data)
     base = validate(data)
+    events = data.get("events") or []
     if base:
         return [], [CorrectionProblem(None, None, _("The protocol itself does not validate ({problem}), so no "
                                                     "correction can be signed on it; `stopframe validate` lists every "
-                                                    "problem.", problem=_problem_words(base[0])))]
-    events = data.get("events") or []
+                                                    "problem.", problem=_problem_words(base[0], events)))]
     rows = list(votes)
     standing = [d for d in decisions if d.stands]
     plans = [_plan(events, d, rows) for d in standing]
@@ -395,7 +406,7 @@ def _resolve(data: Mapping[str, Any], decisions: Iterable[Decision],
         if why is None:
             found = validate(out)
             if found:
-                why = _explain(op, found[0], where)
+                why = _explain(op, found[0], out["events"], where)
         if why is None:
             accepted.append(op)
             continue
@@ -466,32 +477,36 @@ def corrected_protocol(
     return out
 
 
-def _explain(op: _Op, problem: Problem, where: Sequence[int | None] = ()) -> str:
-    """Why the validator refuses the corrected game after `op`, in a judge's words (event paths as in the
-    judge's own protocol, or "the added event")."""
-    words = _problem_words(problem, where)
+def _explain(op: _Op, problem: Problem, events: Sequence[Mapping[str, Any]], where: Sequence[int | None]) -> str:
+    """Why the validator refuses the corrected game after `op`, in a judge's words: the event it stumbles on told
+    as the judge's own protocol has it (or as the added one), never as a place in the file."""
+    words = _problem_words(problem, events, where)
     seat = op.finding.seat
     if op.kind == "insert" and (op.event or {}).get("type") == "removal":
         if problem.code == ENDS_GAME:
-            return _("removing seat {seat} there would end the game, yet the game as played goes on ({problem})",
+            return _("removing seat {seat} there would end the game, yet the game as played goes on ({problem}); "
+                     "reject the finding, or edit its consequence to one the game as played can take, such as a fine",
                      seat=seat, problem=words)
-        return _("the game as played goes on with seat {seat} after this removal ({problem})", seat=seat, problem=words)
+        return _("the game as played goes on with seat {seat} after this removal ({problem}); reject the finding, or "
+                 "edit its consequence to one the game as played can take, such as a fine", seat=seat, problem=words)
     if op.kind == "insert" and problem.code == REMOVAL_DUE:
         return _("it would be seat {seat}'s foul that removes him from the game, yet the game as played goes on with "
                  "him ({problem})", seat=seat, problem=words)
     return _("the corrected game would break its rules ({problem})", problem=words)
 
 
-def _problem_words(problem: Problem, mapping: Sequence[int | None] = ()) -> str:
+def _problem_words(problem: Problem, events: Sequence[Mapping[str, Any]],
+                   where: Sequence[int | None] = ()) -> str:
+    """A validator's problem as "the vote on candidate 6 on day 1: …": the event in words (an added one marked as
+    added), the message, the clause."""
     message = str(problem.message).rstrip(".")
-    path = str(problem.path or "")
-    m = re.match(r"events\[(\d+)\]", path)
-    if m and mapping and int(m.group(1)) < len(mapping):
-        original = mapping[int(m.group(1))]
-        path = (_("the protocol's {path}", path=f"events[{original}]{path[m.end():]}") if original is not None
-                else _("the added event") + path[m.end():])
-    where = f"{path}: " if path else ""
-    return where + message + (f", {problem.clause}" if problem.clause else "")
+    m = re.match(r"events\[(\d+)\]", str(problem.path or ""))
+    k = int(m.group(1)) if m else None
+    if k is not None and k < len(events) and isinstance(events[k], Mapping):
+        added = bool(where) and k < len(where) and where[k] is None
+        event = event_words(events[k])
+        message = _("{event}: {problem}", event=_("{event} (added)", event=event) if added else event, problem=message)
+    return message + (f", {problem.clause}" if problem.clause else "")
 
 
 def _same_place(a: _Op, b: _Op) -> bool:

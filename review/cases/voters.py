@@ -72,7 +72,7 @@ def fill_voters_from_video(protocol: Mapping[str, Any], findings: Iterable[Findi
             else:
                 filled.append(i)
                 continue
-        left.append(f"events[{i}] ({event_words(e)}): {why}.")
+        left.append(f"{event_words(e)}: {why}.")
     return VoterFill(out, tuple(filled), tuple(left))
 
 

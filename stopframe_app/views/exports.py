@@ -1,6 +1,8 @@
 """Exports: the corrected protocol (never over the original), the corrected game as a Polemica and a
-mafiaratings game file (where the format holds it; the voters filled from the video only where the judge ticks it
-and the video agrees with the count), the findings CSV and the HTML report."""
+mafiaratings game file (all the format holds, and a note of what it left out; the voters filled from the video,
+in the club files only, where the judge ticks it and the video agrees with the count), the findings CSV and the
+HTML report. While a confirmed finding cannot go into the corrected protocol, the page says which and why and
+offers neither the protocol nor the club files: a signed file never leaves a confirmed finding out."""
 
 from __future__ import annotations
 
@@ -19,8 +21,8 @@ from contract.i18n import _, ngettext
 from contract.jsonio import write_atomic
 from contract.outputs import check_output
 from review.audit.findings import finding_key
-from review.cases.club_exports import FORMATS, NAMES, ExportRefused, export_game, left_out
-from review.cases.corrected import corrected_name, write_corrected_protocol
+from review.cases.club_exports import FORMATS, NAMES, ClubFile, ExportRefused, club_file
+from review.cases.corrected import corrected_name, corrected_protocol, write_corrected_protocol
 from review.cases.exports import KeyFrame, finding_rows, write_html_report
 from review.cases.store import data_dir
 from review.cases.voters import fill_voters_from_video
@@ -38,14 +40,16 @@ def export_folder(game: Game) -> Path:
 
 
 def _corrected(game: Game) -> dict:
+    """The corrected protocol with every standing decision in it, or CorrectionError saying which confirmed finding
+    it cannot take and why: a file never leaves a confirmed finding out silently."""
     decisions = state.store().decisions(game.game_id)
     book = state.appeals()
     appeals = [(c.case_id, book.in_force(c.case_id)) for c in book.cases(game.game_id) if c.status == "decided"]
-    return report.corrected(game.data, decisions.values(), votes=game.votes, source=Path(game.spec.protocol).name,
-                            appeals=appeals)
+    return corrected_protocol(game.data, decisions.values(), votes=game.votes, source=Path(game.spec.protocol).name,
+                              appeals=appeals)
 
 
-FILL_LABEL = "Fill voters from the video where the count agrees"  # shown with `t`
+FILL_LABEL = "Fill the voters in the club files from the video where the count agrees"  # shown with `t`
 CSV_SEP = "csv_sep"  # the findings CSV's separator: ";" (Excel in a Russian locale) or ","
 
 
@@ -57,34 +61,44 @@ def csv_separator() -> str:
 
 
 def club_files(game: Game, corrected: dict, voters_from_video: bool = False
-               ) -> tuple[dict[str, tuple[str, str, str]], dict[str, str]]:
-    """The corrected game as each club system's file where the format holds it: (file name -> (label, content,
-    mime), format -> the sentence saying why it cannot be written). With `voters_from_video`, count-only votes
-    get their voters from the audit where the video agrees with the count and every finding on them is decided."""
+               ) -> tuple[dict[str, tuple[str, str, str]], dict[str, ClubFile], dict[str, str]]:
+    """The corrected game as each club system's file, holding all the format can: (file name -> (label, content,
+    mime), format -> the file and what it left out, format -> the sentence saying why no file can be made). With
+    `voters_from_video`, count-only votes get their voters from the audit where the video agrees with the count
+    and every finding on them is decided; the corrected protocol itself is never changed by it."""
     stem = stem_of(Path(game.spec.protocol))
-    files, refused = {}, {}
+    files, made, refused = {}, {}, {}
     if voters_from_video:
         decisions = state.store().decisions(game.game_id)
         corrected = fill_voters_from_video(corrected, game.findings, game.votes, decisions).protocol
     for target in FORMATS:
         try:
-            club = export_game(corrected, target)
+            club = club_file(corrected, target)
         except ExportRefused as exc:
             refused[target] = str(exc)
             continue
+        made[target] = club
         files[f"{stem}.corrected.{target}.json"] = (_("{format} game file (JSON)", format=NAMES[target]),
-                                                    json.dumps(club, ensure_ascii=False, indent=1) + "\n",
+                                                    json.dumps(club.file, ensure_ascii=False, indent=1) + "\n",
                                                     "application/json")
-    return files, refused
+    return files, made, refused
 
 
-def build_exports(game: Game, with_frames: bool = True, voters_from_video: bool = False,
-                  separator: str = ",") -> dict[str, tuple[str, str | bytes, str]]:
-    """file name -> (label, content, mime) for everything the judge may download."""
+def protocol_files(game: Game, voters_from_video: bool = False) -> dict[str, tuple[str, str, str]]:
+    """The corrected protocol and the club files made of it (CorrectionError while a confirmed finding cannot go
+    into it)."""
+    corrected = _corrected(game)
+    return {corrected_name(game.spec.protocol): (_("Corrected protocol (JSON)"),
+                                                 json.dumps(corrected, ensure_ascii=False, indent=2) + "\n",
+                                                 "application/json"),
+            **club_files(game, corrected, voters_from_video)[0]}
+
+
+def review_files(game: Game, with_frames: bool = True, separator: str = ",") -> dict[str, tuple[str, str | bytes, str]]:
+    """The findings CSV and the HTML report: every finding with its decision, whether or not it can be applied."""
     decisions = state.store().decisions(game.game_id)
     book = state.appeals()
     appeals = [c for c in book.cases(game.game_id) if c.status == "decided"]
-    corrected = _corrected(game)
     rows = finding_rows(game.findings, decisions, game.data)
     key_frames: dict[int, list[KeyFrame]] = {}
     if with_frames and game.video_meta is not None:
@@ -103,16 +117,21 @@ def build_exports(game: Game, with_frames: bool = True, voters_from_video: bool 
                               votes=game.votes, key_frames=key_frames, notes=notes)
     stem = stem_of(Path(game.spec.protocol))
     return {
-        corrected_name(game.spec.protocol): (_("Corrected protocol (JSON)"),
-                                             json.dumps(corrected, ensure_ascii=False, indent=2) + "\n", "application/json"),
-        **club_files(game, corrected, voters_from_video)[0],
         f"{stem}.findings.csv": (_("Findings (CSV)"), report.findings_csv(rows, separator), "text/csv"),
         f"{stem}.review.html": (_("Report (HTML, self-contained)"), page, "text/html"),
     }
 
 
+def build_exports(game: Game, with_frames: bool = True, voters_from_video: bool = False,
+                  separator: str = ",") -> dict[str, tuple[str, str | bytes, str]]:
+    """file name -> (label, content, mime) for everything the judge may download; CorrectionError, before anything
+    is made, while a confirmed finding cannot go into the corrected protocol."""
+    return {**protocol_files(game, voters_from_video), **review_files(game, with_frames, separator)}
+
+
 def save_all(game: Game, voters_from_video: bool = False, separator: str = ",") -> list[Path]:
-    """Write every export atomically into the data folder (the protocol's own folder is left alone)."""
+    """Write every export atomically into the data folder (the protocol's own folder is left alone); nothing at all
+    while a confirmed finding cannot go into the corrected protocol."""
     folder = export_folder(game)
     files = build_exports(game, voters_from_video=voters_from_video, separator=separator)
     inputs = game_inputs(game)
@@ -162,16 +181,19 @@ def _in_words(sentence: str) -> str:
     return words.humanise(placed[:1].upper() + placed[1:])
 
 
-def _club_notes(game: Game, voters_from_video: bool) -> None:
-    """Beside the club files: why a format cannot take this game, and what the files never carry."""
-    corrected = _corrected(game)
-    _, refused = club_files(game, corrected, voters_from_video)
+def _club_notes(made: dict[str, ClubFile], refused: dict[str, str]) -> None:
+    """Below the club files: what each left out of this game, and what the formats never carry; why a format can
+    make no file of it at all."""
     for target in FORMATS:
         if target in refused:
             st.info(words.t("No {format} file: {why}", format=NAMES[target], why=_in_words(refused[target])))
-        else:
-            st.caption(words.t("The {format} file reads back as the same game; it does not carry {what}.",
-                               format=NAMES[target], what="; ".join(left_out(corrected, target))))
+            continue
+        club = made[target]
+        if club.dropped:
+            st.info(words.t("Left out of the {format} file, which cannot hold them:", format=NAMES[target]) + "\n"
+                    + "\n".join(f"- {words.md(said)}" for said in club.dropped))
+        st.caption(words.t("The {format} file reads back as the same game as far as it holds one; it does not carry "
+                           "{what}.", format=NAMES[target], what="; ".join(club.never)))
 
 
 def _save(game: Game) -> None:
@@ -191,26 +213,38 @@ def render(game: Game) -> None:
     st.write(words.t("{findings}, {decided} decided. The original protocol {name} is never changed; the corrected one "
                      "is a new file.", findings=ngettext("{n} finding", "{n} findings", len(game.findings)),
                      decided=len(decisions), name=Path(game.spec.protocol).name))
-    warnings = report.correction_warnings(game.data, decisions.values(), game.votes)
-    if warnings:
-        st.warning(words.t("The corrected protocol leaves out what it cannot take (it still validates):") + " \n"
-                   + "\n".join(f"- {w}" for w in warnings))
-    fill = st.checkbox(words.t(FILL_LABEL), value=False, key="voters_from_video",
-                       help=_("Polemica and mafiaratings list every voter's seat. Ticked, a vote the protocol gives only "
-                              "as a count gets the seats whose hands the video counted, where they are exactly that "
-                              "count and every finding on that vote is decided. The other votes keep their count only, "
-                              "and the note below the files then names the first of them. Only the club files change."))
+    st.subheader(words.t("The corrected protocol and the club files"))
+    refusals = report.correction_warnings(game.data, decisions.values(), game.votes)
+    if refusals:
+        st.error(words.t("No corrected protocol and no club file while a confirmed finding cannot go into them; reject "
+                         "it or edit its consequence on its page:") + "\n"
+                 + "\n".join(f"- {words.md(w)}" for w in refusals))
+    else:
+        corrected = _corrected(game)
+        name = corrected_name(game.spec.protocol)
+        st.download_button(words.t("Download {what}", what=_("Corrected protocol (JSON)")),
+                           data=json.dumps(corrected, ensure_ascii=False, indent=2) + "\n", file_name=name,
+                           mime="application/json", key=f"dl_{name}")
+        fill = st.checkbox(words.t(FILL_LABEL), value=False, key="voters_from_video",
+                           help=_("Polemica and mafiaratings list every voter's seat. Ticked, a vote the protocol gives "
+                                  "only as a count gets, in these two files, the seats whose hands the video counted, "
+                                  "where they are exactly that count and every finding on that vote is decided. The "
+                                  "corrected protocol above keeps the counts as they are."))
+        files, made, refused = club_files(game, corrected, fill)
+        for file_name, (label, content, mime) in files.items():
+            st.download_button(words.t("Download {what}", what=label), data=content, file_name=file_name, mime=mime,
+                               key=f"dl_{file_name}")
+        _club_notes(made, refused)
+    st.subheader(words.t("The findings and the report"))
     if st.session_state.get(CSV_SEP) not in (";", ","):
         st.session_state[CSV_SEP] = report.default_separator()
     st.radio(words.t("The findings CSV for"), (";", ","), key=CSV_SEP, horizontal=True,
              format_func=lambda s: _("Excel in Russian (; and a decimal comma)") if s == ";"
              else _("other programs (, and a decimal point)"),
              help=_("Both start with a UTF-8 byte order mark, so Cyrillic opens right; no cell is ever read as a formula."))
-    files = build_exports(game, voters_from_video=fill, separator=csv_separator())
-    for name, (label, content, mime) in files.items():
+    for name, (label, content, mime) in review_files(game, separator=csv_separator()).items():
         st.download_button(words.t("Download {what}", what=label), data=content, file_name=name, mime=mime,
                            key=f"dl_{name}")
-    _club_notes(game, fill)
     st.button(words.t("Save all to the data folder"), key="save_exports", on_click=_save, args=(game,))
     said = st.session_state.pop("exports_said", None)
     if said:

@@ -166,6 +166,17 @@ def test_confirm_a_late_vote_then_export_the_corrected_protocol(data: Path, game
     assert "candidate 3 · t = +1.4" in viewer_caption(at) or "t = +1.52" in viewer_caption(at)
     goto(at, "Exports")
     renders(at)
+    # Here the late hand would turn the vote into a tie the game as played never had (rfm 7.1.2.3: an appeal's
+    # matter): the page says so before any download, and saving writes nothing.
+    assert any("The late vote of seat 9 on day 1, the vote on candidate 3 (rfm 4.4.7) cannot be applied" in shown(e.value)
+               for e in at.error)
+    at.button(key="save_exports").click().run()
+    assert any(shown(e.value).startswith("Not saved: The late vote of seat 9") for e in at.error)
+    assert not list((data / "exports").glob("app_game-*/*"))
+    goto(at, "Vote audit")
+    at.text_input(key=f"{LATE_CARD}_reason").set_value("the tie is for an appeal")
+    at.button(key=f"{LATE_CARD}_reject").click().run()
+    goto(at, "Exports")
     at.button(key="save_exports").click().run()
     renders(at)
     folder = next((data / "exports").glob("app_game-*"))
@@ -174,11 +185,9 @@ def test_confirm_a_late_vote_then_export_the_corrected_protocol(data: Path, game
     from review.game.protocol import validate
 
     assert not validate(corrected), validate(corrected)
-    review = corrected["x_review"]
-    assert any(c.get("finding") == '["late_vote",1,1,3,9]' for c in review["changes"] + review.get("refused", [])), review
     assert original["events"][6]["count"] == 3  # the original file is untouched
     csv_text = (folder / "app_game.findings.csv").read_text(encoding="utf-8-sig")
-    assert "confirmed" in csv_text and "\n=" not in csv_text and ",=" not in csv_text
+    assert "rejected" in csv_text and "\n=" not in csv_text and ",=" not in csv_text
     html = (folder / "app_game.review.html").read_text()
     assert "data:image/jpeg;base64," in html and "<script" not in html
 

@@ -1,5 +1,6 @@
-"""The Exports page's "Fill voters from the video where the count agrees": off by default, so a club
-game kept as counts only gets no club file; ticked, the file is written with the video's voters and reads back."""
+"""The Exports page's "Fill the voters in the club files from the video": off by default, so a club game kept as
+counts only gets club files that leave its votes out and say so; ticked, the files carry the video's voters and
+read back, while the corrected protocol above the box stays as it was."""
 
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ from stopframe_app.views.exports import FILL_LABEL
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
+def _downloads(at: AppTest) -> dict[str, str]:
+    """file name -> where the page serves it; the address is made from the content, so it changes with it."""
+    return {b.proto.id.split("-dl_", 1)[1]: b.proto.url for b in at.get("download_button")}
+
+
 def test_the_checkbox_fills_the_voters_for_the_club_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STOPFRAME_DATA", str(tmp_path / "data"))
     paths = prepare("mafiaratings", tmp_path / "game")
@@ -37,14 +43,16 @@ def test_the_checkbox_fills_the_voters_for_the_club_file(tmp_path: Path, monkeyp
     box = at.checkbox(key="voters_from_video")
     assert box.label == FILL_LABEL and box.value is False
     infos = " ".join(i.value for i in at.info)
-    assert "No mafiaratings file:" in infos and "gives only the count" in infos and "None" not in infos
-    labels = [b.label for b in at.get("download_button")]
-    assert not any("mafiaratings" in label for label in labels), labels
+    assert "Left out of the mafiaratings file" in infos and "gives only the count" in infos and "None" not in infos
+    before = _downloads(at)
+    assert "club.corrected.mafiaratings.json" in before
 
     box.check().run()
     ok(at)
-    assert not any(i.value.startswith("No mafiaratings file:") for i in at.info)
-    assert any("mafiaratings game file" in b.label for b in at.get("download_button"))
+    assert not any("gives only the count" in i.value for i in at.info)
+    after = _downloads(at)
+    assert after["club.corrected.mafiaratings.json"] != before["club.corrected.mafiaratings.json"]  # other content
+    assert after["club.corrected.protocol.json"] == before["club.corrected.protocol.json"]  # the box leaves it alone
     at.button(key="save_exports").click().run()
     ok(at)
     saved = next((tmp_path / "data" / "exports").glob("club-*")) / "club.corrected.mafiaratings.json"

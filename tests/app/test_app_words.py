@@ -330,7 +330,7 @@ def test_a_missing_video_says_so_plainly(data: Path, tmp_path: Path) -> None:
         assert any("The video is missing" in m.value for m in [*at.warning, *at.info]), page
 
 
-def test_exports_warn_before_export_of_what_the_corrected_protocol_cannot_take(
+def test_exports_refuse_before_export_what_the_corrected_protocol_cannot_take(
         data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from review.cases import corrected
 
@@ -338,9 +338,11 @@ def test_exports_warn_before_export_of_what_the_corrected_protocol_cannot_take(
     monkeypatch.setattr(corrected, "check_corrections", lambda data, decisions, votes=(): [said], raising=False)
     at = goto(app(SPEC), "Exports")
     renders(at)
-    warning = next(w.value for w in at.warning if "leaves out" in w.value)
-    assert said in warning
+    error = next(e.value for e in at.error if "cannot go into them" in e.value)
+    assert said in shown(error)
     nodes = list(_walk(at._tree))
     first_download = next(i for i, n in enumerate(nodes) if type(n).__name__ == "DownloadButton"
                           or "download" in type(n).__name__.lower())
-    assert next(i for i, n in enumerate(nodes) if getattr(n, "value", None) == warning) < first_download
+    assert next(i for i, n in enumerate(nodes) if getattr(n, "value", None) == error) < first_download
+    labels = [b.label for b in at.get("download_button")]
+    assert not any("Corrected protocol" in label or "game file" in label for label in labels), labels

@@ -2,7 +2,9 @@
 
 The round trip a club makes: its game file imported, audited (the judge's vote times as marks, the hands from
 scripted observations), a finding confirmed, the corrected game exported in the club's format and imported back:
-the same game as the corrected protocol, as far as the format holds one, and valid under our own validator."""
+the same game as the corrected protocol, as far as the format holds one, and valid under our own validator. The
+strict writers (`to_polemica`, `to_mafiaratings`) refuse what the format cannot hold, naming the event; the file a
+judge is handed (`club_file`) leaves that out instead and says so, in words."""
 
 from __future__ import annotations
 
@@ -13,14 +15,27 @@ from pathlib import Path
 
 import pytest
 from clubgames import CLUB_FILES, prepare
-from corrections import GAME, decision, one_vote_game, read
+from corrections import GAME, decision, one_vote_game, read, source
 from gamegen import generate
 
+from contract import i18n
 from pipeline.audit import audit_game
-from review.cases.club_exports import ExportRefused, held, left_out, to_mafiaratings, to_polemica
+from review.cases.club_exports import (
+    NAMES,
+    ClubFile,
+    ExportRefused,
+    club_file,
+    event_words,
+    held,
+    left_out,
+    to_mafiaratings,
+    to_polemica,
+)
 from review.cases.corrected import corrected_protocol
+from review.cases.store import finding_key
+from review.cases.voters import fill_voters_from_video
 from review.game.engine import replay
-from review.game.importers import import_file
+from review.game.importers import convert, import_file
 from review.game.protocol import validate
 
 EXPORT = {"polemica": to_polemica, "mafiaratings": to_mafiaratings}
@@ -213,3 +228,83 @@ def test_the_input_protocol_is_not_changed() -> None:
     to_mafiaratings(data)
     to_polemica(data)
     assert data == before
+
+
+# ------------------------------------------------------------------ what the judge is handed: club_file
+
+
+def _departures(protocol: dict) -> list[tuple]:
+    return [(e["seat"], e["cause"], e.get("day"), e.get("night")) for e in replay(protocol).eliminations]
+
+
+def _round_trip(club: ClubFile, corrected: dict) -> dict:
+    """The file read back by our importer: valid, the same game as the one the file holds, and that game the
+    corrected one as far as the format holds it (its departures the corrected game's, or their first ones)."""
+    again = convert(club.target, json.loads(json.dumps(club.file)), corrected["rules"])
+    assert validate(again) == []
+    assert held(again, club.target) == held(club.game, club.target)
+    assert [(p["seat"], p["nickname"], p["role"]) for p in again["players"]] == \
+        [(p["seat"], p["nickname"], p["role"]) for p in corrected["players"]]
+    mine, full = _departures(again), _departures(corrected)
+    if club.target == "mafiaratings":
+        assert sorted(mine) == sorted(full[: len(mine)])
+    else:
+        assert mine == full[: len(mine)]
+    if len(mine) == len(full):
+        assert replay(again).result == replay(corrected).result
+    return again
+
+
+@pytest.mark.parametrize("fill", [False, True])
+@pytest.mark.parametrize("target", ["polemica", "mafiaratings"])
+def test_the_bundled_game_with_its_findings_confirmed_goes_to_each_club_format(target: str, fill: bool) -> None:
+    """Every finding of the bundled game confirmed but the night removal it cannot take: each format gets a file of
+    all it can hold, and a list, in words, of what it left out (the fines, the vote on lifting, …)."""
+    protocol, findings, votes = source("sample_game", "rfm")
+    decided = {finding_key(f): decision(f) for f in findings
+               if not (f.kind == "night_hand" and f.consequence.type == "removal")}
+    corrected = corrected_protocol(protocol, decided.values(), votes=votes)
+    if fill:
+        corrected = fill_voters_from_video(corrected, findings, votes, decided).protocol
+    club = club_file(corrected, target)
+    again = _round_trip(club, corrected)
+    name = NAMES[target]
+    assert all("events[" not in said and "None" not in said for said in club.notes)
+    if fill:
+        assert f"seat 8's fine of -0.2 points (rfm 5.10.1): a {name} file holds no fines" in club.dropped
+        assert any("the vote on lifting 9, 3 on day 2" in said for said in club.dropped)
+    else:
+        assert any("the protocol gives only the count (6)" in said for said in club.dropped)
+    if target == "mafiaratings":  # its deaths are its own: the whole game, each day's nominations and the result
+        assert _departures(again) == _departures(club.game) and replay(again).result == "red"
+        nominations = sorted((e["day"], e["by"], e["target"]) for e in corrected["events"] if e["type"] == "nomination")
+        assert sorted((e["day"], e["by"], e["target"]) for e in again["events"] if e["type"] == "nomination") == nominations
+    if target == "polemica" and fill:  # day 1 and night 1 as played: its votes voter by voter, the shot, the checks
+        assert _departures(again) == [(6, "vote", 1, None), (10, "shot", None, 1)]
+        assert [(e["candidate"], e["count"]) for e in again["events"] if e["type"] == "vote"] == \
+            [(e["candidate"], e["count"]) for e in corrected["events"] if e["type"] == "vote" and e["day"] == 1]
+
+
+@pytest.mark.parametrize(("target", "make", "index", "why"), REFUSED)
+def test_what_the_format_cannot_hold_is_left_out_of_the_file_and_named(target, make, index, why) -> None:
+    data = make()
+    club = club_file(data, target)
+    _round_trip(club, data)
+    said = next(s for s in club.dropped if why in s)
+    event = data["events"][index] if index is not None else next(e for e in data["events"] if e["type"] == "fine")
+    assert event_words(event) in said and "events[" not in said and not said.endswith(".")
+
+
+def test_a_fine_is_said_with_its_points_and_clause_in_the_readers_language() -> None:
+    with i18n.using("ru"):
+        club = club_file(_with_fine(), "polemica")
+    assert club.dropped == ["штраф места 3 на -0,5 балла (rfm 5.10.1): файл Polemica не хранит штрафов"]
+
+
+def test_a_game_no_file_can_be_made_of_is_still_refused() -> None:
+    with pytest.raises(ExportRefused, match=r"^players: seat 1's role is not given"):
+        club_file(one_vote_game(), "mafiaratings")
+    data = one_vote_game()
+    data["events"][4]["count"] = 9
+    with pytest.raises(ExportRefused, match="does not validate"):
+        club_file(data, "polemica")

@@ -115,7 +115,10 @@ def test_rfm_5_12_10_removal_of_a_player_who_played_on_is_refused_naming_him() -
     said = describe_finding(f)
     assert sentence.startswith(f"{said[0].upper()}{said[1:]} cannot be applied")
     assert "night 2" in sentence and "the game as played goes on with seat 5" in sentence
-    assert "events[34]" in sentence  # the place in the judge's own protocol, not in the corrected copy
+    # the event of the judge's own protocol it stumbles on, in words: never a place in the file
+    assert "(seat 7 nominating seat 5 on day 3: " in sentence and "events[" not in sentence
+    assert sentence.endswith("reject the finding, or edit its consequence to one the game as played can take, such as "
+                             "a fine.") and sentence.count(". ") == 0
 
 
 def test_rfm_5_12_13_removal_with_points_keeps_the_fine_beside_it() -> None:

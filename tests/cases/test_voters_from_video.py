@@ -69,7 +69,7 @@ def test_a_vote_whose_video_count_disagrees_keeps_its_count_and_the_export_names
     assert validate(fill.protocol) == []
     first = fill.protocol["events"][6]
     assert (first["candidate"], first["count"]) == (6, 5) and "voters" not in first and MARK not in first
-    assert fill.left[0] == ("events[6] (the vote on candidate 6 on day 1): the video shows 6 votes (seats 1, 2, 4, 5, "
+    assert fill.left[0] == ("the vote on candidate 6 on day 1: the video shows 6 votes (seats 1, 2, 4, 5, "
                             "7, 10), not the count 5.")
     assert 7 in fill.filled and fill.protocol["events"][7]["voters"] == [3]  # candidate 3: one hand, count 1
     for target in ("polemica", "mafiaratings"):
@@ -82,7 +82,7 @@ def test_an_undecided_finding_on_a_vote_leaves_it_and_a_confirmed_miscount_lets_
     protocol, findings, votes = source("sample_game", "rfm")
     fill = fill_voters_from_video(protocol, findings, votes, {})
     assert "voters" not in fill.protocol["events"][6]
-    assert fill.left[0].startswith("events[6] (the vote on candidate 6 on day 1): the early hand of seat 5")
+    assert fill.left[0].startswith("the vote on candidate 6 on day 1: the early hand of seat 5")
     assert fill.left[0].endswith("is not decided yet.")
     decided = {finding_key(f): decision(f) for f in findings}
     corrected = corrected_protocol(protocol, decided.values(), votes=votes, strict=False)
@@ -113,7 +113,7 @@ def test_the_sample_game_with_its_miscounts_confirmed_is_held_back_only_by_its_l
     # every candidate vote but day 1's last (seat 1's repeated hand is the judge's call; the export gives that
     # candidate the silent votes itself, rfm 4.4.10) has its voters from the video
     assert [i for i in counted if i not in fill.filled] == [8]
-    assert len(fill.left) == 1 and fill.left[0].startswith("events[8] (the vote on candidate 8 on day 1)")
+    assert len(fill.left) == 1 and fill.left[0].startswith("the vote on candidate 8 on day 1: ")
     with pytest.raises(ExportRefused, match=r"^events\[24\] \(the vote on lifting 9, 3 on day 2\): a Polemica file "
                                             r"lists votes for candidates and holds no vote on lifting"):
         export_game(fill.protocol, "polemica")

@@ -53,8 +53,9 @@ def test_a_finding_that_cannot_be_applied_is_one_sentence_and_exit_1(capsys, aud
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].endswith(".")
     i = _index(audits["rfm"], "night_hand", 5)
-    assert f"{audits['rfm']}: findings[{i}]: The hand raised at night of seat 5 on night 2 (rfm 5.12.10)" in lines[0]
-    assert "the game as played goes on with seat 5" in lines[0]
+    assert f"{audits['rfm']}, finding {i}: The hand raised at night of seat 5 on night 2 (rfm 5.12.10)" in lines[0]
+    assert "the game as played goes on with seat 5 after this removal (seat 7 nominating seat 5 on day 3: " in lines[0]
+    assert "findings[" not in lines[0] and "events[" not in lines[0]
 
 
 def test_mafclub_confirm_all_names_the_first_finding_and_how_many_more(capsys, audits, tmp_path) -> None:

@@ -59,8 +59,9 @@ def test_a_finding_that_cannot_be_applied_is_refused_in_russian(capsys, audit, t
     assert code == 1 and stdout == "" and not out.exists()
     [line] = err.strip().splitlines()
     i = _index(audit, "night_hand", 5)
-    assert f"{audit}: findings[{i}]: Движение руки ночью (место 5), ночь 2 (rfm 5.12.10): применить нельзя — " in line
-    assert "в сыгранной игре место 5 играет и после этого удаления (events[34].target исходного протокола: " in line
+    assert f"{audit}, находка {i}: Движение руки ночью (место 5), ночь 2 (rfm 5.12.10): применить нельзя — " in line
+    assert "в сыгранной игре место 5 играет и после этого удаления (место 7 выставляет место 5 в день 3: " in line
+    assert "отклоните находку или измените её последствие" in line and "events[" not in line
     assert not ENGLISH.search(line.replace(str(audit), ""))
 
 
@@ -89,6 +90,6 @@ def test_voters_from_the_video_are_reported_in_russian(capsys, tmp_path) -> None
                                 "--voters-from-video", "--out", out)
     assert (code, err) == (0, "")
     assert "заполнены по видео (с пометкой x_voters_from_video)" in stdout
-    assert "осталось только число голосов, первое — events[6]" in stdout and "нет решения по нарушению: " in stdout
+    assert "осталось только число голосов, первое — голосование за кандидатуру 6 в день 1: " in stdout and "нет решения по нарушению: " in stdout
     assert "is not decided" not in stdout
     assert validate(read(out)) == []
