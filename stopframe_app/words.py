@@ -14,18 +14,15 @@ from typing import Any
 import pandas as pd
 
 from contract import i18n
-from contract.i18n import N_
 from review.audit.findings import Finding, FindingConsequence, about
 from review.audit.tally import VoteTally
 from review.cases.exports import finding_said
-from review.game.voting import OUTCOME_MSGIDS
+from review.cases.sentences import humanise
 
 # The tables of codes and their words live in the catalogue (contract/locale); these names ask it, in the
 # language of the moment, so `words.KINDS["late_vote"]` is «голос после «Стоп»» in Russian.
 _TABLES = {"KINDS": "kind", "CONSEQUENCES": "consequence", "OUTCOMES": "outcome", "POSES": "pose",
            "STATUSES": "status", "ACTIONS": "action", "ASSUMED": "assumed"}
-_CODE_KINDS = ("kind", "consequence", "outcome", "pose")
-_CODE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
 
 
@@ -72,44 +69,6 @@ def pose(code: Any) -> str:
 
 def status(code: Any) -> str:
     return i18n.term("status", code or "open")
-
-
-def _code_words(code: str) -> str:
-    for context in _CODE_KINDS:
-        words = i18n.term(context, code, "")
-        if words:
-            return words
-    return code.replace("_", " ")
-
-
-# The sentences review/ writes in English (a vote's outcome, review.game.voting; why a night shooting or check
-# was not what the protocol says, review.audit.night), each the catalogue message it stands for: its `{seat}`,
-# `{day}`, `{n}` stand for a number, `{seats}` for numbers joined by ", ".
-_REVIEW_MSGIDS = (
-    *OUTCOME_MSGIDS,
-    N_("no black at the table"), N_("seat {seat} did not shoot"), N_("seat {seat} shot on several numbers"),
-    N_("seat {seat} fired outside the count"), N_("different numbers"),
-    N_("the observations do not cover this stretch: not audited"),
-    N_("the protocol's roles do not say who checked: not audited"),
-    N_("seat {seat} is no longer at the table: no check to see"), N_("the camera cannot see seat {seat}'s raised hands"),
-    N_("no number read on video"),
-)
-
-
-_read_review = i18n.sentence_reader(_REVIEW_MSGIDS)
-
-
-def _review_sentence(text: str) -> str:
-    read = _read_review(text)
-    if read is not None:
-        return read
-    return _CODE.sub(lambda m: _code_words(m.group(0)), text)
-
-
-def humanise(text: Any) -> str:
-    """Free text from review/ in the reader's words: its known sentences from the catalogue (parts joined by
-    `; ` each on its own), any internal code in it replaced by its words."""
-    return "; ".join(_review_sentence(part) for part in str(text or "").split("; "))
 
 
 def number(value: Any, digits: int = 2) -> str:

@@ -36,6 +36,7 @@ from pipeline.batch import AuditTask, TaskResult, find_games, run_local
 from review.audit.findings import FINDING_KINDS, AuditReport, about
 from review.audit.tally import default_least, less_sure, sure_first, tally
 from review.cases.exports import finding_said
+from review.cases.sentences import humanise
 from review.game.profiles import PROFILES
 from stopframe_cli.output import add_output_options, emit, progress
 
@@ -139,9 +140,9 @@ def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
         end_of_round = following is None or (following.day, following.round, following.kind) != (v.day, v.round, v.kind)
         if end_of_round and v.outcome.video is not None:
             mark = _("CHANGED — ") if v.outcome.changed else ""
-            by_protocol = v.outcome.protocol or _("not known (a count is missing)")
+            by_protocol = humanise(v.outcome.protocol) if v.outcome.protocol else _("not known (a count is missing)")
             lines.append(f"  {'':>10}{mark}" + _("by the protocol: {protocol}; by the video: {video}", protocol=by_protocol,
-                                                  video=v.outcome.video))
+                                                  video=humanise(v.outcome.video)))
     lines += ["", _("Findings ({n}, most confident first)", n=len(report.findings))]
     if not report.findings:
         lines.append("  " + _("none"))
@@ -160,7 +161,7 @@ def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
         text = finding_said(f.to_json())  # in the reader's words, whole: a sentence cut off says less than a long line
         moment = _("n{night}", night=f.night) if f.day is None and f.night is not None else _("d{day} r{round}", day=f.day, round=f.round)
         lines.append(
-            f"  #{index:<3} {when} {f.kind:<14} {who:<10} {moment:<5} {f.clause or '-':<16} {cons:<16} {i18n.number(f.confidence, 2, fixed=True):>4}  {text}{assumed}"
+            f"  #{index:<3} {when} {term('kind', f.kind):<22} {who:<10} {moment:<5} {f.clause or '-':<16} {cons:<16} {i18n.number(f.confidence, 2, fixed=True):>4}  {text}{assumed}"
         )
     if hidden:
         lines.append("  " + _("and {n} less sure (confidence under {least}; --min-confidence 0 lists them)", n=len(hidden),
@@ -172,7 +173,9 @@ def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
             lines.append("  " + _("no timed shooting or check"))
         for r in rows:
             shooting = r.get("kind") == "shooting"
-            what = _("shooting") if shooting else _("check by {by}", by=r.get("by") or _("the checker"))
+            by = str(r.get("by") or "")
+            what = _("shooting") if shooting else _("check by {by}", by=term("checker", by.capitalize(), by) if by
+                                                     else _("the checker"))
             protocol = r.get("protocol_target")
             if shooting:
                 protocol_words = _("miss") if protocol is None else _("seat {seat} killed", seat=protocol)
@@ -182,14 +185,14 @@ def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
                 else:
                     video = _("seat {seat} killed", seat=target) if target is not None else _("miss")
                     if outcome and outcome != "kill":
-                        video += f" ({outcome})"
+                        video += f" ({humanise(outcome)})"
             else:
                 protocol_words = "-" if protocol is None else _("seat {seat}", seat=protocol)
                 number = r.get("video_number")
                 video = _("no number read") if number is None else _("seat {seat}", seat=number)
-            note = f"  ({r['note']})" if r.get("note") and r.get("note") not in video else ""
+            note = f"  ({humanise(r['note'])})" if r.get("note") and r.get("note") not in video else ""
             start, end = r.get("start"), r.get("end")
-            span = f"{start:8.2f}–{end:<8.2f}" if isinstance(start, int | float) and isinstance(end, int | float) else f"{'-':>8} {'':<8}"
+            span = f"{i18n.number(start, 2, fixed=True):>8}–{i18n.number(end, 2, fixed=True):<8}" if isinstance(start, int | float) and isinstance(end, int | float) else f"{'-':>8} {'':<8}"
             lines.append(f"  {_('n{night}', night=r.get('night'))} {what:<19} {span} "
                          + _("protocol: {protocol}  video: {video}", protocol=protocol_words, video=video) + note)
     return "\n".join(lines)

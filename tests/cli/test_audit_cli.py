@@ -30,7 +30,7 @@ def test_json_to_stdout_is_the_spec_report(capsys):
 def test_readable_table_by_default_and_progress_on_stderr(capsys):
     assert main(_args()) == 0
     out, err = capsys.readouterr()
-    assert "late_vote" in out and "rfm 4.4.7" in out and "CHANGED" in out
+    assert "late vote" in out and "rfm 4.4.7" in out and "CHANGED" in out
     assert not out.lstrip().startswith("{")
     assert "audit:" in err
 

@@ -48,7 +48,7 @@ def test_without_nights_the_night_fields_are_ignored(capsys):
 def test_readable_table_lists_night_findings_and_rows(capsys):
     assert main([*_args("night1_miss", "--nights")]) == 0
     out = capsys.readouterr().out
-    assert "shot_mismatch" in out and "rfm 7.1.2.4" in out and " n1 " in out
+    assert "shot mismatch" in out and "rfm 7.1.2.4" in out and " n1 " in out
     assert "Nights" in out and "protocol: seat 10 killed" in out and "None" not in out
 
 
