@@ -17,6 +17,7 @@ from contract.errors import EXIT_OK, UnreadableInput
 from contract.i18n import _
 from contract.jsonio import dumps, write_atomic
 from review.game.profiles import PROFILES
+from review.game.timeline import label_words
 from stopframe_cli.output import progress
 
 
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     write_atomic(args.out, dumps(data))
     if made.draft.untimed:
         progress(_("draft: written to {path}; untimed (no times heard, not guessed): {votes}", path=args.out,
-                   votes=", ".join(made.draft.untimed)))
+                   votes="; ".join(map(label_words, made.draft.untimed))))
     else:
         progress(_("draft: written to {path}", path=args.out))
     return EXIT_OK

@@ -22,6 +22,7 @@ A mark names its vote by `event` (0-based index in the protocol's `events`) or b
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -71,6 +72,21 @@ class VoteWindow:
         those files, kept in English whatever the reader's language."""
         what = f"candidate {self.candidate}" if self.kind == "vote" else "lift " + ", ".join(map(str, self.candidates))
         return f"day {self.day} round {self.round} {what}"
+
+
+_LABEL = re.compile(r"day (\d+) round (\d+) (?:candidate (\d+)|lift ([\d, ]+))")
+
+
+def label_words(label: str) -> str:
+    """A vote's label as the files keep it (`VoteWindow.label`, English) in the reader's words; a label of
+    another shape is shown as written."""
+    m = _LABEL.fullmatch(str(label))
+    if m is None:
+        return str(label)
+    day, rnd, candidate, lift = m.groups()
+    if candidate is not None:
+        return _("day {day}, round {round}: candidate {candidate}", day=day, round=rnd, candidate=candidate)
+    return _("day {day}, round {round}: lifting {seats}", day=day, round=rnd, seats=lift)
 
 
 @dataclass(frozen=True)

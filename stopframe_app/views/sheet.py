@@ -27,6 +27,7 @@ from review.cases.store import data_dir, default_db_path
 from review.game.importers import import_file
 from review.game.profiles import PROFILES, get_profile
 from review.game.protocol import load_protocol
+from review.game.timeline import label_words
 from stopframe_app import state, words
 from stopframe_app.game import Game
 from stopframe_app.views.open_game import save_upload
@@ -467,7 +468,7 @@ def _drafted(game: Game | None, saved: SavedDraft, sheet_id: str, sheet: Sheet) 
     if not held.get("heard"):
         st.warning(t("The judge's voice cannot be heard on this video: only votes with times are drafted."))
     if held.get("untimed"):
-        st.info(t("No times heard for: {votes}", votes=", ".join(held["untimed"])))
+        st.info(t("No times heard for: {votes}", votes="; ".join(map(label_words, held["untimed"]))))
     _nights_said(held)
     offered = [Proposal.from_json(p) for p in held.get("proposals") or []]
     waiting = [p for p in offered if p.slot not in saved.choices]

@@ -116,3 +116,17 @@ def test_a_default_count_time_never_runs_past_the_next_candidates_naming():
     w1, w2 = vote_windows(data)
     assert (w1.cutoff, w1.announced) == (11.5, 12.0) and w1.assumed == ("cutoff", "announced")
     assert (w2.cutoff, w2.announced) == (13.5, 14.5)
+
+
+def test_a_votes_label_from_a_file_reads_in_the_readers_words() -> None:
+    """The files keep a vote's label in English (`x_untimed_votes`, `x_draft_untimed`); a Russian judge reads it in
+    Russian, and a label of another shape is shown as written."""
+    from contract import i18n
+    from review.game.timeline import label_words
+
+    with i18n.using("ru"):
+        assert label_words("day 2 round 1 candidate 9") == "день 2, голосование 1: кандидатура 9"
+        assert label_words("day 2 round 3 lift 9, 3") == "день 2, голосование 3: подъём 9, 3"
+        assert label_words("vote 4") == "vote 4"
+    with i18n.using("en"):
+        assert label_words("day 1 round 1 candidate 6") == "day 1, round 1: candidate 6"
