@@ -1,8 +1,10 @@
-"""No English sentence left in code outside the catalogue, in the modules whose words are all catalogued.
+"""No English sentence left in code outside the catalogue, in every module of the product.
 
-A judge reading Russian must never meet a stray English message: every sentence these modules show goes
-through contract.i18n (`_`, `ngettext`, `term`) or the app's escaping `words.t`. The scan is of the
-modules finished so far; a module joins FINISHED once all its words are in the catalogue.
+A judge reading Russian must never meet a stray English message: every sentence the product shows goes
+through contract.i18n (`_`, `ngettext`, `term`) or the app's escaping `words.t`. Every module of the product's
+packages is scanned (a new module too); FINISHED lists, per module, the strings that are codes or keys shown
+through the catalogue, never as written. `sample_videos/` is the developers' renderer of the sample game and the
+test clips, run from a checkout and never shown to a judge, so it is not scanned.
 """
 
 from __future__ import annotations
@@ -199,9 +201,17 @@ def english_left(source: str, allowed: frozenset[str] = frozenset()) -> list[str
     return found
 
 
-@pytest.mark.parametrize("module", sorted(FINISHED))
+PRODUCT = ("contract", "review", "pipeline", "vision", "stopframe_app", "stopframe_cli")
+MODULES = sorted(str(p.relative_to(REPO)) for package in PRODUCT for p in (REPO / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("module", MODULES)
 def test_no_english_outside_the_catalogue(module):
-    assert english_left((REPO / module).read_text(encoding="utf-8"), FINISHED[module]) == []
+    assert english_left((REPO / module).read_text(encoding="utf-8"), FINISHED.get(module, frozenset())) == []
+
+
+def test_every_module_with_allowed_strings_is_a_module_of_the_product():
+    assert set(FINISHED) <= set(MODULES)
 
 
 def test_keys_shown_through_the_catalogue_are_in_it():
