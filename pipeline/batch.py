@@ -2,6 +2,7 @@
 
     find_games(folder, reuse_observations=…, foreign=…) -> (games, notes)
     audit_task(AuditTask) -> TaskResult          picklable both ways: a process pool or a Ray worker runs it
+                                                 (the report, and what vision saw where it looked at the video)
 
 Shared by `stopframe audit --batch` and `stopframe tournament` so that both see the same games in a folder
 and audit each with the same `pipeline.audit.audit_game`. A task never raises: a broken game comes back as
@@ -18,13 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contract.clock import Clock
 from contract.errors import EXIT_INVALID, StopframeError
 from contract.i18n import _
 from contract.observations import Observations
 from contract.processes import die_with_parent
 from contract.seats import SeatMap
 from pipeline.audit import audit_game
-from pipeline.observer import VISION, Observer, Spans, VisionObserver, observe_video
+from pipeline.observer import VISION, Observer, Progress, Spans, VisionObserver, observe_video
+from review.audit.inputs import video_fingerprint
 
 FOREIGN_SUFFIXES = {".polemica.json": "polemica", ".mafiaratings.json": "mafiaratings"}
 
@@ -100,9 +103,45 @@ class VisionOnCores(VisionObserver):
         return observe_video(video, seat_map, windows, model=model, progress=progress, jobs=self.jobs)
 
 
+class Recording:
+    """An observer that hands on what another one sees and keeps it: a game audited from its video keeps the
+    hands (and night fields) vision saw, so the app opens it with them instead of looking again."""
+
+    def __init__(self, observer: Observer) -> None:
+        self.observer = observer
+        self.days: list[Observations] = []
+        self.nights_seen: list[dict[str, Any]] = []
+
+    def day(self, video: Path, seat_map: SeatMap, windows: Spans, *, model: str, progress: Progress) -> Observations:
+        seen = self.observer.day(video, seat_map, windows, model=model, progress=progress)
+        self.days.append(seen)
+        return seen
+
+    def nights(self, video: Path, seat_map: SeatMap, shootings: Spans, checks: Spans, *,
+               model: str) -> dict[str, Any]:
+        fields = self.observer.nights(video, seat_map, shootings, checks, model=model)
+        self.nights_seen.append(fields)
+        return fields
+
+    def video_clock(self, video: Path) -> Clock | None:
+        return self.observer.video_clock(video)
+
+    def observations(self, video: Path) -> dict[str, Any] | None:
+        """What was seen as `stopframe-observations/1` (as `stopframe observe` writes it, the night fields
+        beside the hands), marked with the video's fingerprint as the app's own analysis marks its cache;
+        None unless exactly one look at the day was made (a game from several cameras keeps none)."""
+        if len(self.days) != 1 or len(self.nights_seen) > 1:
+            return None
+        data = self.days[0].to_json()
+        for fields in self.nights_seen:
+            data.update({k: v for k, v in fields.items() if k.startswith("x_")})
+        return {**data, "x_video_fingerprint": video_fingerprint(video)}
+
+
 @dataclass(frozen=True)
 class TaskResult:
-    """One game's audit as JSON (`stopframe-audit/1`), or the error that stopped it, with the worker's time."""
+    """One game's audit as JSON (`stopframe-audit/1`), or the error that stopped it, with the worker's time;
+    `observations`: what vision saw (`stopframe-observations/1`) where the game was audited from its video."""
 
     name: str
     report: dict[str, Any] | None
@@ -110,22 +149,25 @@ class TaskResult:
     exit_code: int
     seconds: float
     cpu_seconds: float = 0.0  # the worker's own CPU time (its vision windows included where they ran in it)
+    observations: dict[str, Any] | None = None
 
 
 def audit_task(task: AuditTask) -> TaskResult:
     """Audit one game with pipeline.audit.audit_game; any failure comes back as a sentence, never raised."""
     start, cpu = time.perf_counter(), time.process_time()
     try:
-        observer: Observer = VISION if task.vision_jobs is None else VisionOnCores(task.vision_jobs)
+        eyes = Recording(VISION if task.vision_jobs is None else VisionOnCores(task.vision_jobs))
         g = task.game
         report = audit_game(protocol=g.protocol, seats=g.seats, video=g.video, rules=task.rules,
                             observations=g.observations, marks=g.marks, nights=task.nights, model=task.model,
-                            observer=observer)
+                            observer=eyes)
+        seen = eyes.observations(g.video) if g.observations is None and g.video is not None else None
     except StopframeError as exc:
         return TaskResult(task.name, None, str(exc), exc.exit_code, time.perf_counter() - start)
     except Exception as exc:  # a broken file may break a library underneath; the other games go on
         return TaskResult(task.name, None, unexpected(task, exc), EXIT_INVALID, time.perf_counter() - start)
-    return TaskResult(task.name, report.to_json(), None, 0, time.perf_counter() - start, time.process_time() - cpu)
+    return TaskResult(task.name, report.to_json(), None, 0, time.perf_counter() - start, time.process_time() - cpu,
+                      seen)
 
 
 def unexpected(task: AuditTask, exc: BaseException) -> str:

@@ -483,6 +483,11 @@ def _files(prep: Prepared) -> dict[str, str | None]:
             "seats": text(g.seats), "observations": text(g.observations), "marks": text(g.marks), "source": text(prep.source)}
 
 
+def observations_path(games_dir: Path, name: str) -> Path:
+    """Where a game's audit keeps the observations it made from the video (OUT/games/NAME.observations.json)."""
+    return games_dir / f"{name}.observations.json"
+
+
 def _store_id(prep: Prepared) -> str | None:
     return game_id_for(prep.data, prep.protocol) if prep.data is not None and prep.protocol is not None else None
 
@@ -499,11 +504,18 @@ def _run(prep: Prepared, status: str, report: AuditReport, seconds: float | None
 
 
 def _finish(prep: Prepared, result: TaskResult, games_dir: Path, wording: Callable[[str], str]) -> GameRun:
-    """A finished task: its audit and then its done file written (atomically, in that order), or its error."""
+    """A finished task: its audit, what vision saw for it (a game audited from its video) and then its done file
+    written (atomically, in that order), or its error. The observations go beside the audit so that the app
+    opens the game with its hands on the frames; a game audited from given observations keeps none here."""
     if result.report is None:
         return _failed(prep, wording(result.error or _("{game}: the audit failed.", game=prep.game.name)))
     text = dumps(result.report)
     audit = write_atomic(games_dir / f"{prep.game.name}.audit.json", text)
+    seen = observations_path(games_dir, prep.game.name)
+    if result.observations is not None:
+        write_atomic(seen, dumps(result.observations))
+    else:  # an earlier run's look at the video is not this audit's
+        seen.unlink(missing_ok=True)
     done = {"format": DONE_FORMAT, "id": prep.game.name, "fingerprint": prep.fingerprint, "parts": prep.parts,
             "audit": audit.name, "audit_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
             "seconds": round(result.seconds, 2), "cpu_seconds": round(result.cpu_seconds, 2), "windows": prep.windows,

@@ -109,8 +109,9 @@ def _game(signature: tuple, spec: GameSpec) -> Game:
 
 def saved_audit(game: Game) -> tuple[AuditReport | None, dict[str, str], dict[str, str]]:
     """The audit a tournament run saved for this game (OUT/games/NAME.audit.json), as it is: the judge sees the
-    run's findings at once, with no second look at the video. Without the run's observations the hands on the
-    frames still need the video analysed; the note says so instead of "not analysed yet"."""
+    run's findings at once, with no second look at the video, and the hands it saw where the run kept them
+    (OUT/games/NAME.observations.json). A game with no observations at all still needs the video analysed for
+    the hands on the frames; the note says so instead of "not analysed yet"."""
     path = str(game.spec.audit)
     try:
         report = AuditReport.from_json(read_document(path, "audit report", AUDIT_FORMAT), path).at_file_precision()
@@ -120,7 +121,7 @@ def saved_audit(game: Game) -> tuple[AuditReport | None, dict[str, str], dict[st
         return None, {}, {"audit": i18n._("{path}: not an audit report this app can read ({kind}: {error}).",
                                           path=path, kind=type(exc).__name__, error=exc)}
     notes = {}
-    if game.observations is None and "observations" in game.notes:
+    if game.observations is None and not game.spec.observations and "observations" in game.notes:
         notes["observations"] = i18n._("The findings are the tournament's audit ({path}); the hands it saw were not "
                                        "kept with it: analyse the video to see them on the frames.", path=path)
     return report, notes, {}

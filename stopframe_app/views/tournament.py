@@ -19,7 +19,7 @@ import streamlit as st
 from contract.errors import StopframeError
 from contract.i18n import _, ngettext
 from contract.jsonio import write_json
-from pipeline.tournament import read_progress
+from pipeline.tournament import observations_path, read_progress
 from review.cases.store import data_dir
 from review.cases.tournament import Tournament, TournamentGame, load_tournament, rolled_up
 from stopframe_app import state, words
@@ -137,12 +137,22 @@ def player_rows(t: Tournament) -> pd.DataFrame:
 
 def spec_of(g: TournamentGame, folder: Path | None = None) -> GameSpec:
     """The game as the app opens it: the tournament's protocol (the converted one for a club file), its seat
-    map, its saved observations where the run used them, else its video; and the run's audit report (in
-    `folder`, the tournament's OUT), so its findings open as the run found them, with no second analysis."""
+    map, its video, the observations the run used (those given to it, else those its audit made from the video,
+    kept in `folder`, the tournament's OUT) and the run's audit report, so its findings and the hands on the
+    frames open as the run found them, with no second analysis."""
     f = g.files
     audit = folder / g.audit if folder is not None and g.audit and (folder / g.audit).is_file() else None
-    return GameSpec(str(f["protocol"]), f.get("video"), f.get("seats"), f.get("observations"), g.rules,
-                    str(audit) if audit is not None else None)
+    return GameSpec(str(f["protocol"]), f.get("video"), f.get("seats"), f.get("observations") or seen_by_run(g, folder),
+                    g.rules, str(audit) if audit is not None else None)
+
+
+def seen_by_run(g: TournamentGame, folder: Path | None) -> str | None:
+    """The observations the run's audit made from the game's video (OUT/games/NAME.observations.json), or None
+    where it kept none (a run before they were kept, or a game audited from given observations)."""
+    if folder is None or g.status == "failed" or g.files.get("observations"):
+        return None
+    path = observations_path(folder / "games", g.id)
+    return str(path) if path.is_file() else None
 
 
 def name_of(t: Tournament, folder: Path) -> str:
@@ -222,7 +232,7 @@ def render(game: Game | None = None) -> None:
         chosen = cols[0].selectbox(words.t("Game"), playable, key="tournament_game")
         cols[1].button(words.t("Open this game"), key="tournament_open_game", on_click=_open_game, args=(t, chosen, folder))
         picked = t.game(chosen)
-        if picked is not None and not picked.files.get("observations"):
+        if picked is not None and not picked.files.get("observations") and seen_by_run(picked, folder) is None:
             st.caption(words.t("This game was audited from its video: its findings open as the tournament found them; "
                                "the hands on the frames need the video analysed once (Vote audit → Analyse the vote "
                                "windows)."))

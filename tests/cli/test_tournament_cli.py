@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import pipeline.tournament as tournament_module
+from contract.observations import observations_from_json, read_observations
 from review.cases.store import Store
 from review.cases.tournament import load_tournament, validate_tournament
 from stopframe_cli.main import main
@@ -234,20 +235,30 @@ def test_the_judges_decisions_roll_up(games, tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_a_rendered_clip_looked_at_by_vision_gives_stopframe_audits_findings(tmp_path, capsys):
+@pytest.mark.parametrize("engine", ["local", "ray"])
+def test_a_rendered_clip_looked_at_by_vision_gives_stopframe_audits_findings(tmp_path, capsys, engine):
+    """Looked at by vision on either engine (a Ray worker sends back the observations too), the audit is
+    `stopframe audit`'s, and the observations kept beside it give the same findings."""
+    if engine == "ray":
+        pytest.importorskip("ray", reason='Ray is not installed here (pip install -e ".[cluster]")')
     clip = ROOT / "sample_videos" / "clips" / "day4_final_vote"
     folder = tmp_path / "clips"
     folder.mkdir()
     for part in (".mp4", ".protocol.json", ".seats.json"):
         shutil.copy(clip.with_name(clip.name + part), folder / f"final{part}")
     out = tmp_path / "out"
-    assert main(["tournament", str(folder), "--out", str(out), "--jobs", "1"]) == 0
+    assert main(["tournament", str(folder), "--out", str(out), "--jobs", "1", "--engine", engine]) == 0
     assert "1/1 vision windows" in capsys.readouterr().err
     args = ["audit", str(folder / "final.mp4"), "--protocol", str(folder / "final.protocol.json"),
             "--seats", str(folder / "final.seats.json"), "--json"]
     assert main(args) == 0
     assert json.loads((out / "games" / "final.audit.json").read_text()) == json.loads(capsys.readouterr().out)
     assert load_tournament(out / "tournament.json").game("final").windows == 1
+    kept = out / "games" / "final.observations.json"  # what vision saw, kept for the app: sound observations
+    seen = observations_from_json(read_observations(kept), kept)
+    assert seen.hands and seen.video == str(folder / "final.mp4")  # as `stopframe observe` names it
+    assert main([*args[:-1], "--observations", str(kept), "--json"]) == 0  # the same findings from them
+    assert json.loads((out / "games" / "final.audit.json").read_text()) == json.loads(capsys.readouterr().out)
 
 
 HEAD = """
