@@ -257,10 +257,10 @@ def test_stopframe_audit_of_the_two_camera_clip_needs_no_video_or_seat_map(tmp_p
     assert report["video"] == "two_cameras.mp4"
     assert all({c["id"] for c in f["x_cameras"]} == {"judge", "far"} for f in report["findings"])
     table = subprocess.run(
-        [sys.executable, "-m", "stopframe_cli", "audit", "--protocol", str(CLIP / "two_cameras.protocol.json"),
+        [sys.executable, "-m", "stopframe_cli", "--lang", "en", "audit", "--protocol", str(CLIP / "two_cameras.protocol.json"),
          "--camera-observations", f"judge={CLIP / 'two_cameras.observations.json'}",
          f"far={CLIP / 'two_cameras.far.observations.json'}"], capture_output=True, text=True, cwd=ROOT, timeout=120)
-    palm = next(line for line in table.stdout.splitlines() if "wrong_form" in line)
+    palm = next(line for line in table.stdout.splitlines() if "wrong form" in line)
     assert palm.endswith("[seen by camera far]"), palm  # seat 6, behind the vase for the judge's camera
     bad = subprocess.run(
         [sys.executable, "-m", "stopframe_cli", "audit", "--protocol", str(CLIP / "two_cameras.protocol.json"),
