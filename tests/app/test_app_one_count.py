@@ -94,7 +94,7 @@ def test_the_same_findings_are_less_sure_in_the_cli_and_the_app(capsys, data: Pa
 
 def test_a_miscount_is_about_the_count_for_its_candidate_everywhere(capsys, data: Path) -> None:
     table = _cli_table(capsys)
-    assert re.search(r"count_mismatch\s+the count for candidate 8 ", table)
+    assert re.search(r"count mismatch\s+the count for candidate 8 ", table)
     assert "count_mismatch seat" not in table
     game = _game()
     miscount = next(f for f in game.findings if f.kind == "count_mismatch" and f.candidate == 8)
