@@ -43,8 +43,9 @@ CUTOFF_S = 0.040
 DAY1_SAMPLE = {6: 6, 3: 1, 8: 3}  # the sample game's day 1 as its video shows it (README: count_mismatch for 6, 8)
 
 
-def child_cpu(argv: list[str]) -> tuple[int, float, float, str]:
-    """(exit status, CPU seconds of the child and its descendants, wall seconds, stderr) of one command."""
+def child_cpu(argv: list[str], stdout: list[str] | None = None) -> tuple[int, float, float, str]:
+    """(exit status, CPU seconds of the child and its descendants, wall seconds, stderr) of one command; its
+    standard output appended to `stdout` where given."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT),
@@ -52,12 +53,15 @@ def child_cpu(argv: list[str]) -> tuple[int, float, float, str]:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if stdout is not None:
+        stdout.append(done.stdout)
     return done.returncode, cpu, wall, done.stderr
 
 
 def replays_day1(stem: Path) -> bool:
-    """The sample game and the clips that replay its day 1 (sample_videos/README.md: same truth)."""
-    return stem.name in ("sample_game", "day1_vote_findings", "two_cameras") or stem.name.startswith("stress_")
+    """The sample game (stretched too: bench/draft_cost.py) and the clips that replay its day 1
+    (sample_videos/README.md: same truth)."""
+    return stem.name in ("sample_game", "day1_vote_findings", "two_cameras") or stem.name.startswith(("stress_", "sample_game_"))
 
 
 def key(e: dict[str, Any]) -> tuple:
@@ -132,8 +136,12 @@ def score_game(stem: Path, model: str, with_audit: bool, saved: bool) -> dict[st
     if with_audit:
         a_argv = [sys.executable, "-m", "stopframe_cli", "audit", str(video), "--protocol",
                   str(stem.with_suffix(".protocol.json")), "--seats", str(seats), "--model", model, "--json"]
-        a_code, a_cpu, a_wall, _ = child_cpu(a_argv)
+        report: list[str] = []
+        a_code, a_cpu, a_wall, _ = child_cpu(a_argv, report)
         row.update(audit_cpu=a_cpu if a_code in (0, 1) else None, audit_wall=a_wall)
+        if report and report[0].lstrip().startswith("{"):
+            row["audit_findings"] = [{k: f.get(k) for k in ("kind", "seat", "day", "round", "candidate")}
+                                     for f in json.loads(report[0]).get("findings", [])]
     return row
 
 

@@ -26,7 +26,7 @@ from pipeline.observer import VISION, Observer, Say, every_tenth
 from pipeline.seat_fit import check_seats_fit_hands, check_seats_fit_video
 from review.audit.align import VOTE_TYPES, VoteCue
 from review.audit.audit import audit
-from review.audit.draft import Draft, draft_votes, partial_problems, refusals
+from review.audit.draft import Draft, draft_votes, listening_spans, partial_problems, refusals
 from review.audit.draft_nights import NOT_OBSERVED, NightsRead, read_shootings, with_shots
 from review.game.profiles import Profile, get_profile
 from review.game.protocol import load_protocol, validate
@@ -46,20 +46,25 @@ class GameDraft:
     nights: NightsRead  # the nights' shots as the saved observations show them (also in the draft's x_ fields)
 
 
-def _cues(video: Path, expected: int, say: Say) -> tuple[list[VoteCue], list[tuple[float, float]], bool]:
-    """The vote cues and night music heard on the video; none, said in one sentence, where there is no voice."""
-    from vision.audio import AudioError, read_audio
-    from vision.cues import features, listen
+def _cues(video: Path, expected: int, say: Say,
+          spans: list[tuple[float, float]] | None = None) -> tuple[list[VoteCue], list[tuple[float, float]], bool]:
+    """The vote cues and night music heard on the video (only in `spans` where given: the stretches the timed
+    phases leave the votes); none, said in one sentence, where there is no voice."""
+    from vision.audio import AudioError, read_audio, read_audio_parts
+    from vision.cues import listen_parts
 
     say(_("draft: reading the audio of {video} …", video=video.name))
     try:
-        track = read_audio(video)
+        tracks = read_audio_parts(video, spans) if spans else [read_audio(video)]
     except AudioError:
         say(_("draft: {path}: the video has no sound, so no vote times can be heard; only the hands are proposed.",
               path=video))
         return [], [], False
-    feats = features(track)
-    heard = listen(feats, expected=expected or None, weak=True)  # a clip holding fewer: listen retries without
+    if len(tracks) > 1 or tracks[0].start > 0.5:
+        say(ngettext("draft: listening to {n} stretch ({seconds} s) of the sound track, where the timed phases leave the votes.",
+                     "draft: listening to {n} stretches ({seconds} s) of the sound track, where the timed phases leave the votes.",
+                     len(tracks), seconds=number(sum(t.duration for t in tracks), 0, fixed=True)))
+    heard = listen_parts(tracks, expected=expected or None, weak=True)  # a clip holding fewer: listen retries
     if not heard.votes:
         say(_("draft: {path}: the judge's voice cannot be heard on the sound track; only the hands are proposed.",
               path=video))
@@ -148,7 +153,7 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
         note = check_seats_fit_video(given, seats, video_path)
         if note:
             say(note)
-    cues, nights, heard = _cues(video_path, expected, say)
+    cues, nights, heard = _cues(video_path, expected, say, listening_spans(proto.data, profile))
     seat_map = given if given is not None else _found_seats(video_path, cues, say)
     obs_json = read_observations(observations) if observations is not None else None
     if observations is not None:

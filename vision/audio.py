@@ -53,6 +53,9 @@ class AudioTrack:
         return AudioTrack(self.samples[i:j], self.rate, self.time_of(i), self.path)
 
 
+PREROLL_S = 1.0  # a stretch read after a seek is decoded from this much earlier: the codec's start-up falls there
+
+
 def read_audio(path: str | os.PathLike[str], rate: int = RATE, stream_index: int = 0) -> AudioTrack:
     """Decode the file's audio stream `stream_index` to mono float32 at `rate` Hz.
 
@@ -60,50 +63,88 @@ def read_audio(path: str | os.PathLike[str], rate: int = RATE, stream_index: int
     audio track. Gaps between packets (a dropped stretch) are filled with silence so that
     sample positions keep matching video time.
     """
+    p = Path(path)
+    with _open(p) as container:
+        samples, start = _decode(container, _stream(container, p, stream_index), rate, p)
+    if not len(samples):
+        raise AudioError(_("{path}: the audio track holds no samples.", path=p))
+    return AudioTrack(samples, rate, start or 0.0, p)
+
+
+def read_audio_parts(path: str | os.PathLike[str], spans: list[tuple[float, float]], rate: int = RATE,
+                     stream_index: int = 0, whole_above: float = 0.5) -> list[AudioTrack]:
+    """The audio between each pair of video times (clipped to the track), each stretch decoded after a seek from
+    PREROLL_S before it, so that an hour's file costs its stretches only. Where the stretches cover more than
+    `whole_above` of the track, or none of it, the whole track is read instead (one part). Errors as `read_audio`."""
+    p = Path(path)
+    with _open(p) as container:
+        stream = _stream(container, p, stream_index)
+        duration = float(stream.duration * stream.time_base) if stream.duration else (container.duration or 0) / 1e6
+        clipped = [(max(0.0, a), min(b, duration)) for a, b in sorted(spans) if min(b, duration) > max(0.0, a)]
+        parts: list[AudioTrack] = []
+        if clipped and sum(b - a for a, b in clipped) <= whole_above * duration:
+            for a, b in clipped:
+                container.seek(int(max(0.0, a - PREROLL_S) / stream.time_base), stream=stream, backward=True)
+                samples, start = _decode(container, stream, rate, p, stop=b)
+                part = AudioTrack(samples, rate, start or 0.0, p).segment(a, b)
+                if len(part.samples):
+                    parts.append(part)
+    return parts or [read_audio(p, rate, stream_index)]
+
+
+def _open(p: Path):
     import av  # PyAV: imported here so that importing vision.audio stays cheap
 
-    p = Path(path)
     if not p.is_file():
         raise AudioError(_("{path}: cannot read the video: no such file.", path=p))
     try:
-        container = av.open(str(p))
+        return av.open(str(p))
     except (av.error.FFmpegError, OSError, UnicodeDecodeError) as exc:
         raise AudioError(_("{path}: cannot read the video: {detail}.", path=p, detail=exc)) from exc
-    with container:
-        streams = container.streams.audio
-        if not streams:
-            raise AudioError(_("{path}: the video has no audio track, so there is no judge's voice to find cues in.",
-                                path=p))
-        if stream_index >= len(streams):
-            raise AudioError(ngettext("{path}: the video has {n} audio track; there is no track {track}.",
-                                      "{path}: the video has {n} audio tracks; there is no track {track}.",
-                                      len(streams), path=p, track=stream_index))
-        stream = streams[stream_index]
-        resampler = av.AudioResampler(format="flt", layout="mono", rate=rate)
-        chunks: list[np.ndarray] = []
-        start: float | None = None
-        written = 0
-        try:
-            for frame in container.decode(stream):
-                if start is None and frame.time is not None:
-                    start = float(frame.time)
-                elif frame.time is not None and start is not None:
-                    gap = int(round((float(frame.time) - start) * rate)) - written
-                    if gap > rate // 50:  # more than 20 ms missing: keep the clock, pad with silence
-                        chunks.append(np.zeros(gap, np.float32))
-                        written += gap
-                for out in resampler.resample(frame):
-                    a = out.to_ndarray().reshape(-1)
-                    chunks.append(a)
-                    written += len(a)
-            for out in resampler.resample(None):
+
+
+def _stream(container, p: Path, stream_index: int):
+    streams = container.streams.audio
+    if not streams:
+        raise AudioError(_("{path}: the video has no audio track, so there is no judge's voice to find cues in.",
+                            path=p))
+    if stream_index >= len(streams):
+        raise AudioError(ngettext("{path}: the video has {n} audio track; there is no track {track}.",
+                                  "{path}: the video has {n} audio tracks; there is no track {track}.",
+                                  len(streams), path=p, track=stream_index))
+    return streams[stream_index]
+
+
+def _decode(container, stream, rate: int, p: Path, stop: float | None = None) -> tuple[np.ndarray, float | None]:
+    """The stream from where the container stands (its start, or after a seek) to its end or past `stop`: the
+    samples and the video time of the first; gaps filled with silence."""
+    import av
+
+    resampler = av.AudioResampler(format="flt", layout="mono", rate=rate)
+    chunks: list[np.ndarray] = []
+    start: float | None = None
+    written = 0
+    try:
+        for frame in container.decode(stream):
+            if start is None and frame.time is not None:
+                start = float(frame.time)
+            elif frame.time is not None and start is not None:
+                gap = int(round((float(frame.time) - start) * rate)) - written
+                if gap > rate // 50:  # more than 20 ms missing: keep the clock, pad with silence
+                    chunks.append(np.zeros(gap, np.float32))
+                    written += gap
+            for out in resampler.resample(frame):
                 a = out.to_ndarray().reshape(-1)
                 chunks.append(a)
                 written += len(a)
-        except av.error.FFmpegError as exc:
-            raise AudioError(_("{path}: the audio track cannot be decoded after {seconds} s: {detail}.", path=p,
-                               seconds=number(written / rate, 2, fixed=True), detail=exc)) from exc
-    if not chunks or written == 0:
-        raise AudioError(_("{path}: the audio track holds no samples.", path=p))
-    samples = np.concatenate(chunks).astype(np.float32, copy=False)
-    return AudioTrack(samples, rate, start or 0.0, p)
+            if stop is not None and frame.time is not None and float(frame.time) > stop:
+                break
+        for out in resampler.resample(None):
+            a = out.to_ndarray().reshape(-1)
+            chunks.append(a)
+            written += len(a)
+    except av.error.FFmpegError as exc:
+        raise AudioError(_("{path}: the audio track cannot be decoded after {seconds} s: {detail}.", path=p,
+                           seconds=number(written / rate, 2, fixed=True), detail=exc)) from exc
+    samples = np.concatenate(chunks).astype(np.float32, copy=False) if chunks else np.zeros(0, np.float32)
+    return samples, start

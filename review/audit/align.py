@@ -208,6 +208,23 @@ def votes_on_video(data: dict[str, Any], start: float, end: float) -> int:
                if e.get("type") in VOTE_TYPES and max(lo[i], after[i]) < end and hi[i] > start)
 
 
+def open_vote_spans(data: dict[str, Any]) -> list[tuple[float, float]] | None:
+    """The video stretches the protocol's votes may take their cues from, one per vote event, as `_match` bounds
+    them: the call after the timed events before the vote (and a day's gap after its earlier days' timed
+    events), the closing word before the first timed event after it (±inf where there is none); video times,
+    on the protocol's own clock (`video.offset_s`). None where a vote of the protocol is timed already: its time
+    is an anchor, and the clock fitted to the heard cues may differ from the protocol's."""
+    events = [e if isinstance(e, dict) else {} for e in data.get("events", [])]
+    votes = [i for i, e in enumerate(events) if e.get("type") in VOTE_TYPES]
+    if any(_number(events[i].get(k)) is not None for i in votes for k in TIME_FIELDS):
+        return None
+    video = data.get("video") if isinstance(data.get("video"), dict) else {}
+    clock = ClockFit(_number(video.get("offset_s")) or 0.0, 1.0)
+    lo, hi = _bounds(events, clock)
+    after = _after_nights(events, clock)
+    return [(max(lo[i], after[i]), hi[i]) for i in votes]
+
+
 def _match(
     events: list[dict[str, Any]],
     votes: list[int],

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from review.audit.align import VOTE_TYPES, VoteCue, align_protocol
+from review.audit.align import VOTE_TYPES, VoteCue, align_protocol, open_vote_spans
 from review.audit.findings import AuditReport
 from review.game import engine
 from review.game.problems import Problem
@@ -31,6 +31,7 @@ from review.game.voting import vote_outcome
 MAX_ROUNDS = 3  # first round, revote, lift vote: the most a day can have
 ADDED = "x_draft_added"  # on a vote event the draft added (the judge's PARTIAL had none for it)
 MAX_PASSES = 40  # each pass settles at least one more day's or round's votes; a game has far fewer
+LISTEN_MARGIN_S = 10.0  # listened to either side of where a vote's cues may lie: its call's words, its count, a pause
 Auditor = Callable[[dict[str, Any]], AuditReport]
 
 
@@ -67,6 +68,26 @@ def refusals(data: dict[str, Any], profile: Profile) -> list[str]:
         if m and events[int(m.group(1))].get("type") == "nomination":
             found.append(str(problem))
     return found
+
+
+def listening_spans(partial: dict[str, Any], profile: Profile, margin: float = LISTEN_MARGIN_S) -> list[tuple[float, float]] | None:
+    """The video stretches whose sound can time the PARTIAL's votes, overlapping ones merged: where the judge
+    timed the phases around them (a voting phase, the night after it), the alignment takes no cue outside them
+    (`review.audit.align.open_vote_spans`, for the vote events the draft adds and the revotes that follow them),
+    so listening there, `margin` seconds either side, loses no vote. None (the whole track) where a vote is
+    timed already or none is to be drafted; a side no timed event bounds is open (±inf)."""
+    placed = copy.deepcopy(partial)
+    add_first_rounds(placed, profile)
+    spans = open_vote_spans(placed)
+    if not spans:
+        return None
+    merged: list[tuple[float, float]] = []
+    for a, b in sorted((a - margin, b + margin) for a, b in spans):
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
 
 
 def _label(e: dict[str, Any]) -> str:

@@ -17,7 +17,16 @@ from contract.observations import observations_from_json, read_observations
 from pipeline.draft import votes_to_hear
 from review.audit.align import VOTE_TYPES, VoteCue
 from review.audit.audit import audit
-from review.audit.draft import ADDED, add_first_rounds, draft_votes, first_cues, partial_problems, refusals
+from review.audit.draft import (
+    ADDED,
+    LISTEN_MARGIN_S,
+    add_first_rounds,
+    draft_votes,
+    first_cues,
+    listening_spans,
+    partial_problems,
+    refusals,
+)
 from review.game.profiles import get_profile
 from review.game.protocol import validate
 from stopframe_app.game import SAMPLE_PROTOCOL
@@ -162,3 +171,22 @@ def test_a_nomination_by_a_seat_that_has_left_is_refused_with_its_clause() -> No
     partial["events"].insert(at, {"type": "nomination", "day": 2, "by": 10, "target": 5})
     found = refusals(partial, RFM)
     assert len(found) == 1 and f"events[{at}]" in found[0] and "(rfm" in found[0]
+
+
+def test_listening_spans_are_where_the_timed_phases_leave_the_votes() -> None:
+    # the sample's voting phases (0, 50, 114, 159) and the nights after them (22, 86, 137) bound each day's votes
+    m = LISTEN_MARGIN_S
+    spans = listening_spans(partial_of(truth()), RFM)
+    assert spans == [(0 - m, 22 + m), (50 - m, 86 + m), (114 - m, 137 + m), (159 - m, float("inf"))]
+    for e in votes(truth()):  # every vote, its call to its count, lies inside one of them
+        assert any(a <= e["t"] - 3 and e["announced"] + 3 <= b for a, b in spans)
+
+
+def test_without_timed_phases_or_with_a_timed_vote_the_whole_track_is_listened_to() -> None:
+    untimed = partial_of(truth())
+    for e in untimed["events"]:
+        e.pop("t", None)
+    assert listening_spans(untimed, RFM) == [(-float("inf"), float("inf"))]
+    one_timed = partial_of(truth())
+    one_timed["events"].insert(6, copy.deepcopy(votes(truth())[0]))
+    assert listening_spans(one_timed, RFM) is None

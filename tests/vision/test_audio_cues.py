@@ -14,8 +14,16 @@ import pytest
 from test_audio_synth import RATE, needs_espeak, speak, synth_game, tone_music, write_mp4
 
 from contract.errors import EXIT_UNREADABLE
-from vision.audio import AudioError, AudioTrack, read_audio
-from vision.cues import features, find_count, find_night_music, find_vote_cues, find_word, listen
+from vision.audio import AudioError, AudioTrack, read_audio, read_audio_parts
+from vision.cues import (
+    features,
+    find_count,
+    find_night_music,
+    find_vote_cues,
+    find_word,
+    listen,
+    listen_parts,
+)
 
 FRAME_S = 0.040
 
@@ -186,3 +194,40 @@ def test_two_votes_closed_by_spasibo_are_heard_with_no_other_short_word() -> Non
                (7.8, "Кто голосует против игрока номер десять"), (11.15, "Спасибо"), (12.25, "Семь голосов")]
     heard = listen(features(_judge(phrases, "ru+f3", 150, 78)), expected=2, weak=True)
     assert max(_errors(_stops(heard), [5.4, 11.15])) <= FRAME_S
+
+
+def _day_spans(game, margin: float = 4.0) -> list[tuple[float, float]]:
+    """Each day's votes, from its first call to its last count, with a margin: the talk and the nights left out."""
+    days: dict[int, list[dict]] = {}
+    for v in game.votes:
+        days.setdefault(v["day"], []).append(v)
+    return [(min(v["t"] for v in vs) - margin - 2.5, max(v["announced"] for v in vs) + margin) for vs in days.values()]
+
+
+def test_stretches_read_after_a_seek_are_the_tracks_own_samples(game, game_mp4) -> None:
+    whole = read_audio(game_mp4)
+    spans = [(a, b) for a, b in _day_spans(game) if a > 1.5]
+    parts = read_audio_parts(game_mp4, spans, whole_above=1.0)
+    assert len(parts) == len(spans)
+    for (a, b), part in zip(spans, parts, strict=True):
+        assert abs(part.start - a) < 1e-3 and abs(part.end - min(b, whole.end)) < 0.1  # clipped to the track
+        same = whole.segment(part.start, part.end).samples[: len(part.samples)]
+        # the same sound (the codec's start-up falls before the stretch), resampled on a grid at most half a
+        # sample (31 µs) away from the whole track's
+        diff = same - part.samples[: len(same)]
+        assert np.sqrt(np.mean(diff**2)) < 0.05 * np.sqrt(np.mean(same**2))
+
+
+def test_most_of_the_track_asked_for_reads_the_whole_track(game_mp4) -> None:
+    whole = read_audio(game_mp4)
+    parts = read_audio_parts(game_mp4, [(0.5, whole.duration - 0.5)])
+    assert len(parts) == 1 and len(parts[0].samples) == len(whole.samples)
+
+
+def test_votes_heard_in_stretches_are_on_the_video_clock(game, game_mp4) -> None:
+    parts = read_audio_parts(game_mp4, _day_spans(game), whole_above=1.0)
+    assert len(parts) == len({v["day"] for v in game.votes}) and sum(p.duration for p in parts) < read_audio(game_mp4).duration
+    heard = listen_parts(parts, expected=len(game.votes))
+    assert max(_errors([v.cutoff.t for v in heard.votes], [v["cutoff"] for v in game.votes])) <= FRAME_S
+    assert max(_errors([v.call.t for v in heard.votes if v.call], [v["t"] for v in game.votes])) <= FRAME_S
+    assert not heard.nights  # the nights lie between the stretches
