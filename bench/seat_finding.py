@@ -8,7 +8,9 @@ the varied vote clips 1..N of sample_videos/varied.py (rendered into bench/out/v
 1. `stopframe seats VIDEO --protocol P` finds the map (its wall and CPU seconds are the "time to find" figures);
 2. `stopframe observe` and `stopframe audit` run with the found map, and (unless `--given DIR` holds them
    already, e.g. bench/out/validation_compare/LABEL) with the given one;
-3. both are scored by the validation scorers (score_observe.py, score_audit.py) per clip set;
+3. both are scored by the validation scorers (score_observe.py, score_audit.py) per clip set, and each clip's
+   audit findings with the found map are set against the given map's (by identity, spec §4): those only with the
+   found map and those it loses, counted per set and named per clip;
 4. per seat, the share of the truth's resting hands that lie inside the found zone: for every hand of the
    truth, the detector's palm in the given zone at the middle of its interval, tested against the found zone
    of the same seat number (a wrong numbering counts as outside);
