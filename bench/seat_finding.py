@@ -1,13 +1,16 @@
 """Seat maps found from the video against the given ones: same observe and audit, scored side by side.
 
-    python3 bench/seat_finding.py [--clips NAME ...] [--jobs N] [--given DIR] [--out DIR] [--players-only]
+    python3 bench/seat_finding.py [--clips NAME ...] [--jobs N] [--given DIR] [--out DIR] [--players-only] [--varied N]
 
 For every clip of our own (sample_videos/clips day, stress and top-view clips, the sample game) and every day
-clip of ../shared/validation (read from there; nothing made from them is kept in the project):
+clip of ../shared/validation (read from there; nothing made from them is kept in the project), and with `--varied N`
+the varied vote clips 1..N of sample_videos/varied.py (rendered into bench/out/varied where absent):
 1. `stopframe seats VIDEO --protocol P` finds the map (its wall and CPU seconds are the "time to find" figures);
 2. `stopframe observe` and `stopframe audit` run with the found map, and (unless `--given DIR` holds them
    already, e.g. bench/out/validation_compare/LABEL) with the given one;
-3. both are scored by the validation scorers (score_observe.py, score_audit.py) per clip set;
+3. both are scored by the validation scorers (score_observe.py, score_audit.py) per clip set, and each clip's
+   audit findings with the found map are set against the given map's (by identity, spec §4): those only with the
+   found map and those it loses, counted per set and named per clip;
 4. per seat, the share of the truth's resting hands that lie inside the found zone: for every hand of the
    truth, the detector's palm in the given zone at the middle of its interval, tested against the found zone
    of the same seat number (a wrong numbering counts as outside);
@@ -39,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from validation_compare import STOPFRAME, clip_list, summary, vote_windows_of  # noqa: E402
+from validation_compare import STOPFRAME, clip_list, summary, varied_clips, vote_windows_of  # noqa: E402
 
 from contract.seats import load_seat_map  # noqa: E402
 from vision.crops import crop_for_zone  # noqa: E402
@@ -174,6 +177,29 @@ def slipped_seats(stem: Path, found_path: Path) -> list[int]:
     return out
 
 
+def finding_identities(report: Path) -> set[tuple]:
+    """A report's findings by identity (spec §4: kind, day, night, round, candidate, seat; a count mismatch
+    with its seats); empty where the report is missing."""
+    if not report.exists():
+        return set()
+    return {(f["kind"], f.get("day"), f.get("night"), f.get("round"), f.get("candidate"), f.get("seat"),
+             tuple(f.get("seats") or ())) for f in json.loads(report.read_text())["findings"]}
+
+
+def finding_difference(given: Path, found: Path) -> tuple[list[str], list[str]]:
+    """The findings the audit with the found map gives and the given map's does not, and those it loses, each
+    as `kind seat N (day D, candidate C)`."""
+    a, b = finding_identities(given), finding_identities(found)
+
+    def words(f: tuple) -> str:
+        kind, day, night, rnd, candidate, seat, seats = f
+        who = f"seat {seat}" if seat is not None else f"seats {list(seats)}"
+        when = f"night {night}" if night is not None else f"day {day} round {rnd} candidate {candidate}"
+        return f"{kind} {who} ({when})"
+
+    return sorted(map(words, b - a)), sorted(map(words, a - b))
+
+
 def one_clip(stem: Path, out: Path, given: Path | None, players_only: bool = False) -> dict:
     found_dir, given_dir = out / "found", given or out / "given"
     found_dir.mkdir(parents=True, exist_ok=True)
@@ -206,25 +232,34 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--players-only", action="store_true",
                     help="also find each map with no vote times (no protocol) and measure it against the given one")
+    ap.add_argument("--varied", type=int, default=0, metavar="N",
+                    help="add the varied vote clips 1..N (sample_videos/varied.py, rendered into bench/out/varied)")
     args = ap.parse_args()
-    clips = sorted(clip_list(args.clips), key=lambda c: c[0] != "validation")  # the done-when set first
+    varied = [("varied", name, stem) for _, name, stem in varied_clips(args.varied)]
+    clips = sorted(clip_list(args.clips) + varied, key=lambda c: c[0] != "validation")  # the done-when set first
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(one_clip, [stem for _, _, stem in clips], [args.out] * len(clips),
                                 [args.given] * len(clips), [args.players_only] * len(clips)))
     by_name = {r["name"]: r for r in results}
     given_dir = args.given or args.out / "given"
-    print("| figure | ours: given | ours: found | validation: given | validation: found |")
-    print("|---|---|---|---|---|")
-    figures = {(s, w): summary(d, clips, s, audit=True) for s in ("ours", "validation")
+    sets = [s for s in ("ours", "varied", "validation") if any(c[0] == s for c in clips)]
+    print("| figure | " + " | ".join(f"{s}: {w}" for s in sets for w in ("given", "found")) + " |")
+    print("|---|" + "---|" * (2 * len(sets)))
+    figures = {(s, w): summary(d, clips, s, audit=True) for s in sets
                for w, d in (("given", given_dir), ("found", args.out / "found"))}
+    for s in sets:  # every clip: the findings with the found map that the given map's audit does not give, and back
+        names = [name for c, name, _ in clips if c == s]
+        diffs = [finding_difference(given_dir / f"{n}.audit.json", args.out / "found" / f"{n}.audit.json") for n in names]
+        figures[(s, "found")]["findings only with the found map"] = str(sum(len(a) for a, _ in diffs))
+        figures[(s, "found")]["findings lost with the found map"] = str(sum(len(b) for _, b in diffs))
+        figures[(s, "found")]["clips whose findings differ"] = f"{sum(bool(a or b) for a, b in diffs)}/{len(names)}"
     for row in ("recall", "precision", "onset_med", "audit finding_recall", "audit finding_precision",
-                "audit count_acc", "false on clean"):
-        cells = [figures[(s, w)].get(row, "—") for s in ("ours", "validation") for w in ("given", "found")]
+                "audit count_acc", "false on clean", "findings only with the found map",
+                "findings lost with the found map", "clips whose findings differ"):
+        cells = [figures[(s, w)].get(row, "—") for s in sets for w in ("given", "found")]
         print(f"| {row} | " + " | ".join(cells) + " |")
-    for which in ("ours", "validation"):
+    for which in sets:
         names = [name for s, name, _ in clips if s == which]
-        if not names:
-            continue
         secs = sorted(by_name[n]["seconds"] for n in names)
         cpus = sorted(by_name[n]["cpu"] for n in names)
         inside = sum(v[0] for n in names for v in by_name[n]["shares"].values())
@@ -236,8 +271,11 @@ def main() -> None:
             r = by_name[n]
             per_seat = " ".join(f"{k}:{v[0]}/{v[1]}" for k, v in sorted(r["shares"].items(), key=lambda kv: int(kv[0])))
             unfound = "; ".join(re.sub(r"^seat \d+: ", f"{k}: ", v) for k, v in r["unfound"].items())
+            extra, lost = finding_difference(given_dir / f"{n}.audit.json", args.out / "found" / f"{n}.audit.json")
+            differ = (f"; only with the found map: {', '.join(extra)}" if extra else "") + (
+                f"; lost with it: {', '.join(lost)}" if lost else "")
             print(f"  {n}: {r['seconds']:.1f} s wall, {r['cpu']:.1f} CPU s; per seat {per_seat}"
-                  + (f"; unfound {unfound}" if unfound else ""))
+                  + (f"; unfound {unfound}" if unfound else "") + differ)
     if args.players_only:
         print("\nPlayers only (no vote times): observe and the audit with the players-only map\n")
         print("| figure | ours: given | ours: players only | validation: given | validation: players only |")
