@@ -305,6 +305,16 @@ class FrameResult:
     # frames skipped in flight and looked at now (index, time, its own hand or None, refused as unreadable)
 
 
+@dataclass
+class _FrameWork:
+    """What one frame's seats gave, gathered before each seat's best hand is chosen."""
+
+    result: FrameResult = field(default_factory=lambda: FrameResult({}, set(), 0, 0))
+    found: list[Hand] = field(default_factory=list)  # every hand a run found or repeated, in any zone
+    refused: dict[int, list[tuple[float, float]]] = field(default_factory=dict)  # seat -> refused readings' palms
+    rested: dict[int, Picture] = field(default_factory=dict)  # seat -> the frame its zone came to rest on
+
+
 def unusable_seats(seat_map: SeatMap) -> dict[int, str]:
     """Seats that cannot be watched at all, with why: no zone, or the zone lies outside the picture. The reasons
     stay English (catalogue msgids): the observations file keeps them, and whoever shows one shows `_(why)`."""
@@ -382,98 +392,113 @@ class SeatDetector:
         """Detect on one upright frame at full resolution (the seat map must match its size): a BGR array, or a
         Picture, converted to BGR only if some seat's detector runs on it (gating reads its grey)."""
         picture = frame if isinstance(frame, Picture) else Picture(index, t, image=frame)
-        found: list[Hand] = []
-        dark: set[int] = set()
-        looked: set[int] = set()
-        fresh: set[int] = set()
-        zones: dict[int, np.ndarray] = {}
-        own: dict[int, list[Hand]] = {}
-        refused: dict[int, list[tuple[float, float]]] = {}
-        pinned: dict[int, list[tuple[int, float, Hand | None, bool]]] = {}
-        rested: dict[int, Picture] = {}
-        ran = skipped = 0
+        work = _FrameWork()
         for stream in self.streams.values():
-            t0 = time.perf_counter()
-            small = picture.full_range(grey_square(stream.crop, picture.luma, ZONE_SIDE))
-            thumb = cv2.resize(small, (THUMB_SIZE, THUMB_SIZE), interpolation=cv2.INTER_AREA).astype(np.float32)
-            grey = (picture.full_range(grey_square(stream.crop, picture.luma, stream.crop.size))
-                    if stream.lead is None else None)
-            self.seconds["crop"] += time.perf_counter() - t0
-            if float(thumb.mean()) < DARK_MEAN and float(thumb.std()) < DARK_STD:
-                dark.add(stream.seat)
-                stream.reference, stream.last_hands, stream.agree, stream.confirmed = None, [], 0, []
-                stream.anchor, stream.still = None, 0
-                stream.in_flight.clear()
-                stream.recent.clear()
-                continue
-            if stream.zone_cells is not None:
-                zones[stream.seat] = stream.zone_now = small[stream.zone_cells]
-                if stream.lead_zone is None:
-                    stream.lead_zone = stream.zone_now
-            view = thumb if stream.gate_cells is None else thumb[stream.gate_cells]
-            if self.resting:
-                if stream.lead is None:
-                    stream.lead, stream.lead_thumb = grey, thumb
-                if stream.anchor is None or not _same_picture(view, stream.anchor):
-                    stream.anchor, stream.still, stream.looked_tight = view, 0, False
-                stream.still += 1
-                stream.moving = stream.moving + 1 if self._flying(stream, view, index) else 0
-                stream.recent.append((index, thumb))
-            flight = self.gating and self._in_flight(stream, index)
-            if flight or (self.gating and self._unchanged(stream, view, thumb, index)):
-                if flight:
-                    stream.in_flight.append(picture)
-                elif not stream.moving:
-                    stream.in_flight.clear()  # at rest: what flew before is settled
-                skipped += 1
-                own[stream.seat] = [h for h in stream.last_hands if h.seat == stream.seat]
-                # a zone-gated stream vouches for its own zone only: the other zones its crop shows may have changed
-                found.extend(stream.last_hands if stream.gate_cells is None else own[stream.seat])
-                for seat, centre in stream.rejected:  # its refusals repeated with its answer (refused_repeat)
-                    if stream.gate_cells is None or seat == stream.seat:
-                        refused.setdefault(seat, []).append(centre)
-                continue
-            look = self._look_at(stream, picture, grey)
-            raw = look.hands
-            if self.options.tight_look and self.pose_check is not None and self._doubtful(stream, raw, thumb):
-                raw = raw + self._relook(stream, picture.image, look)
-                stream.looked_tight = True
-            ran += 1
-            looked.add(stream.seat)
-            fresh.update(h.seat for h in raw)
-            hands = self._hold(stream, raw, thumb, index) if self.tracking else raw
-            if stream.in_flight and _holds(hands, stream.seat) != _holds(stream.last_hands, stream.seat):
-                pinned[stream.seat] = self._pin_back(stream, _holds(hands, stream.seat))
-                ran += len(pinned[stream.seat])
-            if not stream.moving and stream.in_flight and stream.in_flight[-1].index == index - 1:
-                rested[stream.seat] = stream.in_flight[-1]  # the frame the zone came to rest on shows this picture
-            if not stream.moving:
-                stream.in_flight.clear()
-            same = sorted(h.seat for h in hands) == sorted(h.seat for h in stream.last_hands)
-            stream.agree = stream.agree + 1 if same else 1
-            stream.last_hands = hands
-            stream.reference, stream.last_run_index, stream.run_still = view, index, stream.still
-            found.extend(hands)
-            own[stream.seat] = [h for h in hands if h.seat == stream.seat]
-            for seat, centre in stream.rejected:
-                refused.setdefault(seat, []).append(centre)
+            self._watch(stream, picture, work)
+        return self._settle(picture, work)
+
+    def _watch(self, stream: _SeatStream, picture: Picture, work: _FrameWork) -> None:
+        """One seat on one frame: dark, gated (its last answer repeated), waiting in flight, or looked at."""
+        t0 = time.perf_counter()
+        small = picture.full_range(grey_square(stream.crop, picture.luma, ZONE_SIDE))
+        thumb = cv2.resize(small, (THUMB_SIZE, THUMB_SIZE), interpolation=cv2.INTER_AREA).astype(np.float32)
+        grey = (picture.full_range(grey_square(stream.crop, picture.luma, stream.crop.size))
+                if stream.lead is None else None)
+        self.seconds["crop"] += time.perf_counter() - t0
+        if float(thumb.mean()) < DARK_MEAN and float(thumb.std()) < DARK_STD:
+            work.result.dark.add(stream.seat)
+            stream.reference, stream.last_hands, stream.agree, stream.confirmed = None, [], 0, []
+            stream.anchor, stream.still = None, 0
+            stream.in_flight.clear()
+            stream.recent.clear()
+            return
+        if stream.zone_cells is not None:
+            work.result.zones[stream.seat] = stream.zone_now = small[stream.zone_cells]
+            if stream.lead_zone is None:
+                stream.lead_zone = stream.zone_now
+        view = thumb if stream.gate_cells is None else thumb[stream.gate_cells]
+        if self.resting:
+            if stream.lead is None:
+                stream.lead, stream.lead_thumb = grey, thumb
+            if stream.anchor is None or not _same_picture(view, stream.anchor):
+                stream.anchor, stream.still, stream.looked_tight = view, 0, False
+            stream.still += 1
+            stream.moving = stream.moving + 1 if self._flying(stream, view, picture.index) else 0
+            stream.recent.append((picture.index, thumb))
+        flight = self.gating and self._in_flight(stream, picture.index)
+        if flight or (self.gating and self._unchanged(stream, view, thumb, picture.index)):
+            self._repeat(stream, picture, flight, work)
+        else:
+            self._run(stream, picture, thumb, view, grey, work)
+
+    @staticmethod
+    def _repeat(stream: _SeatStream, picture: Picture, flight: bool, work: _FrameWork) -> None:
+        """A seat whose detector is not run on this frame: its last answer stands (a frame in flight waits to be
+        looked back at should a later look find the hand come or gone)."""
+        if flight:
+            stream.in_flight.append(picture)
+        elif not stream.moving:
+            stream.in_flight.clear()  # at rest: what flew before is settled
+        work.result.skipped += 1
+        own = work.result.own[stream.seat] = [h for h in stream.last_hands if h.seat == stream.seat]
+        # a zone-gated stream vouches for its own zone only: the other zones its crop shows may have changed
+        work.found.extend(stream.last_hands if stream.gate_cells is None else own)
+        for seat, centre in stream.rejected:  # its refusals repeated with its answer (refused_repeat)
+            if stream.gate_cells is None or seat == stream.seat:
+                work.refused.setdefault(seat, []).append(centre)
+
+    def _run(self, stream: _SeatStream, picture: Picture, thumb: np.ndarray, view: np.ndarray,
+             grey: np.ndarray | None, work: _FrameWork) -> None:
+        """A seat's detector run on this frame, the frames it skipped in flight looked back at where its answer
+        changed, and the stream's memory of the run."""
+        index, result = picture.index, work.result
+        look = self._look_at(stream, picture, grey)
+        raw = look.hands
+        if self.options.tight_look and self.pose_check is not None and self._doubtful(stream, raw, thumb):
+            raw = raw + self._relook(stream, picture.image, look)
+            stream.looked_tight = True
+        result.ran += 1
+        result.looked.add(stream.seat)
+        result.fresh.update(h.seat for h in raw)
+        hands = self._hold(stream, raw, thumb, index) if self.tracking else raw
+        if stream.in_flight and _holds(hands, stream.seat) != _holds(stream.last_hands, stream.seat):
+            result.pinned[stream.seat] = self._pin_back(stream, _holds(hands, stream.seat))
+            result.ran += len(result.pinned[stream.seat])
+        if not stream.moving and stream.in_flight and stream.in_flight[-1].index == index - 1:
+            work.rested[stream.seat] = stream.in_flight[-1]  # the frame the zone came to rest on shows this picture
+        if not stream.moving:
+            stream.in_flight.clear()
+        same = sorted(h.seat for h in hands) == sorted(h.seat for h in stream.last_hands)
+        stream.agree = stream.agree + 1 if same else 1
+        stream.last_hands = hands
+        stream.reference, stream.last_run_index, stream.run_still = view, index, stream.still
+        work.found.extend(hands)
+        result.own[stream.seat] = [h for h in hands if h.seat == stream.seat]
+        for seat, centre in stream.rejected:
+            work.refused.setdefault(seat, []).append(centre)
+
+    def _settle(self, picture: Picture, work: _FrameWork) -> FrameResult:
+        """Each seat's best hand of the frame, its form checked (lone_open, the second look), and the frame the
+        zone came to rest on given this frame's answer."""
+        result, index = work.result, picture.index
         best: dict[int, Hand] = {}
-        for hand in found:
+        for hand in work.found:
             if hand.seat not in best or hand.score > best[hand.seat].score:
                 best[hand.seat] = hand
         if self.resting and self.options.lone_open:
             best = {n: replace(hand, pose=Pose("other", hand.pose.fingers, 0.0))
-                    if hand.pose.pose in OPEN_POSES and _beside(hand, refused.get(n, [])) else hand
+                    if hand.pose.pose in OPEN_POSES and _beside(hand, work.refused.get(n, [])) else hand
                     for n, hand in best.items()}
         if self.pose_check is not None:
             best = {n: self.pose_check.confirm(hand, picture, index, self.options.second_look,
-                                               self.options.picture_thumbs, self._checked_since(n, looked))
+                                               self.options.picture_thumbs, self._checked_since(n, result.looked))
                     for n, hand in best.items()}
-        for n in looked:  # what each run read in its own zone, as settled by its second look
+        for n in result.looked:  # what each run read in its own zone, as settled by its second look
             self.streams[n].readings.append(best[n].pose.pose if n in best else None)
-        for n, still in rested.items():  # skipped in flight, but its picture is this one: this frame's answer
-            pinned.setdefault(n, []).append((still.index, still.t, best.get(n), False))
-        return FrameResult(best, dark, ran, skipped, set(refused) - set(best), looked, fresh, zones, own, pinned)
+        for n, still in work.rested.items():  # skipped in flight, but its picture is this one: this frame's answer
+            result.pinned.setdefault(n, []).append((still.index, still.t, best.get(n), False))
+        result.hands, result.unread = best, set(work.refused) - set(best)
+        return result
 
     def _checked_since(self, seat: int, looked: set[int]) -> int | None:
         """The frame from which a second look at `seat` still holds (check_once): its detector's last run, where
