@@ -1,5 +1,6 @@
-"""What each vision rule buys: observe with every switch of vision.options turned off in turn (and the pre-issue-20
-detector, LEGACY), on our own rendered day clips and on the validation day clips.
+"""What each vision rule buys: observe with every switch of vision.options turned off in turn, on our own rendered
+day clips and on the validation day clips. (The tracking detector the zone model replaced, and what that change
+bought, are in docs/measurements.md.)
 
     python3 bench/ablation.py [--jobs N] [--clips NAME ...] [--out DIR]
 
@@ -27,7 +28,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from validation_compare import VALIDATION, clip_list  # noqa: E402
 
-from vision.options import DEFAULT, LEGACY, VisionOptions  # noqa: E402
+from vision.options import DEFAULT, VisionOptions  # noqa: E402
 from vision.scoring import Score, score_intervals  # noqa: E402
 
 OUT = ROOT / "bench" / "out" / "ablation"
@@ -36,7 +37,7 @@ AFTER_DETECTION = ("zone_model", "landing", "still_picture", "picture_thumbs", "
 
 
 def variants() -> dict[str, VisionOptions]:
-    """The product's defaults, each boolean rule flipped in turn, MediaPipe's own threshold, and LEGACY."""
+    """The product's defaults, each boolean rule flipped in turn, and MediaPipe's own thresholds."""
     out = {"default": DEFAULT}
     for f in fields(VisionOptions):
         value = getattr(DEFAULT, f.name)
@@ -44,7 +45,6 @@ def variants() -> dict[str, VisionOptions]:
             out[f"{f.name}={'off' if value else 'on'}"] = replace(DEFAULT, **{f.name: not value})
     out["min_confidence=0.3"] = replace(DEFAULT, min_confidence=0.3)
     out["min_confidence=0.5"] = replace(DEFAULT, min_confidence=0.5)
-    out["legacy (before the zone-model redesign)"] = LEGACY
     return out
 
 

@@ -31,7 +31,7 @@ from contract.seats import SeatMap, load_seat_map  # noqa: E402
 from vision.detect import SeatDetector  # noqa: E402
 from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES  # noqa: E402
 from vision.observe import watch_window, window_runs  # noqa: E402
-from vision.options import DEFAULT, LEGACY, VisionOptions  # noqa: E402
+from vision.options import DEFAULT  # noqa: E402
 from vision.scoring import Score, score_intervals  # noqa: E402
 from vision.video import open_video  # noqa: E402
 
@@ -41,14 +41,11 @@ VOTE_SPRITES = ["hg_fist", "hg_like", "mps_hand_thumb_up", "mps_thumbs_up_png", 
                 "hg_one", "td_four_15a73593", "td_four_105f8f8e", "td_four_07fdea90", "td_four_0c960166"]
 
 
-OPTIONS: VisionOptions = DEFAULT  # --legacy: the detector as it was before the zone-model redesign
-
-
 def sightings_of(video: Path, seat_map: SeatMap, model: str = "full") -> tuple[dict, tuple[int, float], float]:
     """Per-seat per-frame sightings (and zone cells) over the whole clip, one detector pass reused for every
     N, M, with the detector set up as observe() sets it up for hands resting on the table."""
     with open_video(video) as v, SeatDetector(seat_map.scaled_to(v.meta.width, v.meta.height), model=model,
-                                              resting=True, options=OPTIONS) as det:
+                                              resting=True, options=DEFAULT) as det:
         stats = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
         zones: dict[int, list] = {n: [] for n in det.streams}
         seen, _dark, end = watch_window(v, det, 0.0, v.meta.duration, stats, zones=zones)
@@ -58,7 +55,7 @@ def sightings_of(video: Path, seat_map: SeatMap, model: str = "full") -> tuple[d
 def intervals(seen: tuple[dict, dict], end: tuple[int, float], gap: int, min_run: int,
               zone_model: bool | None = None) -> list[dict]:
     """Hand intervals as observe() makes them; `zone_model` False: plain hysteresis (the sweep)."""
-    options = OPTIONS if zone_model is None else replace(OPTIONS, zone_model=zone_model)
+    options = DEFAULT if zone_model is None else replace(DEFAULT, zone_model=zone_model)
     return [{"seat": n, "on": r.on, "off": r.off, "on_frame": r.on_frame, "off_frame": r.off_frame, "pose": r.pose}
             for n, runs in window_runs(*seen, end, options, gap, min_run).items() for r in runs]
 
@@ -128,10 +125,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one composite per size")
     parser.add_argument("--clips", type=Path, nargs="*", default=[CLIPS], help="folders of rendered clips with truth")
     parser.add_argument("--no-composites", action="store_true", help="only the rendered clips")
-    parser.add_argument("--legacy", action="store_true", help="the detector as it was before the zone-model redesign")
     args = parser.parse_args()
-    global OPTIONS
-    OPTIONS = LEGACY if args.legacy else DEFAULT
     with tempfile.TemporaryDirectory() as tmp:
         cases = rendered_cases(args.clips)
         if assets_present() and not args.no_composites:
@@ -141,7 +135,7 @@ def main() -> None:
             seen, end, fps = sightings_of(video, seat_map)
             runs.append((name, seen, end, fps, truth))
             print(f"measured {name}", file=sys.stderr, flush=True)
-        print(f"\n## Events ({OPTIONS}; full model, gating on)\n")
+        print("\n## Events (the default options; full model, gating on)\n")
         print("| source | truth events | recall | precision | phantoms | onset mean abs err (frames) | onset max | "
               "onset within 2 | offset mean abs err | offset max | offset within 2 |")
         print("|---|---|---|---|---|---|---|---|---|---|---|")

@@ -2,7 +2,7 @@
 
 `Scene` draws frames from a table (frame -> the scripted hands on it): a grey table on which each hand is a
 patch of its own colour over its landmarks' box, so the picture changes where a hand comes and goes, as it
-does for a real one (change gating, holding and back-filling see it). `FakeBackend` is a
+does for a real one (change gating and holding see it). `FakeBackend` is a
 vision.backend.HandBackend: in whatever crop it is shown it finds the patches and answers with their hands'
 landmarks, placed where each patch lies in that crop, and their scores. A hand shown `missed` is drawn a
 hair off its colour (the same picture to gating and holding) that the fake does not recognise: a detector

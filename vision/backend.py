@@ -3,9 +3,9 @@
 Two operations, so that another detector can be dropped in (and a scripted one for tests, tests/fakes.py):
 - a tracking stream for one seat's crop (`HandBackend.tracker`): the detector may carry a hand from one
   picture of that crop to the next, so a stream is fed one crop's pictures only, in time order (MediaPipe's
-  VIDEO mode; used with VisionOptions(tracking=True) and at night);
+  VIDEO mode; used at night);
 - a one-off look at a crop (`HandBackend.look`): each picture read afresh, no state (MediaPipe's IMAGE mode;
-  the default path, and every second look).
+  the day votes, and every second look).
 Both take a BGR picture and answer in its pixels (`SeatCrop.to_frame` takes them to the frame); which seat a
 hand belongs to, and whether it is a readable hand at all, is the caller's to decide. This is the only module
 that imports mediapipe.

@@ -1,38 +1,30 @@
 """Hands per seat on one frame: crop each seat, ask the hand detector, map landmarks back, assign by position.
 
 The detector is a back end (vision.backend, MediaPipe by default): each detector run on a seat's crop is
-a fresh look, or, with tracking (VisionOptions(tracking=True), and at night), a run of the seat's own
-tracking stream (a tracker carries a hand between frames of one stream, so streams must not be mixed).
+a fresh look for hands resting on the table (the day votes), or, at night, a run of the seat's own tracking
+stream (a tracker carries a hand between frames of one stream, so streams must not be mixed).
 A hand belongs to the seat whose zone contains its palm centre in frame pixels; the handedness label is
 never used (it differs between APIs for the same picture). Change gating skips a seat's detector while its
 crop matches the picture at its last detector run and the last runs agreed, and repeats their answer:
 a single run right after a change is never trusted on its own, so one miss cannot be frozen in.
 
-For hands resting on the table (`resting=True`, what observe() asks for) more rules hold, the first two
-measured on the sample game's late onsets (a resting fist first found 13-48 frames after it landed):
-- a run whose detector returned a hand the plausibility check rejected is not an answer, so the next
-  frame runs again instead of being gated (the detector is locking on: one frame later it tracks it);
-- a hand newly found on a picture that has not changed since frame k was there since frame k: the
-  result back-fills the frames that look like the current one (`FrameResult.backfill`; 'look like'
-  as for holding a hand; with the pose its second look settled on), so neither gating nor a detector that
-  locks on late delays an onset;
-- an open palm or a finger is believed only after a second, tracking-free look (vision.second_look);
+For hands resting on the table (`resting=True`, what observe() asks for) more rules hold:
+- an open palm or a finger is believed only after a second look (vision.second_look);
 - a detection with no skin colour on a spot unchanged since the window's first frame is a prop, not a
-  hand (`looks_like_prop`; a white capsule by a seat was read as a hand under crf 40 and in the dark);
+  hand (`looks_like_prop`, asked of the tighter look at a zone that came to rest on something new);
 - the longer a picture stays still, the rarer the re-checks (GATE_REFRESH_MAX);
-- where something has come to rest in a seat's crop and its tracking stream sees no hand, a fresh
-  look (no tracking) decides (`_relook`): from straight above the tracker lost two of six
-  resting fists that a fresh look finds in every frame.
+- where something has come to rest in a seat's zone and no hand was found, a look at a tighter crop of the
+  zone decides (`_relook`): more pixels per hand.
 
 What a detector run costs is what the audit costs (a look is ~20 ms of CPU, decoding a 1080p
-frame ~2 ms), so for resting hands with fresh looks more rules keep the looks where the hands are:
+frame ~2 ms), so more rules keep the looks where the hands are:
 - the picture gating compares is the seat's zone, not its whole crop (`zone_gating`): a crop takes in
   the player's arms, the table edge and the neighbours, which real players move all the time, and a hand
   there lies in no zone or in a zone its own seat watches;
 - a still zone that shows what it showed on the window's first frame is not re-checked (`still_lead`):
   a fresh look has nothing to forget, so on an unchanged picture it can only repeat the runs that agreed;
-- a reading refused as no readable hand is an answer gating may repeat (`refused_repeat`): a tracker may be
-  locking on and is run again at once, a fresh look on the same picture refuses the same reading;
+- a reading refused as no readable hand is an answer gating may repeat (`refused_repeat`): a fresh look on the
+  same picture refuses the same reading;
 - a zone in motion is looked at every MOTION_STEP frames, and the frames it skipped are looked back at where a
   look finds a hand come or gone (`sparse_motion`);
 - a miss in a changed zone needs no second run to agree (`miss_stands`), and a still zone showing something new
@@ -69,9 +61,8 @@ GATE_MAX_DIFF = 14.0  # grey levels in a thumbnail cell: a hand entering changes
 GATE_MEAN_DIFF = 2.0  # grey levels over the whole thumbnail: lighting drift, camera shake
 GATE_REFRESH = 12  # run the detector at least this often (frames) even on a still picture ...
 GATE_REFRESH_MAX = 48  # ... or, for resting hands, at most this rarely: on a picture still for s frames every
-# max(12, s / 2) frames. What a late re-check finds is back-filled over the still stretch, so the back-off
-# costs no onset; the short interval at first keeps a hand that rests only half a second from being missed.
-HOLD_FRAMES = 50  # how long a confirmed hand survives detector misses on an unchanged picture
+# max(12, s / 2) frames; the short interval at first keeps a hand that rests only half a second from being missed.
+HOLD_FRAMES = 50  # how long a confirmed hand survives detector misses on an unchanged picture (tracking streams)
 HOLD_MAX_DIFF, HOLD_MEAN_DIFF = 30.0, 3.0  # 'unchanged' for holding: a 1-px jitter of a resting hand moves
 # a high-contrast cell by ~17 grey levels; a hand leaving changes its cells by ~100
 GATE_AGREE = 2  # consecutive runs that must agree before a still picture may reuse their answer
@@ -251,7 +242,7 @@ def _beside(hand: Hand, refused: list[tuple[float, float]]) -> bool:
 class _SeatStream:
     seat: int
     crop: SeatCrop
-    tracker: HandTracker | None = None  # the crop's own tracking stream (tracking mode only)
+    tracker: HandTracker | None = None  # the crop's own tracking stream (nights only)
     reference: np.ndarray | None = None  # thumbnail at the last detector run
     last_run_index: int = -(10**9)
     last_hands: list[Hand] = field(default_factory=list)
@@ -303,8 +294,6 @@ class FrameResult:
     dark: set[int]  # seats whose crop showed nothing usable on this frame
     ran: int  # detector runs spent on this frame
     skipped: int  # detector runs saved by change gating
-    backfill: dict[int, tuple[list[int], Hand]] = field(default_factory=dict)  # seat -> earlier frames
-    # (indices) on which this newly found hand was already there (the picture has not changed since)
     unread: set[int] = field(default_factory=set)  # seats with a detection refused as no readable hand
     looked: set[int] = field(default_factory=set)  # seats whose own detector ran on this frame ...
     fresh: set[int] = field(default_factory=set)  # ... and seats whose hand a detector run found on it
@@ -314,6 +303,16 @@ class FrameResult:
     # (fresh or repeated; dark seats left out): nights keep them all (a check shows 6-10 with two hands)
     pinned: dict[int, list[tuple[int, float, Hand | None, bool]]] = field(default_factory=dict)  # seat -> earlier
     # frames skipped in flight and looked at now (index, time, its own hand or None, refused as unreadable)
+
+
+@dataclass
+class _FrameWork:
+    """What one frame's seats gave, gathered before each seat's best hand is chosen."""
+
+    result: FrameResult = field(default_factory=lambda: FrameResult({}, set(), 0, 0))
+    found: list[Hand] = field(default_factory=list)  # every hand a run found or repeated, in any zone
+    refused: dict[int, list[tuple[float, float]]] = field(default_factory=dict)  # seat -> refused readings' palms
+    rested: dict[int, Picture] = field(default_factory=dict)  # seat -> the frame its zone came to rest on
 
 
 def unusable_seats(seat_map: SeatMap) -> dict[int, str]:
@@ -332,15 +331,15 @@ class SeatDetector:
     def __init__(self, seat_map: SeatMap, model: str = "full", gating: bool = True,
                  min_confidence: float = DETECT_CONFIDENCE, resting: bool = False,
                  options: VisionOptions = DEFAULT, backend: HandBackend | None = None) -> None:
-        """`resting`: watch hands resting on the table (observe) under `options`, whose min_confidence then
-        replaces `min_confidence`; otherwise (nights) plain tracking streams at `min_confidence`.
+        """`resting`: watch hands resting on the table (observe) by fresh looks under `options`, whose
+        min_confidence then replaces `min_confidence`; otherwise (nights) plain tracking streams at `min_confidence`.
         `backend`: the hand detector (whoever made it closes it, and its own model and thresholds apply);
         None: MediaPipe on `model` at that min_confidence, closed with this detector."""
         self.seat_map = seat_map
         self.gating = gating
         self.resting = resting
         self.options = options
-        self.tracking = options.tracking or not resting
+        self.tracking = not resting
         self.seconds = {"crop": 0.0, "inference": 0.0}  # where the time goes (bench/vision_speed.py)
         confidence = options.min_confidence if resting else min_confidence
         self.backend: HandBackend = backend if backend is not None else MediaPipeBackend(model, confidence)
@@ -350,14 +349,14 @@ class SeatDetector:
                         for n, seat in sorted(seat_map.seats.items()) if n not in blocked}
         self.pose_check = (PoseCheck(seat_map, list(self.streams), backend=self.backend,
                                      world_fingers=options.world_fingers)
-                           if resting and (options.second_look or options.picture_thumbs or options.tight_look or self.tracking)
+                           if resting and (options.second_look or options.picture_thumbs or options.tight_look)
                            else None)
 
     def _stream(self, seat: int, crop: SeatCrop) -> _SeatStream:
         stream = _SeatStream(seat, crop, self.backend.tracker() if self.tracking else None)
         if self.resting:
             stream.zone_cells = zone_mask(crop, self.seat_map.seats[seat].zone)
-            if self.options.zone_gating and not self.tracking:
+            if self.options.zone_gating:
                 cells = zone_mask(crop, self.seat_map.seats[seat].zone, THUMB_SIZE).astype(np.uint8)
                 stream.gate_cells = cv2.dilate(cells, np.ones((3, 3), np.uint8)).astype(bool)
         return stream
@@ -393,112 +392,113 @@ class SeatDetector:
         """Detect on one upright frame at full resolution (the seat map must match its size): a BGR array, or a
         Picture, converted to BGR only if some seat's detector runs on it (gating reads its grey)."""
         picture = frame if isinstance(frame, Picture) else Picture(index, t, image=frame)
-        found: list[Hand] = []
-        dark: set[int] = set()
-        backfill: dict[int, tuple[list[int], Hand]] = {}
-        looked: set[int] = set()
-        fresh: set[int] = set()
-        zones: dict[int, np.ndarray] = {}
-        own: dict[int, list[Hand]] = {}
-        refused: dict[int, list[tuple[float, float]]] = {}
-        pinned: dict[int, list[tuple[int, float, Hand | None, bool]]] = {}
-        rested: dict[int, Picture] = {}
-        ran = skipped = 0
+        work = _FrameWork()
         for stream in self.streams.values():
-            t0 = time.perf_counter()
-            small = picture.full_range(grey_square(stream.crop, picture.luma, ZONE_SIDE))
-            thumb = cv2.resize(small, (THUMB_SIZE, THUMB_SIZE), interpolation=cv2.INTER_AREA).astype(np.float32)
-            grey = (picture.full_range(grey_square(stream.crop, picture.luma, stream.crop.size))
-                    if stream.lead is None else None)
-            self.seconds["crop"] += time.perf_counter() - t0
-            if float(thumb.mean()) < DARK_MEAN and float(thumb.std()) < DARK_STD:
-                dark.add(stream.seat)
-                stream.reference, stream.last_hands, stream.agree, stream.confirmed = None, [], 0, []
-                stream.anchor, stream.still = None, 0
-                stream.in_flight.clear()
-                stream.recent.clear()
-                continue
-            if stream.zone_cells is not None:
-                zones[stream.seat] = stream.zone_now = small[stream.zone_cells]
-                if stream.lead_zone is None:
-                    stream.lead_zone = stream.zone_now
-            view = thumb if stream.gate_cells is None else thumb[stream.gate_cells]
-            if self.resting:
-                if stream.lead is None:
-                    stream.lead, stream.lead_thumb = grey, thumb
-                if stream.anchor is None or not _same_picture(view, stream.anchor):
-                    stream.anchor, stream.still, stream.looked_tight = view, 0, False
-                stream.still += 1
-                stream.moving = stream.moving + 1 if self._flying(stream, view, index) else 0
-                stream.recent.append((index, thumb))
-            flight = self.gating and self._in_flight(stream, index)
-            if flight or (self.gating and self._unchanged(stream, view, thumb, index)):
-                if flight:
-                    stream.in_flight.append(picture)
-                elif not stream.moving:
-                    stream.in_flight.clear()  # at rest: what flew before is settled
-                skipped += 1
-                own[stream.seat] = [h for h in stream.last_hands if h.seat == stream.seat]
-                # a zone-gated stream vouches for its own zone only: the other zones its crop shows may have changed
-                found.extend(stream.last_hands if stream.gate_cells is None else own[stream.seat])
-                for seat, centre in stream.rejected:  # its refusals repeated with its answer (refused_repeat)
-                    if stream.gate_cells is None or seat == stream.seat:
-                        refused.setdefault(seat, []).append(centre)
-                continue
-            look = self._look_at(stream, picture, grey)
-            raw = look.hands
-            if ((self.tracking or self.options.tight_look) and self.pose_check is not None
-                    and self._doubtful(stream, raw, thumb)):
-                raw = raw + self._relook(stream, picture.image, look)
-                stream.looked_tight = True
-            ran += 1
-            looked.add(stream.seat)
-            fresh.update(h.seat for h in raw)
-            hands = self._hold(stream, raw, thumb, index) if self.tracking else raw
-            if self.resting and self.tracking:
-                had = {h.seat for h in stream.last_hands}
-                earlier = [hand for hand in hands if hand.seat not in had]
-                if earlier:
-                    same = self._looked_alike(stream, thumb, index)
-                    backfill.update({hand.seat: (same, hand) for hand in earlier if same})
-            if stream.in_flight and _holds(hands, stream.seat) != _holds(stream.last_hands, stream.seat):
-                pinned[stream.seat] = self._pin_back(stream, _holds(hands, stream.seat))
-                ran += len(pinned[stream.seat])
-            if not stream.moving and stream.in_flight and stream.in_flight[-1].index == index - 1:
-                rested[stream.seat] = stream.in_flight[-1]  # the frame the zone came to rest on shows this picture
-            if not stream.moving:
-                stream.in_flight.clear()
-            same = sorted(h.seat for h in hands) == sorted(h.seat for h in stream.last_hands)
-            stream.agree = stream.agree + 1 if same else 1
-            stream.last_hands = hands
-            stream.reference, stream.last_run_index, stream.run_still = view, index, stream.still
-            found.extend(hands)
-            own[stream.seat] = [h for h in hands if h.seat == stream.seat]
-            for seat, centre in stream.rejected:
-                refused.setdefault(seat, []).append(centre)
+            self._watch(stream, picture, work)
+        return self._settle(picture, work)
+
+    def _watch(self, stream: _SeatStream, picture: Picture, work: _FrameWork) -> None:
+        """One seat on one frame: dark, gated (its last answer repeated), waiting in flight, or looked at."""
+        t0 = time.perf_counter()
+        small = picture.full_range(grey_square(stream.crop, picture.luma, ZONE_SIDE))
+        thumb = cv2.resize(small, (THUMB_SIZE, THUMB_SIZE), interpolation=cv2.INTER_AREA).astype(np.float32)
+        grey = (picture.full_range(grey_square(stream.crop, picture.luma, stream.crop.size))
+                if stream.lead is None else None)
+        self.seconds["crop"] += time.perf_counter() - t0
+        if float(thumb.mean()) < DARK_MEAN and float(thumb.std()) < DARK_STD:
+            work.result.dark.add(stream.seat)
+            stream.reference, stream.last_hands, stream.agree, stream.confirmed = None, [], 0, []
+            stream.anchor, stream.still = None, 0
+            stream.in_flight.clear()
+            stream.recent.clear()
+            return
+        if stream.zone_cells is not None:
+            work.result.zones[stream.seat] = stream.zone_now = small[stream.zone_cells]
+            if stream.lead_zone is None:
+                stream.lead_zone = stream.zone_now
+        view = thumb if stream.gate_cells is None else thumb[stream.gate_cells]
+        if self.resting:
+            if stream.lead is None:
+                stream.lead, stream.lead_thumb = grey, thumb
+            if stream.anchor is None or not _same_picture(view, stream.anchor):
+                stream.anchor, stream.still, stream.looked_tight = view, 0, False
+            stream.still += 1
+            stream.moving = stream.moving + 1 if self._flying(stream, view, picture.index) else 0
+            stream.recent.append((picture.index, thumb))
+        flight = self.gating and self._in_flight(stream, picture.index)
+        if flight or (self.gating and self._unchanged(stream, view, thumb, picture.index)):
+            self._repeat(stream, picture, flight, work)
+        else:
+            self._run(stream, picture, thumb, view, grey, work)
+
+    @staticmethod
+    def _repeat(stream: _SeatStream, picture: Picture, flight: bool, work: _FrameWork) -> None:
+        """A seat whose detector is not run on this frame: its last answer stands (a frame in flight waits to be
+        looked back at should a later look find the hand come or gone)."""
+        if flight:
+            stream.in_flight.append(picture)
+        elif not stream.moving:
+            stream.in_flight.clear()  # at rest: what flew before is settled
+        work.result.skipped += 1
+        own = work.result.own[stream.seat] = [h for h in stream.last_hands if h.seat == stream.seat]
+        # a zone-gated stream vouches for its own zone only: the other zones its crop shows may have changed
+        work.found.extend(stream.last_hands if stream.gate_cells is None else own)
+        for seat, centre in stream.rejected:  # its refusals repeated with its answer (refused_repeat)
+            if stream.gate_cells is None or seat == stream.seat:
+                work.refused.setdefault(seat, []).append(centre)
+
+    def _run(self, stream: _SeatStream, picture: Picture, thumb: np.ndarray, view: np.ndarray,
+             grey: np.ndarray | None, work: _FrameWork) -> None:
+        """A seat's detector run on this frame, the frames it skipped in flight looked back at where its answer
+        changed, and the stream's memory of the run."""
+        index, result = picture.index, work.result
+        look = self._look_at(stream, picture, grey)
+        raw = look.hands
+        if self.options.tight_look and self.pose_check is not None and self._doubtful(stream, raw, thumb):
+            raw = raw + self._relook(stream, picture.image, look)
+            stream.looked_tight = True
+        result.ran += 1
+        result.looked.add(stream.seat)
+        result.fresh.update(h.seat for h in raw)
+        hands = self._hold(stream, raw, thumb, index) if self.tracking else raw
+        if stream.in_flight and _holds(hands, stream.seat) != _holds(stream.last_hands, stream.seat):
+            result.pinned[stream.seat] = self._pin_back(stream, _holds(hands, stream.seat))
+            result.ran += len(result.pinned[stream.seat])
+        if not stream.moving and stream.in_flight and stream.in_flight[-1].index == index - 1:
+            work.rested[stream.seat] = stream.in_flight[-1]  # the frame the zone came to rest on shows this picture
+        if not stream.moving:
+            stream.in_flight.clear()
+        same = sorted(h.seat for h in hands) == sorted(h.seat for h in stream.last_hands)
+        stream.agree = stream.agree + 1 if same else 1
+        stream.last_hands = hands
+        stream.reference, stream.last_run_index, stream.run_still = view, index, stream.still
+        work.found.extend(hands)
+        result.own[stream.seat] = [h for h in hands if h.seat == stream.seat]
+        for seat, centre in stream.rejected:
+            work.refused.setdefault(seat, []).append(centre)
+
+    def _settle(self, picture: Picture, work: _FrameWork) -> FrameResult:
+        """Each seat's best hand of the frame, its form checked (lone_open, the second look), and the frame the
+        zone came to rest on given this frame's answer."""
+        result, index = work.result, picture.index
         best: dict[int, Hand] = {}
-        for hand in found:
+        for hand in work.found:
             if hand.seat not in best or hand.score > best[hand.seat].score:
                 best[hand.seat] = hand
         if self.resting and self.options.lone_open:
             best = {n: replace(hand, pose=Pose("other", hand.pose.fingers, 0.0))
-                    if hand.pose.pose in OPEN_POSES and _beside(hand, refused.get(n, [])) else hand
+                    if hand.pose.pose in OPEN_POSES and _beside(hand, work.refused.get(n, [])) else hand
                     for n, hand in best.items()}
         if self.pose_check is not None:
-            best = {n: self.pose_check.confirm(hand, picture, index, self.options.second_look or self.tracking,
-                                               self.options.picture_thumbs, self._checked_since(n, looked))
+            best = {n: self.pose_check.confirm(hand, picture, index, self.options.second_look,
+                                               self.options.picture_thumbs, self._checked_since(n, result.looked))
                     for n, hand in best.items()}
-            # frames back-filled with a newly found hand take the pose its second look settled on: on the wood
-            # table (stress_clutter) a thumb-up fist found late read open to the tracker, the second look said
-            # otherwise, and the 12 back-filled frames before it had kept "open palm" (a false wrong_form)
-            backfill = {n: (same, replace(hand, pose=best[n].pose, thumb=best[n].thumb) if n in best else hand)
-                        for n, (same, hand) in backfill.items()}
-        for n in looked:  # what each run read in its own zone, as settled by its second look
+        for n in result.looked:  # what each run read in its own zone, as settled by its second look
             self.streams[n].readings.append(best[n].pose.pose if n in best else None)
-        for n, still in rested.items():  # skipped in flight, but its picture is this one: this frame's answer
-            pinned.setdefault(n, []).append((still.index, still.t, best.get(n), False))
-        return FrameResult(best, dark, ran, skipped, backfill, set(refused) - set(best), looked, fresh, zones, own,
-                           pinned)
+        for n, still in work.rested.items():  # skipped in flight, but its picture is this one: this frame's answer
+            result.pinned.setdefault(n, []).append((still.index, still.t, best.get(n), False))
+        result.hands, result.unread = best, set(work.refused) - set(best)
+        return result
 
     def _checked_since(self, seat: int, looked: set[int]) -> int | None:
         """The frame from which a second look at `seat` still holds (check_once): its detector's last run, where
@@ -511,8 +511,8 @@ class SeatDetector:
     @staticmethod
     def _doubtful(stream: _SeatStream, raw: list[Hand], thumb: np.ndarray) -> bool:
         """Whether a run that found no hand of the stream's own seat deserves a fresh look: the picture has come
-        to rest on something the window's first frame did not show (a hand put down that the tracker lost or
-        never locked on to). Not on a refused or a lost hand as such: on the stress clips that brought back
+        to rest on something the window's first frame did not show (a hand put down that the look at the seat's
+        crop missed). Not on a refused or a lost hand as such: on the stress clips that brought back
         hands in motion and compression artefacts (3 false findings)."""
         if any(h.seat == stream.seat for h in raw) or stream.lead_thumb is None or stream.still < RELOOK_STILL:
             return False
@@ -533,12 +533,11 @@ class SeatDetector:
                                                                    HOLD_MEAN_DIFF, lit=True)
 
     def _relook(self, stream: _SeatStream, frame: np.ndarray, look: _Look) -> list[Hand]:
-        """The stream's own seat's hand from a fresh look (no tracking), at the tight crop and then the stream's:
-        straight above, one resting fist was found only at one, another only at the other. The stream's crop is
-        skipped where the run just made was a fresh look at that very picture (not enhanced): the detector gives
-        one picture one answer, so it would find nothing again (on the sample game 46 such looks, none found)."""
+        """The stream's own seat's hand from a fresh look at the tight crop and then at the stream's own (a resting
+        fist from straight above may show at one and not the other). The stream's crop is skipped where the run
+        just made looked at that very picture (not enhanced): the detector gives one picture one answer."""
         crops = [self.pose_check.crops[stream.seat]]
-        if self.tracking or not look.plain:
+        if not look.plain:
             crops.append(stream.crop)
         for seat_crop in crops:
             for points, world in self.pose_check.hands_at(stream.seat, frame, seat_crop):
@@ -556,26 +555,14 @@ class SeatDetector:
             grey = picture.full_range(grey_square(stream.crop, picture.luma, stream.crop.size))
         self.seconds["crop"] += time.perf_counter() - t0
         seen = enhance_dark(crop, grey) if self.resting and self.options.enhance_dark else crop
-        return _Look(crop, grey, seen is crop, self._detect(stream, seen, picture.t, grey))
+        return _Look(crop, grey, seen is crop, self._detect(stream, seen, picture.t))
 
-    def _detect(self, stream: _SeatStream, crop: np.ndarray, t: float, grey: np.ndarray | None = None) -> list[Hand]:
+    def _detect(self, stream: _SeatStream, crop: np.ndarray, t: float) -> list[Hand]:
         """The hands one detector run finds on a stream's crop: its tracking stream's, or a fresh look's."""
         t0 = time.perf_counter()
         detected = stream.tracker.detect(crop, t) if stream.tracker is not None else self.backend.look(crop)
         self.seconds["inference"] += time.perf_counter() - t0
-        return self._hands(stream, detected, crop, grey)
-
-    @staticmethod
-    def _looked_alike(stream: _SeatStream, thumb: np.ndarray, index: int) -> list[int]:
-        """The frames just before `index`, going back without a break, whose picture matched this one."""
-        same: list[int] = []
-        for i, old in reversed(stream.recent):
-            if i == index:
-                continue
-            if i != index - 1 - len(same) or not _same_picture(thumb, old, HOLD_MAX_DIFF, HOLD_MEAN_DIFF, lit=True):
-                break
-            same.append(i)
-        return same
+        return self._hands(stream, detected)
 
     @staticmethod
     def _flying(stream: _SeatStream, view: np.ndarray, index: int) -> bool:
@@ -632,23 +619,22 @@ class SeatDetector:
             return False
         if index - stream.last_run_index >= refresh and not self._recheck_spared(stream, thumb):
             return False
-        if self.resting and stream.rejected and (self.tracking or not self.options.refused_repeat):
+        if self.resting and stream.rejected and not self.options.refused_repeat:
             return False
         # a still picture showing something new in the zone and no hand found there: a fresh look has no state to
         # carry a miss, so a repeated miss is no answer (look_on_miss); gating it froze a dark fist behind a bottle
         # on the cluttered wood render (stress_clutter) for 10 of its 13 frames, which fresh looks find on 6.
         # Without that rule, only the tight look is still due.
         due = self.options.look_on_miss or (self.options.tight_look and not stream.looked_tight)
-        if (due and not self.tracking and self._doubtful(stream, stream.last_hands, thumb)
-                and self._doubt_due(stream, index)):
+        if due and self.resting and self._doubtful(stream, stream.last_hands, thumb) and self._doubt_due(stream, index):
             return False
         if self._fresh(self.options.steady_gate) and stream.agree >= GATE_AGREE and _steady(stream, open_runs=3):
             return _same_picture(view, stream.reference, HOLD_MAX_DIFF, HOLD_MEAN_DIFF, lit=True)
         return _same_picture(view, stream.reference)
 
     def _fresh(self, switch: bool) -> bool:
-        """Whether a rule for resting hands watched by fresh looks (no tracking) applies: its switch, on."""
-        return self.resting and not self.tracking and switch
+        """Whether a rule for resting hands (watched by fresh looks) applies: its switch, on."""
+        return self.resting and switch
 
     def _recheck_spared(self, stream: _SeatStream, thumb: np.ndarray) -> bool:
         """Whether a still zone due for its periodic re-check needs none: it shows its window's first picture
@@ -691,8 +677,7 @@ class SeatDetector:
             return raw + [h for h in stream.confirmed if h.seat not in raw_seats]
         return raw
 
-    def _hands(self, stream: _SeatStream, detected: list[DetectedHand], crop: np.ndarray | None = None,
-               grey: np.ndarray | None = None) -> list[Hand]:
+    def _hands(self, stream: _SeatStream, detected: list[DetectedHand]) -> list[Hand]:
         """The detected hands (crop pixels) that lie in a seat's zone and read as hands, in frame pixels; the
         seats and palm centres of those refused as unreadable go to `stream.rejected`."""
         hands: list[Hand] = []
@@ -706,9 +691,6 @@ class SeatDetector:
             if not plausible_hand(found.landmarks[:, :2], found.world):
                 stream.rejected.append((seat, (float(cx), float(cy))))
                 continue
-            if (self.resting and self.tracking and crop is not None and grey is not None
-                    and looks_like_prop(crop, grey, stream.lead, found.landmarks[:, :2])):
-                continue  # a prop, not a hand (nor a refused hand: there is nothing to bridge)
             # resting hands: fingers extended in the 3-D landmarks too (vision.pose); nights read raised hands as before
             world = found.world if self.resting and self.options.world_fingers else None
             hands.append(Hand(seat, points, found.score, classify(points, world)))

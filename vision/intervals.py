@@ -65,7 +65,7 @@ class Sighting:
     unread: bool = False  # not present, but the detector found something here it could not read as a hand
     looked: bool = True  # the seat's own detector ran on this frame (False: gated, its answer repeated)
     repeat: bool = False  # present, but found by no detector run on this frame (an earlier run's hand repeated:
-    # gated, held, back-filled)
+    # gated or held)
     thumb: float | None = None  # the picture reader's thumb decision on a fist (vision.thumb) where it decides the
     # pose (vision.observe.settle_thumbs), None: not read, or the landmarks decide
 

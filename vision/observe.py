@@ -200,10 +200,6 @@ def watch_window(video: VideoSource, detector: SeatDetector, a: float, b: float,
             for i, t, hand, unread in frames_back:
                 if n in seen and first <= i < frame.index:
                     seen[n][i - first] = _sighting(i, t, hand, unread, repeat=False)
-        for n, (indices, hand) in result.backfill.items():  # gated frames that already showed this hand
-            for i in indices:
-                if n in seen and first <= i < frame.index and not seen[n][i - first].present:
-                    seen[n][i - first] = _sighting(i, seen[n][i - first].t, hand, looked=seen[n][i - first].looked)
         if on_frame is not None:
             on_frame()
     meta = video.meta

@@ -14,10 +14,6 @@ from dataclasses import dataclass
 class VisionOptions:
     """How hands resting on the table are watched (vision.detect, vision.observe)."""
 
-    tracking: bool = False  # True: one VIDEO-mode tracking stream per seat, with the fixes tracking needs (misses held
-    # on an unchanged picture, late finds back-dated over frames whose thumbnail looked alike, fresh looks where the
-    # tracker lost a resting hand, props dropped by skin colour). False: every detector run is a fresh IMAGE-mode
-    # look, which has no tracking state to go wrong and needs none of those fixes.
     min_confidence: float = 0.1  # MediaPipe's detection / presence thresholds: its default 0.5 lost dark hands for
     # seconds on our dark render and on dim footage, 0.3 an open palm on our cluttered wood render; phantoms at 0.1
     # are the zone model's to refuse (bench/ablation.py has 0.3 and 0.5)
@@ -76,13 +72,8 @@ class VisionOptions:
     check_once: bool = True  # a hand's second look (or its thumb reading) holds while change gating repeats the
     # run it was made on (the zone shows the same picture), instead of being made again every few frames
     refused_repeat: bool = True  # a reading refused as no readable hand is repeated by change gating with the rest of
-    # the run's answer instead of keeping the detector running on every frame (a tracker locking on needs the next
-    # frame; a fresh look at the same picture refuses the same reading)
+    # the run's answer instead of keeping the detector running on every frame (a fresh look at the same picture
+    # refuses the same reading)
 
 
 DEFAULT = VisionOptions()
-# what the product did before the zone-model redesign (kept so the ablation can show what the change bought)
-LEGACY = VisionOptions(tracking=True, min_confidence=0.1, enhance_dark=False, zone_model=False, world_fingers=False,
-                       lone_open=False, look_on_miss=False, zone_gating=False, still_lead=False,
-                       refused_repeat=False, sparse_motion=False, check_once=False, miss_stands=False,
-                       doubt_backoff=False, settled_recheck=False, steady_gate=False)

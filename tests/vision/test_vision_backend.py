@@ -2,7 +2,7 @@
 MediaPipe behind the same interface on a real crop.
 
 The fake answers exactly what its table says, so these tests pin what the detector makes of the answers:
-on which frame a hand is reported, that an absent one stays absent, what gating, holding and back-filling
+on which frame a hand is reported, that an absent one stays absent, what gating and the nights' holding
 repeat, and what the nights get (FrameResult.own).
 """
 
@@ -22,7 +22,7 @@ from vision.crops import crop_for_zone
 from vision.detect import FrameResult, SeatDetector
 from vision.night import observe_night
 from vision.observe import observe
-from vision.options import DEFAULT, LEGACY
+from vision.options import DEFAULT
 from vision.video import open_video
 
 CLIP = Path(__file__).resolve().parents[2] / "sample_videos" / "clips" / "stress_compressed"
@@ -126,27 +126,33 @@ def test_a_leaving_hand_goes_and_a_missed_one_is_never_reported() -> None:
     assert results[5].hands[1].pose.pose == "fist" and results[5].hands[1].thumb is not None  # the picture read it
 
 
-def test_tracking_streams_back_fill_a_hand_found_late_and_hold_a_missed_one() -> None:
+def test_the_nights_tracking_streams_hold_a_missed_hand_on_an_unchanged_picture() -> None:
     scene = Scene(_three_seats())
     palm = scene.hand(2, "open_palm")
-    scene.show(palm, range(0, 6), missed=True)  # on the table from frame 0, the tracker locks on at frame 6
-    scene.show(palm, range(6, 9))
-    scene.show(palm, range(9, 12), missed=True)  # lost again on the same picture
+    scene.show(palm, range(0, 6))
+    scene.show(palm, range(6, 12), missed=True)  # the tracker loses it on the very same picture
     backend = FakeBackend(scene)
-    with SeatDetector(scene.seat_map, gating=False, resting=True, options=LEGACY, backend=backend) as detector:
+    with SeatDetector(scene.seat_map, gating=False, backend=backend) as detector:
         results = _run(detector, scene, 12)
     assert len(backend.trackers) == 3 and all(t.times == [i / FPS for i in range(12)] for t in backend.trackers)
     assert all(t.closed for t in backend.trackers)
-    assert [sorted(r.hands) for r in results] == [[]] * 6 + [[2]] * 6
-    frames, hand = results[6].backfill[2]
-    assert sorted(frames) == [0, 1, 2, 3, 4, 5] and hand.pose.pose == "open_palm"
-    assert [2 in r.fresh for r in results[6:]] == [True] * 3 + [False] * 3  # frames 9-11: held, not found
+    assert [sorted(r.hands) for r in results] == [[2]] * 12
+    assert [2 in r.fresh for r in results] == [True] * 6 + [False] * 6  # frames 6-11: held, not found
+
+
+def test_the_day_votes_are_fresh_looks_with_no_tracking_stream() -> None:
+    scene = Scene(_three_seats())
+    scene.show(scene.hand(2, "fist"), range(0, 3))
+    backend = FakeBackend(scene)
+    with SeatDetector(scene.seat_map, resting=True, backend=backend) as detector:
+        results = _run(detector, scene, 3)
+    assert backend.trackers == [] and [sorted(r.hands) for r in results] == [[2]] * 3
 
 
 def test_reset_gives_every_seat_a_fresh_tracking_stream() -> None:
     scene = Scene(_three_seats())
     backend = FakeBackend(scene)
-    with SeatDetector(scene.seat_map, resting=True, options=LEGACY, backend=backend) as detector:
+    with SeatDetector(scene.seat_map, backend=backend) as detector:
         _run(detector, scene, 3)
         first = list(backend.trackers)
         detector.reset()

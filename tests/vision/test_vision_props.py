@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -18,10 +17,8 @@ import pytest
 from contract.jsonio import read_json
 from contract.seats import load_seat_map
 from review.game.timeline import analysis_windows, vote_rounds, vote_windows
-from vision.backend import DetectedHand, hands_from_result
 from vision.crops import crop_for_zone
-from vision.detect import MIN_SKIN_SHARE, SeatDetector, _SeatStream, hull_change, looks_like_prop, skin_share
-from vision.options import DEFAULT
+from vision.detect import MIN_SKIN_SHARE, hull_change, looks_like_prop, skin_share
 from vision.video import open_video
 
 CLIP = Path(__file__).resolve().parents[2] / "sample_videos" / "clips" / "stress_compressed"
@@ -60,34 +57,6 @@ def test_the_white_prop_is_taken_for_a_prop_and_the_fist_beside_it_is_not(seat3:
     assert looks_like_prop(seat3["fist"], seat3["fist_grey"], seat3["lead_grey"], prop)  # still there beside it
     assert not looks_like_prop(seat3["fist"], seat3["fist_grey"], seat3["lead_grey"], fist)
     assert not looks_like_prop(seat3["prop"], seat3["prop_grey"], None, prop)  # no first frame yet: no judgement
-
-
-def _result(*hands: list[list[float]], size: int = 256) -> list[DetectedHand]:
-    """A stand-in for MediaPipe's HandLandmarkerResult (crop pixels -> normalised landmarks, no world landmarks),
-    as the back end hands it on."""
-    marks = [[SimpleNamespace(x=x / size, y=y / size, z=0.0) for x, y in h] for h in hands]
-    return hands_from_result(SimpleNamespace(hand_landmarks=marks, hand_world_landmarks=[],
-                                             handedness=[[SimpleNamespace(score=0.9, category_name="Right")]
-                                                         for _ in hands]), size, size)
-
-
-def _detector(seat3: dict, resting: bool) -> tuple[SeatDetector, _SeatStream]:
-    detector = SeatDetector.__new__(SeatDetector)  # no landmarker needed: _hands reads a given result
-    detector.seat_map, detector.resting = seat3["seats"], resting
-    detector.tracking = True  # props are dropped by colour on the tracking streams; the zone model vetoes them
-    detector.options = DEFAULT
-    stream = _SeatStream(3, seat3["crop"], lead=seat3["lead_grey"])
-    return detector, stream
-
-
-def test_the_detector_drops_the_prop_as_nobodys_hand_not_as_a_refused_one(seat3: dict) -> None:
-    detector, stream = _detector(seat3, resting=True)
-    assert detector._hands(stream, _result(PROP), seat3["prop"], seat3["prop_grey"]) == []
-    assert stream.rejected == []  # no refused hand: nothing keeps the detector running or bridges a gap
-    hands = detector._hands(stream, _result(PROP, FIST), seat3["fist"], seat3["fist_grey"])
-    assert [h.seat for h in hands] == [3] and abs(hands[0].palm_centre[0] - 487.0) < 15  # the fist, not the capsule
-    detector, stream = _detector(seat3, resting=False)  # other callers (nights) keep what MediaPipe found
-    assert len(detector._hands(stream, _result(PROP), seat3["prop"], seat3["prop_grey"])) == 1
 
 
 def test_a_dim_pictures_change_is_scaled_up_to_a_lit_ones() -> None:
