@@ -200,13 +200,15 @@ def _save_path(game: Game) -> tuple[Path, str]:
     return data_dir() / "seatmaps" / f"{stem_of(Path(game.spec.protocol))}.seats.json", "calib_path"
 
 
-def _save_target(game: Game, typed: str) -> tuple[Path | None, str | None]:
+def _save_target(game: Game, typed: str, folder: Path) -> tuple[Path | None, str | None]:
     """The file the judge typed to save the seat map to, and why it may not be written (None: it may): never one
-    of the game's other files by any name (contract.outputs), never something other than a file."""
+    of the game's other files by any name (contract.outputs), never something other than a file. A bare name
+    lands in `folder` (where the default map lives), never in whatever folder the app server was started from."""
     if not typed.strip():
         return None, None
     try:
         target = Path(typed.strip()).expanduser()
+        target = target if target.is_absolute() else folder / target
         check_output(target, game_inputs(game, seats=False), what="seat map")
     except RuntimeError:  # `~nosuchuser/x`
         return Path(typed), _("{path}: there is no such user's home folder to save into.", path=typed[:200])
@@ -275,7 +277,7 @@ def render(game: Game) -> None:
     st.caption(words.t("Click the picture to place what is chosen above; fine-tune with the numbers."))
     default_path, path_key = _save_path(game)
     path = st.text_input(words.t("Save the seat map as"), value=str(default_path), key=path_key)
-    target_file, refused = _save_target(game, path)
+    target_file, refused = _save_target(game, path, default_path.parent)
     existing = target_file is not None and refused is None and target_file.exists()
     in_use = existing and bool(game.spec.seats) and _same_file(target_file, Path(game.spec.seats))
     replace_ok = True

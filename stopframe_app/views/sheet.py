@@ -508,6 +508,11 @@ def _history(sheet_id: str) -> None:
 _GIVEN = {"protocol": "the protocol", "polemica": "the file it imports", "mafiaratings": "the file it imports"}
 
 
+def _in_data_folder(path: Path) -> Path:
+    """A bare file name is saved among the app's protocols, never in whatever folder the server started in."""
+    return path if path.is_absolute() else data_dir() / "protocols" / path
+
+
 def _save_protocol(sheet_id: str, saved: SavedSheet) -> None:
     """Write the protocol where the judge asked, never over the file the sheet started from."""
     target = str(st.session_state.get("sheet_save_path") or "").strip()
@@ -516,7 +521,7 @@ def _save_protocol(sheet_id: str, saved: SavedSheet) -> None:
         return
     given = [(saved.source_path, _GIVEN[saved.source])] if saved.source_path else []
     try:
-        out = save(Path(target).expanduser(), protocol_text(book().load(sheet_id)), given)
+        out = save(_in_data_folder(Path(target).expanduser()), protocol_text(book().load(sheet_id)), given)
     except StopframeError as exc:
         st.session_state["sheet_saved"] = ("error", str(exc))
         return
@@ -556,7 +561,8 @@ def _exports(sheet_id: str, sheet: Sheet, saved: SavedSheet) -> None:
         for what, why in refused.items():
             st.info(t("{what} is not offered: {why}", what=i18n.term("sheet_export", what), why=why))
         st.text_input(t("Save the protocol to (path)"), key="sheet_save_path",
-                      placeholder=f"{name}.sheet.protocol.json")
+                      placeholder=f"{name}.sheet.protocol.json",
+                      help=t("A file name without a folder is saved in {folder}.", folder=data_dir() / "protocols"))
         st.button(t("Save the protocol"), key="sheet_save", on_click=_save_protocol, args=(sheet_id, saved))
         said = st.session_state.pop("sheet_saved", None)
         if said is not None:

@@ -53,11 +53,12 @@ def _poisoned_game(folder: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, Path]]:
     good, bad = _poisoned_game(tmp_path_factory.mktemp("baited"))
+    data = tmp_path_factory.mktemp("data")
     args = ["--", str(good), "--observations", str(SAMPLE_PROTOCOL.with_name("sample_game.observations.json"))]
-    with serving(args, tmp_path_factory) as url:
-        yield url, bad
+    with serving(args, tmp_path_factory, data) as url:
+        yield url, bad, data
 
 
 def _type(page: object, label: str, text: str) -> None:
@@ -77,10 +78,10 @@ def _settle(page: object) -> None:
     page.wait_for_timeout(1500)  # type: ignore[attr-defined]  # images start loading after the script ends
 
 
-def test_no_text_from_a_file_or_a_judge_makes_the_browser_fetch_anything(app: tuple[str, Path]) -> None:
+def test_no_text_from_a_file_or_a_judge_makes_the_browser_fetch_anything(app: tuple[str, Path, Path]) -> None:
     from playwright.sync_api import sync_playwright
 
-    url, bad = app
+    url, bad, data = app
     asked: list[str] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
@@ -138,6 +139,9 @@ def test_no_text_from_a_file_or_a_judge_makes_the_browser_fetch_anything(app: tu
             page.get_by_role("button", name="Save seat map and use it").click()
             _settle(page)
             assert f"{FOREIGN}/seatmap" in page.inner_text("body")
+            # a bare typed name is saved in the app's data folder, not the folder the server started in
+            assert not any(REPO.glob("!*")), "the typed seat-map name was written into the app's start folder"
+            assert any(p.is_file() and "seatmap" in str(p) for p in data.rglob("*")), "the typed map was not saved"
             page.get_by_text("Tournament", exact=True).first.click()  # a typed folder, quoted back by the refusal
             _settle(page)
             _type(page, "Tournament folder (the --out folder of stopframe tournament)", _bait("tournament"))

@@ -155,6 +155,11 @@ def test_the_exports_offer_what_validates_and_never_write_over_the_sheets_own_fi
     ok(at)
     saved = json.loads(out.read_text(encoding="utf-8"))
     assert validate(saved) == [] and [e["count"] for e in saved["events"] if e["type"] == "vote"][:3] == [6, 1, 3]
+    at.text_input(key="sheet_save_path").input("bare.protocol.json").run()  # no folder: the app's, not the cwd
+    at.button(key="sheet_save").click().run()
+    ok(at)
+    assert validate(json.loads((data / "protocols" / "bare.protocol.json").read_text(encoding="utf-8"))) == []
+    assert not Path("bare.protocol.json").exists()
 
 
 def test_votes_drafted_from_the_video_enter_the_sheet_only_when_accepted(data: Path) -> None:
