@@ -33,7 +33,7 @@ from pipeline.cameras import (
 )
 from pipeline.game import replay_game
 from pipeline.observer import VISION, Observer, Say, every_tenth
-from pipeline.seat_fit import check_seats_fit_hands, check_seats_fit_video
+from pipeline.seat_fit import check_scaled_map_reads, check_seats_fit_hands, check_seats_fit_video
 from review.audit.audit import audit
 from review.audit.calibration import calibrated
 from review.audit.findings import AuditReport
@@ -127,6 +127,7 @@ def audit_game(
         video_name = video_path.name
     report = audit(proto.data, seen, profile=profile, visible_seats=set(seat_map.seats), marks=mark_list,
                    video=video_name, frames=frames, game=replay_game(proto.data, profile), rounds=rounds)
+    check_scaled_map_reads(report, note, seats)
     say(ngettext("audit: {n} vote, {findings} under {profile}", "audit: {n} votes, {findings} under {profile}",
                  len(report.votes), findings=_findings(len(report.findings)), profile=profile.id))
     if nights:

@@ -11,7 +11,11 @@ filmed from several, and the app's open — asks here, and only here:
 - the map's `frame_size` against the video's own upright size: the same (silent), scaled (a warning), or of
   another shape (refused, one sentence naming both sizes, as spec §2 says);
 - where saved observations are given, at least one hand seen must lie in a zone of the map (the hands'
-  seats were read through the map they were observed with; a map with none of those zones is another's).
+  seats were read through the map they were observed with; a map with none of those zones is another's);
+- a scaled map is then held to what it reads: where the hands seen through it disagree with the protocol's
+  count on more than half of the counted votes (of a game of at least MIN_VOTES_TO_JUDGE), it is refused as
+  another camera's (a judge's counts are wrong now and then, not on most votes of a game; a map of the right
+  camera agrees with nearly all of them).
 
 `seats --replace` refuses to overwrite a map of another size: it may be another camera's, and a judge's file
 is never replaced on a guess.
@@ -22,12 +26,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from contract.errors import StopframeError, UnreadableInput
+from contract.errors import InvalidInput, StopframeError, UnreadableInput
 from contract.i18n import _, ngettext
 from contract.observations import Observations
 from contract.seats import SeatMap
+from review.audit.findings import AuditReport, VoteReport
 
 Size = tuple[int, int]
+MIN_VOTES_TO_JUDGE = 5  # a clip of a few votes may hold a judge's miscounts on most of them: too few to tell a map by
 
 
 def video_size(video: str | os.PathLike[str] | None) -> Size | None:
@@ -83,3 +89,28 @@ def check_seats_fit_hands(seat_map: SeatMap, seats: str | os.PathLike[str], seen
         "(its zones: {zones}): the map is another camera's or another video's.",
         len(seen.hands), seats=seats, observations=Path(str(observations)).name,
         hand_seats=", ".join(map(str, hand_seats)), zones=", ".join(map(str, sorted(seat_map.seats))) or "—"))
+
+
+def _agrees(vote: VoteReport) -> bool:
+    """The protocol's count is the hands seen in time, or within the count the video supports with silent votes."""
+    supported = vote.extra.get("x_supported_count", vote.video_count)
+    lo, hi = supported if isinstance(supported, list | tuple) else (supported, supported)
+    return vote.protocol_count == vote.video_count or lo <= vote.protocol_count <= hi
+
+
+def check_scaled_map_reads(report: AuditReport, note: str | None, seats: str | os.PathLike[str]) -> None:
+    """InvalidInput where a map scaled from another picture size (`note`: check_seats_fit_video's warning, None for
+    a map of the video's own size) reads counts that disagree with the protocol's on most counted votes. A vote
+    agrees where the protocol's count is the hands seen in time, or those with the round's silent votes."""
+    if note is None:
+        return
+    counted = [v for v in report.votes if v.protocol_count is not None and v.video_count is not None]
+    off = [v for v in counted if not _agrees(v)]
+    if len(counted) < MIN_VOTES_TO_JUDGE or 2 * len(off) <= len(counted):
+        return
+    raise InvalidInput(ngettext(
+        "{seats}: the hands this scaled seat map reads disagree with the protocol's count on {n} of {total} vote, "
+        "so it is another camera's or another video's map; mark the seats on this video. ({note})",
+        "{seats}: the hands this scaled seat map reads disagree with the protocol's count on {n} of {total} votes, "
+        "so it is another camera's or another video's map; mark the seats on this video. ({note})",
+        len(counted), seats=seats, n=len(off), total=len(counted), note=note))

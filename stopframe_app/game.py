@@ -30,7 +30,7 @@ from pipeline.cameras import (
 )
 from pipeline.game import replay_game
 from pipeline.observer import observe_game
-from pipeline.seat_fit import check_seats_fit_hands, check_seats_fit_video
+from pipeline.seat_fit import check_scaled_map_reads, check_seats_fit_hands, check_seats_fit_video
 from review.audit.findings import AuditReport, Finding, VoteReport
 from review.audit.inputs import video_fingerprint
 from review.cases.store import data_dir, game_id_for
@@ -381,4 +381,5 @@ def run_audit(game: Game) -> AuditReport | None:
                                 visible_seats=visible, marks=game.marks,
                                 video=Path(game.spec.video).name if game.spec.video else None,
                                 game=game.replay, windows=game.windows, nights=nights)
+    check_scaled_map_reads(report, game.notes.get("seat_size"), game.spec.seats or "")
     return report.at_file_precision()

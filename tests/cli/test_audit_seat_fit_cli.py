@@ -171,3 +171,18 @@ def test_each_camera_is_checked_against_its_own_video(tmp_path, capsys) -> None:
     code = main(["--lang", "en", "audit", "--protocol", str(protocol), "--camera-observations", *observations])
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert code == 1 and "1080x1080" in err and "far.mp4" in err, err
+
+
+FAR_CAMERA = ROOT / "sample_videos" / "clips" / "two_cameras.far.seats.json"  # the bundled far camera's own map
+
+
+def test_another_cameras_map_of_the_same_shape_is_refused_by_what_it_reads(capsys) -> None:
+    """The judge's slip as met: the sample game (1920x1080) audited with the far camera's 1280x720 map. It scales
+    (spec §2), but the hands read through it disagree with the protocol's count on every vote: refused, exit 1."""
+    code = main(["--lang", "en", "audit", str(VIDEO), "--protocol", str(PROTOCOL), "--seats", str(FAR_CAMERA)])
+    err = [x for x in capsys.readouterr().err.splitlines() if not x.startswith("audit:")]
+    refusal = [x for x in err if "disagree" in x]
+    assert code == 1 and len(refusal) == 1, err
+    for named in ("1280x720", "1920x1080", str(FAR_CAMERA), "13 of 13 votes", "mark the seats on this video"):
+        assert named in refusal[0], (named, refusal[0])
+    assert "Traceback" not in "\n".join(err)
