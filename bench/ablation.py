@@ -1,11 +1,11 @@
-"""What each vision rule buys: observe with every switch of vision.options turned off in turn, on our own rendered
-day clips and on the validation day clips. (The tracking detector the zone model replaced, and what that change
+"""What each vision model choice buys: observe with every switch of vision.options turned off in turn, on our own
+rendered day clips and on the validation day clips. (The tracking detector the zone model replaced, and what that change
 bought, are in docs/measurements.md.)
 
     python3 bench/ablation.py [--jobs N] [--clips NAME ...] [--out DIR]
 
-Each clip is watched from its first frame, like `stopframe observe`. Rules that act after detection
-(zone_model, landing, still_picture, picture_thumbs, miss_once) share one detector pass per detector set-up. Scored by
+Each clip is watched from its first frame, like `stopframe observe`. Switches that act after detection
+(zone_model, picture_thumbs) share one detector pass per detector set-up. Scored by
 ../shared/validation/score_observe.py (called as a program: recall, precision, median |onset error|, an event
 matching within 3 frames) and by vision.scoring (mean |onset error| in frames over matched events). Prints one
 markdown table. Outputs under bench/out/ablation (gitignored), reused when present.
@@ -32,7 +32,7 @@ from vision.options import DEFAULT, VisionOptions  # noqa: E402
 from vision.scoring import Score, score_intervals  # noqa: E402
 
 OUT = ROOT / "bench" / "out" / "ablation"
-AFTER_DETECTION = ("zone_model", "landing", "still_picture", "picture_thumbs", "miss_once")  # switches that need no
+AFTER_DETECTION = ("zone_model", "picture_thumbs")  # switches that need no
 # detector pass of their own
 
 

@@ -1,6 +1,6 @@
 """What the votes-only audit costs against the decode of the frames it needs, side by side in one run.
 
-    python3 bench/audit_cost.py [--game STEM ...] [--busy] [--variants default gating=off zone_gating=off ...]
+    python3 bench/audit_cost.py [--game STEM ...] [--busy] [--variants default gating=off tight_look=off ...]
                                 [--model full|lite] [--repeat N]
 
 For each game (default: the bundled sample game; `--busy` adds the busy table of sample_videos/busy.py,
@@ -78,9 +78,9 @@ def decode_child(video: str, spans: list[tuple[float, float]]) -> dict:
 
 
 def parse_variant(text: str) -> tuple[bool, dict[str, bool]]:
-    """(change gating, VisionOptions switches) of a variant such as `gating=off,zone_gating=off`."""
+    """(change gating, VisionOptions switches) of a variant such as `gating=off,tight_look=off`."""
     gating, switches = True, {}
-    names = {f.name for f in fields(_options())}
+    names = {f.name for f in fields(_options()) if isinstance(getattr(_options(), f.name), bool)}  # the switches
     for part in filter(None, text.split(",")):
         if part == "default":
             continue

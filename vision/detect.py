@@ -12,26 +12,28 @@ For hands resting on the table (`resting=True`, what observe() asks for) more ru
 - an open palm or a finger is believed only after a second look (vision.second_look);
 - a detection with no skin colour on a spot unchanged since the window's first frame is a prop, not a
   hand (`looks_like_prop`, asked of the tighter look at a zone that came to rest on something new);
-- the longer a picture stays still, the rarer the re-checks (GATE_REFRESH_MAX);
+- the longer a picture stays still, the rarer the re-checks (`LookSchedule.refresh_max`);
 - where something has come to rest in a seat's zone and no hand was found, a look at a tighter crop of the
   zone decides (`_relook`): more pixels per hand.
 
 What a detector run costs is what the audit costs (a look is ~20 ms of CPU, decoding a 1080p
-frame ~2 ms), so more rules keep the looks where the hands are:
-- the picture gating compares is the seat's zone, not its whole crop (`zone_gating`): a crop takes in
-  the player's arms, the table edge and the neighbours, which real players move all the time, and a hand
-  there lies in no zone or in a zone its own seat watches;
-- a still zone that shows what it showed on the window's first frame is not re-checked (`still_lead`):
-  a fresh look has nothing to forget, so on an unchanged picture it can only repeat the runs that agreed;
-- a reading refused as no readable hand is an answer gating may repeat (`refused_repeat`): a fresh look on the
-  same picture refuses the same reading;
-- a zone in motion is looked at every MOTION_STEP frames, and the frames it skipped are looked back at where a
-  look finds a hand come or gone (`sparse_motion`);
-- a miss in a changed zone needs no second run to agree (`miss_stands`), and a still zone showing something new
-  where no hand is found is looked at less and less often (`doubt_backoff`);
-- a still zone's periodic re-check stops once a run on its settled picture read what the run before it did
-  (`settled_recheck`), and a zone whose last two runs read it alike is looked at again only when its picture moves
-  by more than a resting hand's jitter (`steady_gate`).
+frame ~2 ms), so more rules keep the looks where the hands are (their knobs: `LookSchedule`):
+- the picture gating compares is the seat's zone, not its whole crop: a crop takes in the player's arms, the
+  table edge and the neighbours, which real players move all the time, and a hand there lies in no zone or in a
+  zone its own seat watches;
+- a still zone that shows what it showed on the window's first frame is not re-checked: a fresh look has
+  nothing to forget, so on an unchanged picture it can only repeat the runs that agreed;
+- a reading refused as no readable hand is an answer gating may repeat: a fresh look on the same picture
+  refuses the same reading;
+- a still zone that shows something new where no hand was found is looked at again rather than its miss repeated
+  (a fresh look carries no miss over), less and less often the longer it stays so;
+- a zone in motion is looked at every `motion_step` frames (a hand in flight is no vote), and the frames it
+  skipped are looked back at where a look finds a hand come or gone;
+- a miss in a changed zone needs no second run to agree;
+- a still zone's periodic re-check stops once a run on its settled picture read what the run before it did, and a
+  zone whose last two runs read it alike is looked at again only when its picture moves by more than a resting
+  hand's jitter;
+- a hand's second look (or thumb reading) holds while gating repeats the run it was made on.
 """
 
 from __future__ import annotations
@@ -59,22 +61,13 @@ PALM_POINTS = [0, 5, 9, 13, 17]
 THUMB_SIZE = 32  # change-gating thumbnail side
 GATE_MAX_DIFF = 14.0  # grey levels in a thumbnail cell: a hand entering changes some cell by far more
 GATE_MEAN_DIFF = 2.0  # grey levels over the whole thumbnail: lighting drift, camera shake
-GATE_REFRESH = 12  # run the detector at least this often (frames) even on a still picture ...
-GATE_REFRESH_MAX = 48  # ... or, for resting hands, at most this rarely: on a picture still for s frames every
-# max(12, s / 2) frames; the short interval at first keeps a hand that rests only half a second from being missed.
 HOLD_FRAMES = 50  # how long a confirmed hand survives detector misses on an unchanged picture (tracking streams)
 HOLD_MAX_DIFF, HOLD_MEAN_DIFF = 30.0, 3.0  # 'unchanged' for holding: a 1-px jitter of a resting hand moves
 # a high-contrast cell by ~17 grey levels; a hand leaving changes its cells by ~100
-GATE_AGREE = 2  # consecutive runs that must agree before a still picture may reuse their answer
 LIT_GREY = 60.0  # mean grey of a seat's crop on a lit table (the sample game: 55-67)
 DARK_MEAN, DARK_STD = 18.0, 6.0  # a crop this dark and flat shows nothing (lens covered, lights off)
 MIN_VISIBLE = 0.5  # share of a zone that must lie inside the frame
 DETECT_CONFIDENCE = 0.3  # MediaPipe's thresholds (observe() lowers them for hands resting on the table)
-MOTION_HOLD = 12  # frames skipped in flight kept to look back at (half a second)
-MOTION_STEP = 3  # frames between looks at a zone whose picture keeps changing from frame to frame (sparse_motion):
-# a hand in flight is no vote; the first frame it moves on and the frame it comes to rest on are looked at at once
-RELOOK_STILL = 3  # frames a changed picture must have been still before a fresh look (a moving arm is no vote)
-DOUBT_BACKOFF = 8  # frames of a still, doubtful zone (something new, no hand found) per step of its look interval
 RELOOK_SCORE = 0.5  # the detector score given to a hand a fresh look found (IMAGE mode reports none per seat)
 # A prop is no hand: a white cup or bottle by a seat can be read as a hand (under H.264 crf 40 as a small open
 # hand, in the dark as a fist once the real hand has gone). Two physical marks set it apart, and a detection must
@@ -238,6 +231,29 @@ def _beside(hand: Hand, refused: list[tuple[float, float]]) -> bool:
     return any(math.hypot(cx - x, cy - y) > reach for cx, cy in refused)
 
 
+@dataclass(frozen=True)
+class LookSchedule:
+    """When a seat's detector looks again, in frames: change gating's knobs, and those of the rules that keep the
+    looks at resting hands where the hands are (see the module's doc)."""
+
+    agree: int = 2  # consecutive runs that must agree before a still picture may reuse their answer
+    refresh: int = 12  # run the detector at least this often even on a still picture ... (a run on a picture still
+    # this long is a settled one: once two settled runs agree, a resting hand's re-checks end)
+    refresh_max: int = 48  # ... or, for resting hands, at most this rarely: on a picture still for s frames every
+    # max(refresh, s / 2) frames; the short interval at first keeps a hand that rests only half a second from being
+    # missed
+    relook_still: int = 3  # frames a changed picture must have been still before a fresh look (a moving arm is no vote)
+    motion_step: int = 3  # frames between looks at a zone whose picture keeps changing from frame to frame: a hand in
+    # flight is no vote; the first frame it moves on and the frame it comes to rest on are looked at at once
+    motion_hold: int = 12  # frames skipped in flight kept to look back at (half a second)
+    doubt_backoff: int = 8  # frames of a still, doubtful zone (something new, no hand found) per step of its look
+    # interval: the zone model counts looked misses on one unchanged picture as one, so later looks only buy a
+    # chance of finding the hand
+
+
+SCHEDULE = LookSchedule()
+
+
 @dataclass
 class _SeatStream:
     seat: int
@@ -258,15 +274,14 @@ class _SeatStream:
     run_still: int = 0  # `still` at the last detector run
     readings: deque = field(default_factory=lambda: deque(maxlen=3))  # the seat's own reading at the last runs
     moving: int = 0  # frames in a row on which the zone moved from the frame before (0: it rests or shakes)
-    in_flight: deque = field(default_factory=lambda: deque(maxlen=MOTION_HOLD))  # frames skipped (Pictures) while
+    in_flight: deque = field(default_factory=lambda: deque(maxlen=SCHEDULE.motion_hold))  # frames skipped (Pictures) while
     # the zone has kept moving
     recent: deque = field(default_factory=lambda: deque(maxlen=HOLD_FRAMES))  # (index, thumbnail) of past frames
     lead: np.ndarray | None = None  # the grey crop on the first frame of the window (resting hands: props) ...
     lead_thumb: np.ndarray | None = None  # ... and its thumbnail
     zone_cells: np.ndarray | None = None  # the zone's cells in a ZONE_SIDE picture of the crop (zone model)
-    looked_tight: bool = False  # the current still picture has had its look at the tight crop
-    gate_cells: np.ndarray | None = None  # the thumbnail cells gating compares: the zone's, grown by a cell
-    # (zone_gating), None: the whole thumbnail
+    gate_cells: np.ndarray | None = None  # the thumbnail cells gating compares (resting hands): the zone's, grown
+    # by a cell, so the arms and neighbours in the crop's margin cost no look; None: the whole thumbnail (nights)
     lead_zone: np.ndarray | None = None  # the zone's cells on the window's first frame
     zone_now: np.ndarray | None = None  # ... and on the current frame
 
@@ -356,9 +371,8 @@ class SeatDetector:
         stream = _SeatStream(seat, crop, self.backend.tracker() if self.tracking else None)
         if self.resting:
             stream.zone_cells = zone_mask(crop, self.seat_map.seats[seat].zone)
-            if self.options.zone_gating:
-                cells = zone_mask(crop, self.seat_map.seats[seat].zone, THUMB_SIZE).astype(np.uint8)
-                stream.gate_cells = cv2.dilate(cells, np.ones((3, 3), np.uint8)).astype(bool)
+            cells = zone_mask(crop, self.seat_map.seats[seat].zone, THUMB_SIZE).astype(np.uint8)
+            stream.gate_cells = cv2.dilate(cells, np.ones((3, 3), np.uint8)).astype(bool)
         return stream
 
     def reset(self) -> None:
@@ -421,7 +435,7 @@ class SeatDetector:
             if stream.lead is None:
                 stream.lead, stream.lead_thumb = grey, thumb
             if stream.anchor is None or not _same_picture(view, stream.anchor):
-                stream.anchor, stream.still, stream.looked_tight = view, 0, False
+                stream.anchor, stream.still = view, 0
             stream.still += 1
             stream.moving = stream.moving + 1 if self._flying(stream, view, picture.index) else 0
             stream.recent.append((picture.index, thumb))
@@ -443,7 +457,7 @@ class SeatDetector:
         own = work.result.own[stream.seat] = [h for h in stream.last_hands if h.seat == stream.seat]
         # a zone-gated stream vouches for its own zone only: the other zones its crop shows may have changed
         work.found.extend(stream.last_hands if stream.gate_cells is None else own)
-        for seat, centre in stream.rejected:  # its refusals repeated with its answer (refused_repeat)
+        for seat, centre in stream.rejected:  # its refusals repeated with its answer: the same picture refuses alike
             if stream.gate_cells is None or seat == stream.seat:
                 work.refused.setdefault(seat, []).append(centre)
 
@@ -456,7 +470,6 @@ class SeatDetector:
         raw = look.hands
         if self.options.tight_look and self.pose_check is not None and self._doubtful(stream, raw, thumb):
             raw = raw + self._relook(stream, picture.image, look)
-            stream.looked_tight = True
         result.ran += 1
         result.looked.add(stream.seat)
         result.fresh.update(h.seat for h in raw)
@@ -501,10 +514,11 @@ class SeatDetector:
         return result
 
     def _checked_since(self, seat: int, looked: set[int]) -> int | None:
-        """The frame from which a second look at `seat` still holds (check_once): its detector's last run, where
-        change gating repeated that run's answer on this frame (the zone shows the picture it ran on)."""
+        """The frame from which a second look at `seat` still holds: its detector's last run, where change gating
+        repeated that run's answer on this frame (the zone shows the picture it ran on, so a look at it again would
+        only repeat the reading)."""
         stream = self.streams.get(seat)
-        if not self.options.check_once or stream is None or seat in looked:
+        if stream is None or seat in looked:
             return None
         return stream.last_run_index
 
@@ -514,7 +528,7 @@ class SeatDetector:
         to rest on something the window's first frame did not show (a hand put down that the look at the seat's
         crop missed). Not on a refused or a lost hand as such: on the stress clips that brought back
         hands in motion and compression artefacts (3 false findings)."""
-        if any(h.seat == stream.seat for h in raw) or stream.lead_thumb is None or stream.still < RELOOK_STILL:
+        if any(h.seat == stream.seat for h in raw) or stream.lead_thumb is None or stream.still < SCHEDULE.relook_still:
             return False
         return SeatDetector._shows_new(stream, thumb)
 
@@ -576,14 +590,14 @@ class SeatDetector:
                                  HOLD_MAX_DIFF, HOLD_MEAN_DIFF, lit=True)
 
     def _in_flight(self, stream: _SeatStream, index: int) -> bool:
-        """Whether the seat's zone keeps changing and was looked at less than MOTION_STEP frames ago (sparse_motion):
+        """Whether the seat's zone keeps changing and was looked at less than `motion_step` frames ago (resting hands):
         a hand in flight is no vote, so its frames wait; the first frame the zone moves on and the frame it comes to
         rest on are looked at at once, and where a look finds a hand come or gone the waiting frames get theirs,
         looked at from the latest back. The first moving frame's look is what the landing rule needs: with it
         waiting too, a hand swooping in was seen first where it landed, the zone model began its run on the
         frames of pixels moving before that, and onsets came 4 frames early (our renders)."""
-        return (self._fresh(self.options.sparse_motion) and stream.reference is not None and stream.moving > 1
-                and index - stream.last_run_index < MOTION_STEP)
+        return (self.resting and stream.reference is not None and stream.moving > 1
+                and index - stream.last_run_index < SCHEDULE.motion_step)
 
     def _pin_back(self, stream: _SeatStream, now: bool) -> list[tuple[int, float, Hand | None, bool]]:
         """The frames skipped in flight, looked at from the latest back to the first that does not show what this
@@ -612,52 +626,50 @@ class SeatDetector:
 
     def _unchanged(self, stream: _SeatStream, view: np.ndarray, thumb: np.ndarray, index: int) -> bool:
         """Whether the seat's detector may repeat its last answer: the picture it compares (`view`: the zone's cells
-        with zone_gating, else the whole thumbnail `thumb`) matches the one at its last run, and no rule wants a
-        look."""
-        refresh = min(GATE_REFRESH_MAX, max(GATE_REFRESH, stream.still // 2)) if self.resting else GATE_REFRESH
-        if stream.reference is None or (stream.agree < GATE_AGREE and not self._miss_stands(stream)):
+        for resting hands, else the whole thumbnail `thumb`) matches the one at its last run, and no rule wants a
+        look. A refused reading is part of the answer repeated: a fresh look at the same picture refuses it again."""
+        refresh = (min(SCHEDULE.refresh_max, max(SCHEDULE.refresh, stream.still // 2)) if self.resting
+                   else SCHEDULE.refresh)
+        if stream.reference is None or (stream.agree < SCHEDULE.agree and not self._miss_stands(stream)):
             return False
         if index - stream.last_run_index >= refresh and not self._recheck_spared(stream, thumb):
             return False
-        if self.resting and stream.rejected and not self.options.refused_repeat:
-            return False
         # a still picture showing something new in the zone and no hand found there: a fresh look has no state to
-        # carry a miss, so a repeated miss is no answer (look_on_miss); gating it froze a dark fist behind a bottle
-        # on the cluttered wood render (stress_clutter) for 10 of its 13 frames, which fresh looks find on 6.
-        # Without that rule, only the tight look is still due.
-        due = self.options.look_on_miss or (self.options.tight_look and not stream.looked_tight)
-        if due and self.resting and self._doubtful(stream, stream.last_hands, thumb) and self._doubt_due(stream, index):
+        # carry a miss, so a repeated miss is no answer; gating it froze a dark fist half hidden behind a prop,
+        # which only some fresh looks find
+        if self.resting and self._doubtful(stream, stream.last_hands, thumb) and self._doubt_due(stream, index):
             return False
-        if self._fresh(self.options.steady_gate) and stream.agree >= GATE_AGREE and _steady(stream, open_runs=3):
+        # a zone whose last runs read it alike moves on only by more than a resting hand's jitter (and a dim zone's
+        # differences scaled up to a lit one's): zones drifting under arms and shadows keep their answer
+        if self.resting and stream.agree >= SCHEDULE.agree and _steady(stream, open_runs=3):
             return _same_picture(view, stream.reference, HOLD_MAX_DIFF, HOLD_MEAN_DIFF, lit=True)
         return _same_picture(view, stream.reference)
 
-    def _fresh(self, switch: bool) -> bool:
-        """Whether a rule for resting hands (watched by fresh looks) applies: its switch, on."""
-        return self.resting and switch
-
     def _recheck_spared(self, stream: _SeatStream, thumb: np.ndarray) -> bool:
-        """Whether a still zone due for its periodic re-check needs none: it shows its window's first picture
-        (still_lead), or a run on its settled picture read what the run before it did (settled_recheck)."""
-        if self._fresh(self.options.still_lead) and not self._shows_new(stream, thumb, lit=True):
+        """Whether a still zone of a resting hand due for its periodic re-check needs none: a fresh look on an
+        unchanged picture can only repeat the runs before it. So where the zone shows its window's first picture (a
+        dim zone's differences scaled up to a lit one's, else a dark hand landing late barely moves it off that
+        picture), or where a run on its settled picture read what the run before it did; runs made while a hand
+        was still settling keep being re-checked (a landing fist can read as a finger before it reads right)."""
+        if not self.resting:
+            return False
+        if not self._shows_new(stream, thumb, lit=True):
             return True
-        return self._fresh(self.options.settled_recheck) and stream.run_still >= GATE_REFRESH and _steady(stream)
+        return stream.run_still >= SCHEDULE.refresh and _steady(stream)
 
     def _doubt_due(self, stream: _SeatStream, index: int) -> bool:
         """Whether a still zone that shows something new, where no hand was found, is due for its next look: on
-        every frame for its first DOUBT_BACKOFF still frames, then every second frame for as many, every third...
-        (doubt_backoff). The zone model takes looked misses on one unchanged picture for a single miss and a repeated miss for no
+        every frame for its first `doubt_backoff` still frames, then every second frame for as many, every third...
+        The zone model takes looked misses on one unchanged picture for a single miss and a repeated miss for no
         evidence, so the later looks only buy a chance of finding the hand, which it back-dates over that picture."""
-        if not self.options.doubt_backoff:
-            return True
-        return index - stream.last_run_index > max(0, stream.still - RELOOK_STILL) // DOUBT_BACKOFF
+        return index - stream.last_run_index > max(0, stream.still - SCHEDULE.relook_still) // SCHEDULE.doubt_backoff
 
     def _miss_stands(self, stream: _SeatStream) -> bool:
         """Whether the seat's last run, a fresh look that found no hand of the seat and refused no reading there,
-        may be repeated without a second run to agree (miss_stands): look_on_miss and still_lead already decide
-        when such a zone is looked at again (as soon as it rests on something new, or when it changes)."""
-        return (self._fresh(self.options.miss_stands and self.options.look_on_miss)
-                and not _holds(stream.last_hands, stream.seat)
+        may be repeated without a second run to agree: the rules for resting hands already decide when such a zone
+        is looked at again (as soon as it rests on something new, or when it changes), and a second run to agree
+        would almost always repeat the miss."""
+        return (self.resting and not _holds(stream.last_hands, stream.seat)
                 and not any(seat == stream.seat for seat, _ in stream.rejected))
 
     @staticmethod

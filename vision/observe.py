@@ -151,9 +151,7 @@ def window_runs(seen: dict[int, list[Sighting]], zones: dict[int, list], end: tu
         seen = settle_thumbs(seen)
     if not options.zone_model:
         return {n: runs_from_sightings(s, *end, gap_frames, min_run_frames, MIN_SUPPORT) for n, s in seen.items()}
-    return {n: decode_runs(s, zones.get(n) or None, noise_sigma(zones.get(n) or []), *end, landing=options.landing,
-                           still_picture=options.still_picture, miss_once=options.miss_once)
-            for n, s in seen.items()}
+    return {n: decode_runs(s, zones.get(n) or None, noise_sigma(zones.get(n) or []), *end) for n, s in seen.items()}
 
 
 def settle_thumbs(seen: dict[int, list[Sighting]]) -> dict[int, list[Sighting]]:

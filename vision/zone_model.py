@@ -142,14 +142,15 @@ def _misses_once(sightings: Sequence[Sighting], zones: Sequence[np.ndarray], emp
 
 
 def decode_runs(sightings: Sequence[Sighting], zones: Sequence[np.ndarray] | None, sigma: float,
-                end_frame: int, end_t: float, landing: bool = True, still_picture: bool = True,
-                miss_once: bool = True) -> list[Run]:
+                end_frame: int, end_t: float) -> list[Run]:
     """One seat's hand runs in one window (sightings one per frame, in order; `zones` its zone's cells per frame,
-    None: no pixel evidence). `landing`: the onset is moved to where the palm stops moving (vision.intervals);
-    `still_picture`: and back over the frames before it that show the very same picture (_from_still_picture)."""
+    None: no pixel evidence). A looked miss on the picture of the last one counts once (_misses_once); a run's
+    onset is moved to where the palm stops moving (the landing rule, vision.intervals: a swooping hand is over the
+    zone a few frames before it lands), then back over the frames before it that show the very same picture
+    (_from_still_picture: a landed hand refused as unreadable for a few frames)."""
     empty = empty_frames(zones, sightings, sigma) if zones is not None else [None] * len(sightings)
     scores = [evidence(s, e) for s, e in zip(sightings, empty, strict=True)]
-    if zones is not None and miss_once:
+    if zones is not None:
         scores = _misses_once(sightings, zones, empty, scores, sigma)
     path = viterbi(scores)
     runs: list[Run] = []
@@ -167,8 +168,8 @@ def decode_runs(sightings: Sequence[Sighting], zones: Sequence[np.ndarray] | Non
             a += 1
         while b > a and scores[b - 1] <= 0:
             b -= 1
-        run = _run(sightings, a, b, end_frame, end_t, landing) if a < b else None
-        if run is not None and zones is not None and still_picture:
+        run = _run(sightings, a, b, end_frame, end_t) if a < b else None
+        if run is not None and zones is not None:
             run = _from_still_picture(run, sightings, zones, empty, a, sigma)
         if run is not None:
             runs.append(run)
@@ -190,21 +191,20 @@ def _from_still_picture(run: Run, sightings: Sequence[Sighting], zones: Sequence
     return run if still == k else replace(run, on_frame=sightings[still].index, on=sightings[still].t)
 
 
-def _run(sightings: Sequence[Sighting], i: int, j: int, end_frame: int, end_t: float, landing: bool) -> Run | None:
-    """The hand run over sightings[i:j] (decoded as "hand"), or None when no detection backs it."""
+def _run(sightings: Sequence[Sighting], i: int, j: int, end_frame: int, end_t: float) -> Run | None:
+    """The hand run over sightings[i:j] (decoded as "hand") from where its palm came to rest to where it left, or
+    None when no detection backs it or it never came to rest (a hand passing through or leaving is no vote)."""
     span = sightings[i:j]
     seen = [s for s in span if s.present]
     if not any(s.looked and not s.repeat for s in seen):
         return None
-    first, last = 0, len(seen) - 1
-    if landing:
-        if settled_from(seen) is None:
-            return None  # it never came to rest: a hand passing through or leaving, no vote
-        first, last = resting_span(seen)
+    if settled_from(seen) is None:
+        return None  # it never came to rest: a hand passing through or leaving, no vote
+    first, last = resting_span(seen)
     # a hand already at rest when first found rests from where the model's run begins (frames with no detector
     # answer on a zone that differed from its background); one found swooping in, from where it stopped
     on = seen[first] if first else span[0]
-    if landing and last < len(seen) - 1:
+    if last < len(seen) - 1:
         off_frame, off_t = seen[last + 1].index, seen[last + 1].t
     elif j < len(sightings):
         off_frame, off_t = sightings[j].index, sightings[j].t

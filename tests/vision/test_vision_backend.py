@@ -75,20 +75,6 @@ def test_a_hand_found_from_frame_n_is_reported_from_n_and_absent_seats_stay_abse
     assert not backend.closed  # a given back end is its maker's to close
 
 
-def test_a_miss_on_a_zone_showing_something_new_is_looked_at_again_not_repeated() -> None:
-    # fresh looks carry no state, so a repeated miss where the zone shows something new is no answer
-    # (VisionOptions.look_on_miss): the seat is looked at on every frame once its picture is still (doubt_backoff,
-    # which thins those looks out the longer the picture stays, is off here: tests/vision/test_vision_cost.py)
-    scene = Scene(_three_seats())
-    scene.show(scene.hand(3, "fist"), range(5, 40), missed=True)
-    looked = {}
-    base = replace(DEFAULT, doubt_backoff=False)
-    for name, options in (("on", base), ("off", replace(base, look_on_miss=False))):
-        with SeatDetector(scene.seat_map, resting=True, options=options, backend=FakeBackend(scene)) as detector:
-            looked[name] = [3 in r.looked for r in _run(detector, scene, 40)[8:]]
-    assert all(looked["on"]) and sum(looked["off"]) < len(looked["off"]) / 2
-
-
 def test_an_open_reading_beside_a_refused_one_in_the_same_zone_is_no_form(monkeypatch: pytest.MonkeyPatch) -> None:
     # VisionOptions.lone_open: two hand-like things in one zone, one refused as no readable hand: which is the
     # vote is unknown, so the open palm's reading is no evidence of the form (its presence stands)

@@ -1,9 +1,8 @@
-"""The detector's looks follow the hands in the zones, not the frames (vision.detect's zone_gating,
-still_lead, refused_repeat, sparse_motion, miss_stands, doubt_backoff, settled_recheck and
-steady_gate), and a frame is converted to BGR only where a look needs it (vision.video.Picture).
+"""The detector's looks follow the hands in the zones, not the frames (vision.detect's rules for resting hands),
+and a frame is converted to BGR only where a look needs it (vision.video.Picture).
 
-On the scripted detector (tests/fakes.py): what each rule saves is counted in looks, and what the detector
-reports with it on is what it reports with it off.
+On the scripted detector (tests/fakes.py): each rule's looks are counted, and what the detector reports under
+change gating is what it reports looking at every frame.
 """
 
 from __future__ import annotations
@@ -17,7 +16,16 @@ import pytest
 from fakes import FPS, FakeBackend, Scene
 
 from contract.seats import SeatMap, seat_map_from_json
-from vision.detect import FrameResult, SeatDetector
+from vision.crops import crop_for_zone
+from vision.detect import (
+    SCHEDULE,
+    THUMB_SIZE,
+    ZONE_SIDE,
+    FrameResult,
+    SeatDetector,
+    _same_picture,
+    grey_square,
+)
 from vision.options import DEFAULT, VisionOptions
 from vision.pose import Pose
 from vision.video import Picture
@@ -29,17 +37,13 @@ def _three_seats() -> SeatMap:
     return seat_map_from_json({"format": "stopframe-seats/1", "frame_size": [640, 360], "seats": seats})
 
 
-BASE = replace(DEFAULT, still_lead=True, sparse_motion=False, steady_gate=False, settled_recheck=False)
-
-
-def _on_off(scene: Scene, frames: int, rule: str, base: VisionOptions = BASE) -> dict[str, list[FrameResult]]:
-    """Every frame's result with a gating rule on and off; the periodic re-check of a still zone, moving zones and
-    holding's margin for gating stay out of both unless it is the rule (or `base` says otherwise), so only what the
-    rule changes counts."""
+def _gated_and_every(scene: Scene, frames: int, options: VisionOptions = DEFAULT) -> dict[str, list[FrameResult]]:
+    """Every frame's result under change gating and its rules ("gated") and with the detector run on every frame
+    and seat ("every")."""
     out = {}
-    for name, value in (("on", True), ("off", False)):
-        options = replace(base, **{rule: value})
-        with SeatDetector(scene.seat_map, resting=True, options=options, backend=FakeBackend(scene)) as detector:
+    for name, gating in (("gated", True), ("every", False)):
+        with SeatDetector(scene.seat_map, gating=gating, resting=True, options=options,
+                          backend=FakeBackend(scene)) as detector:
             out[name] = _run(detector, scene, frames)
     return out
 
@@ -59,25 +63,33 @@ def _busy_scene(frames: int) -> Scene:
     return scene
 
 
-def test_zone_gating_looks_only_where_the_zone_changes_and_reports_the_same_hands() -> None:
+def _crop_changes(scene: Scene, seat: int, frames: int) -> list[bool]:
+    """Per frame after the first: whether the seat's whole crop differs from the frame before by gating's margin."""
+    crop = crop_for_zone(scene.seat_map.seats[seat].zone, scene.seat_map.frame_size)
+    thumbs = [cv2.resize(grey_square(crop, cv2.cvtColor(scene.frame(i), cv2.COLOR_BGR2GRAY), ZONE_SIDE),
+                         (THUMB_SIZE, THUMB_SIZE), interpolation=cv2.INTER_AREA).astype(np.float32)
+              for i in range(frames)]
+    return [not _same_picture(now, before) for before, now in zip(thumbs[:-1], thumbs[1:], strict=True)]
+
+
+def test_gating_looks_only_where_the_zone_changes_and_reports_the_same_hands() -> None:
+    # gating compares the seat's zone, not its whole crop: what moves beside the zone costs no look
     scene = _busy_scene(60)
-    runs = _on_off(scene, 60, "zone_gating")
-    looks = {name: sum(1 in r.looked for r in results) for name, results in runs.items()}
-    hands = {name: [sorted(r.hands) for r in results] for name, results in runs.items()}
-    assert hands["on"] == hands["off"] == [[]] * 20 + [[1]] * 40
-    assert looks["off"] == 60  # the crop changes on every frame
-    assert looks["on"] <= 6  # the first runs, the landing and the runs that agree on it
+    assert all(_crop_changes(scene, 1, 60))  # the seat's crop changes on every frame
+    runs = _gated_and_every(scene, 60)
+    looks = _looks(runs, 1)
+    assert _hands(runs)["gated"] == _hands(runs)["every"] == [[]] * 20 + [[1]] * 40
+    assert looks["gated"] <= 6  # the first runs, the landing and the runs that agree on it
 
 
 def test_a_still_zone_showing_its_first_picture_is_not_rechecked() -> None:
     scene = Scene(_three_seats())
     scene.show(scene.hand(2, "fist"), range(0, 200))  # resting since before the window: its first picture
-    runs = _on_off(scene, 200, "still_lead")
-    looks = {name: sum(len(r.looked) for r in results) for name, results in runs.items()}
-    hands = {name: [sorted(r.hands) for r in results] for name, results in runs.items()}
-    assert hands["on"] == hands["off"] == [[2]] * 200
-    assert looks["on"] == 2 + 1 + 1  # seat 2: the two runs that agree, seats 1 and 3 one run (miss_stands), then nothing
-    assert looks["off"] > looks["on"] + 3 * 5  # the periodic re-checks of the old gating
+    runs = _gated_and_every(scene, 200)
+    looks = sum(len(r.looked) for r in runs["gated"])
+    assert _hands(runs)["gated"] == _hands(runs)["every"] == [[2]] * 200
+    assert looks == 2 + 1 + 1  # seat 2: the two runs that agree, seats 1 and 3 one run each (an empty zone's miss
+    # stands), then nothing: no periodic re-check, which would come every 12 to 48 frames
 
 
 def _seat_1_by_frame(results: list[FrameResult]) -> list[tuple[float, float] | None]:
@@ -98,13 +110,14 @@ def test_a_zone_in_motion_is_looked_at_sparsely_and_its_landing_and_lift_keep_th
     for i in range(41, 45):  # then, moving on, a fist found as it slides in, resting from frame 45 to 69, then gone
         scene.show(slide[i % 3], range(i, i + 1))
     scene.show(scene.hand(1, "fist"), range(45, 70))
-    runs = _on_off(scene, 90, "sparse_motion")
-    looks = {name: sum(1 in r.looked for r in results) for name, results in runs.items()}
+    runs = _gated_and_every(scene, 90)
     palms = {name: _seat_1_by_frame(results) for name, results in runs.items()}
-    assert [p is not None for p in palms["on"]] == [False] * 41 + [True] * 29 + [False] * 20
-    assert palms["on"][45:] == palms["off"][45:]  # in its place from the frame it lands on (skipped, then pinned)
-    assert any(1 in r.pinned for r in runs["on"])  # the landing came on a frame skipped in flight
-    assert looks["on"] < looks["off"] - 10  # the sweep's frames: one look in MOTION_STEP
+    assert [p is not None for p in palms["gated"]] == [False] * 41 + [True] * 29 + [False] * 20
+    assert palms["gated"][45:] == palms["every"][45:]  # in its place from the frame it lands on (skipped, then pinned)
+    assert any(1 in r.pinned for r in runs["gated"])  # the landing came on a frame skipped in flight
+    swept = [i for i, r in enumerate(runs["gated"][:41]) if 1 in r.looked and i >= 10]
+    assert 10 in swept  # the first frame the zone moves on is looked at at once ...
+    assert len(swept) <= 2 + 31 // 3  # ... then one frame in three while it keeps moving, not each
 
 
 def test_a_refused_reading_is_repeated_by_gating_with_its_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -112,7 +125,7 @@ def test_a_refused_reading_is_repeated_by_gating_with_its_refusal(monkeypatch: p
 
     scene = Scene(_three_seats())
     refused = scene.hand(2, "fist")
-    scene.show(refused, range(0, 80))  # there from the first frame: no look_on_miss (the zone shows its lead)
+    scene.show(refused, range(0, 80))  # there from the first frame: the zone shows its first picture
     wrist = scene.hands[refused].landmarks[0, :2]
     real = vision.detect.plausible_hand
 
@@ -121,11 +134,10 @@ def test_a_refused_reading_is_repeated_by_gating_with_its_refusal(monkeypatch: p
         return real(points, world) and not np.allclose(crop.to_frame(points)[0, :2], wrist, atol=3.0)
 
     monkeypatch.setattr(vision.detect, "plausible_hand", refuse_the_fist)
-    runs = _on_off(scene, 80, "refused_repeat")
-    looks = {name: sum(2 in r.looked for r in results) for name, results in runs.items()}
+    runs = _gated_and_every(scene, 80)
     unread = {name: [2 in r.unread and 2 not in r.hands for r in results] for name, results in runs.items()}
-    assert all(unread["on"]) and all(unread["off"])  # refused on every frame, looked at or repeated
-    assert looks["off"] == 80 and looks["on"] <= 2
+    assert all(unread["gated"]) and all(unread["every"])  # refused on every frame, looked at or repeated
+    assert _looks(runs, 2)["gated"] <= 2  # the refusal is an answer gating repeats: no look on every frame
 
 
 def test_a_picture_gives_grey_without_converting_to_bgr_and_bgr_as_decoded() -> None:
@@ -154,22 +166,24 @@ def _hands(runs: dict[str, list[FrameResult]]) -> dict[str, list[list[int]]]:
 
 def test_an_empty_zone_is_believed_after_one_look() -> None:
     scene = Scene(_three_seats())  # nothing on the table: one look finds nothing, and nothing changes after it
-    runs = _on_off(scene, 40, "miss_stands")
-    assert _hands(runs)["on"] == _hands(runs)["off"] == [[]] * 40
-    assert _looks(runs, 1) == {"on": 1, "off": 2}
+    runs = _gated_and_every(scene, 40)
+    assert _hands(runs)["gated"] == _hands(runs)["every"] == [[]] * 40
+    assert _looks(runs, 1)["gated"] == 1  # no second run to agree with the miss
 
 
 def test_a_zone_showing_something_the_detector_misses_is_looked_at_less_and_less_often() -> None:
+    # a fresh look carries no miss over, so a still zone showing something new is looked at again rather than its
+    # miss repeated; the looks thin out the longer it stays so
     scene = Scene(_three_seats())
     scene.show(scene.hand(1, "fist"), range(10, 200), missed=True)  # in view from frame 10, never found
-    runs = _on_off(scene, 200, "doubt_backoff")
-    assert _hands(runs)["on"] == _hands(runs)["off"] == [[]] * 200
-    looks = _looks(runs, 1)
-    assert looks["off"] >= 185  # look_on_miss: every frame from the landing on
-    assert looks["on"] < looks["off"] / 3
-    looked = [i for i, r in enumerate(runs["on"]) if 1 in r.looked]
-    assert set(range(12, 20)) <= set(looked)  # every frame while it is new (once still for RELOOK_STILL frames)
-    assert max(np.diff(looked)) <= 200 // 8 + 1  # and never left alone for long
+    runs = _gated_and_every(scene, 200)
+    assert _hands(runs)["gated"] == _hands(runs)["every"] == [[]] * 200
+    looked = [i for i, r in enumerate(runs["gated"]) if 1 in r.looked]
+    assert set(range(12, 20)) <= set(looked)  # every frame while it is new (once still for SCHEDULE.relook_still)
+    assert len(looked) < 190 / 3  # then rarer: not every frame of the 190 it stays
+    gaps = np.diff([i for i in looked if i >= 12])
+    assert list(gaps) == sorted(gaps)  # the interval only grows ...
+    assert max(gaps) <= 200 // SCHEDULE.doubt_backoff + 1  # ... and never leaves the zone alone for long
 
 
 def _flipping_reads(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -193,15 +207,14 @@ def test_a_settled_hand_is_rechecked_until_its_readings_agree(monkeypatch: pytes
     scene.show(scene.hand(1, "fist"), range(20, 300))  # lands on an empty zone, rests to the end
     if flickers:
         _flipping_reads(monkeypatch)
-    runs = _on_off(scene, 300, "settled_recheck", base=replace(BASE, second_look=False))  # each reading as read
-    assert _hands(runs)["on"] == _hands(runs)["off"] == [[]] * 20 + [[1]] * 280
-    looks = _looks(runs, 1)
-    assert looks["off"] >= 2 + 6  # the landing and its agreeing run, then the periodic re-checks
-    if flickers:
-        assert looks["on"] == looks["off"]  # readings that differ keep the re-checks going
+    runs = _gated_and_every(scene, 300, replace(DEFAULT, second_look=False))  # each reading as read
+    assert _hands(runs)["gated"] == _hands(runs)["every"] == [[]] * 20 + [[1]] * 280
+    looked = [i for i, r in enumerate(runs["gated"]) if 1 in r.looked]
+    assert looked[:3] == [0, 20, 21]  # the first frame, the landing and its agreeing run
+    if flickers:  # readings that differ keep the periodic re-checks going, to the end
+        assert len(looked) >= 3 + 6 and looked[-1] >= 300 - SCHEDULE.refresh_max
     else:
-        assert looks["on"] == 1 + 2 + 1  # the first frame, the landing and its agreeing run, one re-check on the
-        # settled picture, which agrees: no more
+        assert len(looked) == 1 + 2 + 1  # one re-check on the settled picture, which agrees: no more
 
 
 @pytest.mark.parametrize("pose", ["fist", "open_palm"])
@@ -210,11 +223,10 @@ def test_a_steady_zone_is_not_looked_at_for_a_resting_hands_jitter_and_a_landing
     jitter = [scene.hand(1, pose, dx=0), scene.hand(1, pose, dx=2)]  # a resting hand shifting 2 px to and fro
     for i in range(30, 120):
         scene.show(jitter[i % 2], range(i, i + 1))
-    runs = _on_off(scene, 120, "steady_gate")
-    assert _hands(runs)["on"] == _hands(runs)["off"] == [[]] * 30 + [[1]] * 90
-    looks = _looks(runs, 1)
-    assert looks["off"] >= 85  # change gating's margin sees every shift
-    looked = [i for i, r in enumerate(runs["on"]) if 1 in r.looked]
+    assert sum(_crop_changes(scene, 1, 120)[30:]) >= 85  # change gating's margin sees every shift
+    runs = _gated_and_every(scene, 120)
+    assert _hands(runs)["gated"] == _hands(runs)["every"] == [[]] * 30 + [[1]] * 90
+    looked = [i for i, r in enumerate(runs["gated"]) if 1 in r.looked]
     readings = 3 if pose == "open_palm" else 2  # an open reading, which alone makes a wrong_form, needs a third
     assert looked[:1 + readings] == [0, *range(30, 30 + readings)]  # the first frame, the landing, agreeing runs
     assert len(looked) <= 1 + readings + 90 // 12  # then only the periodic re-checks (the jitter keeps the picture

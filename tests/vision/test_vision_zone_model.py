@@ -41,16 +41,18 @@ def runs(seen: str, zone: str | None) -> list[tuple[int, int]]:
     s = sightings(seen)
     z = zones(zone) if zone is not None else None
     return [(r.on_frame, r.off_frame)
-            for r in decode_runs(s, z, noise_sigma(z or []), len(s), len(s) / FPS, landing=False)]
+            for r in decode_runs(s, z, noise_sigma(z or []), len(s), len(s) / FPS)]
 
 
 def test_noise_is_estimated_from_the_zone_itself() -> None:
     assert 1.5 < noise_sigma(zones("e" * 30)) < 2.5
 
 
-def test_a_flicker_of_two_detections_is_no_hand_and_three_in_a_row_are() -> None:
+def test_a_flicker_of_two_detections_is_no_hand_and_a_hand_found_at_rest_is() -> None:
     assert runs("....xx....", None) == []
-    assert runs("....xxx......", None) == [(4, 7)]
+    # a run must also come to rest: the first sighting and the REST_FRAMES after it in one place (the landing rule)
+    assert runs("....xxx......", None) == []
+    assert runs("....xxxx......", None) == [(4, 8)]
 
 
 def test_a_short_gap_of_misses_does_not_split_a_hand() -> None:
@@ -101,19 +103,21 @@ def test_an_onset_moves_back_over_frames_that_show_the_very_picture_of_the_onset
          else x for x in s]  # moving 10 px a frame (half a palm): not yet at rest
     z = zones("eeehhhhhhhhhhhhhhhhhhhheeee")
     z[3:6] = [np.roll(c, 7 * (k + 1)) for k, c in enumerate(z[3:6])]  # the swoop: other cells covered each frame
-    [run] = decode_runs(s, z, noise_sigma(z), len(s), len(s) / FPS, landing=True)
+    [run] = decode_runs(s, z, noise_sigma(z), len(s), len(s) / FPS)
     assert run.on_frame == 6
-    [alone] = decode_runs(s, None, 0.0, len(s), len(s) / FPS, landing=True)
+    [alone] = decode_runs(s, None, 0.0, len(s), len(s) / FPS)
     assert alone.on_frame == 11  # without the zone's pixels: the first sighting that stays put
 
 
 def test_looked_misses_on_the_same_picture_weigh_as_one_miss() -> None:
-    # a resting hand the detector loses for its last 20 frames, looked at on each (VisionOptions.look_on_miss):
-    # the zone still shows the hand, and twenty fresh looks at one unchanged picture are one miss, not twenty
+    # a resting hand the detector loses for its last 20 frames, looked at on each (a still zone showing something
+    # new is looked at again rather than its miss repeated): the zone still shows the hand, and twenty fresh looks at
+    # one unchanged picture are one miss, not twenty, so the hand is carried until the zone empties
     seen, zone = "." * 8 + "x" * 8 + "." * 20 + "....", "e" * 8 + "h" * 28 + "eeee"
+    assert runs(seen, zone) == [(8, 36)]
+    # the same misses on a picture that changes from look to look (the covered cells shift) are each new evidence:
+    # the hand ends where the detector lost it
     s, z = sightings(seen), zones(zone)
-    once = [(r.on_frame, r.off_frame) for r in decode_runs(s, z, noise_sigma(z), len(s), len(s) / FPS, landing=False)]
-    each = [(r.on_frame, r.off_frame)
-            for r in decode_runs(s, z, noise_sigma(z), len(s), len(s) / FPS, landing=False, miss_once=False)]
-    assert once == [(8, 36)] and each == [(8, 16)]
+    z[16:36] = [np.roll(c, 9 * (k + 1)) for k, c in enumerate(z[16:36])]
+    assert [(r.on_frame, r.off_frame) for r in decode_runs(s, z, noise_sigma(z), len(s), len(s) / FPS)] == [(8, 16)]
     assert runs("." * 8 + "." * 20 + "....", "e" * 8 + "h" * 20 + "eeee") == []  # misses alone never make a hand
