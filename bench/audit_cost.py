@@ -12,7 +12,9 @@ rendered once into bench/out/busy) it measures, each in a fresh child process:
   seconds, the peak resident memory of the largest of those processes, detector looks, and the findings
   against the truth's expected day findings.
 A variant is `default`, `gating=off` (change gating off) or `RULE=on|off` for a vision.options.VisionOptions
-switch, several joined by commas. It prints one markdown table: audit CPU / decode CPU, CPU per vote window.
+switch, several joined by commas; or `command`: the whole `stopframe audit VIDEO --protocol P --seats S --out F`
+as the judge runs it (the product's observer, its worker processes, every start-up), with where its CPU goes:
+the interpreter's start-up, the imports, the main process's own work and the vision workers'. It prints one markdown table: audit CPU / decode CPU, CPU per vote window.
 `--repeat N` measures the yardstick and every audit N times, in turns, and reports the medians with their ranges:
 on this shared 2-core machine one decode's CPU time varies by some 15 % from run to run.
 Outputs (the audit reports) go to bench/out/audit_cost/.
@@ -82,7 +84,7 @@ def parse_variant(text: str) -> tuple[bool, dict[str, bool]]:
     gating, switches = True, {}
     names = {f.name for f in fields(_options()) if isinstance(getattr(_options(), f.name), bool)}  # the switches
     for part in filter(None, text.split(",")):
-        if part == "default":
+        if part in ("default", "command"):
             continue
         key, _, value = part.partition("=")
         if value not in ("on", "off") or (key != "gating" and key not in names):
@@ -120,6 +122,26 @@ def audit_child(stem: str, variant: str, model: str, out: str) -> dict:
                         model=model, observer=Observer())
     Path(out).write_text(json.dumps(report.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
     return {"stats": stats}
+
+
+def command_child(stem: str, out: str) -> dict:
+    """`stopframe audit` in this process, its CPU split: the imports, the main process's own work (reading the
+    files, the audit, the windows it watches itself), and its worker processes (each its own start-up, model load,
+    decode and looks)."""
+    def own() -> float:
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+    started = own()
+    from stopframe_cli.main import main as stopframe
+
+    imported = own()
+    code = stopframe(["audit", f"{stem}.mp4", "--protocol", f"{stem}.protocol.json", "--seats", f"{stem}.seats.json",
+                      "--out", out])
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"code": code, "stats": {}, "split": {"imports": imported - started,
+                                                 "main": own() - imported,
+                                                 "workers": workers.ru_utime + workers.ru_stime}}
 
 
 def child(args: list[str]) -> dict:
@@ -167,7 +189,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.child:
         job, *rest = args.child
-        result = decode_child(rest[0], json.loads(rest[1])) if job == "decode" else audit_child(*rest)
+        result = {"decode": lambda: decode_child(rest[0], json.loads(rest[1])), "command": lambda: command_child(*rest),
+                  "audit": lambda: audit_child(*rest)}[job]()
         peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
         print(json.dumps({**result, "peak_mb": peak / 1024}))
         return 0
@@ -180,6 +203,7 @@ def main() -> int:
             subprocess.run([sys.executable, "-m", "sample_videos", "busy", "--out", str(BUSY)], check=True, cwd=ROOT)
         stems.append(stem)
     OUT.mkdir(parents=True, exist_ok=True)
+    splits: list[tuple[str, list[dict]]] = []
     print("| game | variant | vote windows | decode frames | decode CPU (s) | audit CPU (s) | audit / decode "
           "| CPU s per window | wall (s) | peak RSS (MB) | detector runs | second looks | findings right / expected / false |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -193,7 +217,8 @@ def main() -> int:
         for _ in range(max(1, args.repeat)):  # in turns, so that a slow spell of the machine touches every job
             decodes.append(child(["decode", f"{stem}.mp4", json.dumps(round_spans(protocol))]))
             for variant in args.variants:
-                runs[variant].append(child(["audit", str(stem), variant, args.model, str(outs[variant])]))
+                job = ["command", str(stem)] if variant == "command" else ["audit", str(stem), variant, args.model]
+                runs[variant].append(child([*job, str(outs[variant])]))
         decode = median_of(decodes, "cpu")
         for variant in args.variants:
             run, st = median_of(runs[variant], "cpu"), runs[variant][-1]["stats"]
@@ -201,9 +226,24 @@ def main() -> int:
             print(f"| {stem.name} | {variant} | {windows} | {decodes[0]['frames']} | {spread(decodes, 'cpu')} "
                   f"| {spread(runs[variant], 'cpu')} | {run / decode:.1f}x | {run / max(windows, 1):.2f} "
                   f"| {median_of(runs[variant], 'wall'):.1f} | {max(r['peak_mb'] for r in runs[variant]):.0f} "
-                  f"| {st.get('detector_runs', 0)} | {st.get('second_looks', 0)} | {right} / {expected} / {false} |",
+                  f"| {st.get('detector_runs', '—')} | {st.get('second_looks', '—')} | {right} / {expected} / {false} |",
                   flush=True)
+            if variant == "command":
+                splits.append((stem.name, runs[variant]))
+    for name, results in splits:
+        print(f"\n`stopframe audit` on {name}, where its CPU goes (CPU s, median of {len(results)}): "
+              + ", ".join(f"{part} {statistics.median(_part(r, part) for r in results):.1f}"
+                          for part in ("start-up", "imports", "main process", "vision workers")))
     return 0
+
+
+def _part(result: dict, part: str) -> float:
+    """One share of a `command` run's CPU: the start-up (the interpreter and the first imports, which the command
+    needs too) is all the parent counted less the rest."""
+    split = result["split"]
+    rest = split["imports"] + split["main"] + split["workers"]
+    return {"start-up": result["cpu"] - rest, "imports": split["imports"], "main process": split["main"],
+            "vision workers": split["workers"]}[part]
 
 
 if __name__ == "__main__":
