@@ -818,7 +818,8 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
                counts: dict[int, int | None], table: Table | None = None) -> list[Sighting]:
     """Each window's resting hands: the detector's resting sightings, and, for a resting blob no sighting lies
     on (the detector missed that hand: a fist seen edge-on, a dark hand), the blob's tip towards the ring's
-    centre, where a forearm reaching in from a chair ends in the hand. Hands far off the ring the others make
+    centre, where a forearm reaching in from a chair ends in the hand (with the table's outline, only where that
+    hand lies on the table top, not a forearm over the rim). Hands far off the ring the others make
     (a face, a hand reaching to the table's middle) are dropped (`on_the_ring`); where the judge's count is
     recorded, at most that many per window are kept, those on the biggest resting blobs first (a voter's whole
     forearm rests for the vote; a player who shifted in the chair or a hand that moved leaves a speck). Points in the picture looked at (the
@@ -856,6 +857,8 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
             end, tip = tip, tip + back * palm * 0.6
             if any(math.hypot(tip[0] - o.x, tip[1] - o.y) < GROUP_PALMS * palm for o in [*kept, *extra]):
                 continue  # a piece of a forearm whose hand is already there
+            if table is not None and not _laid_on(table, tip, palm):
+                continue  # an arm or a sleeve over the rim, no hand laid on the table
             # the hand lies somewhere from the blob's end to a palm and a half back along the forearm (a fist
             # ends at its knuckles, an open hand at its fingertips)
             ends = np.array([end, end + back * palm * TIP_DEPTH])
@@ -877,6 +880,18 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
         taken[k] = taken.get(k, 0) + 1
         out += hand
     return out
+
+
+def _laid_on(table: Table, point: np.ndarray, palm: float) -> bool:
+    """Whether a hand whose middle is at `point` lies on the table top: a palm farther out (away from the
+    table's middle) is still inside the rim. A resting blob whose end lies at the rim or beyond it is a forearm
+    or a sleeve leaning over the edge (the detector found no hand there); a voter lays the whole hand on the
+    table."""
+    out = point - np.array(table.centre)
+    length = float(np.linalg.norm(out))
+    if length <= 0:
+        return True
+    return table.radius(*(point + out / length * palm)) <= 1.0
 
 
 def _behind(spot: Sighting, others: Sequence[Sighting], centre: np.ndarray, palm: float) -> bool:
@@ -1043,7 +1058,7 @@ def find_table(reference: np.ndarray | None, still: Sequence[Sighting], blobs: S
                size: tuple[int, int], edge: bool = False) -> Table | None:
     """The table top's outline round the ring's middle (the resting hands' box, or the resting blobs', or the
     picture's middle), kept only where the resting hands lie on it (vision.table.fits_places; `edge`: hands
-    seen outside the votes, most of them idle at the table's edge)."""
+    seen outside the votes, most of them idle at the table's edge); a patch they do not fit is split again."""
     if reference is None:
         return None
     if len(still) >= 4:
@@ -1051,10 +1066,10 @@ def find_table(reference: np.ndarray | None, still: Sequence[Sighting], blobs: S
         seed = (xy.min(axis=0) + xy.max(axis=0)) / 2
     else:
         seed = ring_centre(blobs) if blobs else np.array(size, float) / 2
-    table = table_outline(reference, (float(seed[0]), float(seed[1])))
     points = [(x.x, x.y) for x in still]
     # outside the votes many hands rest off the table (held up at night, a gesture, a face taken for a hand)
-    return table if table is not None and fits_places(table, points, 0.5 if edge else 0.2, edge) else None
+    return table_outline(reference, (float(seed[0]), float(seed[1])),
+                         lambda table: fits_places(table, points, 0.5 if edge else 0.2, edge))
 
 
 def layout_places(table: Table, hands: Sequence[Sighting], faces: Sequence[Face]) -> tuple[list[Place], float]:

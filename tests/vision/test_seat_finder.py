@@ -386,3 +386,13 @@ def test_a_forearm_cut_in_two_by_a_shadow_is_one_voter() -> None:
     outer = _blob(174, 40, 204, 50)  # frame x 696-816, farther from the middle
     spots = blob_spots([], {0: [outer, inner]}, 20.0, {0: None}, Table((300.0, 180.0), (700.0, 400.0), 0.0))
     assert len(spots) == 1 and 600 < spots[0].x < 640
+
+
+def test_a_forearm_over_the_rim_with_no_hand_on_the_table_is_no_voter() -> None:
+    """Window 0: a resting blob ends just past the table's rim (a player's arm or sleeve lying over the edge;
+    the detector saw no hand) and another forearm reaches well onto the table: only the second is a hand."""
+    table = Table((640.0, 360.0), (300.0, 200.0), 0.0)  # the rim at frame x 340 and 940
+    over = _blob(232, 86, 262, 96)  # quarter-size: frame x 928-1048, its end at the rim
+    onto = _blob(60, 86, 110, 96)  # frame x 240-440: its end 100 px inside the rim
+    spots = blob_spots([], {0: [over, onto]}, 20.0, {0: None}, table)
+    assert len(spots) == 1 and 410 < spots[0].x < 445
