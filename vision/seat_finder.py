@@ -107,6 +107,11 @@ TABLE_BAND = (0.3, 1.1)  # with the table's outline: a resting place lies this f
 # a hand reaching to the middle lies nearer, a face or a shoulder beyond the chair farther
 RIM_MARGIN = 0.05  # a zone reaches this far past the rim (the table's measure) beyond its own place at most
 BEHIND_PALMS = 5.0  # palm lengths: a blob's end this far behind another hand on its line is that arm's piece
+PART_HAND = 0.5  # a place whose hand boxes are smaller than this share of the usual hand's on each side shows
+# part of a hand (its fingers): its zone reaches out a whole usual hand (outer_reach)
+RIM_ARM_PALMS = 5.0  # palm lengths: a forearm over the rim (no hand on the table) this near a resting hand
+# (of any vote) is that player's other arm or a neighbour leaning (chairs stand some six palms apart); farther from
+# every hand it shows where a player sits who laid no hand down, and is kept for the numbering
 TIP_DEPTH = 1.6  # palm lengths: how far back from a resting blob's end its hand may lie
 CHAIR_BAND = (0.5, 2.3)  # hand depths (a hand's extent along the way in) in from the rim: a vote hand lands
 # somewhere in this band in front of its chair (how far in differs by table and player); players only, a zone spans it
@@ -415,7 +420,8 @@ def _on_table(table: Table, x: float, y: float) -> bool:
 
 
 def zone_of(place: Place, others: Sequence[Place], frame_size: tuple[int, int],
-            spacing: float | None = None, table: Table | None = None) -> np.ndarray:
+            spacing: float | None = None, table: Table | None = None,
+            hand: tuple[float, float] | None = None) -> np.ndarray:
     """The hull of a place's hand boxes grown by GROW and of a disc reaching ZONE_REACH of the way to the nearest
     other place (a voter's hand lands anywhere in front of the chair, not only where it was seen), cut at the
     half-way line to every other place (a small gap is kept, so neighbours never touch), at the frame's edge
@@ -423,7 +429,7 @@ def zone_of(place: Place, others: Sequence[Place], frame_size: tuple[int, int],
     from the chair, so a zone reaching out towards the chair holds the hand before it has landed (an early
     onset) and the idle hands lying at the table's edge.
     `spacing` (the distance between neighbouring chairs there) bounds the disc beside an empty chair: the next
-    chair stands there even where its player has left."""
+    chair stands there even where its player has left. `hand`: the table's usual hand box (outer_reach)."""
     corners = _box_corners(place)
     centre = np.array([place.x, place.y])
     corners = centre + (corners - centre) * GROW
@@ -442,7 +448,7 @@ def zone_of(place: Place, others: Sequence[Place], frame_size: tuple[int, int],
         if len(poly) < 3:
             break
     if table is not None and len(poly) >= 3:
-        rim = table.polygon(outer_reach(place, table)).astype(np.float32)
+        rim = table.polygon(outer_reach(place, table, hand)).astype(np.float32)
         area, cut = cv2.intersectConvexConvex(poly.astype(np.float32), rim)
         poly = cut.reshape(-1, 2).astype(float) if cut is not None and area > 0 else np.empty((0, 2))
     w, h = frame_size
@@ -452,14 +458,35 @@ def zone_of(place: Place, others: Sequence[Place], frame_size: tuple[int, int],
     return poly
 
 
-def outer_reach(place: Place, table: Table) -> float:
+def outer_reach(place: Place, table: Table, hand: tuple[float, float] | None = None) -> float:
     """How far out (the table's measure, 1 = the rim) a place's zone reaches: as far as the hands seen there
     reached (their boxes, the wrist's end; a blob's end's box reaches back along the forearm), and never past
     the rim (or just past the place itself, for a hand at the very edge). Why no farther: towards the chair
-    lies the player's idle hand at the table's edge, and a hand on its way in."""
+    lies the player's idle hand at the table's edge, and a hand on its way in. `hand`: the table's usual hand
+    box (width, height); where the boxes seen at a place are smaller than PART_HAND of it on each side (the
+    detector saw part of the hand, its fingers reaching in), the zone reaches out a whole usual hand from the
+    place (the palm and wrist lie behind the fingers, towards the chair)."""
     corners = _box_corners(place)
     farthest = max(table.radius(x, y) for x, y in corners)
+    if hand is not None and len(place.boxes):
+        seen = np.median(place.boxes[:, 2:] - place.boxes[:, :2], axis=0)
+        out = np.array([place.x, place.y]) - np.array(table.centre)
+        length = float(np.linalg.norm(out))
+        if math.sqrt(float(np.prod(seen)) / max(hand[0] * hand[1], 1e-6)) < PART_HAND and length > 0:
+            out /= length
+            depth = abs(float(out[0])) * hand[0] + abs(float(out[1])) * hand[1]  # the hand's extent that way
+            farthest = max(farthest, table.radius(*(np.array([place.x, place.y]) + out * depth)))
     return min(farthest, max(1.0, table.radius(place.x, place.y) + RIM_MARGIN))
+
+
+def usual_hand(places: Sequence[Place]) -> tuple[float, float] | None:
+    """The table's usual hand box (width, height in pixels): the median of the hand boxes seen at the places
+    (None: none seen)."""
+    boxes = [p.boxes for p in places if p.sightings and len(p.boxes)]
+    if not boxes:
+        return None
+    w, h = np.median(np.concatenate(boxes)[:, 2:] - np.concatenate(boxes)[:, :2], axis=0)
+    return float(w), float(h)
 
 
 def _vote_agreement(places: Sequence[Place], seats: Sequence[int], windows: Sequence[Window]) -> float:
@@ -561,8 +588,9 @@ def build_found(places: Sequence[Place], chairs: Sequence[int], fit: float, fram
     confidence: dict[int, float] = {}
     windows_with_hands = max(1, len({w for p in places for w in p.windows}))
     spacings = chair_spacings(every, table)
+    hand = usual_hand(places)
     for i, (place, chair) in enumerate(every):
-        zone = zone_of(place, [p for j, (p, _) in enumerate(every) if j != i], frame_size, spacings[i], table)
+        zone = zone_of(place, [p for j, (p, _) in enumerate(every) if j != i], frame_size, spacings[i], table, hand)
         if len(zone) < 3:
             continue
         seat = _chair_to_seat(chair, flipped, shift)
@@ -818,7 +846,8 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
                counts: dict[int, int | None], table: Table | None = None) -> list[Sighting]:
     """Each window's resting hands: the detector's resting sightings, and, for a resting blob no sighting lies
     on (the detector missed that hand: a fist seen edge-on, a dark hand), the blob's tip towards the ring's
-    centre, where a forearm reaching in from a chair ends in the hand. Hands far off the ring the others make
+    centre, where a forearm reaching in from a chair ends in the hand (with the table's outline, only where that
+    hand lies on the table top, not a forearm over the rim). Hands far off the ring the others make
     (a face, a hand reaching to the table's middle) are dropped (`on_the_ring`); where the judge's count is
     recorded, at most that many per window are kept, those on the biggest resting blobs first (a voter's whole
     forearm rests for the vote; a player who shifted in the chair or a hand that moved leaves a speck). Points in the picture looked at (the
@@ -856,6 +885,9 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
             end, tip = tip, tip + back * palm * 0.6
             if any(math.hypot(tip[0] - o.x, tip[1] - o.y) < GROUP_PALMS * palm for o in [*kept, *extra]):
                 continue  # a piece of a forearm whose hand is already there
+            if table is not None and not _laid_on(table, tip, palm) and any(
+                    math.hypot(tip[0] - o.x, tip[1] - o.y) < RIM_ARM_PALMS * palm for o in [*sightings, *extra]):
+                continue  # a voter's other arm or a neighbour leaning over the rim, no hand laid on the table
             # the hand lies somewhere from the blob's end to a palm and a half back along the forearm (a fist
             # ends at its knuckles, an open hand at its fingertips)
             ends = np.array([end, end + back * palm * TIP_DEPTH])
@@ -877,6 +909,18 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
         taken[k] = taken.get(k, 0) + 1
         out += hand
     return out
+
+
+def _laid_on(table: Table, point: np.ndarray, palm: float) -> bool:
+    """Whether a hand whose middle is at `point` lies on the table top: a palm farther out (away from the
+    table's middle) is still inside the rim. A resting blob whose end lies at the rim or beyond it is a forearm
+    or a sleeve leaning over the edge (the detector found no hand there); a voter lays the whole hand on the
+    table."""
+    out = point - np.array(table.centre)
+    length = float(np.linalg.norm(out))
+    if length <= 0:
+        return True
+    return table.radius(*(point + out / length * palm)) <= 1.0
 
 
 def _behind(spot: Sighting, others: Sequence[Sighting], centre: np.ndarray, palm: float) -> bool:
@@ -1043,7 +1087,7 @@ def find_table(reference: np.ndarray | None, still: Sequence[Sighting], blobs: S
                size: tuple[int, int], edge: bool = False) -> Table | None:
     """The table top's outline round the ring's middle (the resting hands' box, or the resting blobs', or the
     picture's middle), kept only where the resting hands lie on it (vision.table.fits_places; `edge`: hands
-    seen outside the votes, most of them idle at the table's edge)."""
+    seen outside the votes, most of them idle at the table's edge); a patch they do not fit is split again."""
     if reference is None:
         return None
     if len(still) >= 4:
@@ -1051,10 +1095,10 @@ def find_table(reference: np.ndarray | None, still: Sequence[Sighting], blobs: S
         seed = (xy.min(axis=0) + xy.max(axis=0)) / 2
     else:
         seed = ring_centre(blobs) if blobs else np.array(size, float) / 2
-    table = table_outline(reference, (float(seed[0]), float(seed[1])))
     points = [(x.x, x.y) for x in still]
     # outside the votes many hands rest off the table (held up at night, a gesture, a face taken for a hand)
-    return table if table is not None and fits_places(table, points, 0.5 if edge else 0.2, edge) else None
+    return table_outline(reference, (float(seed[0]), float(seed[1])),
+                         lambda table: fits_places(table, points, 0.5 if edge else 0.2, edge))
 
 
 def layout_places(table: Table, hands: Sequence[Sighting], faces: Sequence[Face]) -> tuple[list[Place], float]:

@@ -9,8 +9,9 @@ its outline gives the ring's true centre, the line the chairs follow and the edg
 
 What is done: on a picture before the votes (fewest hands on the table), shrunk to OUTLINE_SIDE px and
 median-blurred (wood grain, sensor noise), each pixel's colour distance (Lab) to the table's own colour (the
-median round the seed, the ring's middle) is split by Otsu's threshold into table and not-table; the part
-connected to the seed, opened so that arms and players of a similar colour touching the rim come off, gives its
+median round the seed, the ring's middle) is split by Otsu's threshold into table and not-table (where that
+part is no table top the resting hands lie on, as when a floor or cloth nearer the table's colour than the
+players are joins it, its own pixels are split again); the part connected to the seed, opened so that arms and players of a similar colour touching the rim come off, gives its
 outline, and an ellipse is fitted to it again and again without the points far inside or outside the last fit
 (a player merged with the rim, a sleeve lying across it). Outline points on the picture's own edge are not the
 rim and are left out.
@@ -19,7 +20,7 @@ rim and are left out.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -34,6 +35,8 @@ EDGE_PX = 2  # outline points this close to the picture's edge are the edge, not
 LEAST_POINTS = 20  # fewer outline points than this: no outline
 FILL_LEAST = 0.75  # the share of the fitted ellipse that must be of the table's colour (a table top is one
 # patch, props and hands on it aside; a pattern or noise split by the threshold fills half)
+DEEP_INSIDE = 0.3  # during the votes no resting hand lies this near the table's middle (1: the rim)
+SPLITS = 3  # Otsu splits tried: the players from the rest, then the floor from the table, then once more
 
 
 @dataclass(frozen=True)
@@ -103,9 +106,12 @@ def _fitted(points: np.ndarray) -> Table | None:
     return table if min(table.axes) > 0 else None
 
 
-def table_outline(image: np.ndarray, seed: tuple[float, float]) -> Table | None:
+def table_outline(image: np.ndarray, seed: tuple[float, float],
+                  accept: Callable[[Table], bool] | None = None) -> Table | None:
     """The table top's ellipse (frame pixels) round `seed`, a point on the table (the ring's middle); None where
-    no patch of the table's colour surrounds it."""
+    no patch of the table's colour surrounds it. Where the first split's patch is no table top (no ellipse that
+    its colour fills, or one `accept` refuses: a floor nearer the table's colour than the players are joined
+    it), the pixels it kept are split again by their own Otsu threshold, at most SPLITS times."""
     height, width = image.shape[:2]
     f = min(1.0, OUTLINE_SIDE / max(height, width))
     small = cv2.resize(image, (max(1, round(width * f)), max(1, round(height * f))), interpolation=cv2.INTER_AREA)
@@ -116,8 +122,23 @@ def table_outline(image: np.ndarray, seed: tuple[float, float]) -> Table | None:
     r = max(3, int(h * SEED_SHARE))
     colour = np.median(lab[max(0, sy - r):sy + r, max(0, sx - r):sx + r].reshape(-1, 3), axis=0)
     distance = np.clip(np.linalg.norm(lab - colour, axis=2), 0, 255).astype(np.uint8)
-    level, _ = cv2.threshold(distance, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask = cv2.morphologyEx((distance <= level).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    level = 255
+    for _ in range(SPLITS):
+        kept = distance[distance <= level]
+        if kept.size < LEAST_POINTS or int(kept.max()) == int(kept.min()):
+            return None
+        level = int(cv2.threshold(kept.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0])
+        table = _patch_outline(distance <= level, sx, sy)
+        if table is not None and (accept is None or accept(table.scaled(1.0 / f))):
+            return table.scaled(1.0 / f)
+    return None
+
+
+def _patch_outline(within: np.ndarray, sx: int, sy: int) -> Table | None:
+    """The ellipse of the patch of `within` (the table's colour, shrunk picture) that holds the seed, where the
+    table's colour fills it."""
+    h, w = within.shape
+    mask = cv2.morphologyEx(within.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     side = max(3, int(math.sqrt(float(mask.sum())) * OPEN_SHARE) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
@@ -134,7 +155,7 @@ def table_outline(image: np.ndarray, seed: tuple[float, float]) -> Table | None:
     area = np.zeros_like(mask)
     cv2.fillPoly(area, [np.round(table.polygon()).astype(np.int32)], 1)
     covered = float(mask[area > 0].mean()) if area.any() else 0.0
-    return table.scaled(1.0 / f) if covered >= FILL_LEAST else None
+    return table if covered >= FILL_LEAST else None
 
 
 def fits_places(table: Table, points: Sequence[tuple[float, float]], most_outside: float = 0.2,
@@ -148,7 +169,9 @@ def fits_places(table: Table, points: Sequence[tuple[float, float]], most_outsid
         return True
     xy = np.array(points, dtype=float)
     r = np.array([table.radius(x, y) for x, y in xy])
-    if np.mean(r > 1.2) > most_outside or not 0.35 <= np.median(r) <= (1.2 if edge else 1.05):
+    if np.mean(r > (1.2 if edge else 1.0)) > most_outside or not 0.35 <= np.median(r) <= (1.2 if edge else 1.05):
         return False
+    if not edge and np.mean(r < DEEP_INSIDE) > most_outside:  # a voter's hand rests near the rim, none in the
+        return False  # table's middle: an outline round them all is a far larger patch (a floor, a room)
     lo, hi = xy.min(axis=0), xy.max(axis=0)
     return edge or len(xy) < 4 or bool(np.all(lo <= table.centre) and np.all(np.array(table.centre) <= hi))

@@ -386,3 +386,33 @@ def test_a_forearm_cut_in_two_by_a_shadow_is_one_voter() -> None:
     outer = _blob(174, 40, 204, 50)  # frame x 696-816, farther from the middle
     spots = blob_spots([], {0: [outer, inner]}, 20.0, {0: None}, Table((300.0, 180.0), (700.0, 400.0), 0.0))
     assert len(spots) == 1 and 600 < spots[0].x < 640
+
+
+def test_a_forearm_over_the_rim_beside_a_voters_hand_is_no_voter() -> None:
+    """Window 0: a resting blob ends just past the table's rim a little way from a voter's hand (that player's
+    other arm, or a neighbour leaning over the edge; the detector saw no hand on it) and another forearm reaches
+    well onto the table: two hands, the voter's and the second forearm's. An arm over the rim far from every
+    hand still shows where a player sits who laid no hand down, and is kept (the chairs are numbered by it)."""
+    table = Table((640.0, 360.0), (300.0, 200.0), 0.0)  # the rim at frame x 340 and 940
+    over = _blob(232, 86, 262, 96)  # quarter-size: frame x 928-1048, its end at the rim
+    onto = _blob(60, 86, 110, 96)  # frame x 240-440: its end 100 px inside the rim
+    voter = [_sighting(0, t, 880, 290) for t in (1.0, 2.0)]  # three palms from the arm over the rim
+    spots = blob_spots(voter, {0: [over, onto]}, 20.0, {0: None}, table)
+    guessed = [s for s in spots if s.t < 0]
+    assert len(guessed) == 1 and 410 < guessed[0].x < 445
+    alone = blob_spots([], {0: [over, onto]}, 20.0, {0: None}, table)
+    assert len(alone) == 2
+
+
+def test_a_zone_reaches_out_to_the_palm_where_only_fingers_were_seen() -> None:
+    """At the far end of a long table the detector saw only a voter's fingers (a box a quarter of the others'
+    across, well in from the rim): the zone still holds the palm resting a little farther out, towards the
+    chair, where a zone grown from the fingers' box alone stops short."""
+    theta = math.pi / 2 + 2 * math.pi * 4.5 / 10  # chair 4, the far end
+    places = [place(*chair_point(c), r=25.0) for c in range(10) if c != 4]
+    places.insert(4, place(*TABLE.point(theta, 0.6), r=6.0))
+    found = number_places(places, ALL, [], SIZE, "votes", 0.0, TABLE)
+    zone = found.seat_map.seats[5]
+    assert zone.contains(*TABLE.point(theta, 0.7))  # the palm, half a hand farther out than the fingers seen
+    assert not zone.contains(*TABLE.point(theta, 0.9))  # farther than a whole hand: an idle hand near the rim
+    check_seat_geometry(found.seat_map, "found")

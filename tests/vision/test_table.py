@@ -79,3 +79,27 @@ def test_outside_the_votes_idle_hands_on_one_side_still_fit_the_table() -> None:
     side = [TRUE.point(math.pi + d, 1.0) for d in (-0.1, 0.0, 0.1, 0.2)]
     assert fits_places(TRUE, side, 0.5, edge=True)
     assert not fits_places(TRUE, side)
+
+
+def test_a_table_on_a_floor_nearer_its_colour_than_the_players_is_still_found() -> None:
+    """A dark red table on a brown floor, the players round it in light shirts: the first split of the
+    colours parts the players from floor and table together; the table top is the patch a second split keeps."""
+    image = picture(felt=(35, 30, 95))
+    image[(image == (70, 60, 55)).all(axis=2)] = (45, 55, 75)  # the floor's tiles a brown near the table's red
+    image[(image == (95, 85, 80)).all(axis=2)] = (50, 62, 82)
+    for k in range(10):  # ten players in white shirts just outside the rim
+        x, y = TRUE.point(2 * math.pi * k / 10, 1.25)
+        cv2.circle(image, (int(x), int(y)), 45, (235, 235, 240), -1)
+    found = table_outline(image, (640, 430), lambda t: fits_places(t, ring(TRUE)))
+    assert found is not None and close_to(found, Table(TRUE.centre, (TRUE.axes[0] - 4, TRUE.axes[1] - 4), 0.0), 0.08)
+
+
+def test_during_votes_an_outline_round_the_hands_or_inside_them_is_no_fit() -> None:
+    """The voters' hands lie on the table, near its rim: an outline with most of them in its middle (the room's
+    floor round the table) or most of them past its rim (the lit middle of a dark table) is not the table."""
+    hands = ring(TRUE, 0.8)
+    room = Table((640.0, 250.0), (600.0, 500.0), 0.0)  # round the ring, the far end's hands near its middle
+    assert not fits_places(room, hands)
+    lit = Table(TRUE.centre, (TRUE.axes[0] * 0.78, TRUE.axes[1] * 0.78), 0.0)  # the hands just past its rim
+    assert not fits_places(lit, hands)
+    assert fits_places(TRUE, hands)
