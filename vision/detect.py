@@ -222,10 +222,9 @@ def _beside(hand: Hand, refused: list[tuple[float, float]]) -> bool:
     lengths, the rest rule's 'same place'): then the zone shows two hand-like things and which of them is the
     vote is unknown, so an open reading there is no evidence of the vote's form (vision.options.lone_open).
 
-    Under H.264 crf 40 a resting thumb-up fist came back refused 1.1-2.9 palm lengths from its own forearm, read
-    as a steady open palm (two false wrong_form on stress_compressed). A refused reading on the open hand itself
-    (0.05-0.13 palm lengths: the dark render's open palm, read twice) is that same hand, not a second thing; counting
-    it had cost stress_dark its wrong_form."""
+    Under heavy compression a resting thumb-up fist comes back refused one to three palm lengths from its own
+    forearm and is read as a steady open palm: a false wrong_form. A refused reading on the open hand itself (a
+    tenth of a palm length away) is that same hand, not a second thing; counting it would lose a real wrong_form."""
     x, y = hand.palm_centre
     reach = REST_RADIUS * max(hand.palm_length, 1.0)
     return any(math.hypot(cx - x, cy - y) > reach for cx, cy in refused)

@@ -44,7 +44,7 @@ MODEL_FILE = "thumb_svm.npz"
 THUMB_SURE = 0.3  # |decision| of a sure reading: the smallest (steps of 0.05) from which no held-out reading is
 # wrong (right >= 0.995 on the held-out cut-out composites and on the held-out renders; bench/train_thumb.py)
 KNOWN_SHARE = 0.41  # share of a window's fist readings that must be sure for the reader to know the footage: half the
-# smallest sure share on those held-out sets (82-84 %); heavy noise (sigma 12, stress_noisy) reaches 32 %
+# smallest sure share on those held-out sets (82-84 %); footage with heavy sensor noise still reaches a third
 CARD_FILE = "thumb_svm.json"
 
 
