@@ -30,7 +30,8 @@ from contract.errors import InvalidInput, StopframeError, UnreadableInput
 from contract.i18n import _, ngettext
 from contract.observations import Observations
 from contract.seats import SeatMap
-from review.audit.findings import AuditReport, VoteReport
+from review.audit.findings import AuditReport
+from review.audit.tally import tally
 
 Size = tuple[int, int]
 MIN_VOTES_TO_JUDGE = 5  # a clip of a few votes may hold a judge's miscounts on most of them: too few to tell a map by
@@ -91,21 +92,14 @@ def check_seats_fit_hands(seat_map: SeatMap, seats: str | os.PathLike[str], seen
         hand_seats=", ".join(map(str, hand_seats)), zones=", ".join(map(str, sorted(seat_map.seats))) or "—"))
 
 
-def _agrees(vote: VoteReport) -> bool:
-    """The protocol's count is the hands seen in time, or within the count the video supports with silent votes."""
-    supported = vote.extra.get("x_supported_count", vote.video_count)
-    lo, hi = supported if isinstance(supported, list | tuple) else (supported, supported)
-    return vote.protocol_count == vote.video_count or lo <= vote.protocol_count <= hi
-
-
 def check_scaled_map_reads(report: AuditReport, note: str | None, seats: str | os.PathLike[str]) -> None:
     """InvalidInput where a map scaled from another picture size (`note`: check_seats_fit_video's warning, None for
-    a map of the video's own size) reads counts that disagree with the protocol's on most counted votes. A vote
-    agrees where the protocol's count is the hands seen in time, or those with the round's silent votes."""
+    a map of the video's own size) reads counts that disagree with the protocol's on most counted votes: the
+    count mismatches of the one tally every surface shows (review.audit.tally)."""
     if note is None:
         return
-    counted = [v for v in report.votes if v.protocol_count is not None and v.video_count is not None]
-    off = [v for v in counted if not _agrees(v)]
+    counted = [t for t in map(tally, report.votes) if t.protocol is not None and t.known]
+    off = [t for t in counted if t.mismatch]
     if len(counted) < MIN_VOTES_TO_JUDGE or 2 * len(off) <= len(counted):
         return
     raise InvalidInput(ngettext(

@@ -353,7 +353,6 @@ class SeatDetector:
         self.gating = gating
         self.resting = resting
         self.options = options
-        self.tracking = not resting
         self.seconds = {"crop": 0.0, "inference": 0.0}  # where the time goes (bench/vision_speed.py)
         confidence = options.min_confidence if resting else min_confidence
         self.backend: HandBackend = backend if backend is not None else MediaPipeBackend(model, confidence)
@@ -367,7 +366,7 @@ class SeatDetector:
                            else None)
 
     def _stream(self, seat: int, crop: SeatCrop) -> _SeatStream:
-        stream = _SeatStream(seat, crop, self.backend.tracker() if self.tracking else None)
+        stream = _SeatStream(seat, crop, None if self.resting else self.backend.tracker())
         if self.resting:
             stream.zone_cells = zone_mask(crop, self.seat_map.seats[seat].zone)
             cells = zone_mask(crop, self.seat_map.seats[seat].zone, THUMB_SIZE).astype(np.uint8)
@@ -472,7 +471,7 @@ class SeatDetector:
         result.ran += 1
         result.looked.add(stream.seat)
         result.fresh.update(h.seat for h in raw)
-        hands = self._hold(stream, raw, thumb, index) if self.tracking else raw
+        hands = raw if self.resting else self._hold(stream, raw, thumb, index)
         if stream.in_flight and _holds(hands, stream.seat) != _holds(stream.last_hands, stream.seat):
             result.pinned[stream.seat] = self._pin_back(stream, _holds(hands, stream.seat))
             result.ran += len(result.pinned[stream.seat])

@@ -128,9 +128,10 @@ def table_outline(image: np.ndarray, seed: tuple[float, float],
         if kept.size < LEAST_POINTS or int(kept.max()) == int(kept.min()):
             return None
         level = int(cv2.threshold(kept.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0])
-        table = _patch_outline(distance <= level, sx, sy)
-        if table is not None and (accept is None or accept(table.scaled(1.0 / f))):
-            return table.scaled(1.0 / f)
+        patch = _patch_outline(distance <= level, sx, sy)
+        table = patch.scaled(1.0 / f) if patch is not None else None
+        if table is not None and (accept is None or accept(table)):
+            return table
     return None
 
 
