@@ -66,7 +66,7 @@ def run_clip(stem: Path, group: dict[str, VisionOptions], folder: Path) -> str:
     first = next(iter(todo.values()))
     with open_video(f"{stem}.mp4") as video:
         seat_map = load_seat_map(f"{stem}.seats.json").scaled_to(video.meta.width, video.meta.height)
-        with SeatDetector(seat_map, resting=True, options=first) as detector:
+        with SeatDetector(seat_map, options=first) as detector:
             zones: dict[int, list] = {n: [] for n in detector.streams}
             stats = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
             seen, _dark, end = watch_window(video, detector, 0.0, video.meta.duration, stats, zones=zones)

@@ -28,7 +28,7 @@ def measure(stem: Path, stride: int) -> dict:
     import av
 
     from contract.seats import load_seat_map
-    from vision.detect import SeatDetector
+    from vision.night_detect import NightDetector
 
     truth = json.loads(stem.with_suffix(".truth.json").read_text(encoding="utf-8"))
     seat_map = load_seat_map(stem.with_suffix(".seats.json"))
@@ -41,7 +41,7 @@ def measure(stem: Path, stride: int) -> dict:
     hits = np.zeros(len(events))
     tries = np.zeros(len(events))
     pose_right = np.zeros(len(events))
-    detector = SeatDetector(seat_map, gating=False)
+    detector = NightDetector(seat_map, gating=False)
     start = time.time()
     with av.open(str(stem.with_suffix(".mp4"))) as container:
         for index, frame in enumerate(container.decode(video=0)):
@@ -55,7 +55,7 @@ def measure(stem: Path, stride: int) -> dict:
                 stream = detector.streams.get(seat)
                 if stream is None:
                     continue
-                hands = [h for h in detector._detect(stream, stream.crop.cut(image), t) if h.seat == seat]
+                hands = [h for h in detector.detect(stream, stream.crop.cut(image), t) if h.seat == seat]
                 tries[k] += 1
                 if hands:
                     hits[k] += 1

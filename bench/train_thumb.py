@@ -59,7 +59,7 @@ from bench.thumb_composites import (  # noqa: E402
 )
 from contract.seats import SeatMap, load_seat_map, seat_map_from_json  # noqa: E402
 from sample_videos.scenarios import Conditions, Stage, vote_still  # noqa: E402
-from vision.detect import SeatDetector  # noqa: E402
+from vision.night_detect import NightDetector  # noqa: E402
 from vision.pose import classify  # noqa: E402
 from vision.thumb import KNOWN_SHARE, THUMB_SURE, ThumbReader, features, save_model  # noqa: E402
 from vision.video import open_video  # noqa: E402
@@ -93,9 +93,9 @@ def render_config(seed: int) -> Still:
 
 
 def still_hands(frame: np.ndarray, seat_map: SeatMap) -> dict[int, np.ndarray]:
-    """Each seat's hand landmarks (frame pixels) as the audit gets them: the seat detector's own VIDEO-mode
+    """Each seat's hand landmarks (frame pixels) as the audit gets them: the night detector's own VIDEO-mode
     streams on 25 %-margin crops, given the still three times (tracking settles by then)."""
-    with SeatDetector(seat_map, resting=False) as detector:
+    with NightDetector(seat_map) as detector:
         for k in range(3):
             found = detector.process(k, k * 0.04, frame).hands
     return {n: hand.landmarks for n, hand in found.items()}
@@ -207,7 +207,7 @@ def clip_decisions(reader: ThumbReader, base: Path, step: int = 6) -> tuple[np.n
         for k, h in enumerate(truth["hands"]):
             if h["pose"] not in FISTS:
                 continue
-            with SeatDetector(replace(seat_map, seats={h["seat"]: seat_map.seats[h["seat"]]}), resting=False) as detector:
+            with NightDetector(replace(seat_map, seats={h["seat"]: seat_map.seats[h["seat"]]})) as detector:
                 for i in range(video.index_at(h["on"] + 0.3), video.index_at(h["off"] - 0.3), step):
                     frame = video.frame_at(i)
                     hand = detector.process(i, video.time_of(i), frame).hands.get(h["seat"])

@@ -45,7 +45,7 @@ def sightings_of(video: Path, seat_map: SeatMap, model: str = "full") -> tuple[d
     """Per-seat per-frame sightings (and zone cells) over the whole clip, one detector pass reused for every
     N, M, with the detector set up as observe() sets it up for hands resting on the table."""
     with open_video(video) as v, SeatDetector(seat_map.scaled_to(v.meta.width, v.meta.height), model=model,
-                                              resting=True, options=DEFAULT) as det:
+                                              options=DEFAULT) as det:
         stats = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
         zones: dict[int, list] = {n: [] for n in det.streams}
         seen, _dark, end = watch_window(v, det, 0.0, v.meta.duration, stats, zones=zones)

@@ -40,6 +40,7 @@ def no_hand_detector(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(vision.detect, "SeatDetector", Tripwire)
     monkeypatch.setattr("vision.observe.SeatDetector", Tripwire)
+    monkeypatch.setattr("vision.night.NightDetector", Tripwire)
 
 
 @pytest.fixture(scope="module")

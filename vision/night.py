@@ -1,6 +1,6 @@
 """Hands at night: raised hands in each seat's `raise` zone, the shot (raised fingers bending), numbers shown.
 
-The day detector (vision.detect) is reused on a seat map whose zones are the seats' raise zones
+The night detector (vision.night_detect) watches a seat map whose zones are the seats' raise zones
 (spec §2 `raise`): each seat gets its own crop and tracking stream there, change gating included. Every
 hand of the seat's own crop is kept (a check shows 6–10 with two hands), not just the best one.
 
@@ -34,8 +34,9 @@ from contract.seats import Seat, SeatMap, point_in_polygon
 from vision.audio import AudioError, read_audio
 from vision.backend import HandBackend
 from vision.cues import count_words, features
-from vision.detect import Hand, SeatDetector, unusable_seats
+from vision.hands import Hand, unusable_seats
 from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, Sighting, runs_from_sightings
+from vision.night_detect import NightDetector
 from vision.numbers import (
     STEP_BLUR,
     STEP_MIN,
@@ -193,7 +194,7 @@ def observe_night(
         shown: list[ShownNumber] = []
         stats = {"frames": 0, "detector_runs": 0, "gated": 0, "tiles": len(tiles.seats)}
         boxes = {n: _box(zones[n], tiles.frame_size) for n in watched}
-        with SeatDetector(tiles, model=model, gating=gating, backend=backend) as detector:
+        with NightDetector(tiles, model=model, gating=gating, backend=backend) as detector:
             for a, b in spans:
                 looks: dict[int, list[_Look]] = {n: [] for n in watched}
                 for frame in video.iter_window(a, b):

@@ -18,7 +18,8 @@ from contract.i18n import N_
 from contract.observations import HandInterval, Observations, Unseen
 from contract.seats import SeatMap
 from vision.backend import preload
-from vision.detect import Hand, SeatDetector, unusable_seats
+from vision.detect import SeatDetector
+from vision.hands import Hand, unusable_seats
 from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, MIN_SUPPORT, Run, Sighting, runs_from_sightings
 from vision.options import DEFAULT, VisionOptions
 from vision.thumb import knows_footage
@@ -97,7 +98,7 @@ def watch_spans(spans: list[tuple[float, float]], video_path: str, seat_map: Sea
     hands: list[HandInterval] = []
     unseen: list[Unseen] = []
     stats: dict = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
-    with open_video(video_path, threads=not in_worker_process()) as video, SeatDetector(seat_map, model=model, gating=gating, resting=True,
+    with open_video(video_path, threads=not in_worker_process()) as video, SeatDetector(seat_map, model=model, gating=gating,
                                                        options=options) as detector:
         for k, (a, b) in enumerate(spans):
             if k:

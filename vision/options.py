@@ -2,7 +2,7 @@
 
 The defaults are what `observe` and the audit use. Every field names a choice whose worth was measured on
 our own rendered clips and on footage we did not draw (../shared/validation); bench/ablation.py prints
-what each one buys. The rules that decide when a seat is looked at (vision.detect) and how the zone model
+what each one buys. The rules that decide when a seat is looked at (vision.schedule) and how the zone model
 places a run's onset and weighs repeated misses (vision.zone_model) are not switches: they always hold.
 """
 

@@ -70,7 +70,7 @@ class PoseCheck:
 
     def confirm(self, hand: Any, frame: np.ndarray | Picture, index: int, open_check: bool = True,
                 thumbs: bool = True, since: int | None = None) -> Any:
-        """`hand` (a vision.detect.Hand) after a fresh look: an open reading confirmed or replaced by a
+        """`hand` (a vision.hands.Hand) after a fresh look: an open reading confirmed or replaced by a
         tracking-free landmarker (`open_check`); a fist given the picture reader's thumb decision (`thumbs`).
         `frame`: BGR, or a Picture (the thumb is read off its grey, which needs no BGR conversion). `since`: the
         frame from which the seat's picture has not changed; a check made then or later still holds."""

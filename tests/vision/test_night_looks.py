@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.detect import Hand
+from vision.hands import Hand
 from vision.night import _Look, analyse_seat, fresh_looks
 from vision.numbers import shifted_difference
 from vision.pose import classify

@@ -1,9 +1,9 @@
-"""The hand-detector back end (vision.backend): SeatDetector's logic on a scripted detector (tests/fakes.py), and
-MediaPipe behind the same interface on a real crop.
+"""The hand-detector back end (vision.backend): the day and night detectors' logic on a scripted detector
+(tests/fakes.py), and MediaPipe behind the same interface on a real crop.
 
 The fake answers exactly what its table says, so these tests pin what the detector makes of the answers:
 on which frame a hand is reported, that an absent one stays absent, what gating and the nights' holding
-repeat, and what the nights get (FrameResult.own).
+repeat, and what the nights get (SeatHands.own).
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from contract.seats import SeatMap, load_seat_map, seat_map_from_json
 from vision.backend import HandBackend, MediaPipeBackend
 from vision.crops import crop_for_zone
 from vision.detect import FrameResult, SeatDetector
+from vision.hands import SeatHands
 from vision.night import observe_night
+from vision.night_detect import NightDetector
 from vision.observe import observe
 from vision.options import DEFAULT
 from vision.video import open_video
@@ -36,7 +38,7 @@ def _three_seats() -> SeatMap:
     return seat_map_from_json({"format": "stopframe-seats/1", "frame_size": [640, 360], "seats": seats})
 
 
-def _run(detector: SeatDetector, scene: Scene, frames: int) -> list[FrameResult]:
+def _run(detector: SeatDetector | NightDetector, scene: Scene, frames: int) -> list[FrameResult | SeatHands]:
     return [detector.process(i, i / FPS, scene.frame(i)) for i in range(frames)]
 
 
@@ -63,7 +65,7 @@ def test_a_hand_found_from_frame_n_is_reported_from_n_and_absent_seats_stay_abse
     scene = Scene(_three_seats())
     scene.show(scene.hand(2, "open_palm", score=0.8), range(10, 40))
     backend = FakeBackend(scene)
-    with SeatDetector(scene.seat_map, gating=gating, resting=True, options=DEFAULT, backend=backend) as detector:
+    with SeatDetector(scene.seat_map, gating=gating, options=DEFAULT, backend=backend) as detector:
         results = _run(detector, scene, 40)
     assert backend.trackers == []  # the default path: fresh looks only
     assert [sorted(r.hands) for r in results] == [[]] * 10 + [[2]] * 30
@@ -78,23 +80,23 @@ def test_a_hand_found_from_frame_n_is_reported_from_n_and_absent_seats_stay_abse
 def test_an_open_reading_beside_a_refused_one_in_the_same_zone_is_no_form(monkeypatch: pytest.MonkeyPatch) -> None:
     # VisionOptions.lone_open: two hand-like things in one zone, one refused as no readable hand: which is the
     # vote is unknown, so the open palm's reading is no evidence of the form (its presence stands)
-    import vision.detect
+    import vision.hands
 
     scene = Scene(_three_seats())
     scene.show(scene.hand(2, "open_palm", score=0.9, size=25, dx=-25), range(12))
     refused = scene.hand(2, "fist", score=0.5, size=25, dx=25)
     scene.show(refused, range(6, 12))
     fist_wrist = scene.hands[refused].landmarks[0, :2]
-    real = vision.detect.plausible_hand
+    real = vision.hands.plausible_hand
 
     def refuse_the_fist(points: np.ndarray, world: np.ndarray | None = None) -> bool:
         crop = crop_for_zone(scene.seat_map.seats[2].zone, scene.seat_map.frame_size)
         return real(points, world) and not np.allclose(crop.to_frame(points)[0, :2], fist_wrist, atol=3.0)
 
-    monkeypatch.setattr(vision.detect, "plausible_hand", refuse_the_fist)
+    monkeypatch.setattr(vision.hands, "plausible_hand", refuse_the_fist)
     poses = {}
     for name, options in (("on", DEFAULT), ("off", replace(DEFAULT, lone_open=False))):
-        with SeatDetector(scene.seat_map, gating=False, resting=True, options=options,
+        with SeatDetector(scene.seat_map, gating=False, options=options,
                           backend=FakeBackend(scene)) as detector:
             poses[name] = [r.hands[2].pose.pose for r in _run(detector, scene, 12)]
     assert poses["on"] == ["open_palm"] * 6 + ["other"] * 6
@@ -106,7 +108,7 @@ def test_a_leaving_hand_goes_and_a_missed_one_is_never_reported() -> None:
     scene.show(scene.hand(1, "fist"), range(5, 15))
     scene.show(scene.hand(3, "open_palm"), range(0, 30), missed=True)
     backend = FakeBackend(scene)
-    with SeatDetector(scene.seat_map, resting=True, options=DEFAULT, backend=backend) as detector:
+    with SeatDetector(scene.seat_map, options=DEFAULT, backend=backend) as detector:
         results = _run(detector, scene, 30)
     assert [sorted(r.hands) for r in results] == [[]] * 5 + [[1]] * 10 + [[]] * 15
     assert results[5].hands[1].pose.pose == "fist" and results[5].hands[1].thumb is not None  # the picture read it
@@ -118,7 +120,7 @@ def test_the_nights_tracking_streams_hold_a_missed_hand_on_an_unchanged_picture(
     scene.show(palm, range(0, 6))
     scene.show(palm, range(6, 12), missed=True)  # the tracker loses it on the very same picture
     backend = FakeBackend(scene)
-    with SeatDetector(scene.seat_map, gating=False, backend=backend) as detector:
+    with NightDetector(scene.seat_map, gating=False, backend=backend) as detector:
         results = _run(detector, scene, 12)
     assert len(backend.trackers) == 3 and all(t.times == [i / FPS for i in range(12)] for t in backend.trackers)
     assert all(t.closed for t in backend.trackers)
@@ -130,7 +132,7 @@ def test_the_day_votes_are_fresh_looks_with_no_tracking_stream() -> None:
     scene = Scene(_three_seats())
     scene.show(scene.hand(2, "fist"), range(0, 3))
     backend = FakeBackend(scene)
-    with SeatDetector(scene.seat_map, resting=True, backend=backend) as detector:
+    with SeatDetector(scene.seat_map, backend=backend) as detector:
         results = _run(detector, scene, 3)
     assert backend.trackers == [] and [sorted(r.hands) for r in results] == [[2]] * 3
 
@@ -138,7 +140,7 @@ def test_the_day_votes_are_fresh_looks_with_no_tracking_stream() -> None:
 def test_reset_gives_every_seat_a_fresh_tracking_stream() -> None:
     scene = Scene(_three_seats())
     backend = FakeBackend(scene)
-    with SeatDetector(scene.seat_map, backend=backend) as detector:
+    with NightDetector(scene.seat_map, backend=backend) as detector:
         _run(detector, scene, 3)
         first = list(backend.trackers)
         detector.reset()
@@ -154,7 +156,7 @@ def test_the_nights_get_every_hand_of_a_seats_own_crop_and_none_of_a_dark_one() 
     dark = crop_for_zone(scene.seat_map.seats[3].zone, scene.seat_map.frame_size)
     backend = FakeBackend(scene)
     results = []
-    with SeatDetector(scene.seat_map, backend=backend) as detector:  # the nights' plain tracking streams
+    with NightDetector(scene.seat_map, backend=backend) as detector:  # the nights' plain tracking streams
         for i in range(4):
             frame = scene.frame(i)
             frame[max(dark.y0, 0):dark.y0 + dark.side, max(dark.x0, 0):dark.x0 + dark.side] = 0

@@ -1,4 +1,4 @@
-"""The detector's looks follow the hands in the zones, not the frames (vision.detect's rules for resting hands),
+"""The detector's looks follow the hands in the zones, not the frames (vision.schedule's rules for resting hands),
 and a frame is converted to BGR only where a look needs it (vision.video.Picture).
 
 On the scripted detector (tests/fakes.py): each rule's looks are counted, and what the detector reports under
@@ -17,17 +17,11 @@ from fakes import FPS, FakeBackend, Scene
 
 from contract.seats import SeatMap, seat_map_from_json
 from vision.crops import crop_for_zone
-from vision.detect import (
-    SCHEDULE,
-    THUMB_SIZE,
-    ZONE_SIDE,
-    FrameResult,
-    SeatDetector,
-    _same_picture,
-    grey_square,
-)
+from vision.detect import FrameResult, SeatDetector
+from vision.hands import THUMB_SIZE, ZONE_SIDE, grey_square, same_picture
 from vision.options import DEFAULT, VisionOptions
 from vision.pose import Pose
+from vision.schedule import SCHEDULE
 from vision.video import Picture
 
 
@@ -42,7 +36,7 @@ def _gated_and_every(scene: Scene, frames: int, options: VisionOptions = DEFAULT
     and seat ("every")."""
     out = {}
     for name, gating in (("gated", True), ("every", False)):
-        with SeatDetector(scene.seat_map, gating=gating, resting=True, options=options,
+        with SeatDetector(scene.seat_map, gating=gating, options=options,
                           backend=FakeBackend(scene)) as detector:
             out[name] = _run(detector, scene, frames)
     return out
@@ -69,7 +63,7 @@ def _crop_changes(scene: Scene, seat: int, frames: int) -> list[bool]:
     thumbs = [cv2.resize(grey_square(crop, cv2.cvtColor(scene.frame(i), cv2.COLOR_BGR2GRAY), ZONE_SIDE),
                          (THUMB_SIZE, THUMB_SIZE), interpolation=cv2.INTER_AREA).astype(np.float32)
               for i in range(frames)]
-    return [not _same_picture(now, before) for before, now in zip(thumbs[:-1], thumbs[1:], strict=True)]
+    return [not same_picture(now, before) for before, now in zip(thumbs[:-1], thumbs[1:], strict=True)]
 
 
 def test_gating_looks_only_where_the_zone_changes_and_reports_the_same_hands() -> None:
@@ -121,19 +115,19 @@ def test_a_zone_in_motion_is_looked_at_sparsely_and_its_landing_and_lift_keep_th
 
 
 def test_a_refused_reading_is_repeated_by_gating_with_its_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
-    import vision.detect
+    import vision.hands
 
     scene = Scene(_three_seats())
     refused = scene.hand(2, "fist")
     scene.show(refused, range(0, 80))  # there from the first frame: the zone shows its first picture
     wrist = scene.hands[refused].landmarks[0, :2]
-    real = vision.detect.plausible_hand
+    real = vision.hands.plausible_hand
 
     def refuse_the_fist(points: np.ndarray, world: np.ndarray | None = None) -> bool:
-        crop = vision.detect.crop_for_zone(scene.seat_map.seats[2].zone, scene.seat_map.frame_size)
+        crop = crop_for_zone(scene.seat_map.seats[2].zone, scene.seat_map.frame_size)
         return real(points, world) and not np.allclose(crop.to_frame(points)[0, :2], wrist, atol=3.0)
 
-    monkeypatch.setattr(vision.detect, "plausible_hand", refuse_the_fist)
+    monkeypatch.setattr(vision.hands, "plausible_hand", refuse_the_fist)
     runs = _gated_and_every(scene, 80)
     unread = {name: [2 in r.unread and 2 not in r.hands for r in results] for name, results in runs.items()}
     assert all(unread["gated"]) and all(unread["every"])  # refused on every frame, looked at or repeated
@@ -189,16 +183,16 @@ def test_a_zone_showing_something_the_detector_misses_is_looked_at_less_and_less
 def _flipping_reads(monkeypatch: pytest.MonkeyPatch) -> None:
     """The seat's hand read as a fist and an open palm by turns, one reading per detector run (a resting thumb-up
     fist whose readings flicker, as MediaPipe's do on real footage)."""
-    import vision.detect
+    import vision.hands
 
-    real = vision.detect.classify
+    real = vision.hands.classify
     calls = iter(range(10**6))
 
     def flicker(points: np.ndarray, world: np.ndarray | None = None) -> Pose:
         pose = real(points, world)
         return replace(pose, pose="open_palm" if next(calls) % 2 else "fist")
 
-    monkeypatch.setattr(vision.detect, "classify", flicker)
+    monkeypatch.setattr(vision.hands, "classify", flicker)
 
 
 @pytest.mark.parametrize("flickers", [False, True])

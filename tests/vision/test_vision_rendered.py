@@ -59,7 +59,7 @@ def test_observe_reproduces_the_clips_truth(name: str) -> None:
 
 def test_a_hand_swooping_in_starts_where_it_lands_not_where_its_zone_began_to_move() -> None:
     # the tie and re-vote clip: hands swoop in over zones their arms cross first. The first frame a zone moves on is
-    # looked at (vision.detect._in_flight): with that look skipped as well, a hand was first seen where it landed,
+    # looked at (vision.schedule.SeatSchedule.due): with that look skipped as well, a hand was first seen where it landed,
     # the zone model began its run on the moving pixels before it, and seat 8's onsets came 4 frames early
     score = _around_truth("day2_tie_revote_lift")
     assert score.missed == [] and score.phantoms == []

@@ -115,11 +115,11 @@ def _rendered_vote(seed: int) -> tuple[np.ndarray, dict[int, str], object]:
 
 @pytest.mark.slow
 def test_thumbs_are_read_on_a_render_it_never_saw() -> None:
-    from vision.detect import SeatDetector
+    from vision.night_detect import NightDetector
 
     frame, poses, seat_map = _rendered_vote(seed=77)
     reader = shared_reader()
-    with SeatDetector(seat_map, resting=False) as detector:
+    with NightDetector(seat_map) as detector:
         for k in range(3):  # VIDEO mode settles on a still picture within a frame or two
             found = detector.process(k, k * 0.04, frame).hands
     read = {n: ("thumb_up_fist" if reader.decision(frame, hand.landmarks) > 0 else "fist") for n, hand in found.items()}
@@ -179,7 +179,7 @@ def test_an_unsure_thumb_reading_backs_no_pose() -> None:
 
 def test_second_look_gives_each_fist_the_pictures_thumb_reading() -> None:
     from contract.seats import seat_map_from_json
-    from vision.detect import Hand
+    from vision.hands import Hand
     from vision.second_look import PoseCheck
 
     zone = [[500, 400], [700, 400], [700, 600], [500, 600]]

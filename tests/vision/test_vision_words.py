@@ -14,7 +14,7 @@ from contract.i18n import _
 from contract.seats import Seat, SeatMap, load_seat_map
 from vision import seat_finder
 from vision.audio import AudioError, AudioTrack, read_audio
-from vision.detect import unusable_seats
+from vision.hands import unusable_seats
 from vision.model import model_bytes
 from vision.seat_finder import Place, Window, number_places
 from vision.seats import default_seat_map
