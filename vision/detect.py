@@ -30,12 +30,13 @@ import cv2
 import numpy as np
 
 from contract.seats import SeatMap
-from vision.backend import DetectedHand, HandBackend, MediaPipeBackend
+from vision.backend import DetectedHand, HandBackend
 from vision.crops import SeatCrop, crop_for_zone
 from vision.hands import (
     LIT_GREY,
     THUMB_SIZE,
     ZONE_SIDE,
+    Detector,
     Hand,
     Refused,
     SeatHands,
@@ -201,7 +202,7 @@ class _FrameWork:
     rested: dict[int, Picture] = field(default_factory=dict)  # seat -> the frame its zone came to rest on
 
 
-class SeatDetector:
+class SeatDetector(Detector):
     """Looks for hands resting on the table at every watchable seat of a seat map, frame after frame."""
 
     def __init__(self, seat_map: SeatMap, model: str = "full", gating: bool = True,
@@ -210,13 +211,11 @@ class SeatDetector:
         `options`: the rules that watch the hands (vision.options). `backend`: the hand detector (whoever made it
         closes it, and its own model and thresholds apply); None: MediaPipe on `model` at the options'
         min_confidence, closed with this detector."""
+        super().__init__(backend, model, options.min_confidence)
         self.seat_map = seat_map
         self.gating = gating
         self.options = options
         self.seconds = {"crop": 0.0, "inference": 0.0}  # where the time goes (bench/vision_speed.py)
-        self.backend: HandBackend = (backend if backend is not None
-                                     else MediaPipeBackend(model, options.min_confidence))
-        self._owns_backend = backend is None
         blocked = unusable_seats(seat_map)
         self.streams = {n: self._seat(n, crop_for_zone(seat.zone, seat_map.frame_size))
                         for n, seat in sorted(seat_map.seats.items()) if n not in blocked}
@@ -241,14 +240,7 @@ class SeatDetector:
     def close(self) -> None:
         if self.pose_check is not None:
             self.pose_check.close()
-        if self._owns_backend:
-            self.backend.close()
-
-    def __enter__(self) -> SeatDetector:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        super().close()
 
     def process(self, index: int, t: float, frame: np.ndarray | Picture) -> FrameResult:
         """Detect on one upright frame at full resolution (the seat map must match its size): a BGR array, or a

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Self
 
 import cv2
 import numpy as np
 
 from contract.i18n import N_
 from contract.seats import SeatMap
-from vision.backend import DetectedHand
+from vision.backend import DetectedHand, HandBackend, MediaPipeBackend
 from vision.crops import SeatCrop, zone_visible_share
 from vision.pose import Pose, classify, plausible_hand
 from vision.video import Picture
@@ -68,6 +69,25 @@ class SeatHands:
     # `hands` repeat an earlier run's answer: gated or held)
     own: dict[int, list[Hand]] = field(default_factory=dict)  # seat -> every hand its own crop shows in its zone
     # (fresh or repeated; dark seats left out): nights keep them all (a check shows 6-10 with two hands)
+
+
+class Detector:
+    """A detector's hand back end, and closing it: the one given (whoever made it closes it, and its own model and
+    thresholds apply), or MediaPipe on `model` at `min_confidence`, closed with the detector."""
+
+    def __init__(self, backend: HandBackend | None, model: str, min_confidence: float) -> None:
+        self.backend: HandBackend = backend if backend is not None else MediaPipeBackend(model, min_confidence)
+        self._owns_backend = backend is None
+
+    def close(self) -> None:
+        if self._owns_backend:
+            self.backend.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def read_hand(seat: int, points: np.ndarray, score: float, world: np.ndarray | None) -> Hand:

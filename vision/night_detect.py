@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from contract.seats import SeatMap
-from vision.backend import HandBackend, HandTracker, MediaPipeBackend
+from vision.backend import HandBackend, HandTracker
 from vision.crops import SeatCrop, crop_for_zone
 from vision.hands import (
     HOLD_MAX_DIFF,
     HOLD_MEAN_DIFF,
+    Detector,
     Hand,
     SeatHands,
     assign,
@@ -53,17 +54,16 @@ class _Stream:
     confirmed_index: int = -(10**9)
 
 
-class NightDetector:
+class NightDetector(Detector):
     """Detects hands for every watchable seat of a seat map, frame after frame, by tracking streams."""
 
     def __init__(self, seat_map: SeatMap, model: str = "full", gating: bool = True,
                  min_confidence: float = DETECT_CONFIDENCE, backend: HandBackend | None = None) -> None:
         """`backend`: the hand detector (whoever made it closes it, and its own model and thresholds apply);
         None: MediaPipe on `model` at `min_confidence`, closed with this detector."""
+        super().__init__(backend, model, min_confidence)
         self.seat_map = seat_map
         self.gating = gating
-        self.backend: HandBackend = backend if backend is not None else MediaPipeBackend(model, min_confidence)
-        self._owns_backend = backend is None
         blocked = unusable_seats(seat_map)
         self.streams = {n: _Stream(n, crop_for_zone(seat.zone, seat_map.frame_size), self.backend.tracker())
                         for n, seat in sorted(seat_map.seats.items()) if n not in blocked}
@@ -81,14 +81,7 @@ class NightDetector:
 
     def close(self) -> None:
         self._close_trackers()
-        if self._owns_backend:
-            self.backend.close()
-
-    def __enter__(self) -> NightDetector:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        super().close()
 
     def process(self, index: int, t: float, frame: np.ndarray | Picture) -> SeatHands:
         """Detect on one upright frame at full resolution (the seat map must match its size)."""
