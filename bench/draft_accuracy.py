@@ -1,12 +1,15 @@
 """How right `stopframe draft` is, and what it costs beside `stopframe audit` on the same game.
 
     python3 bench/draft_accuracy.py [STEM ...] [--dir DIR] [--model full|lite] [--no-audit] [--saved-observations]
+                                    [--untimed]
 
 Each game (default: the bundled sample game; a STEM is PATH/NAME of NAME.mp4, NAME.protocol.json,
 NAME.seats.json, NAME.truth.json; `--dir DIR` adds every such game of a folder, e.g.
 /work/shared/validation/clips) has its vote events removed to make the judge's PARTIAL, which `stopframe draft`
 fills (the seat map given; a clip's untimed votes, the game's history before it, stay in the PARTIAL), each in a child process whose CPU seconds are measured (RUSAGE_CHILDREN). Then
 `stopframe audit` of the full protocol on the same video, for the CPU beside it (`--no-audit` skips it).
+With `--untimed` the PARTIAL is a paper sheet's: its phases lose their times too, so the judge's voice is listened
+to over the whole track.
 
 Per vote of the truth (matched by day, round and candidate):
 - cutoff: within 40 ms of the truth's (the protocol's `cutoff`);
@@ -68,7 +71,7 @@ def key(e: dict[str, Any]) -> tuple:
     return (e.get("day"), e.get("round", 1), e.get("candidate"), tuple(e.get("candidates") or ()))
 
 
-def score_game(stem: Path, model: str, with_audit: bool, saved: bool) -> dict[str, Any]:
+def score_game(stem: Path, model: str, with_audit: bool, saved: bool, untimed: bool = False) -> dict[str, Any]:
     protocol = json.loads(stem.with_suffix(".protocol.json").read_text(encoding="utf-8"))
     truth = json.loads(stem.with_suffix(".truth.json").read_text(encoding="utf-8"))
     folder = OUT / stem.name
@@ -76,6 +79,8 @@ def score_game(stem: Path, model: str, with_audit: bool, saved: bool) -> dict[st
     # the votes the video shows (the timed ones) are taken out; a clip's untimed history stays as the judge wrote it
     shown = [e for e in protocol["events"] if e.get("type") in VOTE_TYPES and "cutoff" in e]
     partial = {**protocol, "events": [e for e in protocol["events"] if not any(e is v for v in shown)]}
+    if untimed:  # a paper sheet: no time on any event, the phases' neither
+        partial["events"] = [{k: v for k, v in e.items() if k not in ("t", "end")} for e in partial["events"]]
     partial_path = folder / f"{stem.name}.partial.json"
     partial_path.write_text(json.dumps(partial, ensure_ascii=False), encoding="utf-8")
     out = folder / f"{stem.name}.draft.json"
@@ -159,11 +164,12 @@ def main() -> int:
     ap.add_argument("--no-audit", action="store_true", help="skip the audit's CPU beside the draft's")
     ap.add_argument("--saved-observations", action="store_true",
                     help="draft from NAME.observations.json where there is one (the logic alone; no CPU compare)")
+    ap.add_argument("--untimed", action="store_true", help="no time on any event of the PARTIAL (a paper sheet)")
     args = ap.parse_args()
     stems = list(args.stems) or ([] if args.dir else [GAME])
     if args.dir:
         stems += games_in(args.dir)[: args.limit]
-    rows = [score_game(s, args.model, not args.no_audit, args.saved_observations) for s in stems]
+    rows = [score_game(s, args.model, not args.no_audit, args.saved_observations, args.untimed) for s in stems]
     print("| game | votes right | cutoff ≤40 ms | count acceptable | voters | validates | draft CPU s | audit CPU s |")
     print("|---|---|---|---|---|---|---|---|")
     total = right = 0

@@ -1,6 +1,6 @@
 """What `stopframe draft` costs beside `stopframe audit` on a 60-minute game and on the sample game, one run.
 
-    python3 bench/draft_cost.py [--minutes 60] [--dir /tmp/stopframe_bench] [--rebuild] [--only long|sample]
+    python3 bench/draft_cost.py [--minutes 60] [--dir /tmp/stopframe_bench] [--rebuild] [--only long|sample] [--untimed]
 
 The long game is built once (and reused while its files are there) from the bundled sample game alone, in
 `--dir` (never in the repository): the sample game's seven filmed windows (votes, nights) in their order,
@@ -222,6 +222,8 @@ def main() -> int:
     ap.add_argument("--rebuild", action="store_true", help="build the long game again even where it is there")
     ap.add_argument("--only", choices=("long", "sample"), help="measure one game only")
     ap.add_argument("--build-only", action="store_true", help="build the long game and stop")
+    ap.add_argument("--untimed", action="store_true",
+                    help="the PARTIAL as a paper sheet holds it: no time on any event (the whole track is listened to)")
     args = ap.parse_args()
     stem = args.dir / f"{GAME.name}_{args.minutes:g}min"
     if args.rebuild or not all(stem.with_suffix(s).exists() for s in (".mp4", ".protocol.json", ".seats.json", ".truth.json")):
@@ -240,7 +242,7 @@ def main() -> int:
     for label, s in games.items():
         if args.only and args.only != label:
             continue
-        row = score_game(s, "full", True, False)
+        row = score_game(s, "full", True, False, args.untimed)
         row["findings"] = findings_right(s, row.get("audit_findings"))
         row["minutes"] = json.loads(s.with_suffix(".truth.json").read_text(encoding="utf-8"))["x_windows"][-1]["end"] / 60
         rows.append(row)

@@ -231,3 +231,23 @@ def test_votes_heard_in_stretches_are_on_the_video_clock(game, game_mp4) -> None
     assert max(_errors([v.cutoff.t for v in heard.votes], [v["cutoff"] for v in game.votes])) <= FRAME_S
     assert max(_errors([v.call.t for v in heard.votes if v.call], [v["t"] for v in game.votes])) <= FRAME_S
     assert not heard.nights  # the nights lie between the stretches
+
+
+def test_rfm_4_4_7_the_closing_word_of_a_round_outweighs_a_word_said_once_per_speech() -> None:
+    """A day as a paper sheet leaves it, untimed: six speeches, each given by the judge («Слово предоставляется …»)
+    and ended by him («Спасибо»), then one round of three candidates closed by «Стоп» seconds apart. The judge's
+    talk words recur about as often as the votes expected (twice the nominations, a revote allowed for), but
+    never within a round's span of each other; the three «Стоп» are the votes."""
+    phrases: list[tuple[float, str]] = []
+    numbers = ["один", "два", "три", "четыре", "пять", "шесть"]
+    for k, n in enumerate(numbers):
+        at = 1.0 + 40.0 * k
+        phrases += [(at, f"Слово предоставляется игроку номер {n}"), (at + 34.0, "Я выставляю игрока номер девять"), (at + 37.5, "Спасибо")]
+        phrases += [(at + s, "Я мирный житель, проверьте игрока") for s in (4.0, 12.0, 20.0, 28.0)]
+    stops = []
+    for k, n in enumerate(("два", "четыре", "шесть")):
+        at = 250.0 + 8.0 * k
+        phrases += [(at, f"Кто голосует за игрока номер {n}"), (at + 3.4, "Стоп"), (at + 4.4, "Три голоса")]
+        stops.append(at + 3.4)
+    heard = listen(features(_judge(phrases, "ru", 165, 45, seconds=280.0)), expected=6, weak=True)
+    assert max(_errors(_stops(heard), stops)) <= FRAME_S
