@@ -1,6 +1,6 @@
 """What `stopframe draft` costs beside `stopframe audit` on a 60-minute game and on the sample game, one run.
 
-    python3 bench/draft_cost.py [--minutes 60] [--dir /tmp/stopframe_bench] [--rebuild] [--only long|sample] [--untimed]
+    python3 bench/draft_cost.py [--minutes 60] [--dir /tmp/stopframe_bench] [--rebuild] [--only long|sample] [--untimed] [--thanks]
 
 The long game is built once (and reused while its files are there) from the bundled sample game alone, in
 `--dir` (never in the repository): the sample game's seven filmed windows (votes, nights) in their order,
@@ -29,6 +29,7 @@ import subprocess
 import sys
 import time
 import wave
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,20 @@ def talk_block() -> np.ndarray:
     return np.concatenate(parts)
 
 
+def closed_with(samples: np.ndarray, truth: dict[str, Any], word: np.ndarray) -> np.ndarray:
+    """A copy of the sample game's sound with every «Стоп» (the truth's stop cues) replaced by `word`, as loud and
+    starting at the same sample, so the protocol's cut-offs stay right."""
+    out = samples.copy()
+    span = int(0.8 * AUDIO_RATE)  # «Стоп» and the pause before the count, which follows 0.85 s after it
+    for cue in truth["x_cues"]:
+        if cue["kind"] == "stop":
+            at = int(round(cue["t"] * AUDIO_RATE))
+            gain = float(np.abs(out[at:at + span]).max()) / max(float(np.abs(word).max()), 1e-6)
+            out[at:at + span] = 0.0
+            out[at:at + min(span, len(word))] = word[:span] * gain
+    return out
+
+
 def shifted(value: Any, shift_of) -> Any:
     """A copy of a protocol or truth with every time field moved by its window's shift (`shift_of(t)`)."""
     if isinstance(value, list):
@@ -111,15 +126,17 @@ def shifted(value: Any, shift_of) -> Any:
     return out
 
 
-def build_long_game(folder: Path, minutes: float, stem: Path = GAME) -> Path:
+def build_long_game(folder: Path, minutes: float, stem: Path = GAME, thanks: bool = False) -> Path:
     """The sample game stretched to `minutes` with the day's talk before each day's window (see the module
-    doc); returns the long game's stem (NAME.mp4, .protocol.json, .seats.json, .truth.json beside it)."""
+    doc); returns the long game's stem (NAME.mp4, .protocol.json, .seats.json, .truth.json beside it). With
+    `thanks` the judge closes each vote with «Спасибо», the word he thanks every speaker with, said where the
+    sample game's judge says «Стоп» (mafclub's closing word)."""
     import av
 
     from vision.audio import read_audio
 
     folder.mkdir(parents=True, exist_ok=True)
-    name = f"{stem.name}_{minutes:g}min"
+    name = f"{stem.name}_{minutes:g}min" + ("_thanks" if thanks else "")
     out = folder / name
     truth = json.loads(stem.with_suffix(".truth.json").read_text(encoding="utf-8"))
     protocol = json.loads(stem.with_suffix(".protocol.json").read_text(encoding="utf-8"))
@@ -143,6 +160,8 @@ def build_long_game(folder: Path, minutes: float, stem: Path = GAME) -> Path:
 
     # the sound: the windows' own, the talk between them
     game = read_audio(stem.with_suffix(".mp4"), rate=AUDIO_RATE)
+    if thanks:
+        game = replace(game, samples=closed_with(game.samples, truth, speak("Спасибо.", JUDGE)))
     block = talk_block()
     total = sum(seconds for _, _, seconds in layout)
     track = np.zeros(total * AUDIO_RATE, np.float32)
@@ -222,14 +241,16 @@ def main() -> int:
     ap.add_argument("--rebuild", action="store_true", help="build the long game again even where it is there")
     ap.add_argument("--only", choices=("long", "sample"), help="measure one game only")
     ap.add_argument("--build-only", action="store_true", help="build the long game and stop")
+    ap.add_argument("--thanks", action="store_true",
+                    help="the long game's judge closes votes with «Спасибо», the word he thanks each speaker with")
     ap.add_argument("--untimed", action="store_true",
                     help="the PARTIAL as a paper sheet holds it: no time on any event (the whole track is listened to)")
     args = ap.parse_args()
-    stem = args.dir / f"{GAME.name}_{args.minutes:g}min"
+    stem = args.dir / (f"{GAME.name}_{args.minutes:g}min" + ("_thanks" if args.thanks else ""))
     if args.rebuild or not all(stem.with_suffix(s).exists() for s in (".mp4", ".protocol.json", ".seats.json", ".truth.json")):
         code, cpu, wall, err = child_cpu([sys.executable, "-c", "import sys; sys.path[:0] = ['bench', '.']; "
                                           f"import draft_cost as d; d.build_long_game(d.Path({str(args.dir)!r}), "
-                                          f"{args.minutes!r})"])
+                                          f"{args.minutes!r}, thanks={args.thanks!r})"])
         if code != 0:
             print(err, file=sys.stderr)
             return code

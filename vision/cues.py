@@ -20,6 +20,7 @@ from functools import cached_property
 
 import numpy as np
 
+from contract.pace import ROUND_SPAN_S
 from vision.audio import AudioTrack
 
 HOP_S = 0.010  # feature hop: 10 ms
@@ -37,7 +38,6 @@ ACCEPT_MIN_SCORE = 0.6  # a repeat of the closing word is never accepted below t
 TEMPLATE_EXAMPLES = 8  # repeats averaged into the second-pass template
 CALL_HEAD_S = 0.2  # how much of the call's first word is matched against its second naming
 NIGHT_MIN_S = 6.0  # music shorter than this is not a night
-ROUND_SPAN_S = 30.0  # the most between two closing words of one round: a count announced and the next candidate named
 LONE_WEIGHT = 0.5  # what a repeat of a candidate closing word with no other within ROUND_SPAN_S counts for
 
 

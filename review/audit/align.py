@@ -19,12 +19,13 @@ from typing import Any
 
 import numpy as np
 
+from contract.pace import DAY_GAP_S
+
 VOTE_TYPES = ("vote", "lift_vote")
 TIME_FIELDS = ("t", "cutoff", "announced")  # a vote's times, in the order they happen
 ANCHOR_TOLERANCE_S = 0.5  # a protocol time this close to a cue (after the clock fit) is that cue
 DRIFT_MIN_ANCHORS = 3
 DRIFT_MIN_SPAN_S = 60.0  # drift is only measurable across minutes
-DAY_GAP_S = 20.0  # the least time between two days' votes: a last word, a night, the next day's speeches
 
 
 @dataclass(frozen=True)

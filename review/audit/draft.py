@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from contract.pace import ROUND_SPAN_S
 from review.audit.align import VOTE_TYPES, VoteCue, align_protocol, open_vote_spans
 from review.audit.findings import AuditReport
 from review.game import engine
@@ -31,6 +32,7 @@ from review.game.voting import vote_outcome
 MAX_ROUNDS = 3  # first round, revote, lift vote: the most a day can have
 ADDED = "x_draft_added"  # on a vote event the draft added (the judge's PARTIAL had none for it)
 MAX_PASSES = 40  # each pass settles at least one more day's or round's votes; a game has far fewer
+ROUND_PACE = 2.0  # a closing word this many times a round's own pace before the next is no part of the round
 LISTEN_MARGIN_S = 10.0  # listened to either side of where a vote's cues may lie: its call's words, its count, a pause
 Auditor = Callable[[dict[str, Any]], AuditReport]
 
@@ -228,27 +230,63 @@ def _day_of(data: dict[str, Any], nights: Sequence[tuple[float, float]],
     return lambda c: max((n for t, n in marks if t <= c.cutoff), default=None)
 
 
-def first_cues(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[tuple[float, float]]) -> list[VoteCue]:
-    """Each day's first cues, as many as the day has vote events: a day's votes are its first heard votes in order
-    (the candidates of round 1, then the revote's, then the lift vote's), where the alignment alone would take
-    any of the day's cues. A cue whose day cannot be told (`_day_of`) is kept."""
-    wanted: dict[int, int] = {}
-    night = 0
+def _round_sizes(data: dict[str, Any]) -> dict[int, list[int]]:
+    """For each day (as the nights before it), how many vote events each of its rounds has, in order."""
+    sizes: dict[int, list[int]] = {}
+    night, last = 0, None
     for e in data.get("events", []):
         if e.get("type") == "phase" and e.get("phase") == "night":
             night += 1
         elif e.get("type") in VOTE_TYPES:
-            wanted[night] = wanted.get(night, 0) + 1
+            key = (night, e.get("day"), e.get("round", 1))
+            if key != last:
+                sizes.setdefault(night, []).append(0)
+                last = key
+            sizes[night][-1] += 1
+    return sizes
+
+
+def _round_start(heard: Sequence[VoteCue], at: int, size: int) -> int:
+    """Where, from `at` on, the first run of `size` cues begins whose neighbours lie within a round's span of each
+    other, and not on a cue paced apart from the rest of the run (one said ROUND_PACE times the round's own pace
+    before the next: the judge's thanks for the last speech); `at` where no run does."""
+    def gaps(j: int) -> list[float]:
+        return [heard[i + 1].cutoff - heard[i].cutoff for i in range(j, min(j + size, len(heard)) - 1)]
+
+    for j in range(at, len(heard) - size + 1):
+        if any(g > ROUND_SPAN_S for g in gaps(j)):
+            continue
+        after = gaps(j + 1)
+        if size > 1 and len(after) == size - 1 and max(after) <= ROUND_SPAN_S and gaps(j)[0] > ROUND_PACE * max(after):
+            continue
+        return j
+    return at
+
+
+def first_cues(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[tuple[float, float]]) -> list[VoteCue]:
+    """Each day's cues for its vote rounds in order (the candidates of round 1, then the revote's, then the lift
+    vote's), where the alignment alone would take any of the day's cues: a round's are the first run of heard
+    closing words that holds it, each within a round's span of the next. A judge who thanks every speaker with the
+    word that closes a vote («Спасибо») says it alone, a minute apart, before the votes, while a round's candidates
+    are closed seconds apart. Where no such run is heard, a round takes the next cues in order. A cue whose day
+    cannot be told (`_day_of`) is kept."""
     day_of = _day_of(data, nights, cues)
-    kept, taken = [], dict.fromkeys(wanted, 0)
+    kept: list[VoteCue] = []
+    by_day: dict[int, list[VoteCue]] = {}
     for c in sorted(cues, key=lambda c: c.cutoff):
         day = day_of(c)
         if day is None:
             kept.append(c)
-        elif taken.get(day, 0) < wanted.get(day, 0):
-            taken[day] += 1
-            kept.append(c)
-    return kept
+        else:
+            by_day.setdefault(day, []).append(c)
+    sizes = _round_sizes(data)
+    for day, heard in by_day.items():
+        at = 0
+        for size in sizes.get(day, []):
+            at = _round_start(heard, at, size)
+            kept += heard[at:at + size]
+            at += size
+    return sorted(kept, key=lambda c: c.cutoff)
 
 
 def draft_votes(partial: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[tuple[float, float]],

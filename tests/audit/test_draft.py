@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -131,6 +132,25 @@ def test_each_day_takes_its_own_first_cues() -> None:
     kept = first_cues(partial, cues_of(whole), NIGHTS)
     # day 2 has two first-round votes: its first two cues, not the revote's
     assert [c.cutoff for c in kept] == [4.7, 11.45, 18.4, 54.7, 61.45, 118.9, 125.75, 132.7, 163.8, 170.65]
+
+
+def test_a_day_s_votes_are_its_round_of_closing_words_not_the_judge_s_thanks_after_each_speech() -> None:
+    """A judge who closes a vote with «Спасибо» (mafclub 2.4.5) also thanks every speaker with it: on an hour's
+    sound track day 3's speeches give five lone «Спасибо» a minute apart before its round of three votes, closed
+    seconds apart. The day's votes are the round, not its first thanks."""
+    whole = truth()
+    partial = partial_of(whole)
+    add_first_rounds(partial, RFM)
+    later = 300.0  # day 3's speeches put a minute apart before its votes: days 3 and 4 and night 3 come later
+
+    def moved(c: VoteCue) -> VoteCue:
+        return replace(c, cutoff=c.cutoff + later, t=c.t + later, announced=c.announced + later) if c.cutoff > 112 else c
+
+    heard = [moved(c) for c in cues_of(whole)]
+    thanks = [VoteCue(cutoff=t, cutoff_score=0.9) for t in (150.0, 210.0, 270.0, 330.0, 390.0)]
+    nights = [*NIGHTS[:2], (NIGHTS[2][0] + later, NIGHTS[2][1] + later)]
+    kept = [c.cutoff for c in first_cues(partial, sorted(heard + thanks, key=lambda c: c.cutoff), nights)]
+    assert kept == [4.7, 11.45, 18.4, 54.7, 61.45, 418.9, 425.75, 432.7, 463.8, 470.65]
 
 
 def day1_typed(data: dict[str, Any]) -> dict[str, Any]:
