@@ -7,9 +7,11 @@ The long game is built once (and reused while its files are there) from the bund
 each whole, and before each of its four days' windows the day's table talk, so that the game lasts
 `--minutes`. The talk's picture is the sample game's own footage looped from its start (its packets copied
 with shifted times: whole one-second GOPs, no re-encoding, the sample game's 1920x1080 and bit rate); its
-sound is ten players' speeches per block (other espeak-ng voices than the judge's), each opened by the judge's
-«Слово предоставляется игроку номер N» and closed by the judge's «Спасибо», with a nomination in some, the
-block repeated. So the votes and every word around them are the sample game's, shifted in time, and the
+sound is ten players' speeches per block (other espeak-ng voices than the judge's, 45–60 s each: most of the
+minute the rules give), each opened by the judge's «Слово предоставляется игроку номер N» and closed by the
+judge's «Спасибо», with a nomination in some, the block repeated. With `--thanks` the judge closes the votes with
+«Спасибо» too (the sample game's «Стоп» replaced by it, at the same onsets): the closing word is then also said
+after every speech. So the votes and every word around them are the sample game's, shifted in time, and the
 protocol, the truth and the seat map are the sample game's with every time shifted with its window; the talk
 holds no vote and no night music. The audio track is encoded once (AAC, the sample game's 22.05 kHz mono).
 
@@ -76,8 +78,8 @@ def speak(text: str, voice: tuple[str, int, int]) -> np.ndarray:
 
 
 def talk_block() -> np.ndarray:
-    """One round of the day's talk: each of ten seats given the word by the judge, speaking three to five
-    sentences (a pause between them), thanked by the judge; about five minutes."""
+    """One round of the day's talk: each of ten seats given the word by the judge, speaking for most of the minute
+    the rules give (rfm 4.3: sentences, a pause between them, until 45–60 s), thanked by the judge; ten minutes."""
     parts: list[np.ndarray] = []
 
     def pause(s: float) -> None:
@@ -87,9 +89,13 @@ def talk_block() -> np.ndarray:
     for seat in range(10):
         parts.append(0.6 * speak(f"Слово предоставляется игроку номер {numbers[seat]}.", JUDGE))
         pause(1.2)
-        for k in range(3 + seat % 3):
-            parts.append(0.5 * speak(SPEECH[(seat * 3 + k) % len(SPEECH)], PLAYERS[seat % len(PLAYERS)]))
+        spoken, k = 0.0, 0
+        while spoken < 45.0 + 5.0 * (seat % 4):
+            said = 0.5 * speak(SPEECH[(seat * 3 + k) % len(SPEECH)], PLAYERS[seat % len(PLAYERS)])
+            parts.append(said)
             pause(0.5 + 0.3 * (k % 3))
+            spoken += len(said) / AUDIO_RATE + 0.5 + 0.3 * (k % 3)
+            k += 1
         pause(0.9)
         parts.append(0.6 * speak("Спасибо.", JUDGE))
         pause(1.5)

@@ -38,6 +38,7 @@ ACCEPT_MIN_SCORE = 0.6  # a repeat of the closing word is never accepted below t
 TEMPLATE_EXAMPLES = 8  # repeats averaged into the second-pass template
 CALL_HEAD_S = 0.2  # how much of the call's first word is matched against its second naming
 NIGHT_MIN_S = 6.0  # music shorter than this is not a night
+LOOK_ALIKE = 0.5  # two candidate words this alike (and a round's span apart at most) may be one closing word said twice
 LONE_WEIGHT = 0.5  # what a repeat of a candidate closing word with no other within ROUND_SPAN_S counts for
 
 
@@ -455,6 +456,12 @@ def closing_word_candidates(
     sims = np.max([base @ windows(d).T for d in range(-shift, shift + 1)], axis=0)
     sims = np.maximum(sims, sims.T)
     np.fill_diagonal(sims, -1.0)
+    # A round's closing words come seconds apart: where some candidates have a look-alike that near, the word is told
+    # among them (a judge who also thanks every speaker with it says it far more often than he closes votes)
+    onsets = np.array([feats.time_of(a) for a, _ in cands])
+    paced = np.nonzero(((sims >= LOOK_ALIKE) & (np.abs(onsets[:, None] - onsets[None, :]) <= ROUND_SPAN_S)).any(axis=1))[0]
+    if 2 <= len(paced) < n:
+        cands, sims, n = [cands[i] for i in paced], sims[np.ix_(paced, paced)], len(paced)
     lo, hi = (max(1, expected // 2 - 1), min(n, expected * 3 // 2)) if expected else (1, n)
     # past the last other candidate the likeness drops to nothing: two votes' words, or every candidate the word
     ranked = np.maximum(-np.sort(-sims, axis=1), 0.0)
@@ -602,12 +609,14 @@ def _quiet_before(feats: Features, voiced: np.ndarray, t: float) -> bool:
     return not any(e - s0 >= word and start + e > recent for s0, e in _runs(voiced[start:b]))
 
 
-def _call_likeness(feats: Features, cuts: list[Cue], bounds: list[tuple[float, float]]) -> list[float]:
+def _call_likeness(feats: Features, cuts: list[Cue], bounds: list[tuple[float, float]],
+                   calls: list[int] | None = None) -> list[float]:
     """For each matched closing word, how much the speech before it sounds like the other votes' calls.
 
     Every vote is called with the same carrier phrase («кто голосует за игрока номер …»); the same
     word closing a player's speech follows something else. Compared: one second of the call
-    before its final number, against the others' calls (±0.3 s of slack); the median is kept.
+    before its final number, against the others' calls (±0.3 s of slack; those of `calls`, the indices of
+    the words known to close votes, where given); the median is kept.
     """
     if len(cuts) < 3:
         return [1.0] * len(cuts)
@@ -617,7 +626,7 @@ def _call_likeness(feats: Features, cuts: list[Cue], bounds: list[tuple[float, f
         before = [b for a, b in bounds if b <= c.t - 0.3 and b >= c.t - 4.0]
         ends.append(before[-1] if before else None)
     # compared with the calls before the dozen best-matching words, not all of them: cost stays linear
-    refs = sorted(range(len(cuts)), key=lambda j: -cuts[j].score)[:12]
+    refs = sorted(range(len(cuts)) if calls is None else calls, key=lambda j: -cuts[j].score)[:12]
     out = []
     for i, e in enumerate(ends):
         if e is None:
@@ -688,8 +697,14 @@ def find_vote_cues(
     raws = [c.score for c in cuts]
     # then the word in its place: after a call like the typical vote's (relative, so that a noisy
     # room does not count against every vote; a lone lift vote's question falls short here)
-    context = _call_likeness(feats, cuts, bounds)
-    ref = max(0.15, float(np.percentile(context, 75))) if context else 1.0
+    # (the calls are those before the repeats said in rounds, where at least three are: a judge who thanks every
+    # speaker with the closing word says it after speeches more often than after calls)
+    times = [c.t for c in cuts]
+    rounds = [i for i, c in enumerate(cuts) if _in_round(c.t, times)]
+    calls = rounds if len(rounds) >= 3 else None
+    context = _call_likeness(feats, cuts, bounds, calls)
+    typical = [context[i] for i in calls] if calls else context
+    ref = max(0.15, float(np.percentile(typical, 75))) if typical else 1.0
     sure = [k >= 0.5 * ref for k in context]
     cuts = [Cue(c.kind, c.t, round(c.score * (0.4 + 0.6 * min(1.0, k / ref)), 3), c.end) for c, k in zip(cuts, context, strict=True)]
     shift = _stacked_onset_shift(feats, [c for c, ok in zip(cuts, sure, strict=True) if ok])
@@ -833,11 +848,12 @@ def listen(
         # A round's candidates are closed one after the other, seconds apart: a repeat with no other within a
         # round's span is worth half (only a round of one candidate closes alone), so a word the judge says once
         # per speech all day does not outweigh the closing word of fewer votes
+        # (nor does such a word said beyond the votes count against it: the judge's thanks after the speeches)
         times = [v.cutoff.t for v in sure]
-        margins = sorted((max(0.0, v.match - 0.5) * (1.0 if _in_round(v.cutoff.t, times) else LONE_WEIGHT)
-                          for v in sure), reverse=True)
+        margins = sorted(((max(0.0, v.match - 0.5) * (1.0 if paced else LONE_WEIGHT), paced)
+                          for v in sure for paced in [_in_round(v.cutoff.t, times)]), reverse=True)
         k = expected or len(margins)
-        fit = float(sum(margins[:k]) - sum(margins[k:]))
+        fit = float(sum(m for m, _ in margins[:k]) - sum(m for m, paced in margins[k:] if paced))
         if len(sure) >= 2 and (best.template is None or fit > best_fit):
             best, best_fit = Heard(votes, nights, template, source), fit
     sure_votes = sum(v.confident for v in best.votes)
