@@ -233,21 +233,35 @@ def test_votes_heard_in_stretches_are_on_the_video_clock(game, game_mp4) -> None
     assert not heard.nights  # the nights lie between the stretches
 
 
-def test_rfm_4_4_7_the_closing_word_of_a_round_outweighs_a_word_said_once_per_speech() -> None:
+def _day_of_talk_then_votes(closing: str) -> tuple[list[tuple[float, str]], list[float]]:
     """A day as a paper sheet leaves it, untimed: six speeches, each given by the judge («Слово предоставляется …»)
-    and ended by him («Спасибо»), then one round of three candidates closed by «Стоп» seconds apart. The judge's
-    talk words recur about as often as the votes expected (twice the nominations, a revote allowed for), but
-    never within a round's span of each other; the three «Стоп» are the votes."""
+    and ended by his «Спасибо» 40 s on, the last words of each a nomination; then one round of three candidates
+    closed by `closing` seconds apart. Returns the phrases and the closing words' onsets."""
     phrases: list[tuple[float, str]] = []
-    numbers = ["один", "два", "три", "четыре", "пять", "шесть"]
-    for k, n in enumerate(numbers):
+    for k, n in enumerate(["один", "два", "три", "четыре", "пять", "шесть"]):
         at = 1.0 + 40.0 * k
-        phrases += [(at, f"Слово предоставляется игроку номер {n}"), (at + 34.0, "Я выставляю игрока номер девять"), (at + 37.5, "Спасибо")]
+        phrases += [(at, f"Слово предоставляется игроку номер {n}"), (at + 34.0, "Я выставляю игрока номер девять"),
+                    (at + 37.5, "Спасибо")]
         phrases += [(at + s, "Я мирный житель, проверьте игрока") for s in (4.0, 12.0, 20.0, 28.0)]
-    stops = []
+    closes = []
     for k, n in enumerate(("два", "четыре", "шесть")):
         at = 250.0 + 8.0 * k
-        phrases += [(at, f"Кто голосует за игрока номер {n}"), (at + 3.4, "Стоп"), (at + 4.4, "Три голоса")]
-        stops.append(at + 3.4)
+        phrases += [(at, f"Кто голосует за игрока номер {n}"), (at + 3.4, closing), (at + 4.6, "Три голоса")]
+        closes.append(at + 3.4)
+    return phrases, closes
+
+
+def test_rfm_4_4_7_the_closing_word_of_a_round_outweighs_a_word_said_once_per_speech() -> None:
+    """The judge's «Спасибо» after each speech recurs about as often as the votes expected (twice the nominations,
+    a revote allowed for), but never within a round's span of itself; the round's three «Стоп» are the votes."""
+    phrases, stops = _day_of_talk_then_votes("Стоп")
     heard = listen(features(_judge(phrases, "ru", 165, 45, seconds=280.0)), expected=6, weak=True)
     assert max(_errors(_stops(heard), stops)) <= FRAME_S
+
+
+def test_mafclub_2_4_5_spasibo_after_the_calls_is_the_vote_spasibo_after_a_speech_is_not() -> None:
+    """A judge who closes the votes with «Спасибо» and thanks every speaker with it too: the word is the same, the
+    votes are the round's three, said after calls; the six after speeches are heard but not sure votes."""
+    phrases, closes = _day_of_talk_then_votes("Спасибо")
+    heard = listen(features(_judge(phrases, "ru", 165, 45, seconds=280.0)), expected=6, weak=True)
+    assert max(_errors(_stops(heard), closes)) <= FRAME_S
