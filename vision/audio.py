@@ -53,6 +53,7 @@ class AudioTrack:
         return AudioTrack(self.samples[i:j], self.rate, self.time_of(i), self.path)
 
 
+RESAMPLE_BATCH_S = 5.0  # decoded sound handed to the resampler at a time: one call per frame costs more than decoding
 PREROLL_S = 1.0  # a stretch read after a seek is decoded from this much earlier: the codec's start-up falls there
 
 
@@ -117,32 +118,53 @@ def _stream(container, p: Path, stream_index: int):
 
 def _decode(container, stream, rate: int, p: Path, stop: float | None = None) -> tuple[np.ndarray, float | None]:
     """The stream from where the container stands (its start, or after a seek) to its end or past `stop`: the
-    samples and the video time of the first; gaps filled with silence."""
+    samples and the video time of the first; gaps filled with silence. Decoded frames go to the resampler a few
+    seconds at a time (the same samples as frame by frame, for a third of an hour's reading time)."""
     import av
 
     resampler = av.AudioResampler(format="flt", layout="mono", rate=rate)
     chunks: list[np.ndarray] = []
+    pending: list[av.AudioFrame] = []  # decoded, not yet resampled
     start: float | None = None
     written = 0
+
+    def resample(frame: av.AudioFrame | None) -> None:
+        nonlocal written
+        for out in resampler.resample(frame):
+            a = out.to_ndarray().reshape(-1)
+            chunks.append(a)
+            written += len(a)
+
+    def flush() -> None:
+        if len(pending) == 1:
+            resample(pending[0])
+        elif pending:
+            first = pending[0]
+            joined = av.AudioFrame.from_ndarray(np.concatenate([f.to_ndarray() for f in pending], axis=1),
+                                                format=first.format.name, layout=first.layout.name)
+            joined.sample_rate = first.sample_rate
+            resample(joined)
+        pending.clear()
+
     try:
         for frame in container.decode(stream):
             if start is None and frame.time is not None:
                 start = float(frame.time)
             elif frame.time is not None and start is not None:
-                gap = int(round((float(frame.time) - start) * rate)) - written
-                if gap > rate // 50:  # more than 20 ms missing: keep the clock, pad with silence
-                    chunks.append(np.zeros(gap, np.float32))
-                    written += gap
-            for out in resampler.resample(frame):
-                a = out.to_ndarray().reshape(-1)
-                chunks.append(a)
-                written += len(a)
+                due = int(round((float(frame.time) - start) * rate))
+                if due - written - sum(f.samples for f in pending) * rate / frame.sample_rate > rate // 100:
+                    flush()  # maybe samples missing: what is pending resampled, the gap measured exactly
+                    gap = due - written
+                    if gap > rate // 50:  # more than 20 ms missing: keep the clock, pad with silence
+                        chunks.append(np.zeros(gap, np.float32))
+                        written += gap
+            pending.append(frame)
+            if sum(f.samples for f in pending) >= frame.sample_rate * RESAMPLE_BATCH_S:
+                flush()
             if stop is not None and frame.time is not None and float(frame.time) > stop:
                 break
-        for out in resampler.resample(None):
-            a = out.to_ndarray().reshape(-1)
-            chunks.append(a)
-            written += len(a)
+        flush()
+        resample(None)
     except av.error.FFmpegError as exc:
         raise AudioError(_("{path}: the audio track cannot be decoded after {seconds} s: {detail}.", path=p,
                            seconds=number(written / rate, 2, fixed=True), detail=exc)) from exc

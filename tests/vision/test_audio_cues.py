@@ -265,3 +265,32 @@ def test_mafclub_2_4_5_spasibo_after_the_calls_is_the_vote_spasibo_after_a_speec
     phrases, closes = _day_of_talk_then_votes("Спасибо")
     heard = listen(features(_judge(phrases, "ru", 165, 45, seconds=280.0)), expected=6, weak=True)
     assert max(_errors(_stops(heard), closes)) <= FRAME_S
+
+
+def test_sound_missing_for_a_stretch_keeps_every_later_word_on_the_video_clock(tmp_path: Path) -> None:
+    """A phone that dropped a second of sound (its packets jump in time): the words after it are still at their own
+    times, the missing second silence, so a «Стоп» after a dropout is not heard a second early."""
+    import av
+
+    rate, block = RATE, 1024
+    beep = (0.5 * np.sin(2 * np.pi * 440 * np.arange(block) / rate)).astype(np.float32)
+    path = tmp_path / "dropout.m4a"
+    with av.open(str(path), "w") as out:
+        stream = out.add_stream("aac", rate=rate)
+        stream.layout = "mono"
+        for i in range(200):  # 12.8 s of blocks; the blocks from 3.2 s to 4.2 s never reach the file
+            if 50 <= i < 66:
+                continue
+            frame = av.AudioFrame.from_ndarray((beep if i in (10, 120) else beep * 0.0).reshape(1, -1), format="fltp",
+                                               layout="mono")
+            frame.sample_rate, frame.pts = rate, i * block
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode(None):
+            out.mux(packet)
+    track = read_audio(path)
+    loud = np.nonzero(np.abs(track.samples) > 0.25)[0] / rate + track.start
+    first, second = loud[loud < 5.0], loud[loud > 5.0]
+    assert abs(first[0] - 10 * block / rate) < 0.01
+    assert abs(second[0] - 120 * block / rate) < 0.01  # 7.68 s, not 6.66 s
+    assert abs(track.duration - 200 * block / rate) < 0.1
