@@ -20,19 +20,25 @@ from typing import Any
 from contract.errors import InvalidInput, UnreadableInput
 from contract.i18n import _, ngettext, number
 from contract.observations import Observations, observations_from_json, read_observations
+from contract.pace import ROUND_SPAN_S
 from contract.seats import SeatMap, load_seat_map
 from pipeline.align import heard_cues
 from pipeline.observer import VISION, Observer, Say, every_tenth
 from pipeline.seat_fit import check_seats_fit_hands, check_seats_fit_video
 from review.audit.align import VOTE_TYPES, VoteCue
 from review.audit.audit import audit
-from review.audit.draft import Draft, draft_votes, listening_spans, partial_problems, refusals
+from review.audit.draft import (
+    Draft,
+    cues_to_look_at,
+    draft_votes,
+    listening_spans,
+    partial_problems,
+    refusals,
+)
 from review.audit.draft_nights import NOT_OBSERVED, NightsRead, read_shootings, with_shots
 from review.game.profiles import Profile, get_profile
 from review.game.protocol import load_protocol, validate
 from review.game.timeline import WINDOW_LEAD_S, WINDOW_TAIL_S
-
-ROUND_GAP_S = 20.0  # heard votes this close are taken for one round's candidates (seconds apart in a game)
 
 
 @dataclass
@@ -100,7 +106,7 @@ def _windows(cues: list[VoteCue], data: dict[str, Any]) -> list[tuple[float, flo
             spans.append((offset + min(times) - WINDOW_LEAD_S, offset + max(times) + 2.5 + WINDOW_TAIL_S))
     merged: list[tuple[float, float]] = []
     for a, b in sorted((max(0.0, a), b) for a, b in spans):
-        if merged and a <= merged[-1][1] + ROUND_GAP_S:
+        if merged and a <= merged[-1][1] + ROUND_SPAN_S:
             merged[-1] = (merged[-1][0], max(merged[-1][1], b))
         else:
             merged.append((a, b))
@@ -153,7 +159,8 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
         note = check_seats_fit_video(given, seats, video_path)
         if note:
             say(note)
-    cues, nights, heard = _cues(video_path, expected, say, listening_spans(proto.data, profile))
+    heard_cues, nights, heard = _cues(video_path, expected, say, listening_spans(proto.data, profile))
+    cues = cues_to_look_at(proto.data, heard_cues, nights, profile)
     seat_map = given if given is not None else _found_seats(video_path, cues, say)
     obs_json = read_observations(observations) if observations is not None else None
     if observations is not None:
@@ -180,7 +187,7 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
                  untimed=len(result.untimed), profile=profile.id))
     nights = _nights(nights_of or proto.data, obs_json, profile)
     result.data = _with_shots(result.data, nights)
-    return GameDraft(result, heard, len(cues), seats is None, nights)
+    return GameDraft(result, heard, len(heard_cues), seats is None, nights)
 
 
 def _nights(data: dict[str, Any], obs_json: dict[str, Any] | None, profile: Profile) -> NightsRead:

@@ -263,6 +263,21 @@ def _round_start(heard: Sequence[VoteCue], at: int, size: int) -> int:
     return at
 
 
+def _days_cues(data: dict[str, Any], cues: Sequence[VoteCue],
+               nights: Sequence[tuple[float, float]]) -> tuple[list[VoteCue], dict[int, list[VoteCue]]]:
+    """The cues whose day cannot be told (`_day_of`), and the others by day, each in time order."""
+    day_of = _day_of(data, nights, cues)
+    untold: list[VoteCue] = []
+    by_day: dict[int, list[VoteCue]] = {}
+    for c in sorted(cues, key=lambda c: c.cutoff):
+        day = day_of(c)
+        if day is None:
+            untold.append(c)
+        else:
+            by_day.setdefault(day, []).append(c)
+    return untold, by_day
+
+
 def first_cues(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[tuple[float, float]]) -> list[VoteCue]:
     """Each day's cues for its vote rounds in order (the candidates of round 1, then the revote's, then the lift
     vote's), where the alignment alone would take any of the day's cues: a round's are the first run of heard
@@ -270,15 +285,7 @@ def first_cues(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[t
     word that closes a vote («Спасибо») says it alone, a minute apart, before the votes, while a round's candidates
     are closed seconds apart. Where no such run is heard, a round takes the next cues in order. A cue whose day
     cannot be told (`_day_of`) is kept."""
-    day_of = _day_of(data, nights, cues)
-    kept: list[VoteCue] = []
-    by_day: dict[int, list[VoteCue]] = {}
-    for c in sorted(cues, key=lambda c: c.cutoff):
-        day = day_of(c)
-        if day is None:
-            kept.append(c)
-        else:
-            by_day.setdefault(day, []).append(c)
+    kept, by_day = _days_cues(data, cues, nights)
     sizes = _round_sizes(data)
     for day, heard in by_day.items():
         at = 0
@@ -286,6 +293,21 @@ def first_cues(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[t
             at = _round_start(heard, at, size)
             kept += heard[at:at + size]
             at += size
+    return sorted(kept, key=lambda c: c.cutoff)
+
+
+def cues_to_look_at(partial: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[tuple[float, float]],
+                    profile: Profile) -> list[VoteCue]:
+    """The heard cues any of the draft's rounds may take (`first_cues`, a revote and a lift vote included): each
+    day's from its first round on, and those whose day cannot be told. The hands are looked at there only: the
+    judge's thanks after a day's speeches, heard before its votes, are no vote."""
+    placed = copy.deepcopy(partial)
+    add_first_rounds(placed, profile)
+    kept, by_day = _days_cues(placed, cues, nights)
+    sizes = _round_sizes(placed)
+    for day, heard in by_day.items():
+        if sizes.get(day):
+            kept += heard[_round_start(heard, 0, sizes[day][0]):]
     return sorted(kept, key=lambda c: c.cutoff)
 
 

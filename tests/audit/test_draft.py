@@ -22,6 +22,7 @@ from review.audit.draft import (
     ADDED,
     LISTEN_MARGIN_S,
     add_first_rounds,
+    cues_to_look_at,
     draft_votes,
     first_cues,
     listening_spans,
@@ -152,6 +153,9 @@ def test_a_day_s_votes_are_its_round_of_closing_words_not_the_judge_s_thanks_aft
     nights = [*NIGHTS[:2], (NIGHTS[2][0] + later, NIGHTS[2][1] + later)]
     kept = [c.cutoff for c in first_cues(partial, sorted(heard + thanks, key=lambda c: c.cutoff), nights)]
     assert kept == [4.7, 11.45, 18.4, 54.7, 61.45, 418.9, 425.75, 432.7, 463.8, 470.65]
+    # the hands are looked at from each day's first round on (a revote may follow it), never at the thanks before it
+    looked = {c.cutoff for c in cues_to_look_at(partial_of(whole), heard + thanks, nights, RFM)}
+    assert looked == {c.cutoff for c in heard}
 
 
 def day1_typed(data: dict[str, Any]) -> dict[str, Any]:
