@@ -20,8 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from contract.pace import ROUND_SPAN_S
-from review.audit.align import VOTE_TYPES, VoteCue, align_protocol, open_vote_spans
+from contract.pace import DAY_GAP_S, ROUND_SPAN_S
+from review.audit.align import TIME_FIELDS, VOTE_TYPES, VoteCue, align_protocol, open_vote_spans
 from review.audit.findings import AuditReport
 from review.game import engine
 from review.game.problems import Problem
@@ -284,16 +284,45 @@ def first_cues(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[t
     closing words that holds it, each within a round's span of the next. A judge who thanks every speaker with the
     word that closes a vote («Спасибо») says it alone, a minute apart, before the votes, while a round's candidates
     are closed seconds apart. Where no such run is heard, a round takes the next cues in order. A cue whose day
-    cannot be told (`_day_of`) is kept."""
-    kept, by_day = _days_cues(data, cues, nights)
+    cannot be told (`_day_of`) is kept, unless no cue's can: then the rounds of the whole game take the cues in
+    order (a sheet with no time, a video without night music)."""
+    untold, by_day = _days_cues(data, cues, nights)
     sizes = _round_sizes(data)
+    # where no cue's day can be told (no night heard, no phase timed), the video's cues take the game's rounds in order
+    kept = _rounds_of(untold, [(day, n) for day in sorted(sizes) for n in sizes[day]]) if not by_day else untold
     for day, heard in by_day.items():
-        at = 0
-        for size in sizes.get(day, []):
-            at = _round_start(heard, at, size)
-            kept += heard[at:at + size]
-            at += size
+        kept += _rounds_of(heard, [(day, n) for n in sizes.get(day, [])])
     return sorted(kept, key=lambda c: c.cutoff)
+
+
+def _rounds_of(heard: list[VoteCue], rounds: list[tuple[int, int]]) -> list[VoteCue]:
+    """The cues of these rounds ((day, size), in order), each the first run that holds it (`_round_start`), a day's
+    first a day's gap after the day before's last."""
+    kept: list[VoteCue] = []
+    at, day = 0, None
+    for this_day, size in rounds:
+        if kept and this_day != day:
+            at = next((i for i in range(at, len(heard)) if heard[i].cutoff >= kept[-1].cutoff + DAY_GAP_S), len(heard))
+        day = this_day
+        at = _round_start(heard, at, size)
+        kept += heard[at:at + size]
+        at += size
+    return kept
+
+
+def _without_own_times(draft: dict[str, Any]) -> dict[str, Any]:
+    """A copy without the times the draft proposed itself: each pass times the votes afresh from the rounds it
+    knows by then (a revote found since moves the next day's cues), never from its own earlier guesses."""
+    out = copy.deepcopy(draft)
+    for e in out.get("events", []):
+        scores = e.get("x_draft_score", {})
+        for name in TIME_FIELDS:
+            if name in scores:
+                e.pop(name, None)
+                scores.pop(name)
+        if "x_draft_score" in e and not scores:
+            e.pop("x_draft_score")
+    return out
 
 
 def cues_to_look_at(partial: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[tuple[float, float]],
@@ -321,7 +350,8 @@ def draft_votes(partial: dict[str, Any], cues: Sequence[VoteCue], nights: Sequen
     add_first_rounds(draft, profile)
     for _ in range(MAX_PASSES):
         before = draft
-        draft = align_protocol(draft, first_cues(draft, cues, nights), nights).data
+        fresh = _without_own_times(draft)
+        draft = align_protocol(fresh, first_cues(fresh, cues, nights), nights).data
         draft.pop("x_align", None)
         for e in draft.get("events", []):
             for name, theirs in e.pop("x_replaced", {}).items():  # the judge's time stays the judge's

@@ -105,6 +105,20 @@ def test_sample_game_drafted_from_its_cues_and_hands(auditor) -> None:
     assert draft.untimed == [] and draft.added == len(drafted)
 
 
+def test_a_sheet_with_no_time_and_a_video_with_no_night_music_is_drafted_round_by_round(auditor) -> None:
+    """Nothing tells a cue's day (no phase timed, no night music heard): the game's rounds take the heard cues in
+    order, each round the next run closed seconds apart, a revote's once the counts call for it — not whichever
+    cues the listener was surest of (here the first vote's «Стоп» is heard a little less sure)."""
+    whole = truth()
+    untimed = partial_of(whole)
+    untimed["events"] = [{k: v for k, v in e.items() if k != "t"} for e in untimed["events"]]
+    heard = [replace(c, cutoff_score=0.8 if c.cutoff < 5 else 0.9) for c in cues_of(whole)]
+    drafted = votes(draft_votes(untimed, heard, [], RFM, auditor).data)
+    assert [(e["day"], e["round"], e["type"]) for e in drafted] == [(e["day"], e["round"], e["type"]) for e in votes(whole)]
+    for a, b in zip(votes(whole), drafted, strict=True):
+        assert abs(a["cutoff"] - b["cutoff"]) < 0.040
+
+
 def test_the_judges_values_are_never_changed(auditor) -> None:
     whole = truth()
     partial = partial_of(whole)
@@ -174,7 +188,8 @@ def test_a_sheet_typed_part_way_takes_the_first_cues_of_the_whole_games_video() 
     night0_heard = [(0.0, 2.0), *NIGHTS]  # night 0 on the sound track: day 1's votes come after its music
     assert [c.cutoff for c in first_cues(partial, cues_of(whole), night0_heard)] == [4.7, 11.45, 18.4]
     finished = {**partial, "events": [*partial["events"], {"type": "result", "winner": "red"}]}
-    assert len(first_cues(finished, cues_of(whole), NIGHTS)) == len(cues_of(whole))  # days not told
+    # days not told (the sheet's one night against the video's three): the game's rounds take the cues in order
+    assert [c.cutoff for c in first_cues(finished, cues_of(whole), NIGHTS)] == [4.7, 11.45, 18.4]
 
 
 def test_how_many_votes_to_hear_is_unknown_for_a_sheet_typed_part_way() -> None:
