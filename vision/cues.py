@@ -132,7 +132,7 @@ def _power_frames(x: np.ndarray, rate: int, hop_s: float, win_s: float) -> np.nd
     if count == 0:
         return np.zeros((0, n_fft // 2 + 1), np.float32)
     frames = np.lib.stride_tricks.sliding_window_view(x, win)[::hop][:count] * np.hanning(win).astype(np.float32)
-    spectrum = np.fft.rfft(frames, n_fft, axis=1)  # a strided view, not a gathered copy: an hour in about a second
+    spectrum = np.fft.rfft(frames, n_fft, axis=1)  # frames read through a strided view, never gathered into a copy
     return (np.abs(spectrum) ** 2).astype(np.float32)
 
 
@@ -843,12 +843,12 @@ def listen(
         sure = [v for v in votes if v.confident]
         if source == "marked" or (source == "protocol" and len(sure) >= need):
             return Heard(votes, nights, template, source)
-        # the word with clear repeats for the votes and few beyond them (a short syllable recurs everywhere); only
-        # the sure repeats count: a template seeded on another word still matches that word, weakly, out of place
+        # The word with clear repeats for the votes and few beyond them (a short syllable recurs everywhere); only
+        # the sure repeats count: a template seeded on another word still matches that word, weakly, out of place.
         # A round's candidates are closed one after the other, seconds apart: a repeat with no other within a
         # round's span is worth half (only a round of one candidate closes alone), so a word the judge says once
-        # per speech all day does not outweigh the closing word of fewer votes
-        # (nor does such a word said beyond the votes count against it: the judge's thanks after the speeches)
+        # per speech all day does not outweigh the closing word of fewer votes; nor do such lone repeats beyond the
+        # votes count against a word (a judge who thanks every speaker with the word that closes his votes).
         times = [v.cutoff.t for v in sure]
         margins = sorted(((max(0.0, v.match - 0.5) * (1.0 if paced else LONE_WEIGHT), paced)
                           for v in sure for paced in [_in_round(v.cutoff.t, times)]), reverse=True)
