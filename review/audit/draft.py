@@ -310,14 +310,21 @@ def _rounds_of(heard: list[VoteCue], rounds: list[tuple[int, int]]) -> list[Vote
     return kept
 
 
-def _without_own_times(draft: dict[str, Any]) -> dict[str, Any]:
-    """A copy without the times the draft proposed itself: each pass times the votes afresh from the rounds it
-    knows by then (a revote found since moves the next day's cues), never from its own earlier guesses."""
+def _vote_key(e: dict[str, Any]) -> tuple:
+    return e.get("type"), e.get("day"), e.get("round", 1), e.get("candidate"), tuple(e.get("candidates") or ())
+
+
+def _without_own_times(draft: dict[str, Any], partial: dict[str, Any]) -> dict[str, Any]:
+    """A copy without the times this draft proposed itself: each pass times the votes afresh from the rounds it
+    knows by then (a revote found since moves the next day's cues), never from its own earlier guesses. A time the
+    PARTIAL holds (the judge's, or one accepted from an earlier draft) stays."""
+    given = {(_vote_key(e), name) for e in partial.get("events", []) if isinstance(e, dict) for name in TIME_FIELDS
+             if name in e}
     out = copy.deepcopy(draft)
     for e in out.get("events", []):
         scores = e.get("x_draft_score", {})
         for name in TIME_FIELDS:
-            if name in scores:
+            if name in scores and (_vote_key(e), name) not in given:
                 e.pop(name, None)
                 scores.pop(name)
         if "x_draft_score" in e and not scores:
@@ -350,7 +357,7 @@ def draft_votes(partial: dict[str, Any], cues: Sequence[VoteCue], nights: Sequen
     add_first_rounds(draft, profile)
     for _ in range(MAX_PASSES):
         before = draft
-        fresh = _without_own_times(draft)
+        fresh = _without_own_times(draft, partial)
         draft = align_protocol(fresh, first_cues(fresh, cues, nights), nights).data
         draft.pop("x_align", None)
         for e in draft.get("events", []):

@@ -132,6 +132,16 @@ def test_the_judges_values_are_never_changed(auditor) -> None:
     assert mine["voters"] == DAY1[6][0]  # added: they make the judge's count
 
 
+def test_a_draft_drafted_again_keeps_every_time_it_holds(auditor) -> None:
+    """A DRAFT given back as the PARTIAL (the judge drafts again, or from another copy of the video with no sound):
+    the times it holds are the judge's now, and nothing the video does not hear again is dropped."""
+    whole = truth()
+    first = draft_votes(partial_of(whole), cues_of(whole), NIGHTS, RFM, auditor).data
+    again = draft_votes(first, [], [], RFM, auditor).data
+    assert [(e["cutoff"], e["t"], e["announced"]) for e in votes(again)] == \
+        [(e["cutoff"], e["t"], e["announced"]) for e in votes(first)]
+
+
 def test_without_cues_the_added_votes_are_listed_untimed_not_guessed(auditor) -> None:
     partial = partial_of(truth())
     draft = draft_votes(partial, [], [], RFM, auditor)
