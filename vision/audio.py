@@ -124,7 +124,8 @@ def _decode(container, stream, rate: int, p: Path, stop: float | None = None) ->
 
     resampler = av.AudioResampler(format="flt", layout="mono", rate=rate)
     chunks: list[np.ndarray] = []
-    pending: list[av.AudioFrame] = []  # decoded, not yet resampled
+    pending: list[av.AudioFrame] = []  # decoded, not yet resampled ...
+    held = 0  # ... and their samples
     start: float | None = None
     written = 0
 
@@ -136,6 +137,7 @@ def _decode(container, stream, rate: int, p: Path, stop: float | None = None) ->
             written += len(a)
 
     def flush() -> None:
+        nonlocal held
         if len(pending) == 1:
             resample(pending[0])
         elif pending:
@@ -145,6 +147,7 @@ def _decode(container, stream, rate: int, p: Path, stop: float | None = None) ->
             joined.sample_rate = first.sample_rate
             resample(joined)
         pending.clear()
+        held = 0
 
     try:
         for frame in container.decode(stream):
@@ -152,14 +155,15 @@ def _decode(container, stream, rate: int, p: Path, stop: float | None = None) ->
                 start = float(frame.time)
             elif frame.time is not None and start is not None:
                 due = int(round((float(frame.time) - start) * rate))
-                if due - written - sum(f.samples for f in pending) * rate / frame.sample_rate > rate // 100:
+                if due - written - held * rate / frame.sample_rate > rate // 100:
                     flush()  # maybe samples missing: what is pending resampled, the gap measured exactly
                     gap = due - written
                     if gap > rate // 50:  # more than 20 ms missing: keep the clock, pad with silence
                         chunks.append(np.zeros(gap, np.float32))
                         written += gap
             pending.append(frame)
-            if sum(f.samples for f in pending) >= frame.sample_rate * RESAMPLE_BATCH_S:
+            held += frame.samples
+            if held >= frame.sample_rate * RESAMPLE_BATCH_S:
                 flush()
             if stop is not None and frame.time is not None and float(frame.time) > stop:
                 break

@@ -699,8 +699,7 @@ def find_vote_cues(
     # room does not count against every vote; a lone lift vote's question falls short here)
     # (the calls are those before the repeats said in rounds, where at least three are: a judge who thanks every
     # speaker with the closing word says it after speeches more often than after calls)
-    times = [c.t for c in cuts]
-    rounds = [i for i, c in enumerate(cuts) if _in_round(c.t, times)]
+    rounds = [i for i, paced in enumerate(_in_rounds([c.t for c in cuts])) if paced]
     calls = rounds if len(rounds) >= 3 else None
     context = _call_likeness(feats, cuts, bounds, calls)
     typical = [context[i] for i in calls] if calls else context
@@ -812,9 +811,15 @@ class Heard:
     source: str  # "marked" | "protocol" | "discovered" | "none"
 
 
-def _in_round(t: float, times: list[float]) -> bool:
-    """Whether another closing word lies within a vote round's span of `t`."""
-    return any(0.0 < abs(t - u) <= ROUND_SPAN_S for u in times)
+def _in_rounds(times: list[float]) -> list[bool]:
+    """For each closing word (times in the order given), whether another lies within a vote round's span of it:
+    its nearest neighbour in time does."""
+    order = sorted(range(len(times)), key=times.__getitem__)
+    near = [False] * len(times)
+    for a, b in zip(order, order[1:], strict=False):
+        if 0.0 < times[b] - times[a] <= ROUND_SPAN_S:
+            near[a] = near[b] = True
+    return near
 
 
 def listen(
@@ -849,9 +854,9 @@ def listen(
         # round's span is worth half (only a round of one candidate closes alone), so a word the judge says once
         # per speech all day does not outweigh the closing word of fewer votes; nor do such lone repeats beyond the
         # votes count against a word (a judge who thanks every speaker with the word that closes his votes).
-        times = [v.cutoff.t for v in sure]
         margins = sorted(((max(0.0, v.match - 0.5) * (1.0 if paced else LONE_WEIGHT), paced)
-                          for v in sure for paced in [_in_round(v.cutoff.t, times)]), reverse=True)
+                          for v, paced in zip(sure, _in_rounds([v.cutoff.t for v in sure]), strict=True)),
+                         reverse=True)
         k = expected or len(margins)
         fit = float(sum(m for m, _ in margins[:k]) - sum(m for m, paced in margins[k:] if paced))
         if len(sure) >= 2 and (best.template is None or fit > best_fit):
