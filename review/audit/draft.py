@@ -230,9 +230,10 @@ def _day_of(data: dict[str, Any], nights: Sequence[tuple[float, float]],
     return lambda c: max((n for t, n in marks if t <= c.cutoff), default=None)
 
 
-def _round_sizes(data: dict[str, Any]) -> dict[int, list[int]]:
-    """For each day (as the nights before it), how many vote events each of its rounds has, in order."""
-    sizes: dict[int, list[int]] = {}
+def _game_rounds(data: dict[str, Any]) -> list[tuple[int, int, bool]]:
+    """The game's vote rounds in order: (the nights before its day, how many vote events it has, whether the
+    draft fills it: one of its events is the draft's own, not the judge's)."""
+    rounds: list[tuple[int, int, bool]] = []
     night, last = 0, None
     for e in data.get("events", []):
         if e.get("type") == "phase" and e.get("phase") == "night":
@@ -240,16 +241,25 @@ def _round_sizes(data: dict[str, Any]) -> dict[int, list[int]]:
         elif e.get("type") in VOTE_TYPES:
             key = (night, e.get("day"), e.get("round", 1))
             if key != last:
-                sizes.setdefault(night, []).append(0)
+                rounds.append((night, 0, False))
                 last = key
-            sizes[night][-1] += 1
+            day, size, drafted = rounds[-1]
+            rounds[-1] = (day, size + 1, drafted or bool(e.get(ADDED)))
+    return rounds
+
+
+def _round_sizes(data: dict[str, Any]) -> dict[int, list[int]]:
+    """For each day (as the nights before it), how many vote events each of its rounds has, in order."""
+    sizes: dict[int, list[int]] = {}
+    for day, size, _ in _game_rounds(data):
+        sizes.setdefault(day, []).append(size)
     return sizes
 
 
-def _round_start(heard: Sequence[VoteCue], at: int, size: int) -> int:
+def _round_start(heard: Sequence[VoteCue], at: int, size: int) -> int | None:
     """Where, from `at` on, the first run of `size` cues begins whose neighbours lie within a round's span of each
     other, and not on a cue paced apart from the rest of the run (one said ROUND_PACE times the round's own pace
-    before the next: the judge's thanks for the last speech); `at` where no run does."""
+    before the next: the judge's thanks for the last speech); None where no run does."""
     def gaps(j: int) -> list[float]:
         return [heard[i + 1].cutoff - heard[i].cutoff for i in range(j, min(j + size, len(heard)) - 1)]
 
@@ -260,7 +270,7 @@ def _round_start(heard: Sequence[VoteCue], at: int, size: int) -> int:
         if size > 1 and len(after) == size - 1 and max(after) <= ROUND_SPAN_S and gaps(j)[0] > ROUND_PACE * max(after):
             continue
         return j
-    return at
+    return None
 
 
 def _days_cues(data: dict[str, Any], cues: Sequence[VoteCue],
@@ -289,25 +299,51 @@ def first_cues(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[t
     untold, by_day = _days_cues(data, cues, nights)
     sizes = _round_sizes(data)
     # where no cue's day can be told (no night heard, no phase timed), the video's cues take the game's rounds in order
-    kept = _rounds_of(untold, [(day, n) for day in sorted(sizes) for n in sizes[day]]) if not by_day else untold
+    kept = _rounds_of(untold, [(day, n) for day in sorted(sizes) for n in sizes[day]])[0] if not by_day else untold
     for day, heard in by_day.items():
-        kept += _rounds_of(heard, [(day, n) for n in sizes.get(day, [])])
+        kept += _rounds_of(heard, [(day, n) for n in sizes.get(day, [])])[0]
     return sorted(kept, key=lambda c: c.cutoff)
 
 
-def _rounds_of(heard: list[VoteCue], rounds: list[tuple[int, int]]) -> list[VoteCue]:
-    """The cues of these rounds ((day, size), in order), each the first run that holds it (`_round_start`), a day's
-    first a day's gap after the day before's last."""
+def before_video(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[tuple[float, float]]) -> set[int]:
+    """The vote events of the rounds the video begins after, where no cue's day can be told (a sheet with no time,
+    a video without night music): a recording started late, or a clip of one day, shows the game from a later
+    round on. The rounds it shows are taken to begin at the first, or at a later one no later than the first the
+    draft fills, whichever places the most of the draft's rounds on runs of closing words (`_round_start`), then
+    leaves the fewest rounds from it on unplaced; the earliest where they tie (a whole game's video holds every
+    round). None where a cue's day can be told: the alignment keeps each vote to its own day."""
+    untold, by_day = _days_cues(data, cues, nights)
+    rounds = _game_rounds(data)
+    filled = [i for i, (_, _, drafted) in enumerate(rounds) if drafted]
+    if by_day or not filled:
+        return set()
+
+    def fit(start: int) -> tuple[int, int, int]:
+        placed = _rounds_of(untold, [(day, size) for day, size, _ in rounds[start:]])[1]
+        return -sum(ok for i, ok in enumerate(placed, start) if i in filled), placed.count(False), start
+
+    skipped = sum(size for _, size, _ in rounds[:min(range(filled[0] + 1), key=fit)])
+    votes = [i for i, e in enumerate(data.get("events", [])) if e.get("type") in VOTE_TYPES]
+    return set(votes[:skipped])
+
+
+def _rounds_of(heard: list[VoteCue], rounds: list[tuple[int, int]]) -> tuple[list[VoteCue], list[bool]]:
+    """The cues of these rounds ((day, size), in order), each the first run that holds it (`_round_start`), else
+    the next cues in order, a day's first a day's gap after the day before's last; and whether each round was
+    placed on such a run."""
     kept: list[VoteCue] = []
+    placed: list[bool] = []
     at, day = 0, None
     for this_day, size in rounds:
         if kept and this_day != day:
             at = next((i for i in range(at, len(heard)) if heard[i].cutoff >= kept[-1].cutoff + DAY_GAP_S), len(heard))
         day = this_day
-        at = _round_start(heard, at, size)
+        start = _round_start(heard, at, size)
+        placed.append(start is not None)
+        at = at if start is None else start
         kept += heard[at:at + size]
         at += size
-    return kept
+    return kept, placed
 
 
 def _vote_key(e: dict[str, Any]) -> tuple:
@@ -343,7 +379,7 @@ def cues_to_look_at(partial: dict[str, Any], cues: Sequence[VoteCue], nights: Se
     sizes = _round_sizes(placed)
     for day, heard in by_day.items():
         if sizes.get(day):
-            kept += heard[_round_start(heard, 0, sizes[day][0]):]
+            kept += heard[_round_start(heard, 0, sizes[day][0]) or 0:]
     return sorted(kept, key=lambda c: c.cutoff)
 
 
@@ -358,7 +394,11 @@ def draft_votes(partial: dict[str, Any], cues: Sequence[VoteCue], nights: Sequen
     for _ in range(MAX_PASSES):
         before = draft
         fresh = _without_own_times(draft, partial)
-        draft = align_protocol(fresh, first_cues(fresh, cues, nights), nights).data
+        hidden = before_video(fresh, cues, nights)  # not on the video: the alignment sees only the rounds after
+        shown = {**fresh, "events": [e for i, e in enumerate(fresh["events"]) if i not in hidden]}
+        draft = align_protocol(shown, first_cues(shown, cues, nights), nights).data
+        for i in sorted(hidden):
+            draft["events"].insert(i, copy.deepcopy(fresh["events"][i]))
         draft.pop("x_align", None)
         for e in draft.get("events", []):
             for name, theirs in e.pop("x_replaced", {}).items():  # the judge's time stays the judge's

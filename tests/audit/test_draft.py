@@ -119,6 +119,22 @@ def test_a_sheet_with_no_time_and_a_video_with_no_night_music_is_drafted_round_b
         assert abs(a["cutoff"] - b["cutoff"]) < 0.040
 
 
+def test_a_video_that_begins_on_a_later_day_times_that_days_votes_not_the_sheets_first(auditor) -> None:
+    """A paper sheet with no time, days 1 and 2 counted by the judge and days 3 and 4 left to the video, and a
+    recording that began on day 3 (no night music heard): its two runs of closing words are days 3 and 4, not the
+    sheet's first two rounds; with the whole game's video every round takes its own run."""
+    whole = truth()
+    untimed = {**whole, "events": [{k: v for k, v in e.items() if k not in ("t", "cutoff", "announced")}
+                                   for e in whole["events"] if e.get("type") not in VOTE_TYPES or e["day"] <= 2]}
+    late = [c for c in cues_of(whole) if c.cutoff > 112]
+    for heard in (late, cues_of(whole)):
+        drafted = votes(draft_votes(untimed, heard, [], RFM, auditor).data)
+        judges = [e.get("cutoff") for e in drafted if e["day"] <= 2]  # the judge's rounds: timed where shown
+        assert judges == ([None] * 8 if heard is late else [e["cutoff"] for e in votes(whole) if e["day"] <= 2])
+        later = [(e["day"], e["candidate"], e["cutoff"]) for e in drafted if e["day"] > 2]
+        assert later == [(3, 2, 118.9), (3, 7, 125.75), (3, 5, 132.7), (4, 7, 163.8), (4, 1, 170.65)]
+
+
 def test_the_judges_values_are_never_changed(auditor) -> None:
     whole = truth()
     partial = partial_of(whole)
