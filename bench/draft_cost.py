@@ -19,7 +19,10 @@ Then, per game (the long one and the sample game), in child processes measured w
 process of the command and its start-up): the whole `stopframe draft` of the game's partial protocol (the
 timed votes taken out, as bench/draft_accuracy.py makes it, the seat map given) and the whole `stopframe
 audit` of its full protocol, CPU seconds and wall seconds, the votes drafted right (draft_accuracy's scoring)
-and the audit's findings against the truth's expected findings. Prints one markdown table.
+and the audit's findings against the truth's expected findings. With `--untimed`, also the whole `stopframe
+align` of the full protocol with every time taken out (the judge's sheet, counts and all, as paper holds it):
+what a judge with a paper sheet runs before `stopframe audit` can read a vote, listening to the whole track as
+the draft does. Prints one markdown table.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from draft_accuracy import GAME, child_cpu, score_game  # noqa: E402
+from draft_accuracy import GAME, OUT, child_cpu, score_game  # noqa: E402
 
 from sample_videos.writer import AUDIO_RATE, FPS, audio_stream  # noqa: E402
 
@@ -240,6 +243,27 @@ def findings_right(stem: Path, found: list[dict[str, Any]] | None) -> str:
     return f"{len(expected & got)}/{len(expected)} (+{len(got - expected)})"
 
 
+def align_cpu(stem: Path) -> float | None:
+    """CPU seconds of `stopframe align` on the game's full protocol with no time on any event (None if it fails)."""
+    protocol = json.loads(stem.with_suffix(".protocol.json").read_text(encoding="utf-8"))
+    sheet = {**protocol, "events": [{k: v for k, v in e.items() if k not in TIME_KEYS} for e in protocol["events"]]}
+    folder = OUT / stem.name
+    folder.mkdir(parents=True, exist_ok=True)
+    path, out = folder / f"{stem.name}.sheet.json", folder / f"{stem.name}.aligned.json"
+    path.write_text(json.dumps(sheet, ensure_ascii=False), encoding="utf-8")
+    out.unlink(missing_ok=True)
+    code, cpu, _, err = child_cpu([sys.executable, "-m", "stopframe_cli", "align", str(stem.with_suffix(".mp4")),
+                                   "--protocol", str(path), "--out", str(out)])
+    if code != 0:
+        print(err, file=sys.stderr)
+        return None
+    return cpu
+
+
+def _one(value: float | None, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=60.0)
@@ -270,12 +294,14 @@ def main() -> int:
         if args.only and args.only != label:
             continue
         row = score_game(s, "full", True, False, args.untimed)
+        if args.untimed:
+            row["align_cpu"] = align_cpu(s)
         row["findings"] = findings_right(s, row.get("audit_findings"))
         row["minutes"] = json.loads(s.with_suffix(".truth.json").read_text(encoding="utf-8"))["x_windows"][-1]["end"] / 60
         rows.append(row)
     print("| game | minutes | votes right | draft CPU s | draft wall s | audit CPU s | audit wall s | draft/audit CPU "
-          "| audit's day findings |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| audit's day findings | align of the sheet CPU s | draft/(align+audit) CPU |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         if "error" in r:
             print(f"| {r['game']} | {r['minutes']:.1f} | error: {r['error']} | {r['draft_cpu']:.1f} | | | | |")
@@ -284,7 +310,8 @@ def main() -> int:
         ratio = f"{r['draft_cpu'] / a:.2f}" if a else "-"
         print(f"| {r['game']} | {r['minutes']:.1f} | {r['right']}/{r['votes']} | {r['draft_cpu']:.1f} | "
               f"{r['draft_wall']:.1f} | {a if a is None else round(a, 1)} | {r['audit_wall']:.1f} | {ratio} "
-              f"| {r['findings']} |")
+              f"| {r['findings']} | {_one(r.get('align_cpu'))} | "
+              f"{_one(a and r.get('align_cpu') and r['draft_cpu'] / (a + r['align_cpu']), 2)} |")
     load = Path("/proc/loadavg").read_text().split()[:3]
     print(f"\nload average at the end: {' '.join(load)}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     return 0

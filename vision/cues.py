@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
+import scipy.fft
 
 from contract.pace import ROUND_SPAN_S
 from vision.audio import AudioTrack
@@ -132,8 +133,8 @@ def _power_frames(x: np.ndarray, rate: int, hop_s: float, win_s: float) -> np.nd
     if count == 0:
         return np.zeros((0, n_fft // 2 + 1), np.float32)
     frames = np.lib.stride_tricks.sliding_window_view(x, win)[::hop][:count] * np.hanning(win).astype(np.float32)
-    spectrum = np.fft.rfft(frames, n_fft, axis=1)  # frames read through a strided view, never gathered into a copy
-    return (np.abs(spectrum) ** 2).astype(np.float32)
+    spectrum = scipy.fft.rfft(frames, n_fft, axis=1)  # in single precision: numpy's would work in double, 7x slower
+    return spectrum.real ** 2 + spectrum.imag ** 2
 
 
 def features(track: AudioTrack) -> Features:
