@@ -22,6 +22,7 @@ from contract.i18n import _, ngettext, number
 from contract.observations import Observations, observations_from_json, read_observations
 from contract.pace import ROUND_SPAN_S
 from contract.seats import SeatMap, load_seat_map
+from contract.spans import merged
 from pipeline.align import heard_cues
 from pipeline.observer import VISION, Observer, Say, every_tenth
 from pipeline.seat_fit import check_seats_fit_hands, check_seats_fit_video
@@ -104,13 +105,7 @@ def _windows(cues: list[VoteCue], data: dict[str, Any]) -> list[tuple[float, flo
         times = [e[k] for k in ("t", "cutoff", "announced") if isinstance(e.get(k), int | float)]
         if e.get("type") in VOTE_TYPES and times:
             spans.append((offset + min(times) - WINDOW_LEAD_S, offset + max(times) + 2.5 + WINDOW_TAIL_S))
-    merged: list[tuple[float, float]] = []
-    for a, b in sorted((max(0.0, a), b) for a, b in spans):
-        if merged and a <= merged[-1][1] + ROUND_SPAN_S:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-        else:
-            merged.append((a, b))
-    return merged
+    return merged(((max(0.0, a), b) for a, b in spans), ROUND_SPAN_S)
 
 
 def _found_seats(video: Path, cues: list[VoteCue], say: Say) -> SeatMap:

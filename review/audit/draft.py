@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from contract.pace import DAY_GAP_S, ROUND_SPAN_S
+from contract.spans import merged
 from review.audit.align import TIME_FIELDS, VOTE_TYPES, VoteCue, align_protocol, open_vote_spans
 from review.audit.findings import AuditReport
 from review.game import engine
@@ -83,13 +84,7 @@ def listening_spans(partial: dict[str, Any], profile: Profile, margin: float = L
     spans = open_vote_spans(placed)
     if not spans:
         return None
-    merged: list[tuple[float, float]] = []
-    for a, b in sorted((a - margin, b + margin) for a, b in spans):
-        if merged and a <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-        else:
-            merged.append((a, b))
-    return merged
+    return merged((a - margin, b + margin) for a, b in spans)
 
 
 def _label(e: dict[str, Any]) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 
 from contract.clock import Clock
 from contract.night import SHOOT_LEAD_S, NightSeen, fit_count
+from contract.spans import merged
 from review.audit.night import BLACK_ROLES, audit_nights, called_seats
 from review.game.engine import initial_state, step
 from review.game.profiles import Profile
@@ -100,13 +101,7 @@ def night_stretches(seen: NightSeen) -> list[tuple[float, float]] | None:
     checks); None where the reading does not say what it looked at."""
     if seen.windows is None:
         return None
-    merged: list[tuple[float, float]] = []
-    for a, b in sorted(seen.windows):
-        if merged and a <= merged[-1][1] + NIGHT_GAP_S:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-        else:
-            merged.append((a, b))
-    return merged
+    return merged(seen.windows, NIGHT_GAP_S)
 
 
 def _timed(data: Mapping[str, Any], seen: NightSeen, stretches: Sequence[tuple[float, float]] | None,

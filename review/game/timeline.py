@@ -32,6 +32,7 @@ from contract.clock import Clock
 from contract.errors import UnreadableInput
 from contract.i18n import _
 from contract.jsonio import read_document
+from contract.spans import merged
 
 MARKS_FORMAT = "stopframe-marks/1"
 TIME_NAMES = ("t", "cutoff", "announced")
@@ -239,11 +240,4 @@ def analysis_windows(
     rounds: Iterable[VoteRound], lead: float = WINDOW_LEAD_S, tail: float = WINDOW_TAIL_S
 ) -> list[tuple[float, float]]:
     """The stretches of video to decode: each timed round with a margin, overlapping ones merged."""
-    spans = sorted((max(0.0, r.start - lead), r.end + tail) for r in rounds if r.timed)
-    merged: list[tuple[float, float]] = []
-    for start, end in spans:
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return merged
+    return merged((max(0.0, r.start - lead), r.end + tail) for r in rounds if r.timed)
