@@ -1,7 +1,7 @@
 """How right `stopframe draft` is, and what it costs beside `stopframe audit` on the same game.
 
     python3 bench/draft_accuracy.py [STEM ...] [--dir DIR] [--model full|lite] [--no-audit] [--saved-observations]
-                                    [--untimed]
+                                    [--untimed | --counted]
 
 Each game (default: the bundled sample game; a STEM is PATH/NAME of NAME.mp4, NAME.protocol.json,
 NAME.seats.json, NAME.truth.json; `--dir DIR` adds every such game of a folder, e.g.
@@ -9,7 +9,9 @@ NAME.seats.json, NAME.truth.json; `--dir DIR` adds every such game of a folder, 
 fills (the seat map given; a clip's untimed votes, the game's history before it, stay in the PARTIAL), each in a child process whose CPU seconds are measured (RUSAGE_CHILDREN). Then
 `stopframe audit` of the full protocol on the same video, for the CPU beside it (`--no-audit` skips it).
 With `--untimed` the PARTIAL is a paper sheet's: its phases lose their times too, so the judge's voice is listened
-to over the whole track.
+to over the whole track. With `--counted` it is a paper sheet typed in whole: every event kept, the votes with the
+judge's counts, no time on any; only the cut-offs are scored (the counts are the judge's, and voters are added
+only where the hands make them).
 
 Per vote of the truth (matched by day, round and candidate):
 - cutoff: within 40 ms of the truth's (the protocol's `cutoff`);
@@ -71,7 +73,8 @@ def key(e: dict[str, Any]) -> tuple:
     return (e.get("day"), e.get("round", 1), e.get("candidate"), tuple(e.get("candidates") or ()))
 
 
-def score_game(stem: Path, model: str, with_audit: bool, saved: bool, untimed: bool = False) -> dict[str, Any]:
+def score_game(stem: Path, model: str, with_audit: bool, saved: bool, untimed: bool = False,
+               counted: bool = False) -> dict[str, Any]:
     protocol = json.loads(stem.with_suffix(".protocol.json").read_text(encoding="utf-8"))
     truth = json.loads(stem.with_suffix(".truth.json").read_text(encoding="utf-8"))
     folder = OUT / stem.name
@@ -81,6 +84,9 @@ def score_game(stem: Path, model: str, with_audit: bool, saved: bool, untimed: b
     partial = {**protocol, "events": [e for e in protocol["events"] if not any(e is v for v in shown)]}
     if untimed:  # a paper sheet: no time on any event, the phases' neither
         partial["events"] = [{k: v for k, v in e.items() if k not in ("t", "end")} for e in partial["events"]]
+    if counted:  # a paper sheet typed in whole: the votes and their counts kept, no time on any event
+        partial["events"] = [{k: v for k, v in e.items() if k not in ("t", "end", "cutoff", "announced")}
+                             for e in protocol["events"]]
     partial_path = folder / f"{stem.name}.partial.json"
     partial_path.write_text(json.dumps(partial, ensure_ascii=False), encoding="utf-8")
     out = folder / f"{stem.name}.draft.json"
@@ -122,9 +128,9 @@ def score_game(stem: Path, model: str, with_audit: bool, saved: bool, untimed: b
             acceptable = {DAY1_SAMPLE[e["candidate"]]} if replays_day1(stem) and e.get("day") == 1 else set()
         else:
             acceptable = {e["count"]} if isinstance(e.get("count"), int) else set()
-        if acceptable:
+        if acceptable and not counted:
             checks["count"] = got is not None and got.get("count") in acceptable
-        if x is not None and x.get("voters") is not None:
+        if x is not None and x.get("voters") is not None and not counted:
             sure, either = set(x["voters"]), set(x.get("ambiguous_voters") or [])
             seen = set(got.get("voters") or []) if got else set()
             silent = seen - sure - either if got and e.get("type") == "vote" else set()
@@ -164,12 +170,16 @@ def main() -> int:
     ap.add_argument("--no-audit", action="store_true", help="skip the audit's CPU beside the draft's")
     ap.add_argument("--saved-observations", action="store_true",
                     help="draft from NAME.observations.json where there is one (the logic alone; no CPU compare)")
-    ap.add_argument("--untimed", action="store_true", help="no time on any event of the PARTIAL (a paper sheet)")
+    how = ap.add_mutually_exclusive_group()
+    how.add_argument("--untimed", action="store_true", help="no time on any event of the PARTIAL (a paper sheet)")
+    how.add_argument("--counted", action="store_true",
+                     help="the PARTIAL is the whole protocol, counts and all, with no time (a sheet typed in whole)")
     args = ap.parse_args()
     stems = list(args.stems) or ([] if args.dir else [GAME])
     if args.dir:
         stems += games_in(args.dir)[: args.limit]
-    rows = [score_game(s, args.model, not args.no_audit, args.saved_observations, args.untimed) for s in stems]
+    rows = [score_game(s, args.model, not args.no_audit, args.saved_observations, args.untimed,
+                       args.counted) for s in stems]
     print("| game | votes right | cutoff ≤40 ms | count acceptable | voters | validates | draft CPU s | audit CPU s |")
     print("|---|---|---|---|---|---|---|---|")
     total = right = 0

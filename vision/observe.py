@@ -17,6 +17,7 @@ import numpy as np
 from contract.i18n import N_
 from contract.observations import HandInterval, Observations, Unseen
 from contract.seats import SeatMap
+from contract.spans import merged
 from vision.backend import preload
 from vision.detect import SeatDetector
 from vision.hands import Hand, unusable_seats
@@ -33,13 +34,7 @@ ProgressFn = Callable[[int, int], None]  # (frames done, frames to do)
 
 def merge_windows(windows: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
     """Sorted, non-overlapping windows (clipped at 0), so no frame is decoded twice."""
-    merged: list[tuple[float, float]] = []
-    for a, b in sorted((max(0.0, a), b) for a, b in windows if b > a):
-        if merged and a <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-        else:
-            merged.append((a, b))
-    return merged
+    return merged((max(0.0, a), b) for a, b in windows if b > a)
 
 
 def observe(

@@ -227,7 +227,7 @@ def _day_of(data: dict[str, Any], nights: Sequence[tuple[float, float]],
 
 def _game_rounds(data: dict[str, Any]) -> list[tuple[int, int, bool]]:
     """The game's vote rounds in order: (the nights before its day, how many vote events it has, whether the
-    draft fills it: one of its events is the draft's own, not the judge's)."""
+    draft fills it: one of its events is the draft's own, or one whose count is not the judge's)."""
     rounds: list[tuple[int, int, bool]] = []
     night, last = 0, None
     for e in data.get("events", []):
@@ -239,7 +239,8 @@ def _game_rounds(data: dict[str, Any]) -> list[tuple[int, int, bool]]:
                 rounds.append((night, 0, False))
                 last = key
             day, size, drafted = rounds[-1]
-            rounds[-1] = (day, size + 1, drafted or bool(e.get(ADDED)))
+            rounds[-1] = (day, size + 1, drafted or bool(e.get(ADDED)) or "count" not in e
+                          or "count" in e.get("x_draft_score", {}))
     return rounds
 
 
@@ -288,15 +289,21 @@ def first_cues(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence[t
     vote's), where the alignment alone would take any of the day's cues: a round's are the first run of heard
     closing words that holds it, each within a round's span of the next. A judge who thanks every speaker with the
     word that closes a vote («Спасибо») says it alone, a minute apart, before the votes, while a round's candidates
-    are closed seconds apart. Where no such run is heard, a round takes the next cues in order. A cue whose day
-    cannot be told (`_day_of`) is kept, unless no cue's can: then the rounds of the whole game take the cues in
-    order (a sheet with no time, a video without night music)."""
+    are closed seconds apart. Where no such run is heard, a round takes the next cues in order. The cues told as
+    one day's (`_day_of`) take that day's rounds and those of the days after it that no cue is told for, a day's
+    gap apart. A cue whose day cannot be told is kept, unless no cue's can: then the rounds of the whole game take
+    the cues in order (a sheet with no time, a video without night music)."""
     untold, by_day = _days_cues(data, cues, nights)
     sizes = _round_sizes(data)
-    # where no cue's day can be told (no night heard, no phase timed), the video's cues take the game's rounds in order
-    kept = _rounds_of(untold, [(day, n) for day in sorted(sizes) for n in sizes[day]])[0] if not by_day else untold
-    for day, heard in by_day.items():
-        kept += _rounds_of(heard, [(day, n) for n in sizes.get(day, [])])[0]
+    if not by_day:  # no cue's day can be told (no night heard, no phase timed): the game's rounds take them in order
+        return _rounds_of(untold, [(day, n) for day in sorted(sizes) for n in sizes[day]])[0]
+    # a day told (by its night music, or a phase the judge timed) and the days after it up to the next one told: one
+    # timed voting phase places the days that follow it on the video too
+    told = sorted(by_day)
+    kept = untold
+    for day, until in zip(told, [*told[1:], None], strict=True):
+        later = [(d, n) for d in sorted(sizes) if d >= day and (until is None or d < until) for n in sizes[d]]
+        kept += _rounds_of(by_day[day], later)[0]
     return sorted(kept, key=lambda c: c.cutoff)
 
 
@@ -306,7 +313,9 @@ def before_video(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence
     round on. The rounds it shows are taken to begin at the first, or at a later one no later than the first the
     draft fills, whichever places the most of the draft's rounds on runs of closing words (`_round_start`), then
     leaves the fewest rounds from it on unplaced; the earliest where they tie (a whole game's video holds every
-    round). None where a cue's day can be told: the alignment keeps each vote to its own day."""
+    round). None where a cue's day can be told (the alignment keeps each vote to its own day), or where every
+    round is the judge's, counted: runs of closing words alone cannot tell a first day's round from a later one
+    of the same size, so the video is taken to begin with the game, unless a time on the sheet says otherwise."""
     untold, by_day = _days_cues(data, cues, nights)
     rounds = _game_rounds(data)
     filled = [i for i, (_, _, drafted) in enumerate(rounds) if drafted]

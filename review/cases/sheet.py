@@ -22,7 +22,7 @@ from typing import Any
 
 from contract.errors import InvalidInput
 from contract.i18n import _
-from review.cases.sheet_entry import GAME_FIELDS, Context, Slot, parse, write, write_role
+from review.cases.sheet_entry import GAME_FIELDS, Context, Slot, parse, write, write_clock, write_role
 from review.game.engine import Replay, replay
 from review.game.gamestate import pos_of, stage_of
 from review.game.profiles import get_profile
@@ -216,6 +216,25 @@ def replace_box(data: dict[str, Any], slot: Slot, new: list[dict[str, Any]]) -> 
     events[at:at] = _keep_extras(old, new)
 
 
+def _voting_phase(events: Sequence[Mapping[str, Any]], day: int) -> Mapping[str, Any] | None:
+    return next((e for e in events if isinstance(e, dict) and e.get("type") == "phase" and e.get("phase") == "voting"
+                 and e.get("number") == day), None)
+
+
+def _set_voting_time(data: dict[str, Any], day: int, seconds: float | None) -> None:
+    """The day's voting phase timed at `seconds` of the video (the phase added where the sheet has none yet), or
+    its time taken away."""
+    events: list[dict[str, Any]] = data.setdefault("events", [])
+    if seconds is not None:
+        _ensure_phases(events, pos_of("voting", day))
+    phase = _voting_phase(events, day)
+    if isinstance(phase, dict):
+        if seconds is None:
+            phase.pop("t", None)
+        else:
+            phase["t"] = seconds
+
+
 def box_events(data: Mapping[str, Any], key: str) -> list[dict[str, Any]]:
     events = list(data.get("events") or [])
     pos = positions(events)
@@ -276,6 +295,9 @@ def apply(data: dict[str, Any], entry: Entry) -> list[str]:
     elif slot.kind == "role":
         if not parsed.problems:
             _player(data, slot.number)["role"] = parsed.value
+    elif slot.kind == "voting_at":
+        if not parsed.problems:
+            _set_voting_time(data, slot.number, parsed.value)
     else:
         replace_box(data, slot, parsed.events)
     return parsed.problems
@@ -350,6 +372,9 @@ class Sheet:
                 return write_role(role) if isinstance(role, str) else ""
             name = player.get("nickname")
             return name if isinstance(name, str) else ""
+        if box.kind == "voting_at":
+            at = (_voting_phase(self.data.get("events") or [], box.number) or {}).get("t")
+            return write_clock(at) if isinstance(at, int | float) and not isinstance(at, bool) else ""
         return write(box, box_events(self.data, slot))
 
     def protocol(self) -> dict[str, Any]:

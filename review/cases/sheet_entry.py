@@ -43,6 +43,7 @@ _LIFT = re.compile(r"^(\d+)(?:/([\d,]*))?" + _TIMES + "$")
 _FINE = re.compile(r"^(\d+)\s*:\s*([-−]?\d+(?:[.,]\d+)?)$")
 _CHECK = re.compile(r"^(\d+)\s*([+\-−]?)$")
 _BEST = re.compile(r"^(?:(\d+)\s*:)?\s*(.*)$")
+_CLOCK = re.compile(r"(?:(?:(\d+):)?(\d+):)?(\d+(?:\.\d*)?)")  # [[h:]m:]s[.f]
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,8 @@ class Slot:
                 return cls(kind, extra=rest[0])
             if kind in ("nickname", "role") and len(rest) == 1 and 1 <= int(rest[0]) <= 10:
                 return cls(kind, int(rest[0]))
-            if kind in ("nominations", "lift", "eliminated", "shooting") and len(rest) == 1 and int(rest[0]) >= 1:
+            if kind in ("nominations", "lift", "eliminated", "shooting", "voting_at") and len(rest) == 1 \
+                    and int(rest[0]) >= 1:
                 return cls(kind, int(rest[0]))
             if kind == "round" and len(rest) == 2 and int(rest[0]) >= 1 and int(rest[1]) >= 1:
                 return cls(kind, int(rest[0]), int(rest[1]))
@@ -138,6 +140,7 @@ def box_name(key: str) -> str:
                               "night": _("night {night}, penalties", night=n)}[slot.extra],
         "best_move": lambda: _("the best move"),
         "result": lambda: _("the game's result"),
+        "voting_at": lambda: _("day {day}, the vote's time on the video", day=n),
     }
     return names[slot.kind]()
 
@@ -409,10 +412,33 @@ def _read_result(slot: Slot, text: str, ctx: Context, out: Parsed) -> None:
     out.events.append({"type": "result", "winner": winner})
 
 
+def _read_voting_at(slot: Slot, text: str, ctx: Context, out: Parsed) -> None:
+    """The video time at which the day's voting begins («12:34», «1:02:03», «754», «12:34,5»): where the video
+    does not begin with the game, or no night music tells the days apart, it tells the draft which day the heard
+    votes are. Empty: no time."""
+    if not text:
+        return
+    m = _CLOCK.fullmatch(text.replace(",", "."))
+    if m is None or (m.group(2) and float(m.group(3)) >= 60) or (m.group(1) and int(m.group(2)) >= 60):
+        out.problems.append(_("«{token}» is no time on the video (minutes:seconds, such as 12:34)", token=text[:20]))
+        return
+    hours, minutes, seconds = (float(g) if g else 0.0 for g in m.groups())
+    out.value = round(hours * 3600 + minutes * 60 + seconds, 3)
+
+
+def write_clock(seconds: float) -> str:
+    """A video time as the judge types it: «12:34», «1:02:03», with a decimal part where it has one."""
+    whole, part = divmod(round(seconds, 1), 1)
+    h, rest = divmod(int(whole), 3600)
+    text = f"{h}:{rest // 60:02d}:{rest % 60:02d}" if h else f"{rest // 60}:{rest % 60:02d}"
+    return text + (_number(round(part, 1))[1:] if part else "")
+
+
 _READERS = {"game": _read_game, "rules": _read_rules, "nickname": _read_nickname, "role": _read_role,
             "nominations": _read_nominations, "round": _read_round, "lift": _read_lift,
             "eliminated": _read_eliminated, "shooting": _read_shooting, "check": _read_check,
-            "penalties": _read_penalties, "best_move": _read_best_move, "result": _read_result}
+            "penalties": _read_penalties, "best_move": _read_best_move, "result": _read_result,
+            "voting_at": _read_voting_at}
 KINDS = tuple(_READERS)
 
 

@@ -249,6 +249,19 @@ def _sheet(sheet_id: str, sheet: Sheet) -> None:
             _night(sheet_id, sheet, n, penalties)
     with st.container(border=True):
         _box(sheet_id, sheet, "result", t("Result (red, black, draw)"), i18n.term("sheet_result", "red"))
+    _video_times(sheet_id, sheet)
+
+
+def _video_times(sheet_id: str, sheet: Sheet) -> None:
+    """Each day's voting time on the video, folded away (the paper has none, and Tab does not stop there): the
+    draft hears the votes by itself, but a video that begins later than the game, with no night music between
+    its days, needs one time to say which day it shows."""
+    with st.expander(t("Where the votes are on the video (optional)")):
+        st.caption(t("Only where the video does not begin with the game: the time on the video (m:ss) at which a "
+                     "day's voting begins, for one day it shows. The draft hears every vote by itself; this time "
+                     "tells it which day the votes it hears belong to."))
+        for n in range(1, sheet.days() + 1):
+            _box(sheet_id, sheet, Slot("voting_at", n).key, t("Day {day}: the voting begins at", day=n), "12:34")
 
 
 # ------------------------------------------------------------------------------------- votes from the video

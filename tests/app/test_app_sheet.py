@@ -131,6 +131,22 @@ def test_the_page_in_russian(data: Path) -> None:
     assert "Выставления (кто:кого, по порядку)" in labels and "Место 1: ник" in labels
 
 
+def test_a_days_voting_time_on_the_video_is_kept_and_a_wrong_one_said_in_russian(data: Path) -> None:
+    at = page("ru")
+    ok(at)
+    with i18n.using("ru"):  # AppTest formats the options of the page's choices in the test's own thread
+        at.button(key="sheet_new_start").click().run()
+        sheet_id = at.session_state["sheet_id"]
+        assert "Где голосования на видео (необязательно)" in [e.label for e in at.expander]
+        typed(at, "voting_at.1", "1:05")
+        stored = SheetStore(Store(default_db_path())).load(sheet_id).protocol()
+        assert [e.get("t") for e in stored["events"] if e.get("phase") == "voting"] == [65.0]
+        typed(at, "voting_at.1", "1:75")
+        shown = " ".join(m.value for m in at.markdown)
+        assert "не время на видео" in shown and "1\\:75" in shown
+        assert page("ru").text_input(key=box_key(sheet_id, "voting_at.1")).value == "1:75"  # as typed, after a reload
+
+
 def test_the_exports_offer_what_validates_and_never_write_over_the_sheets_own_file(data: Path, tmp_path: Path) -> None:
     given = tmp_path / "game.protocol.json"
     given.write_text(SAMPLE_PROTOCOL.read_text(encoding="utf-8"), encoding="utf-8")

@@ -135,6 +135,26 @@ def test_a_video_that_begins_on_a_later_day_times_that_days_votes_not_the_sheets
         assert later == [(3, 2, 118.9), (3, 7, 125.75), (3, 5, 132.7), (4, 7, 163.8), (4, 1, 170.65)]
 
 
+def test_a_sheet_typed_in_whole_needs_one_voting_time_for_a_video_that_begins_on_a_later_day(auditor) -> None:
+    """Every vote counted by the judge, no time, and a recording that began on day 3 with no night music on it:
+    runs of closing words alone cannot tell day 1's round of three from day 3's, so the video is taken to begin
+    with the game; the time of day 3's voting on the video, typed on the sheet, puts the votes heard on days 3
+    and 4."""
+    whole = truth()
+    typed = {**whole, "events": [{k: v for k, v in e.items() if k not in ("t", "cutoff", "announced")}
+                                 for e in whole["events"]]}
+    late = [c for c in cues_of(whole) if c.cutoff > 112]
+    drafted = votes(draft_votes(typed, late, [], RFM, auditor).data)
+    assert [e.get("cutoff") for e in drafted if e["day"] == 1] == [118.9, 125.75, 132.7]  # no time: taken for day 1
+    for e in typed["events"]:
+        if e.get("phase") == "voting" and e["number"] == 3:
+            e["t"] = 114.0
+    drafted = votes(draft_votes(typed, late, [], RFM, auditor).data)
+    assert [(e["day"], e.get("cutoff")) for e in drafted if "cutoff" in e] == \
+        [(3, 118.9), (3, 125.75), (3, 132.7), (4, 163.8), (4, 170.65)]
+    assert [e["count"] for e in drafted] == [e["count"] for e in votes(whole)]  # the judge's counts stay
+
+
 def test_the_judges_values_are_never_changed(auditor) -> None:
     whole = truth()
     partial = partial_of(whole)

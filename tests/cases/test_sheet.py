@@ -153,7 +153,7 @@ def test_every_box_has_words_in_both_languages(lang: str) -> None:
     keys = [f"game.{f}" for f in GAME_FIELDS] + ["rules", "nickname.3", "role.3", "nominations.1", "round.2.2",
                                                 "lift.2", "eliminated.1", "shooting.1", "check.1.don", "check.2.sheriff",
                                                 "penalties.day.1", "penalties.voting.1", "penalties.night.2",
-                                                "best_move", "result"]
+                                                "best_move", "result", "voting_at.3"]
     with i18n.using(lang):
         names = [box_name(k) for k in keys]
     assert len(set(names)) == len(keys) and not [n for n in names if "_" in n or "." in n]
@@ -162,11 +162,40 @@ def test_every_box_has_words_in_both_languages(lang: str) -> None:
 
 def test_every_sheet_box_has_a_key_that_names_it_again() -> None:
     for slot in (Slot("round", 2, 3), Slot("check", 1, extra="don"), Slot("penalties", 0, extra="night"),
-                 Slot("game", extra="side_judge"), Slot("rules"), Slot("nickname", 10), Slot("result")):
+                 Slot("game", extra="side_judge"), Slot("rules"), Slot("nickname", 10), Slot("result"),
+                 Slot("voting_at", 3)):
         assert Slot.of(slot.key) == slot
     for bad in ("round.1", "check.1.mayor", "nickname.11", "game.x", "nope"):
         with pytest.raises(ValueError):
             Slot.of(bad)
+
+
+def voting_times(sheet: Sheet) -> dict[int, float]:
+    return {e["number"]: e["t"] for e in sheet.protocol()["events"] if e.get("phase") == "voting" and "t" in e}
+
+
+def test_a_days_voting_time_on_the_video_times_its_voting_phase_and_reads_back() -> None:
+    """A video that begins later than the game: the judge types where one day's voting begins on it (m:ss,
+    h:mm:ss, or seconds with a decimal comma), and the protocol's voting phase of that day carries the time."""
+    sheet = typed("rfm", SAMPLE_SHEET)
+    with i18n.using("ru"):
+        for text, seconds, shown in (("1:58", 118.0, "1:58"), ("1:02:03", 3723.0, "1:02:03"), ("118,5", 118.5, "1:58,5")):
+            sheet.enter("voting_at.3", text)
+            assert voting_times(sheet) == {3: seconds}
+            assert Sheet(sheet.protocol()).text("voting_at.3") == shown  # the box as a saved protocol reopens it
+    assert validate(sheet.protocol()) == []
+    sheet.enter("voting_at.3", "")
+    assert voting_times(sheet) == {}
+    sheet.undo()
+    assert voting_times(sheet) == {3: 118.5}
+
+
+def test_a_voting_time_that_is_no_time_is_shown_beside_its_box_and_changes_nothing() -> None:
+    sheet = typed("rfm", [*SAMPLE_SHEET, ("voting_at.2", "0:52")])
+    for bad in ("12:75", "полвторого", "1:60:00"):
+        sheet.enter("voting_at.2", bad)
+        assert voting_times(sheet) == {2: 52.0}
+        assert [p.slot for p in sheet.problems()] == ["voting_at.2"]
 
 
 # ---------------------------------------------------------------------- rules, each with the clause it cites
