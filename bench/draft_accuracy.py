@@ -10,8 +10,9 @@ fills (the seat map given; a clip's untimed votes, the game's history before it,
 `stopframe audit` of the full protocol on the same video, for the CPU beside it (`--no-audit` skips it).
 With `--untimed` the PARTIAL is a paper sheet's: its phases lose their times too, so the judge's voice is listened
 to over the whole track. With `--counted` it is a paper sheet typed in whole: every event kept, the votes with the
-judge's counts, no time on any; only the cut-offs are scored (the counts are the judge's, and voters are added
-only where the hands make them).
+judge's counts, no time on any but, where the video begins on a later day than the first, that day's voting time
+(the one time the sheet page asks for then); only the cut-offs are scored (the counts are the judge's, and voters
+are added only where the hands make them).
 
 Per vote of the truth (matched by day, round and candidate):
 - cutoff: within 40 ms of the truth's (the protocol's `cutoff`);
@@ -84,9 +85,11 @@ def score_game(stem: Path, model: str, with_audit: bool, saved: bool, untimed: b
     partial = {**protocol, "events": [e for e in protocol["events"] if not any(e is v for v in shown)]}
     if untimed:  # a paper sheet: no time on any event, the phases' neither
         partial["events"] = [{k: v for k, v in e.items() if k not in ("t", "end")} for e in partial["events"]]
-    if counted:  # a paper sheet typed in whole: the votes and their counts kept, no time on any event
-        partial["events"] = [{k: v for k, v in e.items() if k not in ("t", "end", "cutoff", "announced")}
-                             for e in protocol["events"]]
+    if counted:  # a paper sheet typed in whole: the votes and their counts kept, no time on any event ...
+        first = min((e["day"] for e in shown), default=1)
+        partial["events"] = [{k: v for k, v in e.items() if k not in ("t", "end", "cutoff", "announced")
+                              or (k == "t" and first > 1 and e.get("phase") == "voting" and e.get("number") == first)}
+                             for e in protocol["events"]]  # ... but the voting time of the day a later video begins on
     partial_path = folder / f"{stem.name}.partial.json"
     partial_path.write_text(json.dumps(partial, ensure_ascii=False), encoding="utf-8")
     out = folder / f"{stem.name}.draft.json"
