@@ -14,9 +14,10 @@ zones. What is done, in order:
    hand is, on three of the frames, and the covering grid over a blob where that showed no hand. A hand counts
    where a quarter of its box rests and where it is found again on another of the frames.
 2. Places: per window, one hand per forearm (the one nearest the table's middle; the detector's second "hand"
-   on a forearm is a wrist or a sleeve); a blob the detector showed no hand on gets one at its end; hands far
-   off the ring the others make (a face, a hand reaching to the middle) are dropped; where the judge recorded
-   a count, at most that many per window, the biggest blobs first. The places of all windows are grouped by
+   on a forearm is a wrist or a sleeve); a blob the detector showed no hand on gets one at its end (with the
+   table's outline, moved back along the forearm to the depth the seen hands rest at: the blob reaches past
+   the hand); hands far off the ring the others make (a face, a hand reaching to the middle) are dropped;
+   where the judge recorded a count, at most that many per window, the biggest blobs first. The places of all windows are grouped by
    distance (average linkage, cut at twice the median palm length: neighbours' zones lie three to four palm
    lengths apart) into at most ten resting places. Pictures over 1080 lines are looked at scaled down.
 3. Numbering (the assumption, stated): the judge sits at the end of the table nearest the camera (the camera
@@ -113,6 +114,8 @@ RIM_ARM_PALMS = 5.0  # palm lengths: a forearm over the rim (no hand on the tabl
 # (of any vote) is that player's other arm or a neighbour leaning (chairs stand some six palms apart); farther from
 # every hand it shows where a player sits who laid no hand down, and is kept for the numbering
 TIP_DEPTH = 1.6  # palm lengths: how far back from a resting blob's end its hand may lie
+TIP_SHIFT = 0.6  # palm lengths: a hand missed by the detector is put this far back from its resting blob's end
+SEEN_DEPTH_LEAST = 4  # resting sightings on the table needed to tell how far in this table's voters rest a hand
 CHAIR_BAND = (0.5, 2.3)  # hand depths (a hand's extent along the way in) in from the rim: a vote hand lands
 # somewhere in this band in front of its chair (how far in differs by table and player); players only, a zone spans it
 BEARING_HANDS = (0.45, 1.15)  # the table's measure: hands resting this far out show a chair's bearing (an idle
@@ -847,7 +850,8 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
     """Each window's resting hands: the detector's resting sightings, and, for a resting blob no sighting lies
     on (the detector missed that hand: a fist seen edge-on, a dark hand), the blob's tip towards the ring's
     centre, where a forearm reaching in from a chair ends in the hand (with the table's outline, only where that
-    hand lies on the table top, not a forearm over the rim). Hands far off the ring the others make
+    hand lies on the table top, not a forearm over the rim, and moved back along the forearm to the depth the
+    seen hands rest at: _at_seen_depth). Hands far off the ring the others make
     (a face, a hand reaching to the table's middle) are dropped (`on_the_ring`); where the judge's count is
     recorded, at most that many per window are kept, those on the biggest resting blobs first (a voter's whole
     forearm rests for the vote; a player who shifted in the chair or a hand that moved leaves a speck). Points in the picture looked at (the
@@ -862,6 +866,7 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
         centre = (xy.min(axis=0) + xy.max(axis=0)) / 2
     else:
         centre = ring_centre(every)
+    depth = seen_depth(sightings, table) if table is not None else None
     candidates: list[tuple[int, list[Sighting]]] = []  # (window, sightings of one hand), best first per window
     for k, window_blobs in blobs.items():
         own = [s for s in sightings if s.window == k]
@@ -877,12 +882,13 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
         hands = _one_per_forearm(hands, window_blobs, centre, palm)
         kept = [hand[0] for hand in hands]
         extra: list[Sighting] = []
+        backs: dict[int, np.ndarray] = {}  # each guessed hand's way back along its forearm
         for blob in sorted(window_blobs, key=len, reverse=True):
             points = blob * 4 + 2
             if any(np.min(np.hypot(points[:, 0] - s.x, points[:, 1] - s.y)) <= s.palm for s in kept):
                 continue
             tip, back = blob_tip(blob, centre)
-            end, tip = tip, tip + back * palm * 0.6
+            end, tip = tip, tip + back * palm * TIP_SHIFT
             if any(math.hypot(tip[0] - o.x, tip[1] - o.y) < GROUP_PALMS * palm for o in [*kept, *extra]):
                 continue  # a piece of a forearm whose hand is already there
             if table is not None and not _laid_on(table, tip, palm) and any(
@@ -893,7 +899,10 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
             ends = np.array([end, end + back * palm * TIP_DEPTH])
             lo, hi = ends.min(axis=0) - palm * 0.8, ends.max(axis=0) + palm * 0.8
             extra.append(Sighting(k, -1.0, float(tip[0]), float(tip[1]), palm, (*map(float, lo), *map(float, hi))))
+            backs[id(extra[-1])] = back
         extra = [x for x in extra if not _behind(x, [*(hand[0] for hand in hands), *extra], centre, palm)]
+        if table is not None:
+            extra = [_at_seen_depth(x, backs[id(x)], table, depth, palm) for x in extra]
         sized = [(_blob_area(hand[0], window_blobs), -i, hand) for i, hand in enumerate([*hands, *([x] for x in extra)])]
         candidates += [(k, hand) for _, _, hand in sorted(sized, key=lambda c: c[:2], reverse=True)]
     if table is not None:  # the table's own measure: the others' box leans where a side of the ring is missing
@@ -909,6 +918,38 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
         taken[k] = taken.get(k, 0) + 1
         out += hand
     return out
+
+
+def seen_depth(sightings: Sequence[Sighting], table: Table) -> float | None:
+    """How far from the table's middle (its measure, 1 = the rim) the hands the detector saw resting lie: the
+    median over those on the table (TABLE_BAND); None with fewer than SEEN_DEPTH_LEAST."""
+    radii = [table.radius(s.x, s.y) for s in sightings if _on_table(table, s.x, s.y)]
+    return float(np.median(radii)) if len(radii) >= SEEN_DEPTH_LEAST else None
+
+
+def _at_seen_depth(spot: Sighting, back: np.ndarray, table: Table, depth: float | None, palm: float) -> Sighting:
+    """A hand guessed at a resting forearm's end, moved back along the forearm (`back`, a unit direction) to where
+    this table's voters rest their hands (`depth`: seen_depth), at most as far back as the hand can lie
+    (TIP_DEPTH palms from the blob's end); its box moves with it. Why: the resting picture's blob reaches past
+    the hand (the change is grown by the hand's own edges and shadow), so a hand put near its end lies farther in
+    than the voters put theirs, and a zone grown from there reaches across to where a neighbour's hand rests;
+    voters round one table rest a hand about as far in from the rim, as the hands the detector did see show.
+    Never moved in: a guess already that far out stays."""
+    here = np.array([spot.x, spot.y])
+    if depth is None or table.radius(*here) >= depth or table.radius(*(here + back * palm)) <= table.radius(*here):
+        return spot  # no seen depth, out far enough, or a forearm that does not come from outside
+    most = (TIP_DEPTH - TIP_SHIFT) * palm  # the spot lies TIP_SHIFT palms back from the blob's end already
+    lo, hi = 0.0, most
+    if table.radius(*(here + back * most)) <= depth:
+        lo = most
+    else:
+        for _ in range(20):  # the radius grows along the way back: halve the step to the seen depth
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if table.radius(*(here + back * mid)) < depth else (lo, mid)
+    dx, dy = back * lo
+    box = (spot.box[0] + dx, spot.box[1] + dy, spot.box[2] + dx, spot.box[3] + dy)
+    return Sighting(spot.window, spot.t, float(spot.x + dx), float(spot.y + dy), spot.palm,
+                    tuple(float(v) for v in box))  # type: ignore[arg-type]
 
 
 def _laid_on(table: Table, point: np.ndarray, palm: float) -> bool:

@@ -416,3 +416,26 @@ def test_a_zone_reaches_out_to_the_palm_where_only_fingers_were_seen() -> None:
     assert zone.contains(*TABLE.point(theta, 0.7))  # the palm, half a hand farther out than the fingers seen
     assert not zone.contains(*TABLE.point(theta, 0.9))  # farther than a whole hand: an idle hand near the rim
     check_seat_geometry(found.seat_map, "found")
+
+
+def test_a_missed_hand_is_put_as_far_in_as_the_seen_hands_rest() -> None:
+    """Window 0: four voters' hands seen resting a fifth of the way in from the rim, and one forearm reaching in
+    from the left whose hand the detector missed; the resting blob ends well inside the others' depth (it
+    reaches past the hand). The guessed hand moves back along the forearm towards the seen hands' depth, by a
+    palm at most; one guessed beyond that depth stays where its blob ends."""
+    table = Table((640.0, 360.0), (300.0, 200.0), 0.0)
+    seen = [(880.0, 360.0), (640.0, 520.0), (640.0, 200.0), (470.0, 473.0)]  # 0.8 of the way to the rim
+    voters = [_sighting(0, t, x, y, palm=40.0) for x, y in seen for t in (1.0, 2.0)]
+    arm = _blob(10, 70, 121, 80)  # quarter-size: frame x 40-484 at y 282-322, its end at 0.6 of the measure
+    spots = blob_spots(voters, {0: [arm]}, 40.0, {0: None}, table)
+    guessed = [s for s in spots if s.t < 0]
+    assert len(guessed) == 1
+    assert 0.7 < table.radius(guessed[0].x, guessed[0].y) <= 0.8  # moved out towards 0.8, by a palm at most
+    assert abs(guessed[0].y - 316) < 8  # along the forearm
+    plain = blob_spots(voters, {0: [arm]}, 40.0, {0: None}, None)  # no outline: where the blob ends
+    assert table.radius(*next((s.x, s.y) for s in plain if s.t < 0)) < 0.66
+    far = _blob(10, 70, 90, 80)  # an arm whose end lies at 0.8 already (frame x up to 360)
+    out = [s for s in blob_spots(voters, {0: [far]}, 40.0, {0: None}, table) if s.t < 0]
+    unmoved = [s for s in blob_spots(voters, {0: [far]}, 40.0, {0: None}, None) if s.t < 0]
+    assert len(out) == 1 and (out[0].x, out[0].y) == (unmoved[0].x, unmoved[0].y)
+
