@@ -45,6 +45,8 @@ class Draft:
     data: dict[str, Any]
     untimed: list[str] = field(default_factory=list)  # votes whose times could not be found: not guessed
     added: int = 0  # vote events the draft added
+    in_order: bool = False  # no cue's day could be told (no night music, no time), the cues taken in game order, and
+    # some vote was left without a time: the video may begin on a later day (one voting time would say which)
 
 
 def partial_problems(data: Any) -> list[Problem]:
@@ -419,7 +421,9 @@ def draft_votes(partial: dict[str, Any], cues: Sequence[VoteCue], nights: Sequen
     untimed = [_label(e) for e in events if e.get("type") in VOTE_TYPES and "cutoff" not in e
                and (e.get(ADDED) or "count" not in e)]  # the judge's counted votes need nothing from the video
     draft["events"] = [e for e in events if not (e.get(ADDED) and "count" not in e)]
-    return Draft(draft, untimed, len(draft["events"]) - len(partial.get("events", [])))
+    in_order = bool(cues) and not _days_cues(draft, cues, nights)[1] and \
+        any(e.get("type") in VOTE_TYPES and "cutoff" not in e for e in draft["events"])
+    return Draft(draft, untimed, len(draft["events"]) - len(partial.get("events", [])), in_order)
 
 
 def _placed(draft: dict[str, Any]) -> dict[str, Any]:

@@ -289,6 +289,7 @@ def _draft(source: DraftSource, sheet_id: str) -> None:
         st.session_state.pop(_edit_key(sheet_id, proposal.slot), None)
     book().keep_draft(sheet_id, {
         "proposals": [p.to_json() for p in offered], "untimed": made.draft.untimed, "heard": made.heard,
+        "in_order": made.draft.in_order,
         "video": source.video, "the_games": source.seats is not None or source.observations is not None,
         "nights_unread": made.nights.unread, "nights_unseen": made.nights.unseen}, who=_who())
 
@@ -482,6 +483,10 @@ def _drafted(game: Game | None, saved: SavedDraft, sheet_id: str, sheet: Sheet) 
         st.warning(t("The judge's voice cannot be heard on this video: only votes with times are drafted."))
     if held.get("untimed"):
         st.info(t("No times heard for: {votes}", votes="; ".join(map(label_words, held["untimed"]))))
+    if held.get("in_order"):
+        st.info(t("No night music and no time on the sheet tell the days apart, so the votes heard were taken "
+                  "in the game's order. If the video begins on a later day, type that day's voting time under "
+                  "«Where the votes are on the video» and draft again."))
     _nights_said(held)
     offered = [Proposal.from_json(p) for p in held.get("proposals") or []]
     waiting = [p for p in offered if p.slot not in saved.choices]

@@ -147,6 +147,19 @@ def test_a_days_voting_time_on_the_video_is_kept_and_a_wrong_one_said_in_russian
         assert page("ru").text_input(key=box_key(sheet_id, "voting_at.1")).value == "1:75"  # as typed, after a reload
 
 
+def test_a_draft_that_could_not_tell_the_days_apart_says_what_one_time_would_do(data: Path) -> None:
+    at = page("ru")
+    with i18n.using("ru"):
+        at.button(key="sheet_new_start").click().run()
+        sheet_id = at.session_state["sheet_id"]
+        SheetStore(Store(default_db_path())).keep_draft(sheet_id, {
+            "proposals": [], "untimed": [], "heard": True, "in_order": True, "video": "game.mp4"}, who="Судья")
+        at.run()
+        ok(at)
+        said = " ".join(m.value for m in at.info)
+    assert "голосования взяты по порядку игры" in said and "Где голосования на видео" in said
+
+
 def test_the_exports_offer_what_validates_and_never_write_over_the_sheets_own_file(data: Path, tmp_path: Path) -> None:
     given = tmp_path / "game.protocol.json"
     given.write_text(SAMPLE_PROTOCOL.read_text(encoding="utf-8"), encoding="utf-8")

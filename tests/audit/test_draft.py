@@ -144,12 +144,15 @@ def test_a_sheet_typed_in_whole_needs_one_voting_time_for_a_video_that_begins_on
     typed = {**whole, "events": [{k: v for k, v in e.items() if k not in ("t", "cutoff", "announced")}
                                  for e in whole["events"]]}
     late = [c for c in cues_of(whole) if c.cutoff > 112]
-    drafted = votes(draft_votes(typed, late, [], RFM, auditor).data)
-    assert [e.get("cutoff") for e in drafted if e["day"] == 1] == [118.9, 125.75, 132.7]  # no time: taken for day 1
+    made = draft_votes(typed, late, [], RFM, auditor)
+    assert [e.get("cutoff") for e in votes(made.data) if e["day"] == 1] == [118.9, 125.75, 132.7]  # taken for day 1
+    assert made.in_order  # ... and the judge is told why, and what one time would do
     for e in typed["events"]:
         if e.get("phase") == "voting" and e["number"] == 3:
             e["t"] = 114.0
-    drafted = votes(draft_votes(typed, late, [], RFM, auditor).data)
+    made = draft_votes(typed, late, [], RFM, auditor)
+    drafted = votes(made.data)
+    assert not made.in_order
     assert [(e["day"], e.get("cutoff")) for e in drafted if "cutoff" in e] == \
         [(3, 118.9), (3, 125.75), (3, 132.7), (4, 163.8), (4, 170.65)]
     assert [e["count"] for e in drafted] == [e["count"] for e in votes(whole)]  # the judge's counts stay
