@@ -315,13 +315,15 @@ def before_video(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence
     round on. The rounds it shows are taken to begin at the first, or at a later one no later than the first the
     draft fills, whichever places the most of the draft's rounds on runs of closing words (`_round_start`), then
     leaves the fewest rounds from it on unplaced; the earliest where they tie (a whole game's video holds every
-    round). None where a cue's day can be told (the alignment keeps each vote to its own day), or where every
-    round is the judge's, counted: runs of closing words alone cannot tell a first day's round from a later one
-    of the same size, so the video is taken to begin with the game, unless a time on the sheet says otherwise."""
+    round). None where a cue's day can be told (the alignment keeps each vote to its own day), where a vote has a
+    time (an anchor the alignment places the others by), or where every round is the judge's, counted: runs of
+    closing words alone cannot tell a first day's round from a later one of the same size, so the video is taken
+    to begin with the game, unless a time on the sheet says otherwise."""
     untold, by_day = _days_cues(data, cues, nights)
     rounds = _game_rounds(data)
     filled = [i for i, (_, _, drafted) in enumerate(rounds) if drafted]
-    if by_day or not filled:
+    votes = [i for i, e in enumerate(data.get("events", [])) if e.get("type") in VOTE_TYPES]
+    if by_day or not filled or any(name in data["events"][i] for i in votes for name in TIME_FIELDS):
         return set()
 
     def fit(start: int) -> tuple[int, int, int]:
@@ -329,7 +331,6 @@ def before_video(data: dict[str, Any], cues: Sequence[VoteCue], nights: Sequence
         return -sum(ok for i, ok in enumerate(placed, start) if i in filled), placed.count(False), start
 
     skipped = sum(size for _, size, _ in rounds[:min(range(filled[0] + 1), key=fit)])
-    votes = [i for i, e in enumerate(data.get("events", [])) if e.get("type") in VOTE_TYPES]
     return set(votes[:skipped])
 
 
