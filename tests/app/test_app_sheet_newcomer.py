@@ -1,0 +1,155 @@
+"""What a new judge meets on the Protocol page (and the frame viewer) with a phone video and a paper sheet: a save
+that would write over a file is asked about first and never lands on a video; the rule profile is named by its
+rulebook; the date box says how a date is written; a draft made without a name reads as one sentence; a draft's
+refusal is about the video it tried, not the next one typed; the viewer's seconds speak the reader's language."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from appcheck import goto, ok, renders
+from streamlit.testing.v1 import AppTest
+
+from contract import i18n
+from review.cases.sheet import new_protocol
+from review.cases.sheet_store import SheetStore
+from review.cases.store import Store, default_db_path
+from review.game.profiles import PROFILES
+from review.game.protocol import validate
+from stopframe_app.game import SAMPLE_PROTOCOL
+from stopframe_app.views.sheet import box_key
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def _page(lang: str = "en", judge: str = "Chief Judge") -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    if judge:
+        at.session_state["judge"] = judge
+    at.session_state["lang"] = lang
+    at.session_state["view"] = "Protocol"
+    return at.run()
+
+
+def _started(at: AppTest) -> str:
+    at.button(key="sheet_new_start").click().run()
+    ok(at)
+    return str(at.session_state["sheet_id"])
+
+
+def _save_to(at: AppTest, path: Path) -> None:
+    at.text_input(key="sheet_save_path").input(str(path)).run()
+    at.button(key="sheet_save").click().run()
+
+
+def _replace(at: AppTest) -> list:
+    return [c for c in at.checkbox if c.key and c.key.startswith("sheet_save_replace")]
+
+
+def test_a_save_over_a_file_is_asked_first_and_never_lands_on_a_file_that_is_not_a_protocol(
+        data: Path, tmp_path: Path) -> None:
+    at = _page()
+    sheet_id = _started(at)
+    at.text_input(key=box_key(sheet_id, "nominations.1")).input("2:6 5:3 9:8").run()
+    video = tmp_path / "table1.mp4"  # the game's video, typed into the wrong box by a slip
+    video.write_bytes(b"\x00\x00\x00\x18ftypmp42 not a protocol")
+    _save_to(at, video)
+    assert _replace(at), "a file already there is offered to be replaced, not written over"
+    assert at.error and "not a Stopframe protocol" in at.error[0].value
+    _replace(at)[0].check().run()
+    at.button(key="sheet_save").click().run()
+    assert at.error and "not a Stopframe protocol" in at.error[0].value
+    assert video.read_bytes() == b"\x00\x00\x00\x18ftypmp42 not a protocol"
+
+    earlier = tmp_path / "game3.protocol.json"  # a protocol saved before: replaced only when the judge ticks so
+    shutil.copyfile(SAMPLE_PROTOCOL, earlier)
+    _save_to(at, earlier)
+    assert at.error and "already holds a protocol" in at.error[0].value
+    assert earlier.read_bytes() == SAMPLE_PROTOCOL.read_bytes()
+    _replace(at)[0].check().run()
+    at.button(key="sheet_save").click().run()
+    ok(at)
+    saved = json.loads(earlier.read_text(encoding="utf-8"))
+    assert validate(saved) == [] and [e["by"] for e in saved["events"] if e["type"] == "nomination"] == [2, 5, 9]
+    assert not _replace(at)[0].value  # the next save over it is asked about again
+
+    fresh = tmp_path / "new" / "game4.protocol.json"
+    _save_to(at, fresh)
+    ok(at)
+    assert validate(json.loads(fresh.read_text(encoding="utf-8"))) == []
+
+
+def test_the_sheets_rule_profile_pickers_name_the_rulebook(data: Path) -> None:
+    with i18n.using("ru"):  # AppTest formats the options of the page's choices in the test's own thread
+        at = _page("ru")
+        new_rules = at.selectbox(key="sheet_new_rules")
+        assert new_rules.value == "rfm" and "Федерации" in new_rules.options[0] and new_rules.options[0].endswith("· rfm")
+        sheet_id = _started(at)
+        on_sheet = at.selectbox(key=box_key(sheet_id, "rules"))
+        assert [o.rsplit(" · ", 1)[-1] for o in on_sheet.options] == list(PROFILES), on_sheet.options
+        assert on_sheet.options[0] == new_rules.options[0]
+        at.radio(key="sheet_start_from").set_value("polemica").run()
+        assert at.selectbox(key="sheet_import_rules").options == on_sheet.options
+
+
+def test_the_date_box_says_how_a_date_is_written(data: Path) -> None:
+    at = _page()
+    sheet_id = _started(at)
+    date_box = at.text_input(key=box_key(sheet_id, "game.date"))
+    assert date_box.placeholder == "2026-11-29"
+    date_box.input("07.12.2026").run()
+    ok(at)
+    assert [c.value for c in at.caption if "year-month-day" in c.value]
+    at.text_input(key=box_key(sheet_id, "game.date")).input("2026-12-07").run()
+    ok(at)
+    assert not [c.value for c in at.caption if "year-month-day" in c.value]
+
+
+def test_a_draft_kept_without_a_judges_name_reads_as_a_sentence(data: Path) -> None:
+    book = SheetStore(Store(default_db_path()))
+    sheet_id = book.start(new_protocol("rfm"), title="Table 1", source="new", who="")
+    book.keep_draft(sheet_id, {"proposals": [], "untimed": [], "heard": True, "video": str(tmp_video(data)),
+                               "the_games": False, "nights_unread": None, "nights_unseen": []}, who="")
+    with i18n.using("ru"):
+        at = _page("ru", judge="")
+    ok(at)
+    said = [c.value for c in at.caption if "Черновик" in c.value]
+    assert said and said[0].startswith("Черновик составлен в "), said
+    assert not [c for c in said if "—" in c]
+
+
+def tmp_video(data: Path) -> Path:
+    """A file standing for the game's video (the page only checks that it is there)."""
+    data.mkdir(parents=True, exist_ok=True)
+    video = data / "table1.mp4"
+    video.write_bytes(b"not a video")
+    return video
+
+
+def test_a_drafts_refusal_is_about_the_video_it_tried(data: Path, tmp_path: Path) -> None:
+    at = _page()
+    sheet_id = _started(at)
+    not_video = tmp_path / "notes.mp4"
+    not_video.write_text("the judge's notes, not a video", encoding="utf-8")
+    at.text_input(key=f"sheet_video_{sheet_id}").input(str(not_video)).run()
+    at.button(key="sheet_draft_run").click().run()
+    assert not at.exception and len(at.error) == 1 and "notes.mp4" in at.error[0].value.replace("\\", "")
+    other = tmp_path / "table1.mp4"
+    other.write_bytes(b"another file")
+    at.text_input(key=f"sheet_video_{sheet_id}").input(str(other)).run()
+    ok(at)  # the refusal of notes.mp4 is not shown under table1.mp4, which has not been tried
+    at.text_input(key=f"sheet_video_{sheet_id}").input(str(not_video)).run()
+    assert len(at.error) == 1 and "notes.mp4" in at.error[0].value.replace("\\", "")  # back to the file it was about: said again
+
+
+def test_the_viewers_seconds_steps_speak_russian(data: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = "ru"
+    with i18n.using("ru"):
+        at.run()
+        at = goto(at, "Timeline & frames")
+    renders(at)
+    labels = {b.key: b.label for b in at.button if b.key and b.key.startswith("frames_step_")}
+    assert labels["frames_step_−1 s"] == "−1 с" and labels["frames_step_+1 s"] == "+1 с", labels
