@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -291,10 +292,11 @@ def _video_times(sheet_id: str, sheet: Sheet) -> None:
 # ------------------------------------------------------------------------------------- votes from the video
 
 
-def _draft(source: DraftSource, sheet_id: str) -> None:
+def _draft(source: DraftSource, sheet_id: str, progress: Callable[[str], None] | None = None) -> None:
     """Draft the votes and the nights' shots of the sheet as it stands from its game's video (pipeline.draft, as
     `stopframe draft`); the proposals are kept in the store beside the sheet (so a reload keeps them and the
-    judge's choices), nothing enters the sheet. A draft that cannot be made is said, the one before it kept."""
+    judge's choices), nothing enters the sheet. A draft that cannot be made is said, the one before it kept.
+    `progress` hears each step the draft tells (listening, finding the seats, the frames looked at)."""
     from pipeline.draft import draft_game
 
     sheet = book().load(sheet_id)
@@ -302,7 +304,7 @@ def _draft(source: DraftSource, sheet_id: str) -> None:
                            json.dumps(sheet.protocol(), ensure_ascii=False))
     try:
         made = draft_game(video=source.video, protocol=partial, seats=source.seats, observations=source.observations,
-                          nights_of=shooting_protocol(sheet))
+                          nights_of=shooting_protocol(sheet), progress=progress)
     except StopframeError as exc:
         st.session_state[DRAFT_ERROR] = {"sheet": sheet_id, "video": source.video, "error": str(exc)}
         return
@@ -471,7 +473,8 @@ def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedShee
                          video=Path(source.video).name))
             if st.button(t("Draft the votes"), key="sheet_draft_run"):
                 with st.spinner(t("Listening to the judge and reading the hands…")):
-                    _draft(source, sheet_id)
+                    step = st.empty()  # the draft's latest step, so a long reading of a new video is seen moving
+                    _draft(source, sheet_id, lambda said: step.caption(md(said)))
                 saved = book().draft(sheet_id)
         failed = st.session_state.get(DRAFT_ERROR) or {}
         if failed.get("sheet") == sheet_id and source is not None and failed.get("video") == source.video:

@@ -1,7 +1,8 @@
 """What a new judge meets on the Protocol page (and the frame viewer) with a phone video and a paper sheet: a save
 that would write over a file is asked about first and never lands on a video; the rule profile is named by its
 rulebook; the date box says how a date is written; a draft made without a name reads as one sentence; a draft's
-refusal is about the video it tried, not the next one typed; the viewer's seconds speak the reader's language."""
+refusal is about the video it tried, not the next one typed, and its steps show as it reads; the viewer's seconds
+speak the reader's language."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import shutil
 from pathlib import Path
 
 from appcheck import goto, ok, renders
+from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 from streamlit.testing.v1 import AppTest
 
 from contract import i18n
@@ -18,7 +20,7 @@ from review.cases.sheet_store import SheetStore
 from review.cases.store import Store, default_db_path
 from review.game.profiles import PROFILES
 from review.game.protocol import validate
-from stopframe_app.game import SAMPLE_PROTOCOL
+from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec
 from stopframe_app.views.sheet import box_key
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -153,3 +155,23 @@ def test_the_viewers_seconds_steps_speak_russian(data: Path) -> None:
     renders(at)
     labels = {b.key: b.label for b in at.button if b.key and b.key.startswith("frames_step_")}
     assert labels["frames_step_−1 s"] == "−1 с" and labels["frames_step_+1 s"] == "+1 с", labels
+
+
+def test_the_draft_tells_its_steps_as_it_goes(data: Path) -> None:
+    """Drafting reads the video (minutes for a video with no saved analysis): the page shows the draft's steps
+    under its spinner, the last one staying when it is done."""
+    require_current_sample_fixture()
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["judge"] = "Chief Judge"
+    at.session_state["view"] = "Protocol"
+    at.session_state["game_spec"] = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
+    at.run()
+    sheet_id = _started(at)
+    for slot, text in (("nominations.1", "2:6 5:3 9:8"), ("eliminated.1", "6")):
+        at.text_input(key=box_key(sheet_id, slot)).input(text).run()
+    at.text_input(key=f"sheet_video_{sheet_id}").input(str(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))).run()
+    assert not [c for c in at.caption if c.value.startswith("draft")]
+    at.button(key="sheet_draft_run").click().run()
+    ok(at)
+    steps = [c.value for c in at.caption if c.value.startswith("draft")]
+    assert steps and "vote event" in steps[-1], steps
