@@ -175,3 +175,21 @@ def test_the_draft_tells_its_steps_as_it_goes(data: Path) -> None:
     ok(at)
     steps = [c.value for c in at.caption if c.value.startswith("draft")]
     assert steps and "vote event" in steps[-1], steps
+
+
+def test_a_quiz_is_counted_in_questions_and_names_its_rulebook(data: Path) -> None:
+    """A trainee reading Russian picks «Учебная игра — десять голосований (10 вопросов)», not «(10 голосов)» (ten
+    votes cast), and the question names the rulebook, not its code alone."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["judge"] = "Стажёр"
+    at.session_state["lang"] = "ru"
+    with i18n.using("ru"):
+        at.run()
+        at = goto(at, "Training")
+        renders(at)
+        picked = at.selectbox(key="quiz_set")
+        assert all(o.endswith(("вопрос)", "вопроса)", "вопросов)")) for o in picked.options), picked.options
+        at.button(key="quiz_start").click().run()
+        renders(at)
+    rules = [m.value for m in at.markdown if m.value.startswith("Регламент: ")]
+    assert rules and "Турнирные правила" in rules[0] and "rfm" in rules[0], rules
