@@ -13,6 +13,7 @@ from pathlib import Path
 from appcheck import goto, ok, renders
 from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 from streamlit.testing.v1 import AppTest
+from test_app_tournament import tournament  # noqa: F401 - the fixture: a tournament the runner made here
 
 from contract import i18n
 from review.cases.sheet import new_protocol
@@ -193,3 +194,23 @@ def test_a_quiz_is_counted_in_questions_and_names_its_rulebook(data: Path) -> No
         renders(at)
     rules = [m.value for m in at.markdown if m.value.startswith("Регламент: ")]
     assert rules and "Турнирные правила" in rules[0] and "rfm" in rules[0], rules
+
+
+def test_the_tournament_page_writes_its_date_and_points_as_a_russian_reader_does(data: Path, tournament: Path) -> None:  # noqa: F811
+    """The run's time is a date in words, not the file's 2026-12-07T00:50:44Z; a fine of 0.2 points reads -0,2."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["judge"] = "Главный судья"
+    at.session_state["lang"] = "ru"
+    with i18n.using("ru"):
+        at.run()
+        at = goto(at, "Tournament")
+        at.text_input(key="tournament_path").set_value(str(tournament / "tournament.json"))
+        at.button(key="tournament_open").click().run()
+        renders(at)
+    created = json.loads((tournament / "tournament.json").read_text(encoding="utf-8"))["created"]
+    summary = [m.value for m in at.markdown if "Составлено" in m.value]
+    said = summary[0].replace("\\", "") if summary else ""
+    assert created not in said and "г., " in said, summary
+    players = at.dataframe[-1].value
+    points = [str(v) for v in players["баллы"]]
+    assert "-0,2" in points and not [v for v in points if "." in v], points
