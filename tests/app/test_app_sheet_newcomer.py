@@ -214,3 +214,31 @@ def test_the_tournament_page_writes_its_date_and_points_as_a_russian_reader_does
     players = at.dataframe[-1].value
     points = [str(v) for v in players["баллы"]]
     assert "-0,2" in points and not [v for v in points if "." in v], points
+
+
+def test_the_appeal_forms_subject_and_ground_are_told_apart_in_russian(data: Path) -> None:
+    """The case's subject (the finding or event it is opened on) and its ground (the rulebook's clause) were both
+    «Основание …» in Russian: a chief judge could not tell which box is the ground."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["judge"] = "Главный судья"
+    at.session_state["lang"] = "ru"
+    with i18n.using("ru"):
+        at.run()
+        at = goto(at, "Appeals")
+        renders(at)
+    subject = at.selectbox(key="appeal_from").label
+    ground = next(s.label for s in at.selectbox if s.key and s.key.startswith("appeal_ground_"))
+    assert subject.split()[0] != ground.split()[0], (subject, ground)
+
+
+def test_recent_games_name_their_rulebook(data: Path) -> None:
+    """«регламент: rfm» told a newcomer nothing; the list names the rulebook as the sidebar does, with its code."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["judge"] = "Судья"
+    at.session_state["lang"] = "ru"
+    with i18n.using("ru"):
+        at.run()  # the sample game opens, and is remembered
+        at = goto(at, "Open a game")
+        renders(at)
+    recent = [m.value for m in at.markdown if "регламент" in m.value]
+    assert recent and all("Турнирные правила" in r and "rfm" in r for r in recent), recent
