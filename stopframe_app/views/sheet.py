@@ -582,6 +582,11 @@ def _is_file(path: Path | None) -> bool:
         return False
 
 
+def _is_protocol(path: Path) -> bool:
+    fmt = format_of(path)
+    return isinstance(fmt, str) and fmt.startswith("stopframe-protocol/")
+
+
 def _save_protocol(sheet_id: str, saved: SavedSheet) -> None:
     """Write the protocol where the judge asked, never over the file the sheet started from; a file already there
     only when the judge ticked «Replace …», and only when it is itself a protocol (never a video or another file
@@ -598,8 +603,7 @@ def _save_protocol(sheet_id: str, saved: SavedSheet) -> None:
         except StopframeError as exc:
             st.session_state["sheet_saved"] = ("error", str(exc))
             return
-        fmt = format_of(there)
-        if not (isinstance(fmt, str) and fmt.startswith("stopframe-protocol/")):
+        if not _is_protocol(there):
             st.session_state["sheet_saved"] = ("error", i18n._(
                 "Not saved: {path} is a file that is not a Stopframe protocol, and Stopframe writes a protocol over "
                 "another protocol only; give another file name.", path=there))
@@ -654,7 +658,7 @@ def _exports(sheet_id: str, sheet: Sheet, saved: SavedSheet) -> None:
                       placeholder=f"{name}.sheet.protocol.json",
                       help=t("A file name without a folder is saved in {folder}.", folder=data_dir() / "protocols"))
         there = _save_target()
-        if _is_file(there):
+        if _is_file(there) and _is_protocol(there):  # any other file is never written over: nothing to tick
             st.checkbox(t("Replace the file already at {path} (what it holds is lost)", path=there),
                         key=_replace_key(there))
         st.button(t("Save the protocol"), key="sheet_save", on_click=_save_protocol, args=(sheet_id, saved))

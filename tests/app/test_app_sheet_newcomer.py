@@ -59,17 +59,15 @@ def test_a_save_over_a_file_is_asked_first_and_never_lands_on_a_file_that_is_not
     video = tmp_path / "table1.mp4"  # the game's video, typed into the wrong box by a slip
     video.write_bytes(b"\x00\x00\x00\x18ftypmp42 not a protocol")
     _save_to(at, video)
-    assert _replace(at), "a file already there is offered to be replaced, not written over"
     assert at.error and "not a Stopframe protocol" in at.error[0].value
-    _replace(at)[0].check().run()
-    at.button(key="sheet_save").click().run()
-    assert at.error and "not a Stopframe protocol" in at.error[0].value
+    assert not _replace(at)  # nothing to tick: a file that is not a protocol is never replaced
     assert video.read_bytes() == b"\x00\x00\x00\x18ftypmp42 not a protocol"
 
     earlier = tmp_path / "game3.protocol.json"  # a protocol saved before: replaced only when the judge ticks so
     shutil.copyfile(SAMPLE_PROTOCOL, earlier)
     _save_to(at, earlier)
     assert at.error and "already holds a protocol" in at.error[0].value
+    assert _replace(at), "a protocol already there is offered to be replaced, not written over"
     assert earlier.read_bytes() == SAMPLE_PROTOCOL.read_bytes()
     _replace(at)[0].check().run()
     at.button(key="sheet_save").click().run()
