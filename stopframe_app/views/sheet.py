@@ -362,7 +362,9 @@ def _round_lines(proposal: Proposal) -> float | None:
         t("Day {day}, round {round}", day=proposal.day, round=proposal.round)
     st.markdown(f"**{head}**")
     for e in proposal.events:
-        who_for = words.seat_list(e.get("candidates")) if lift else e.get("candidate")
+        # «кандидатура 6: 6 голосов», not «6: 6 голосов»: which number is the seat, which the count
+        who_for = i18n._("lift {seats}", seats=words.seat_list(e.get("candidates"))) if lift else \
+            i18n._("candidate {candidate}", candidate=e.get("candidate"))
         st.markdown(t("{candidate}: {count} · voters {voters} · named {t} · «Стоп» {cutoff} · count {announced}",
                       candidate=who_for, count=i18n.ngettext("{n} vote", "{n} votes", int(e["count"])),
                       voters=words.seat_list(e.get("voters")), t=words.seconds(e.get("t")),

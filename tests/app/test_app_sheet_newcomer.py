@@ -240,3 +240,24 @@ def test_recent_games_name_their_rulebook(data: Path) -> None:
         renders(at)
     recent = [m.value for m in at.markdown if "регламент" in m.value]
     assert recent and all("Турнирные правила" in r and "rfm" in r for r in recent), recent
+
+
+def test_a_drafted_round_says_which_number_is_the_candidate(data: Path) -> None:
+    """«6: 6 голосов» left a newcomer guessing which 6 is the seat; the card says «кандидатура 6: 6 голосов»."""
+    require_current_sample_fixture()
+    book = SheetStore(Store(default_db_path()))
+    sheet_id = book.start(new_protocol("rfm"), title="Стол 1", source="new", who="Судья")
+    for slot, text in (("nominations.1", "2:6 5:3 9:8"), ("eliminated.1", "6")):
+        book.enter(sheet_id, slot, text, who="Судья")
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["judge"] = "Судья"
+    at.session_state["lang"] = "ru"
+    at.session_state["view"] = "Protocol"
+    at.session_state["game_spec"] = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
+    with i18n.using("ru"):
+        at.run()
+        at.text_input(key=f"sheet_video_{sheet_id}").input(str(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))).run()
+        at.button(key="sheet_draft_run").click().run()
+        ok(at)
+    lines = [m.value.replace("\\", "") for m in at.markdown if "проголосовали" in m.value]
+    assert lines and lines[0].startswith("кандидатура 6: 6 голосов"), lines
