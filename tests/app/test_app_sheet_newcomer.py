@@ -261,3 +261,17 @@ def test_a_drafted_round_says_which_number_is_the_candidate(data: Path) -> None:
         ok(at)
     lines = [m.value.replace("\\", "") for m in at.markdown if "проголосовали" in m.value]
     assert lines and lines[0].startswith("кандидатура 6: 6 голосов"), lines
+
+
+def test_the_seat_map_numbers_are_whole_pixels_and_degrees(data: Path) -> None:
+    """«960.00» (an English decimal point, and hundredths of a pixel nobody places) in every box of the seat map;
+    the boxes show whole pixels and degrees."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = "ru"
+    with i18n.using("ru"):
+        at.run()
+        at = goto(at, "Seat calibration")
+        renders(at)
+    boxes = {n.key: n.proto.format for n in at.number_input if n.key and n.key.startswith("calib_")}
+    assert set(boxes) >= {"calib_cx", "calib_cy", "calib_ax", "calib_ay", "calib_angle", "calib_s1x", "calib_s1y"}
+    assert set(boxes.values()) == {"%.0f"}, boxes
