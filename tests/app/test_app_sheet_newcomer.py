@@ -275,3 +275,18 @@ def test_the_seat_map_numbers_are_whole_pixels_and_degrees(data: Path) -> None:
     boxes = {n.key: n.proto.format for n in at.number_input if n.key and n.key.startswith("calib_")}
     assert set(boxes) >= {"calib_cx", "calib_cy", "calib_ax", "calib_ay", "calib_angle", "calib_s1x", "calib_s1y"}
     assert set(boxes.values()) == {"%.0f"}, boxes
+
+
+def test_the_nights_table_heads_its_times_in_words(data: Path) -> None:
+    """The nights' table read «с (с)» and «по (с)» (from, to — and «с» is also the seconds): a start and an end."""
+    require_current_sample_fixture()
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["lang"] = "ru"
+    at.session_state["game_spec"] = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
+    with i18n.using("ru"):
+        at.run()
+    renders(at)
+    nights = [t.value for t in at.table if "ночь" in [t.value.index.name, *t.value.columns]]
+    assert nights, [list(t.value.columns) for t in at.table]
+    heads = [str(c).replace("\\", "") for c in nights[0].columns]  # static_table escapes its headings
+    assert "начало (с)" in heads and "конец (с)" in heads and "с (с)" not in heads, heads
