@@ -242,8 +242,9 @@ def test_recent_games_name_their_rulebook(data: Path) -> None:
     assert recent and all("Турнирные правила" in r and "rfm" in r for r in recent), recent
 
 
-def test_a_drafted_round_says_which_number_is_the_candidate(data: Path) -> None:
-    """«6: 6 голосов» left a newcomer guessing which 6 is the seat; the card says «кандидатура 6: 6 голосов»."""
+def test_a_drafted_round_says_which_number_is_the_candidate_and_what_its_line_is(data: Path) -> None:
+    """«6: 6 голосов» left a newcomer guessing which 6 is the seat; the card says «кандидатура 6: 6 голосов», and its
+    line box says it is the line for the sheet."""
     require_current_sample_fixture()
     book = SheetStore(Store(default_db_path()))
     sheet_id = book.start(new_protocol("rfm"), title="Стол 1", source="new", who="Судья")
@@ -261,6 +262,10 @@ def test_a_drafted_round_says_which_number_is_the_candidate(data: Path) -> None:
         ok(at)
     lines = [m.value.replace("\\", "") for m in at.markdown if "проголосовали" in m.value]
     assert lines and lines[0].startswith("кандидатура 6: 6 голосов"), lines
+    # the box under the card is the line that enters the sheet, editable; «Исправьте строку …» read as an order
+    # to correct something wrong in the draft
+    line_box = at.text_input(key=f"sheet_draft_edit_{sheet_id}_round.1.1")
+    assert line_box.label.startswith("Строка для бланка"), line_box.label
 
 
 def test_the_seat_map_numbers_are_whole_pixels_and_degrees(data: Path) -> None:
