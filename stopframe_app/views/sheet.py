@@ -477,6 +477,7 @@ def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedShee
                 with st.spinner(t("Listening to the judge and reading the hands…")):
                     step = st.empty()  # the draft's latest step, so a long reading of a new video is seen moving
                     _draft(source, sheet_id, lambda said: step.caption(md(said)))
+                    step.empty()  # done: the cards below say what it found (its closing count is the command line's)
                 saved = book().draft(sheet_id)
         failed = st.session_state.get(DRAFT_ERROR) or {}
         if failed.get("sheet") == sheet_id and source is not None and failed.get("video") == source.video:
