@@ -634,7 +634,7 @@ def _in_boxes(sheet: Sheet, message: str) -> str:
     return re.sub(r"(?:events|players)\[\d+\](?:\.\w+)?", box, message)
 
 
-def _exports(sheet_id: str, sheet: Sheet, saved: SavedSheet) -> None:
+def _exports(game: Game | None, sheet_id: str, sheet: Sheet, saved: SavedSheet) -> None:
     """Downloads of what the sheet holds (each only where it validates), and the protocol saved to a path."""
     with st.container(border=True):
         st.subheader(t("Hand on"))
@@ -668,6 +668,11 @@ def _exports(sheet_id: str, sheet: Sheet, saved: SavedSheet) -> None:
         said = st.session_state.pop("sheet_saved", None)
         if said is not None:
             (st.error if said[0] == "error" else st.success)(md(said[1]))
+        # the other pages are the open game's, not the sheet's: how the sheet's game gets there
+        how = t("To audit this game's votes: save the protocol, then open it with its video on «{page}».",
+                page=t("Open a game"))
+        st.caption(how + (" " + t("The other pages show the game open now: {game}.", game=game.title)
+                          if game is not None else ""))
 
 
 def render(game: Game | None) -> None:
@@ -696,5 +701,5 @@ def render(game: Game | None) -> None:
                               line=sheet.entries[-1].text) if sheet.entries else None)
     _sheet(sheet_id, sheet)
     _draft_panel(game, sheet_id, sheet, this)
-    _exports(sheet_id, sheet, this)
+    _exports(game, sheet_id, sheet, this)
     _history(sheet_id)

@@ -322,3 +322,13 @@ def test_the_draft_is_one_word_in_russian(data: Path) -> None:
     assert heading.startswith("Черновик") and all("черновик" in s.lower() for s in said), said
     catalogue = (Path(i18n.po_path("ru"))).read_text(encoding="utf-8")
     assert "наброс" not in catalogue
+
+
+def test_the_sheet_says_how_its_game_is_audited_and_whose_the_other_pages_are(data: Path) -> None:
+    """After typing the sheet, «Выгрузки» and «Проверка голосований» still show the open game (the sample): the
+    sheet says so, and how its own game gets there."""
+    with i18n.using("ru"):
+        at = _page("ru")
+        _started(at)
+    said = [c.value.replace("\\", "") for c in at.caption if "сохраните протокол" in c.value]
+    assert said and "«Открыть игру»" in said[0] and "Stopframe sample tournament" in said[0], said
