@@ -332,3 +332,16 @@ def test_the_sheet_says_how_its_game_is_audited_and_whose_the_other_pages_are(da
         _started(at)
     said = [c.value.replace("\\", "") for c in at.caption if "сохраните протокол" in c.value]
     assert said and "«Открыть игру»" in said[0] and "Stopframe sample tournament" in said[0], said
+
+
+def test_a_club_file_that_is_not_json_is_named_once(data: Path, tmp_path: Path) -> None:
+    """«файл (файл игры Polemica) — некорректный JSON»: the file named twice; it reads «файл игры Polemica — …»."""
+    broken = tmp_path / "game.polemica.json"
+    broken.write_text('{"players": [1, 2', encoding="utf-8")
+    with i18n.using("ru"):
+        at = _page("ru")
+        at.radio(key="sheet_start_from").set_value("polemica").run()
+        at.text_input(key="sheet_import_path").input(str(broken)).run()
+        at.button(key="sheet_import_start").click().run()
+    said = [e.value.replace("\\", "") for e in at.error]
+    assert said and "файл игры Polemica — некорректный JSON" in said[0] and "файл (" not in said[0], said
