@@ -345,3 +345,18 @@ def test_a_club_file_that_is_not_json_is_named_once(data: Path, tmp_path: Path) 
         at.button(key="sheet_import_start").click().run()
     said = [e.value.replace("\\", "") for e in at.error]
     assert said and "файл игры Polemica — некорректный JSON" in said[0] and "файл (" not in said[0], said
+
+
+def test_the_club_files_note_speaks_to_a_judge_not_to_a_command_line(data: Path) -> None:
+    """Under the club files the Exports page said «импортируйте файл обратно с --rules rfm»: a command-line option
+    on a page; a judge imports a club file on the Protocol page by picking the rule profile."""
+    require_current_sample_fixture()
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["lang"] = "ru"
+    at.session_state["game_spec"] = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
+    with i18n.using("ru"):
+        at.run()
+        at = goto(at, "Exports")
+        renders(at)
+    notes = [c.value.replace("\\", "") for c in at.caption if "регламента (rfm)" in c.value.replace("\\", "")]
+    assert notes and all("--rules" not in n and "укажите регламент rfm" in n for n in notes), notes
