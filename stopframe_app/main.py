@@ -11,12 +11,11 @@ import streamlit as st
 
 from contract import i18n
 from contract.errors import StopframeError
-from review.game.profiles import get_profile
 from stopframe_app import state
 from stopframe_app.game import Game, profile_ids
 from stopframe_app.views import appeals, calibrate, exports, frames, open_game, tournament, training, votes
 from stopframe_app.views import sheet as protocol_sheet
-from stopframe_app.words import md, t
+from stopframe_app.words import md, profile_label, t
 
 # The pages by their English names (the keys the app navigates by); the sidebar shows them from the catalogue.
 PAGES: dict[str, Callable[[Game], None]] = {
@@ -46,12 +45,6 @@ def guarded(fn: Callable[..., None], *args: object) -> bool:
         st.error(t("This could not be shown: {error} ({kind} at {file} line {line}).", error=exc,
                    kind=type(exc).__name__, file=Path(where.filename).name, line=where.lineno))
     return False
-
-
-def profile_label(profile_id: str) -> str:
-    """A rule profile as the picker shows it: its rulebook's name in the reader's words, and its code (the
-    protocol's `rules`, what a judge types on the command line)."""
-    return f"{i18n._(get_profile(profile_id).title)} · {profile_id}"
 
 
 def _sidebar(game: Game | None) -> str:

@@ -33,8 +33,10 @@ _strip_component = components.declare_component("stopframe_strip", path=str(Path
 STRIP_RADIUS = 12  # frames prefetched either side for stepping in the browser (±0.5 s at 25 fps)
 FIRST_RADIUS = 1  # after a move of the server's own (a seconds' step, a jump), the frames sent first, so the frame
 # shows at once; the strip then asks for the rest around it
+# (label, s: seconds / f: frames, how many); a label is the button's key and, through the catalogue, its words
 STEPS: Sequence[tuple[str, str, float]] = (
-    ("−1 s", "s", -1.0), ("−5", "f", -5), ("−1", "f", -1), ("+1", "f", 1), ("+5", "f", 5), ("+1 s", "s", 1.0),
+    (i18n.N_("−1 s"), "s", -1.0), ("−5", "f", -5), ("−1", "f", -1), ("+1", "f", 1), ("+5", "f", 5),
+    (i18n.N_("+1 s"), "s", 1.0),
 )
 
 
@@ -77,8 +79,8 @@ def step_buttons(cols: Sequence[Any], key: str, clock: Clock, last: int,
                  steps: Sequence[tuple[str, str, float]] = STEPS) -> None:
     """One button per step of `steps` in the first columns of `cols` (keys `{key}_step_{label}`)."""
     for col, (label, kind, amount) in zip(cols, steps, strict=False):
-        col.button(label, key=f"{key}_step_{label}", on_click=step_frame, args=(kind, amount, clock, last),
-                   width="stretch")
+        col.button(i18n._(label) if kind == "s" else label, key=f"{key}_step_{label}", on_click=step_frame,
+                   args=(kind, amount, clock, last), width="stretch")
 
 
 def _typed_frame() -> None:

@@ -18,6 +18,7 @@ from review.audit.findings import Finding, FindingConsequence, about
 from review.audit.tally import VoteTally
 from review.cases.exports import finding_said
 from review.cases.sentences import humanise
+from review.game.profiles import get_profile
 
 # The tables of codes and their words live in the catalogue (contract/locale); these names ask it, in the
 # language of the moment, so `words.KINDS["late_vote"]` is «голос после «Стоп»» in Russian.
@@ -30,6 +31,12 @@ def __getattr__(name: str) -> dict[str, str]:
     if name in _TABLES:
         return i18n.terms(_TABLES[name])
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def profile_label(profile_id: str) -> str:
+    """A rule profile as a picker shows it: its rulebook's name in the reader's words, and its code (the
+    protocol's `rules`, what a judge types on the command line)."""
+    return f"{i18n._(get_profile(profile_id).title)} · {profile_id}"
 
 
 def md(text: object) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from contract import i18n
 from contract.errors import EXIT_INVALID, EXIT_OK, UnreadableInput
-from contract.i18n import _, ngettext
+from contract.i18n import _, ngettext, term
 from pipeline.tournament import ENGINES, Settings, run_tournament
 from review.cases.store import default_db_path
 from review.cases.tournament import Tournament
@@ -75,12 +75,15 @@ def run(args: argparse.Namespace) -> int:
 def summary(t: Tournament) -> str:
     """Games with their status and suggestions, failed ones with their sentence, and where the report is."""
     width = max([4, *(len(g.id) for g in t.games)])
-    lines = [f"{_('game'):<{width}}  {_('table'):<6} {_('judge'):<16} {_('status'):<8} {_('votes'):>5} {_('suggestions'):>11}"]
+    said = {g.status: term("game_status", g.status) for g in t.games}  # «проверена», not the report's code
+    wide = max([8, len(_("status")), *(len(s) for s in said.values())])
+    lines = [f"{_('game'):<{width}}  {_('table'):<6} {_('judge'):<16} {_('status'):<{wide}} {_('votes'):>5} {_('suggestions'):>11}"]
     for g in t.games:
         if g.status == "failed":
             lines.append(f"{g.id:<{width}}  {g.table or '-':<6} {(g.judge or '-')[:16]:<16} " + _("failed: {error}", error=g.error))
             continue
-        lines.append(f"{g.id:<{width}}  {g.table or '-':<6} {(g.judge or '-')[:16]:<16} {g.status:<8} {g.votes:>5} {g.suggestions:>11}")
+        lines.append(f"{g.id:<{width}}  {g.table or '-':<6} {(g.judge or '-')[:16]:<16} {said[g.status]:<{wide}} {g.votes:>5} "
+                     f"{g.suggestions:>11}")
     totals = t.totals
     lines.append(ngettext("{n} game: {audited} audited, {reused} reused, {failed} failed",
                           "{n} games: {audited} audited, {reused} reused, {failed} failed", totals["games"],

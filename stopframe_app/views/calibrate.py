@@ -255,15 +255,15 @@ def render(game: Game) -> None:
         st.session_state.pop("calib_target", None)
     target = st.radio(words.t("A click on the picture places"), places if own else [CENTRE, SEAT1, *places],
                       horizontal=True, key="calib_target", format_func=_target_words)
-    cols = st.columns(4)
-    cols[0].number_input(words.t("centre x"), 0.0, float(w), key="calib_cx", step=5.0)
-    cols[0].number_input(words.t("centre y"), 0.0, float(h), key="calib_cy", step=5.0)
-    cols[1].number_input(words.t("half width"), 10.0, float(w), key="calib_ax", step=5.0)
-    cols[1].number_input(words.t("half depth"), 10.0, float(h), key="calib_ay", step=5.0)
-    cols[2].number_input(words.t("rotation (°)"), -90.0, 90.0, key="calib_angle", step=1.0)
+    cols = st.columns(4)  # whole pixels and degrees: no «960.00» with an English decimal point on a Russian page
+    cols[0].number_input(words.t("centre x"), 0.0, float(w), key="calib_cx", step=5.0, format="%.0f")
+    cols[0].number_input(words.t("centre y"), 0.0, float(h), key="calib_cy", step=5.0, format="%.0f")
+    cols[1].number_input(words.t("half width"), 10.0, float(w), key="calib_ax", step=5.0, format="%.0f")
+    cols[1].number_input(words.t("half depth"), 10.0, float(h), key="calib_ay", step=5.0, format="%.0f")
+    cols[2].number_input(words.t("rotation (°)"), -90.0, 90.0, key="calib_angle", step=1.0, format="%.0f")
     cols[2].checkbox(words.t("seats go clockwise on screen"), value=True, key="calib_clockwise")
-    cols[3].number_input(words.t("seat 1 x"), 0.0, float(w), key="calib_s1x", step=5.0)
-    cols[3].number_input(words.t("seat 1 y"), 0.0, float(h), key="calib_s1y", step=5.0)
+    cols[3].number_input(words.t("seat 1 x"), 0.0, float(w), key="calib_s1x", step=5.0, format="%.0f")
+    cols[3].number_input(words.t("seat 1 y"), 0.0, float(h), key="calib_s1y", step=5.0, format="%.0f")
     if cols[3].button(words.t("Reset zone moves"), key="calib_reset"):
         st.session_state[MOVES] = {}
     params = {k: float(st.session_state[k]) for k in PARAMS}

@@ -13,6 +13,7 @@ import streamlit as st
 
 from contract.i18n import _, ngettext
 from review.cases.store import data_dir
+from review.game.profiles import PROFILES
 from stopframe_app import state, words
 from stopframe_app.decisions import md
 from stopframe_app.game import SAMPLE_PROTOCOL, Game, GameSpec, analyse, sample_spec
@@ -132,7 +133,8 @@ def render(game: Game | None) -> None:
         st.subheader(words.t("Recent games"))
         for i, g in enumerate(recent):
             cols = st.columns([4, 1])
-            profile = " · " + words.t("rules: {profile}", profile=g.profile) if g.profile else ""
+            named = words.profile_label(g.profile) if g.profile in PROFILES else g.profile  # the rulebook, and its code
+            profile = " · " + words.t("rules: {profile}", profile=named) if g.profile else ""
             cols[0].markdown(f"**{md(g.title)}** — {md(g.protocol_path or '')}{profile}")
             cols[1].button(words.t("Open"), key=f"recent_{i}", disabled=not (g.protocol_path and _is_file(g.protocol_path)),
                            on_click=_open_recent, args=(g, f"recent_{i}"))

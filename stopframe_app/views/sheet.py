@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 import streamlit as st
@@ -16,7 +18,8 @@ from streamlit.delta_generator import DeltaGenerator
 
 from contract import i18n
 from contract.errors import StopframeError
-from contract.jsonio import write_atomic
+from contract.jsonio import format_of, write_atomic
+from contract.outputs import check_output
 from review.cases.club_exports import FORMATS
 from review.cases.sheet import Sheet, SheetProblem, new_protocol
 from review.cases.sheet_draft import Proposal, night_proposals, proposals, shooting_protocol
@@ -102,7 +105,7 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
         choice = st.radio(t("Start from"), STARTS, key=START, horizontal=True,
                           format_func=lambda c: i18n.term("sheet_start", c))
         if choice == "new":
-            rules = st.selectbox(t("Rule profile"), list(PROFILES), key="sheet_new_rules")
+            rules = st.selectbox(t("Rule profile"), list(PROFILES), key="sheet_new_rules", format_func=words.profile_label)
             title = st.text_input(t("The game (as the sheet names it)"), key="sheet_new_title")
             if st.button(t("Start an empty sheet"), key="sheet_new_start"):
                 _start(new_protocol(rules), title.strip() or i18n._("New sheet"), "new")
@@ -122,7 +125,8 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
         elif choice in ("polemica", "mafiaratings"):
             path = st.text_input(t("Game file (path)"), key="sheet_import_path")
             st.file_uploader(t("Or upload it"), type=["json"], key=f"sheet_upload_{choice}")
-            rules = st.selectbox(t("Rule profile"), list(PROFILES), key="sheet_import_rules")
+            rules = st.selectbox(t("Rule profile"), list(PROFILES), key="sheet_import_rules",
+                                 format_func=words.profile_label)
             if st.button(t("Import and start"), key="sheet_import_start"):
                 chosen = _chosen_file(choice, path)
                 if chosen is None:
@@ -171,19 +175,39 @@ def _problems(sheet: Sheet, slots: list[str], where: DeltaGenerator) -> None:
             where.markdown(problem_words(p))
 
 
-def _box(sheet_id: str, sheet: Sheet, slot: str, label: str, hint: str = "") -> None:
-    """One row of the sheet: what the box is, the box, and its problems beside it."""
+def _box(sheet_id: str, sheet: Sheet, slot: str, label: str, hint: str = "", note: str = "") -> None:
+    """One row of the sheet: what the box is, the box, and its problems (and `note`) beside it."""
     head, box, side = st.columns([2, 3, 3], vertical_alignment="center")
     head.markdown(label)
     _input(sheet_id, sheet, slot, label, box, hint)
     _problems(sheet, [slot], side)
+    if note:
+        side.caption(note)
+
+
+DATE_EXAMPLE = "2026-11-29"  # the protocol's game.date: year-month-day, as the club files and the appeal form read it
+
+
+def _date_note(text: str) -> str:
+    """What to say beside the date box: nothing for a year-month-day date (or none), else how to write it."""
+    text = text.strip()
+    try:
+        if not text or (re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) and date.fromisoformat(text)):
+            return ""
+    except ValueError:
+        pass
+    return t("Write the date as year-month-day, such as {example}: the club files and the appeal form read it so.",
+             example=DATE_EXAMPLE)
 
 
 def _header(sheet_id: str, sheet: Sheet) -> None:
     # the sheet's headings carry no link: Tab goes from box to box, never to a heading between them
     st.subheader(t("The game"), anchor=False)
     for name in GAME_FIELDS:
-        _box(sheet_id, sheet, Slot("game", extra=name).key, i18n.term("sheet_game_field", name))
+        slot = Slot("game", extra=name).key
+        dated = name == "date"
+        _box(sheet_id, sheet, slot, i18n.term("sheet_game_field", name), DATE_EXAMPLE if dated else "",
+             _date_note(sheet.text(slot)) if dated else "")
 
 
 def _players(sheet_id: str, sheet: Sheet) -> None:
@@ -236,7 +260,8 @@ def _sheet(sheet_id: str, sheet: Sheet) -> None:
     key = box_key(sheet_id, "rules")
     if key not in st.session_state:
         st.session_state[key] = rules
-    st.selectbox(t("Rule profile"), list(PROFILES), key=key, on_change=_rules_entered, args=(sheet_id,))
+    st.selectbox(t("Rule profile"), list(PROFILES), key=key, format_func=words.profile_label,
+                 on_change=_rules_entered, args=(sheet_id,))
     penalties = i18n.term("sheet_penalties", profile.id)
     for p in sheet.problems(""):
         st.warning(problem_words(p))
@@ -267,10 +292,11 @@ def _video_times(sheet_id: str, sheet: Sheet) -> None:
 # ------------------------------------------------------------------------------------- votes from the video
 
 
-def _draft(source: DraftSource, sheet_id: str) -> None:
+def _draft(source: DraftSource, sheet_id: str, progress: Callable[[str], None] | None = None) -> None:
     """Draft the votes and the nights' shots of the sheet as it stands from its game's video (pipeline.draft, as
     `stopframe draft`); the proposals are kept in the store beside the sheet (so a reload keeps them and the
-    judge's choices), nothing enters the sheet. A draft that cannot be made is said, the one before it kept."""
+    judge's choices), nothing enters the sheet. A draft that cannot be made is said, the one before it kept.
+    `progress` hears each step the draft tells (listening, finding the seats, the frames looked at)."""
     from pipeline.draft import draft_game
 
     sheet = book().load(sheet_id)
@@ -278,9 +304,9 @@ def _draft(source: DraftSource, sheet_id: str) -> None:
                            json.dumps(sheet.protocol(), ensure_ascii=False))
     try:
         made = draft_game(video=source.video, protocol=partial, seats=source.seats, observations=source.observations,
-                          nights_of=shooting_protocol(sheet))
+                          nights_of=shooting_protocol(sheet), progress=progress)
     except StopframeError as exc:
-        st.session_state[DRAFT_ERROR] = {"sheet": sheet_id, "error": str(exc)}
+        st.session_state[DRAFT_ERROR] = {"sheet": sheet_id, "video": source.video, "error": str(exc)}
         return
     st.session_state.pop(DRAFT_ERROR, None)
     offered = sorted(proposals(made.draft.data, sheet) + night_proposals(made.nights.shots, sheet),
@@ -336,7 +362,9 @@ def _round_lines(proposal: Proposal) -> float | None:
         t("Day {day}, round {round}", day=proposal.day, round=proposal.round)
     st.markdown(f"**{head}**")
     for e in proposal.events:
-        who_for = words.seat_list(e.get("candidates")) if lift else e.get("candidate")
+        # «кандидатура 6: 6 голосов», not «6: 6 голосов»: which number is the seat, which the count
+        who_for = i18n._("lift {seats}", seats=words.seat_list(e.get("candidates"))) if lift else \
+            i18n._("candidate {candidate}", candidate=e.get("candidate"))
         st.markdown(t("{candidate}: {count} · voters {voters} · named {t} · «Стоп» {cutoff} · count {announced}",
                       candidate=who_for, count=i18n.ngettext("{n} vote", "{n} votes", int(e["count"])),
                       voters=words.seat_list(e.get("voters")), t=words.seconds(e.get("t")),
@@ -447,10 +475,13 @@ def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedShee
                          video=Path(source.video).name))
             if st.button(t("Draft the votes"), key="sheet_draft_run"):
                 with st.spinner(t("Listening to the judge and reading the hands…")):
-                    _draft(source, sheet_id)
+                    step = st.empty()  # the draft's latest step, so a long reading of a new video is seen moving
+                    _draft(source, sheet_id, lambda said: step.caption(md(said)))
+                    step.empty()  # done: the cards below say what it found (its closing count is the command line's)
                 saved = book().draft(sheet_id)
         failed = st.session_state.get(DRAFT_ERROR) or {}
-        if failed.get("sheet") == sheet_id:
+        if failed.get("sheet") == sheet_id and source is not None and failed.get("video") == source.video:
+            # said while the video it was about is the one in the box: another path is another try
             st.error(md(_in_boxes(sheet, failed["error"])))
         if saved is not None:
             _drafted(game, saved, sheet_id, sheet)
@@ -477,8 +508,9 @@ def _nights_said(held: dict) -> None:
 def _drafted(game: Game | None, saved: SavedDraft, sheet_id: str, sheet: Sheet) -> None:
     """The sheet's draft as kept in the store: the proposals still waiting as cards, the ones chosen on listed."""
     held = saved.draft
-    st.caption(t("Drafted by {who} at {when}; kept until you draft again.", who=saved.who or "—",
-                 when=time.strftime("%H:%M:%S", time.localtime(saved.at))))
+    when = time.strftime("%H:%M:%S", time.localtime(saved.at))
+    st.caption(t("Drafted by {who} at {when}; kept until you draft again.", who=saved.who, when=when) if saved.who
+               else t("Drafted at {when}; kept until you draft again.", when=when))
     if not held.get("heard"):
         st.warning(t("The judge's voice cannot be heard on this video: only votes with times are drafted."))
     if held.get("untimed"):
@@ -531,18 +563,65 @@ def _in_data_folder(path: Path) -> Path:
     return path if path.is_absolute() else data_dir() / "protocols" / path
 
 
+def _save_target() -> Path | None:
+    """The file the judge typed to save the protocol to (a bare name in the data folder); None while none is typed
+    or it names no place (`~nosuchuser/x`)."""
+    typed = str(st.session_state.get("sheet_save_path") or "").strip()
+    try:
+        return _in_data_folder(Path(typed).expanduser()) if typed else None
+    except RuntimeError:
+        return None
+
+
+def _replace_key(path: Path | None) -> str:
+    """The «Replace …» box of one file: ticked for one path, it says nothing about the next one typed."""
+    return f"sheet_save_replace:{path}"
+
+
+def _is_file(path: Path | None) -> bool:
+    try:
+        return path is not None and path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_protocol(path: Path) -> bool:
+    fmt = format_of(path)
+    return isinstance(fmt, str) and fmt.startswith("stopframe-protocol/")
+
+
 def _save_protocol(sheet_id: str, saved: SavedSheet) -> None:
-    """Write the protocol where the judge asked, never over the file the sheet started from."""
+    """Write the protocol where the judge asked, never over the file the sheet started from; a file already there
+    only when the judge ticked «Replace …», and only when it is itself a protocol (never a video or another file
+    typed by a slip)."""
     target = str(st.session_state.get("sheet_save_path") or "").strip()
     if not target:
         st.session_state["sheet_saved"] = ("error", i18n._("Give the path to save the protocol to first."))
         return
+    there = _save_target()
     given = [(saved.source_path, _GIVEN[saved.source])] if saved.source_path else []
+    if _is_file(there):
+        try:
+            check_output(there, given, what="export")  # the sheet's own file: refused whatever is ticked
+        except StopframeError as exc:
+            st.session_state["sheet_saved"] = ("error", str(exc))
+            return
+        if not _is_protocol(there):
+            st.session_state["sheet_saved"] = ("error", i18n._(
+                "Not saved: {path} is a file that is not a Stopframe protocol, and Stopframe writes a protocol over "
+                "another protocol only; give another file name.", path=there))
+            return
+        if not st.session_state.get(_replace_key(there)):
+            st.session_state["sheet_saved"] = ("error", i18n._(
+                "Not saved: {path} already holds a protocol. Tick «Replace …» above to overwrite it, or give another "
+                "file name.", path=there))
+            return
     try:
         out = save(_in_data_folder(Path(target).expanduser()), protocol_text(book().load(sheet_id)), given)
     except StopframeError as exc:
         st.session_state["sheet_saved"] = ("error", str(exc))
         return
+    st.session_state.pop(_replace_key(there), None)  # the next save over the file is asked about again
     st.session_state["sheet_saved"] = ("success", i18n._("Saved: {path}", path=out))
 
 
@@ -555,7 +634,7 @@ def _in_boxes(sheet: Sheet, message: str) -> str:
     return re.sub(r"(?:events|players)\[\d+\](?:\.\w+)?", box, message)
 
 
-def _exports(sheet_id: str, sheet: Sheet, saved: SavedSheet) -> None:
+def _exports(game: Game | None, sheet_id: str, sheet: Sheet, saved: SavedSheet) -> None:
     """Downloads of what the sheet holds (each only where it validates), and the protocol saved to a path."""
     with st.container(border=True):
         st.subheader(t("Hand on"))
@@ -581,10 +660,19 @@ def _exports(sheet_id: str, sheet: Sheet, saved: SavedSheet) -> None:
         st.text_input(t("Save the protocol to (path)"), key="sheet_save_path",
                       placeholder=f"{name}.sheet.protocol.json",
                       help=t("A file name without a folder is saved in {folder}.", folder=data_dir() / "protocols"))
+        there = _save_target()
+        if _is_file(there) and _is_protocol(there):  # any other file is never written over: nothing to tick
+            st.checkbox(t("Replace the file already at {path} (what it holds is lost)", path=there),
+                        key=_replace_key(there))
         st.button(t("Save the protocol"), key="sheet_save", on_click=_save_protocol, args=(sheet_id, saved))
         said = st.session_state.pop("sheet_saved", None)
         if said is not None:
             (st.error if said[0] == "error" else st.success)(md(said[1]))
+        # the other pages are the open game's, not the sheet's: how the sheet's game gets there
+        how = t("To audit this game's votes: save the protocol, then open it with its video on «{page}».",
+                page=t("Open a game"))
+        st.caption(how + (" " + t("The other pages show the game open now: {game}.", game=game.title)
+                          if game is not None else ""))
 
 
 def render(game: Game | None) -> None:
@@ -613,5 +701,5 @@ def render(game: Game | None) -> None:
                               line=sheet.entries[-1].text) if sheet.entries else None)
     _sheet(sheet_id, sheet)
     _draft_panel(game, sheet_id, sheet, this)
-    _exports(sheet_id, sheet, this)
+    _exports(game, sheet_id, sheet, this)
     _history(sheet_id)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
+from contract import i18n
 from contract.errors import StopframeError
 from contract.i18n import _, ngettext
 from contract.jsonio import write_json
@@ -128,9 +130,21 @@ def judge_rows(t: Tournament) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def made_at(created: str) -> str:
+    """When the run wrote its report, as the reader writes a date, in this computer's time: «7 декабря 2026 г.,
+    03:50» (the file keeps UTC, 2026-12-07T00:50:44Z); as written where it cannot be read."""
+    try:
+        at = datetime.fromisoformat(created.strip())
+    except (AttributeError, ValueError):
+        return str(created)
+    if at.tzinfo is not None:
+        at = at.astimezone()
+    return f"{i18n.date(at.date())}, {at:%H:%M}"
+
+
 def player_rows(t: Tournament) -> pd.DataFrame:
     rows = [{_("player"): _text(p.nickname), _("game"): p.game, _("seat"): p.seat, _("fouls"): p.fouls,
-             _("warnings"): p.warnings, _("fines"): p.fines, _("removals"): p.removals, _("points"): p.points,
+             _("warnings"): p.warnings, _("fines"): p.fines, _("removals"): p.removals, _("points"): words.number(p.points),
              _("findings"): p.findings} for p in t.players]
     return pd.DataFrame(rows)
 
@@ -222,7 +236,7 @@ def render(game: Game | None = None) -> None:
                      reused=totals["reused"], failed=totals["failed"],
                      findings=ngettext("{n} finding", "{n} findings", totals["findings"]),
                      suggestions=ngettext("{n} suggestion", "{n} suggestions", totals["suggestions"]),
-                     threshold=words.number(t.threshold), created=t.created))
+                     threshold=words.number(t.threshold), created=made_at(t.created)))
     _progress(folder)
     st.markdown(words.t("**Games** (click a column to sort)"))
     st.dataframe(game_rows(t), hide_index=True, width="stretch", key="tournament_games")

@@ -25,6 +25,7 @@ from review.cases.training import (
     questions_from_truth,
 )
 from review.cases.training_store import QuizSet, new_attempt
+from review.game.profiles import PROFILES
 from stopframe_app import state, words
 from stopframe_app.decisions import flash, md, show_flash
 from stopframe_app.game import REPO, Game, GameSpec, complete_spec
@@ -144,7 +145,8 @@ def _question(q: Question, qs: QuizSet, n: int, total: int) -> None:
     st.subheader(words.t("Question {n} of {total}: {title}", n=n, total=total, title=q.title))
     said = ("; " + words.t("the judge announced **{count}**", count=q.announced_count)
             if q.announced_count is not None else "")
-    st.markdown(words.t("Rules: {rules}. Players at the table: {seats}", rules=q.rules, seats=", ".join(map(str, q.living)))
+    rules = words.profile_label(q.rules) if q.rules in PROFILES else q.rules  # a trainer's set keeps its own code
+    st.markdown(words.t("Rules: {rules}. Players at the table: {seats}", rules=rules, seats=", ".join(map(str, q.living)))
                 + said + ". " + words.t("Watch the vote for candidate **{candidate}**.", candidate=q.candidate))
     _stills(q)
     done = st.session_state[QUIZ]["marked"].get(q.qid)
@@ -203,7 +205,7 @@ def _take(sets: dict[str, QuizSet]) -> None:
     st.text_input(words.t("Trainee"), key=TRAINEE)
     quiz = st.session_state.get(QUIZ)
     choice = st.selectbox(words.t("Quiz"), list(sets), key="quiz_set", format_func=lambda k: f"{sets[k].title} ("
-                          + ngettext("{n} vote", "{n} votes", len(sets[k].questions)) + ")")
+                          + ngettext("{n} question", "{n} questions", len(sets[k].questions)) + ")")
     st.button(words.t("Start the quiz"), key="quiz_start", on_click=_start, args=(choice,))
     show_flash("quiz_start")
     if not quiz or quiz["set"] not in sets:
