@@ -8,18 +8,11 @@ tournament; it must open anywhere, years later, with its key frames inside. Ever
 from __future__ import annotations
 
 import html
-import os
-import shutil
-import subprocess
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from contract.errors import StopframeError
 from contract.i18n import _, term
-from contract.jsonio import write_atomic
 from review.audit.findings import VoteReport
 from review.audit.tally import tally
 from review.cases.appeal_store import Amendment
@@ -106,28 +99,3 @@ def _evidence_pairs(data: Mapping[str, Any]) -> list[tuple[str, Any]]:
         pairs.append((_("outcome"), _("by the protocol: {protocol}; by the video: {video}", protocol=out.get("protocol"),
                                       video=out.get("video"))))
     return pairs
-
-
-def chromium() -> str | None:
-    """Debian's Chromium (or Google's) if installed: it prints HTML to PDF offline."""
-    return next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
-
-
-def write_pdf(html_text: str, out: str | os.PathLike[str], *, timeout_s: float = 60.0) -> Path:
-    """Print the report to PDF with headless Chromium; a clear error where no Chromium is installed."""
-    browser = chromium()
-    if browser is None:
-        raise StopframeError(_("PDF needs Chromium (apt-get install chromium); the HTML report has everything."), 2)
-    with tempfile.TemporaryDirectory() as tmp:
-        page, pdf = Path(tmp) / "report.html", Path(tmp) / "report.pdf"
-        page.write_text(html_text, encoding="utf-8")
-        cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
-               f"--user-data-dir={tmp}/profile", f"--print-to-pdf={pdf}", page.as_uri()]
-        try:
-            subprocess.run(cmd, capture_output=True, timeout=timeout_s, check=False)
-        except subprocess.TimeoutExpired as exc:
-            raise StopframeError(_("{path}: Chromium took over {seconds} s to print the report.", path=out,
-                                   seconds=f"{timeout_s:.0f}"), 2) from exc
-        if not pdf.is_file() or pdf.stat().st_size == 0:
-            raise StopframeError(_("{path}: Chromium did not print the report.", path=out), 2)
-        return write_atomic(out, pdf.read_bytes())

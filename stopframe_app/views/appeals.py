@@ -16,7 +16,7 @@ from contract.i18n import _, ngettext, term
 from contract.jsonio import write_atomic
 from review.audit.findings import Finding, VoteReport, finding_key
 from review.audit.tally import tally
-from review.cases.appeal_report import appeal_html, chromium, write_pdf
+from review.cases.appeal_report import appeal_html
 from review.cases.appeals import (
     OUTCOMES,
     WINNERS,
@@ -31,6 +31,7 @@ from review.cases.appeals import (
     suggested_ground,
 )
 from review.cases.exports import KeyFrame
+from review.cases.pdf import chromium, write_pdf
 from review.cases.store import data_dir
 from stopframe_app import state, words
 from stopframe_app.decisions import (

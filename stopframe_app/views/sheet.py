@@ -21,6 +21,7 @@ from contract.errors import StopframeError
 from contract.jsonio import format_of, write_atomic
 from contract.outputs import check_output
 from review.cases.club_exports import FORMATS
+from review.cases.pdf import chromium, write_pdf
 from review.cases.sheet import Sheet, SheetProblem, new_protocol
 from review.cases.sheet_draft import Proposal, night_proposals, proposals, shooting_protocol
 from review.cases.sheet_entry import GAME_FIELDS, Slot, box_name, role_hint
@@ -37,6 +38,7 @@ from stopframe_app.views.open_game import save_upload
 from stopframe_app.words import md, t
 
 SHEET = "sheet_id"  # session: the sheet on the page
+PDF = "sheet_pdf_made"  # session: the printable sheet last printed to PDF, {"sheet", "page", "path"}
 DRAFT_ERROR = "sheet_draft_error"  # session: why the last draft asked for could not be made, {"sheet", "error"}
 START = "sheet_start_from"
 STARTS = ("new", "protocol", "polemica", "mafiaratings", "saved")
@@ -634,6 +636,26 @@ def _in_boxes(sheet: Sheet, message: str) -> str:
     return re.sub(r"(?:events|players)\[\d+\](?:\.\w+)?", box, message)
 
 
+def _pdf(sheet_id: str, sheet: Sheet, name: str) -> None:
+    """The printable sheet as a PDF, printed on request (headless Chromium takes a second or two): the file is
+    kept in the data folder and offered for download until the sheet changes."""
+    if chromium() is None:
+        st.caption(t("PDF needs Chromium (apt-get install chromium); the HTML page has everything."))
+        return
+    page = printable(sheet)
+    made = st.session_state.get(PDF)
+    if st.button(t("Print the sheet to PDF"), key="sheet_pdf"):
+        try:
+            path = write_pdf(page, data_dir() / "sheets" / f"{sheet_id}.{name}.sheet.pdf")
+        except StopframeError as exc:
+            st.error(md(str(exc)))
+            return
+        made = st.session_state[PDF] = {"sheet": sheet_id, "page": page, "path": str(path)}
+    if made and made["sheet"] == sheet_id and made["page"] == page and Path(made["path"]).is_file():
+        st.download_button(t("Printable sheet (PDF)"), Path(made["path"]).read_bytes(), file_name=f"{name}.sheet.pdf",
+                           mime="application/pdf", key="sheet_download_pdf")
+
+
 def _exports(game: Game | None, sheet_id: str, sheet: Sheet, saved: SavedSheet) -> None:
     """Downloads of what the sheet holds (each only where it validates), and the protocol saved to a path."""
     with st.container(border=True):
@@ -655,6 +677,7 @@ def _exports(game: Game | None, sheet_id: str, sheet: Sheet, saved: SavedSheet) 
         files[f"{name}.sheet.html"] = (t("Printable sheet (HTML)"), printable(sheet), "text/html")
         for file_name, (label, content, mime) in files.items():
             st.download_button(label, content, file_name=file_name, mime=mime, key=f"sheet_download_{file_name}")
+        _pdf(sheet_id, sheet, name)
         for what, why in refused.items():
             st.info(t("{what} is not offered: {why}", what=i18n.term("sheet_export", what), why=why))
         st.text_input(t("Save the protocol to (path)"), key="sheet_save_path",

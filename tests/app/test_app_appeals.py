@@ -13,8 +13,8 @@ from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 from test_app import app
 
 from contract.jsonio import read_json
-from review.cases.appeal_report import chromium
 from review.cases.appeal_store import AppealStore
+from review.cases.pdf import chromium
 from review.cases.store import Store, game_id_for
 from review.cases.training import Response, mark, questions_from_truth
 from review.cases.training_store import TrainingStore

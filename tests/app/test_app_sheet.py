@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from appcheck import ok
 from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 from streamlit.testing.v1 import AppTest
 from test_app_words import assert_people_words
 
 from contract import i18n
+from review.cases.pdf import chromium
 from review.cases.sheet import new_protocol
 from review.cases.sheet_store import SheetStore
 from review.cases.store import Store, default_db_path
@@ -189,6 +191,25 @@ def test_the_exports_offer_what_validates_and_never_write_over_the_sheets_own_fi
     ok(at)
     assert validate(json.loads((data / "protocols" / "bare.protocol.json").read_text(encoding="utf-8"))) == []
     assert not Path("bare.protocol.json").exists()
+
+
+def test_the_printable_sheet_is_printed_to_pdf_on_request_and_offered_until_the_sheet_changes(data: Path) -> None:
+    if chromium() is None:
+        pytest.skip("Chromium is not installed: it prints the PDF (apt-get install chromium, as .ci/run does)")
+    at = page()
+    at.radio(key="sheet_start_from").set_value("protocol").run()
+    at.text_input(key="sheet_protocol_path").input(str(SAMPLE_PROTOCOL)).run()
+    at.button(key="sheet_protocol_start").click().run()
+    ok(at)
+    labels = lambda: [d.proto.label for d in at.get("download_button")]  # noqa: E731
+    assert "Printable sheet (PDF)" not in labels()  # printed only when asked: Chromium takes a second or two
+    at.button(key="sheet_pdf").click().run()
+    ok(at)
+    assert "Printable sheet (PDF)" in labels()
+    printed = list((data / "sheets").glob("*.sheet.pdf"))
+    assert len(printed) == 1 and printed[0].read_bytes().startswith(b"%PDF")
+    typed(at, "eliminated.4", "1")  # the sheet changed: the PDF printed before is no longer offered
+    assert "Printable sheet (PDF)" not in labels()
 
 
 def test_votes_drafted_from_the_video_enter_the_sheet_only_when_accepted(data: Path) -> None:

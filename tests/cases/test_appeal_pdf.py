@@ -1,5 +1,5 @@
 """The appeal case file's PDF shows its Cyrillic: the sample game's case on the miscounted vote for candidate 8,
-in Russian, printed by headless Chromium as the app prints it (review.cases.appeal_report.write_pdf), and its
+in Russian, printed by headless Chromium as the app prints it (review.cases.pdf.write_pdf), and its
 text read back from the PDF (tests/pdftext.py)."""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from pdftext import pdf_text
 from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 
 from contract import i18n
-from review.cases.appeal_report import appeal_html, chromium, write_pdf
+from review.cases.appeal_report import appeal_html
 from review.cases.appeals import AppealCase, Decision, EvidenceItem, checks
+from review.cases.pdf import chromium, write_pdf
 from stopframe_app.decisions import plain_title
 from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec, complete_spec, load_game, run_audit
 from stopframe_app.report import evidence_in_words, header_protocol

@@ -4,12 +4,16 @@ reads back as the same game, and as the paper form filled in with every value es
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from pdftext import pdf_text
 
+from contract import i18n
 from contract.errors import InvalidInput, UnreadableInput
 from review.cases.club_exports import ExportRefused
+from review.cases.pdf import chromium, write_pdf
 from review.cases.sheet import Sheet, new_protocol
 from review.cases.sheet_exports import club_text, printable, protocol_text, save, stem
 from review.game.engine import replay
@@ -72,3 +76,15 @@ def test_an_export_is_never_written_over_the_file_the_sheet_came_from(tmp_path: 
 def test_file_names_from_titles() -> None:
     assert stem("sample_game.protocol.json") == "sample_game" and stem("Стол 1 / игра 3") == "Стол_1_игра_3"
     assert stem("  ") == "sheet"
+
+
+def test_the_printable_sheet_prints_to_a_pdf_with_its_russian_words(tmp_path: Path) -> None:
+    """The paper form filled in, as the Protocol page prints it for the chief judge and the players: the
+    bundled sample game in Russian, printed by headless Chromium, its text read back from the PDF."""
+    if chromium() is None:
+        pytest.skip("Chromium is not installed: it prints the PDF (apt-get install chromium, as .ci/run does)")
+    with i18n.using("ru"):
+        pdf = write_pdf(printable(Sheet(json.loads(SAMPLE.read_text(encoding="utf-8")))), tmp_path / "sheet.pdf")
+    glued = re.sub(r"\s", "", pdf_text(pdf.read_bytes()))  # Chromium draws some runs glyph by glyph
+    for words in ("Протокол игры", "Турнирные правила Федерации (РФМ) · rfm", "Вега"):
+        assert re.sub(r"\s", "", words) in glued, (words, glued[:400])

@@ -9,8 +9,9 @@ import pytest
 
 from contract.jsonio import read_json
 from review.audit.findings import NIGHT_KINDS
-from review.cases.appeal_report import appeal_html, chromium, write_pdf
+from review.cases.appeal_report import appeal_html
 from review.cases.appeals import AppealCase, Decision, EvidenceItem
+from review.cases.pdf import chromium, write_pdf
 from review.cases.store import Store, game_id_for
 from review.cases.training import (
     Question,
