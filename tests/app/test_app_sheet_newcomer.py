@@ -37,6 +37,27 @@ def _page(lang: str = "en", judge: str = "Chief Judge") -> AppTest:
     return at.run()
 
 
+def _in_russian(view: str, judge: str | None = None) -> AppTest:
+    """The app opened in Russian on `view`, as a judge who reads Russian finds it (`judge`: the name given)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    if judge:
+        at.session_state["judge"] = judge
+    at.session_state["lang"] = "ru"
+    with i18n.using("ru"):  # AppTest formats the options of the page's choices in the test's own thread
+        at.run()
+        return goto(at, view)
+
+
+def _sample_in_russian() -> AppTest:
+    """The bundled sample game opened with its saved hands, in Russian, on the page the app opens on."""
+    require_current_sample_fixture()
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["lang"] = "ru"
+    at.session_state["game_spec"] = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
+    with i18n.using("ru"):
+        return at.run()
+
+
 def _started(at: AppTest) -> str:
     at.button(key="sheet_new_start").click().run()
     ok(at)
@@ -147,11 +168,7 @@ def test_a_drafts_refusal_is_about_the_video_it_tried(data: Path, tmp_path: Path
 
 
 def test_the_viewers_seconds_steps_speak_russian(data: Path) -> None:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["lang"] = "ru"
-    with i18n.using("ru"):
-        at.run()
-        at = goto(at, "Timeline & frames")
+    at = _in_russian("Timeline & frames")
     renders(at)
     labels = {b.key: b.label for b in at.button if b.key and b.key.startswith("frames_step_")}
     assert labels["frames_step_−1 s"] == "−1 с" and labels["frames_step_+1 s"] == "+1 с", labels
@@ -192,12 +209,8 @@ def test_the_draft_tells_its_steps_as_it_goes(data: Path, monkeypatch: pytest.Mo
 def test_a_quiz_is_counted_in_questions_and_names_its_rulebook(data: Path) -> None:
     """A trainee reading Russian picks «Учебная игра — десять голосований (10 вопросов)», not «(10 голосов)» (ten
     votes cast), and the question names the rulebook, not its code alone."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["judge"] = "Стажёр"
-    at.session_state["lang"] = "ru"
+    at = _in_russian("Training", "Стажёр")
     with i18n.using("ru"):
-        at.run()
-        at = goto(at, "Training")
         renders(at)
         picked = at.selectbox(key="quiz_set")
         assert all(o.endswith(("вопрос)", "вопроса)", "вопросов)")) for o in picked.options), picked.options
@@ -209,12 +222,8 @@ def test_a_quiz_is_counted_in_questions_and_names_its_rulebook(data: Path) -> No
 
 def test_the_tournament_page_writes_its_date_and_points_as_a_russian_reader_does(data: Path, tournament: Path) -> None:  # noqa: F811
     """The run's time is a date in words, not the file's 2026-12-07T00:50:44Z; a fine of 0.2 points reads -0,2."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["judge"] = "Главный судья"
-    at.session_state["lang"] = "ru"
+    at = _in_russian("Tournament", "Главный судья")
     with i18n.using("ru"):
-        at.run()
-        at = goto(at, "Tournament")
         at.text_input(key="tournament_path").set_value(str(tournament / "tournament.json"))
         at.button(key="tournament_open").click().run()
         renders(at)
@@ -230,13 +239,8 @@ def test_the_tournament_page_writes_its_date_and_points_as_a_russian_reader_does
 def test_the_appeal_forms_subject_and_ground_are_told_apart_in_russian(data: Path) -> None:
     """The case's subject (the finding or event it is opened on) and its ground (the rulebook's clause) were both
     «Основание …» in Russian: a chief judge could not tell which box is the ground."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["judge"] = "Главный судья"
-    at.session_state["lang"] = "ru"
-    with i18n.using("ru"):
-        at.run()
-        at = goto(at, "Appeals")
-        renders(at)
+    at = _in_russian("Appeals", "Главный судья")
+    renders(at)
     subject = at.selectbox(key="appeal_from").label
     ground = next(s.label for s in at.selectbox if s.key and s.key.startswith("appeal_ground_"))
     assert subject.split()[0] != ground.split()[0], (subject, ground)
@@ -244,13 +248,8 @@ def test_the_appeal_forms_subject_and_ground_are_told_apart_in_russian(data: Pat
 
 def test_recent_games_name_their_rulebook(data: Path) -> None:
     """«регламент: rfm» told a newcomer nothing; the list names the rulebook as the sidebar does, with its code."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["judge"] = "Судья"
-    at.session_state["lang"] = "ru"
-    with i18n.using("ru"):
-        at.run()  # the sample game opens, and is remembered
-        at = goto(at, "Open a game")
-        renders(at)
+    at = _in_russian("Open a game", "Судья")
+    renders(at)
     recent = [m.value for m in at.markdown if "регламент" in m.value]
     assert recent and all("Турнирные правила" in r and "rfm" in r for r in recent), recent
 
@@ -284,12 +283,8 @@ def test_a_drafted_round_says_which_number_is_the_candidate_and_what_its_line_is
 def test_the_seat_map_numbers_are_whole_pixels_and_degrees(data: Path) -> None:
     """«960.00» (an English decimal point, and hundredths of a pixel nobody places) in every box of the seat map;
     the boxes show whole pixels and degrees."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["lang"] = "ru"
-    with i18n.using("ru"):
-        at.run()
-        at = goto(at, "Seat calibration")
-        renders(at)
+    at = _in_russian("Seat calibration")
+    renders(at)
     boxes = {n.key: n.proto.format for n in at.number_input if n.key and n.key.startswith("calib_")}
     assert set(boxes) >= {"calib_cx", "calib_cy", "calib_ax", "calib_ay", "calib_angle", "calib_s1x", "calib_s1y"}
     assert set(boxes.values()) == {"%.0f"}, boxes
@@ -297,12 +292,7 @@ def test_the_seat_map_numbers_are_whole_pixels_and_degrees(data: Path) -> None:
 
 def test_the_nights_table_heads_its_times_in_words(data: Path) -> None:
     """The nights' table read «с (с)» and «по (с)» (from, to — and «с» is also the seconds): a start and an end."""
-    require_current_sample_fixture()
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.session_state["lang"] = "ru"
-    at.session_state["game_spec"] = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
-    with i18n.using("ru"):
-        at.run()
+    at = _sample_in_russian()
     renders(at)
     nights = [t.value for t in at.table if "ночь" in [t.value.index.name, *t.value.columns]]
     assert nights, [list(t.value.columns) for t in at.table]
@@ -350,13 +340,8 @@ def test_a_club_file_that_is_not_json_is_named_once(data: Path, tmp_path: Path) 
 def test_the_club_files_note_speaks_to_a_judge_not_to_a_command_line(data: Path) -> None:
     """Under the club files the Exports page said «импортируйте файл обратно с --rules rfm»: a command-line option
     on a page; a judge imports a club file on the Protocol page by picking the rule profile."""
-    require_current_sample_fixture()
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.session_state["lang"] = "ru"
-    at.session_state["game_spec"] = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
     with i18n.using("ru"):
-        at.run()
-        at = goto(at, "Exports")
+        at = goto(_sample_in_russian(), "Exports")
         renders(at)
     notes = [c.value.replace("\\", "") for c in at.caption if "регламента (rfm)" in c.value.replace("\\", "")]
     assert notes and all("--rules" not in n and "укажите регламент rfm" in n for n in notes), notes
