@@ -295,6 +295,8 @@ def apply(data: dict[str, Any], entry: Entry) -> list[str]:
     elif slot.kind == "role":
         if not parsed.problems:
             _player(data, slot.number)["role"] = parsed.value
+    elif slot.kind == "video":
+        pass  # the video to draft from is the sheet's, kept with its entries, not the protocol's (whose path is relative)
     elif slot.kind == "voting_at":
         if not parsed.problems:
             _set_voting_time(data, slot.number, parsed.value)
@@ -364,6 +366,8 @@ class Sheet:
             return "" if value is None else str(value)
         if box.kind == "rules":
             return str(self.data.get("rules") or "")
+        if box.kind == "video":
+            return ""  # never typed into: the protocol's own video is another file's business
         if box.kind in ("nickname", "role"):
             player = next((p for p in self.data.get("players") or []
                            if isinstance(p, dict) and p.get("seat") == box.number), {})

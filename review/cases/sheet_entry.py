@@ -63,7 +63,7 @@ class Slot:
             parts.append(self.extra)
         elif self.kind == "penalties":
             parts += [self.extra, self.number]
-        elif self.kind not in ("rules", "best_move", "result"):
+        elif self.kind not in ("rules", "best_move", "result", "video"):
             parts.append(self.number)
             if self.kind == "round":
                 parts.append(self.round)
@@ -77,7 +77,7 @@ class Slot:
         parts = key.split(".")
         kind, rest = parts[0], parts[1:]
         try:
-            if kind in ("rules", "best_move", "result") and not rest:
+            if kind in ("rules", "best_move", "result", "video") and not rest:
                 return cls(kind)
             if kind == "game" and len(rest) == 1 and rest[0] in GAME_FIELDS:
                 return cls(kind, extra=rest[0])
@@ -141,6 +141,7 @@ def box_name(key: str) -> str:
         "best_move": lambda: _("the best move"),
         "result": lambda: _("the game's result"),
         "voting_at": lambda: _("day {day}, the vote's time on the video", day=n),
+        "video": lambda: _("the game's video"),
     }
     return names[slot.kind]()
 
@@ -412,6 +413,10 @@ def _read_result(slot: Slot, text: str, ctx: Context, out: Parsed) -> None:
     out.events.append({"type": "result", "winner": winner})
 
 
+def _read_video(slot: Slot, text: str, ctx: Context, out: Parsed) -> None:
+    out.value = text or None
+
+
 def _read_voting_at(slot: Slot, text: str, ctx: Context, out: Parsed) -> None:
     """The video time at which the day's voting begins («12:34», «1:02:03», «754», «12:34,5»): where the video
     does not begin with the game, or no night music tells the days apart, it tells the draft which day the heard
@@ -438,7 +443,7 @@ _READERS = {"game": _read_game, "rules": _read_rules, "nickname": _read_nickname
             "nominations": _read_nominations, "round": _read_round, "lift": _read_lift,
             "eliminated": _read_eliminated, "shooting": _read_shooting, "check": _read_check,
             "penalties": _read_penalties, "best_move": _read_best_move, "result": _read_result,
-            "voting_at": _read_voting_at}
+            "voting_at": _read_voting_at, "video": _read_video}
 KINDS = tuple(_READERS)
 
 

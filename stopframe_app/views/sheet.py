@@ -59,8 +59,8 @@ def _who() -> str:
 
 
 def box_key(sheet_id: str, slot: str) -> str:
-    """The widget key of a sheet box (tests type into it by this key)."""
-    return f"sheet_{sheet_id}_{slot}"
+    """The widget key of a sheet box (tests type into it by this key); the video's box stands in the draft's panel."""
+    return f"sheet_video_{sheet_id}" if slot == "video" else f"sheet_{sheet_id}_{slot}"
 
 
 def _entered(sheet_id: str, slot: str) -> None:
@@ -438,18 +438,22 @@ def _same_game(game: Game | None, this: SavedSheet) -> bool:
         return False
 
 
-def _draft_source(game: Game | None, sheet_id: str, this: SavedSheet, saved: SavedDraft | None) -> DraftSource | None:
-    """The video the judge gives for this sheet (prefilled with the one its kept draft was made from, else with the
-    open game's only when the sheet is that game's, so a sheet typed from paper is never drafted from another
-    game's video); None, with the reason shown, while there is none to read. The open game's seat map and saved
-    analysis go with its video, whichever sheet asks."""
+def _draft_source(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedSheet,
+                  saved: SavedDraft | None) -> DraftSource | None:
+    """The video the judge gives for this sheet, kept with the sheet as it is typed (a reload finds it; the
+    protocol's `video.path`). Until one is typed it is prefilled with the one its kept draft was made from, else
+    with the open game's only when the sheet is that game's, so a sheet typed from paper is never drafted from
+    another game's video. None, with the reason shown, while there is none to read. The open game's seat map and
+    saved analysis go with its video, whichever sheet asks."""
     same = _same_game(game, this)
-    key = f"sheet_video_{sheet_id}"
+    key = box_key(sheet_id, "video")
     if key not in st.session_state:
-        st.session_state[key] = str(saved.draft.get("video") or "") if saved is not None else \
+        st.session_state[key] = sheet.text("video") if any(e.slot == "video" for e in sheet.entries) else \
+            str(saved.draft.get("video") or "") if saved is not None else \
             str(game.spec.video) if same and game is not None and game.spec.video else ""
     typed = str(st.session_state.get(key) or "").strip()
-    st.text_input(t("This game's video (path)"), key=key, placeholder="/home/judge/games/table1.mp4")
+    st.text_input(t("This game's video (path)"), key=key, placeholder="/home/judge/games/table1.mp4",
+                  on_change=_entered, args=(sheet_id, "video"))
     if not typed:
         st.caption(t("Give the path of this game's video to draft its votes from it."))
         return None
@@ -470,7 +474,7 @@ def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedShee
     with st.container(border=True):
         st.subheader(t("Draft the votes from the video"))
         saved = book().draft(sheet_id)
-        source = _draft_source(game, sheet_id, this, saved)
+        source = _draft_source(game, sheet_id, sheet, this, saved)
         if source is not None:
             st.caption(t("From {video}: the judge's voice gives each vote's times, the hands its voters and count. "
                          "Type the sheet first (players, nominations, nights); nothing enters it until you accept it.",

@@ -193,6 +193,21 @@ def test_the_exports_offer_what_validates_and_never_write_over_the_sheets_own_fi
     assert not Path("bare.protocol.json").exists()
 
 
+def test_the_video_typed_for_a_sheet_is_kept_with_it_and_never_enters_its_protocol(data: Path) -> None:
+    """The judge gives the video's path before drafting and closes the tab: it is there again after the reload,
+    as the boxes are; the protocol keeps no path of the judge's machine (its video.path is the file's business)."""
+    at = page()
+    at.button(key="sheet_new_start").click().run()
+    sheet_id = at.session_state["sheet_id"]
+    video = str(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))
+    at.text_input(key=box_key(sheet_id, "video")).input(video).run()
+    ok(at)
+    again = page()
+    assert again.text_input(key=box_key(sheet_id, "video")).value == video
+    stored = SheetStore(Store(default_db_path())).load(sheet_id)
+    assert "video" not in stored.protocol() and validate(stored.protocol()) == []
+
+
 def test_the_printable_sheet_is_printed_to_pdf_on_request_and_offered_until_the_sheet_changes(data: Path) -> None:
     if chromium() is None:
         pytest.skip("Chromium is not installed: it prints the PDF (apt-get install chromium, as .ci/run does)")

@@ -163,7 +163,7 @@ def test_every_box_has_words_in_both_languages(lang: str) -> None:
 def test_every_sheet_box_has_a_key_that_names_it_again() -> None:
     for slot in (Slot("round", 2, 3), Slot("check", 1, extra="don"), Slot("penalties", 0, extra="night"),
                  Slot("game", extra="side_judge"), Slot("rules"), Slot("nickname", 10), Slot("result"),
-                 Slot("voting_at", 3)):
+                 Slot("voting_at", 3), Slot("video")):
         assert Slot.of(slot.key) == slot
     for bad in ("round.1", "check.1.mayor", "nickname.11", "game.x", "nope"):
         with pytest.raises(ValueError):
