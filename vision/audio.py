@@ -15,6 +15,7 @@ import numpy as np
 
 from contract.errors import UnreadableInput
 from contract.i18n import _, ngettext, number
+from vision.media_errors import reason
 
 RATE = 16_000  # Hz: enough for speech (formants, the «С» of «Стоп» up to 8 kHz) and cheap to analyse
 
@@ -101,7 +102,7 @@ def _open(p: Path):
     try:
         return av.open(str(p))
     except (av.error.FFmpegError, OSError, UnicodeDecodeError) as exc:
-        raise AudioError(_("{path}: cannot read the video: {detail}.", path=p, detail=exc)) from exc
+        raise AudioError(_("{path}: cannot read the video: {detail}.", path=p, detail=reason(exc))) from exc
 
 
 def _stream(container, p: Path, stream_index: int):
@@ -171,6 +172,6 @@ def _decode(container, stream, rate: int, p: Path, stop: float | None = None) ->
         resample(None)
     except av.error.FFmpegError as exc:
         raise AudioError(_("{path}: the audio track cannot be decoded after {seconds} s: {detail}.", path=p,
-                           seconds=number(written / rate, 2, fixed=True), detail=exc)) from exc
+                           seconds=number(written / rate, 2, fixed=True), detail=reason(exc))) from exc
     samples = np.concatenate(chunks).astype(np.float32, copy=False) if chunks else np.zeros(0, np.float32)
     return samples, start

@@ -23,6 +23,7 @@ import numpy as np
 from contract.clock import TIME_EPS, Clock
 from contract.errors import UnreadableInput
 from contract.i18n import _
+from vision.media_errors import reason
 
 CACHE_BYTES = 192 * 1024 * 1024  # recent frames kept for stepping back and forth in a review
 SEQUENTIAL_GAP = 48  # decoding this many frames forward beats a seek + decode from a keyframe
@@ -126,9 +127,9 @@ def open_video(path: str | Path, threads: bool = True) -> VideoSource:
 
 
 def _fail(path: Path, why: str, exc: BaseException | None = None) -> VideoError:
-    """The refusal naming the file: `why` (a catalogue message) says what is wrong with it; the library's own
-    words, where there are any, follow in brackets."""
-    text = getattr(exc, "strerror", None) or (str(exc) if exc is not None else "")
+    """The refusal naming the file: `why` (a catalogue message) says what is wrong with it; the library's reason,
+    where there is one, follows in brackets (`vision.media_errors.reason`)."""
+    text = reason(exc) if exc is not None else ""
     detail = f" ({text.rstrip('.').lower()})" if text else ""
     return VideoError(f"{path}: {why}{detail}.")
 
