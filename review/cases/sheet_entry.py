@@ -503,5 +503,11 @@ def write(slot: Slot, events: Sequence[Mapping[str, Any]], *, timed: bool = Fals
     return ""
 
 
+def as_shown(line: str) -> str:
+    """A box's line as the sheet shows it: the video times an accepted draft carries after `@` are kept in the
+    protocol, not read by the judge («6:6/1,2,4@3.147,4.7,5.55» reads «6:6/1,2,4»)."""
+    return re.sub(r"@[\d.]*,[\d.]*,[\d.]*", "", line)
+
+
 def write_role(role: str | None) -> str:
     return "" if role is None else term("sheet_role", role)

@@ -24,7 +24,7 @@ from review.cases.club_exports import FORMATS
 from review.cases.pdf import chromium, write_pdf
 from review.cases.sheet import Sheet, SheetProblem, new_protocol
 from review.cases.sheet_draft import Proposal, night_proposals, proposals, shooting_protocol
-from review.cases.sheet_entry import GAME_FIELDS, Slot, box_name, role_hint
+from review.cases.sheet_entry import GAME_FIELDS, Slot, as_shown, box_name, role_hint
 from review.cases.sheet_exports import club_text, printable, protocol_text, save, stem
 from review.cases.sheet_store import SavedDraft, SavedSheet, SheetStore
 from review.cases.store import data_dir, default_db_path
@@ -538,7 +538,7 @@ def _drafted(game: Game | None, saved: SavedDraft, sheet_id: str, sheet: Sheet) 
             for p in chosen:
                 choice, line = saved.choices[p.slot]
                 said = i18n.term("draft_choice", choice)
-                st.markdown(t("{box}: {choice} «{line}»", box=box_name(p.slot), choice=said, line=line) if line
+                st.markdown(t("{box}: {choice} «{line}»", box=box_name(p.slot), choice=said, line=as_shown(line)) if line
                             else t("{box}: {choice}", box=box_name(p.slot), choice=said))
 
 

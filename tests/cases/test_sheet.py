@@ -280,3 +280,10 @@ def test_whatever_is_typed_the_sheet_answers_with_problems_never_an_error(typing
 def test_a_protocol_the_sheet_cannot_hold_is_one_sentence() -> None:
     with pytest.raises(InvalidInput, match="events are not a list of objects"):
         Sheet({"format": "stopframe-protocol/1", "rules": "rfm", "players": [], "events": [1]})
+
+
+def test_a_line_accepted_from_the_draft_reads_as_its_box_without_the_video_times() -> None:
+    from review.cases.sheet_entry import as_shown
+
+    assert as_shown("6:6/1,2,4,5,7,10@3.147,4.7,5.55 3:1@,11.45,") == "6:6/1,2,4,5,7,10 3:1"
+    assert as_shown("5/1,2,4@30.15,31.7,32.55") == "5/1,2,4" and as_shown("2:6 5:3") == "2:6 5:3"
