@@ -440,8 +440,8 @@ def _same_game(game: Game | None, this: SavedSheet) -> bool:
 
 def _draft_source(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedSheet,
                   saved: SavedDraft | None) -> DraftSource | None:
-    """The video the judge gives for this sheet, kept with the sheet as it is typed (a reload finds it; the
-    protocol's `video.path`). Until one is typed it is prefilled with the one its kept draft was made from, else
+    """The video the judge gives for this sheet, kept with the sheet's entries as it is typed (a reload finds it;
+    never written into the protocol, whose `video.path` is relative). Until one is typed it is prefilled with the one its kept draft was made from, else
     with the open game's only when the sheet is that game's, so a sheet typed from paper is never drafted from
     another game's video. None, with the reason shown, while there is none to read. The open game's seat map and
     saved analysis go with its video, whichever sheet asks."""
