@@ -338,7 +338,8 @@ def _ncc(seq: np.ndarray | _Sliding, tpl: np.ndarray) -> np.ndarray:
     Each feature dimension is centred within the window, so what is compared is how the
     spectrum moves through the word, not the average spectrum every voice shares. The dot
     products of every window, all dimensions at once, come from one forward transform each and
-    one inverse (numpy's FFT: no signal-processing library to import for the judge's voice).
+    one inverse, in double precision (the sequence's transform and running sums kept in a `_Sliding` where
+    one track is matched against several words).
     """
     s = seq if isinstance(seq, _Sliding) else None
     L, T = len(tpl), len(s.x) if s is not None else len(seq)

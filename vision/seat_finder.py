@@ -882,7 +882,7 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
         hands = _one_per_forearm(hands, window_blobs, centre, palm)
         kept = [hand[0] for hand in hands]
         extra: list[Sighting] = []
-        backs: dict[int, np.ndarray] = {}  # each guessed hand's way back along its forearm
+        backs: list[np.ndarray] = []  # each guessed hand's way back along its forearm
         for blob in sorted(window_blobs, key=len, reverse=True):
             points = blob * 4 + 2
             if any(np.min(np.hypot(points[:, 0] - s.x, points[:, 1] - s.y)) <= s.palm for s in kept):
@@ -899,10 +899,10 @@ def blob_spots(sightings: list[Sighting], blobs: dict[int, list[np.ndarray]], pa
             ends = np.array([end, end + back * palm * TIP_DEPTH])
             lo, hi = ends.min(axis=0) - palm * 0.8, ends.max(axis=0) + palm * 0.8
             extra.append(Sighting(k, -1.0, float(tip[0]), float(tip[1]), palm, (*map(float, lo), *map(float, hi))))
-            backs[id(extra[-1])] = back
-        extra = [x for x in extra if not _behind(x, [*(hand[0] for hand in hands), *extra], centre, palm)]
-        if table is not None:
-            extra = [_at_seen_depth(x, backs[id(x)], table, depth, palm) for x in extra]
+            backs.append(back)
+        seen = [*(hand[0] for hand in hands), *extra]
+        extra = [x if table is None else _at_seen_depth(x, back, table, depth, palm)
+                 for x, back in zip(extra, backs, strict=True) if not _behind(x, seen, centre, palm)]
         sized = [(_blob_area(hand[0], window_blobs), -i, hand) for i, hand in enumerate([*hands, *([x] for x in extra)])]
         candidates += [(k, hand) for _, _, hand in sorted(sized, key=lambda c: c[:2], reverse=True)]
     if table is not None:  # the table's own measure: the others' box leans where a side of the ring is missing

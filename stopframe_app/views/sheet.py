@@ -640,13 +640,12 @@ def _in_boxes(sheet: Sheet, message: str) -> str:
     return re.sub(r"(?:events|players)\[\d+\](?:\.\w+)?", box, message)
 
 
-def _pdf(sheet_id: str, sheet: Sheet, name: str) -> None:
-    """The printable sheet as a PDF, printed on request (headless Chromium takes a second or two): the file is
-    kept in the data folder and offered for download until the sheet changes."""
+def _pdf(sheet_id: str, page: str, name: str) -> None:
+    """The printable sheet (`page`, its HTML) as a PDF, printed on request (headless Chromium takes a second or
+    two): the file is kept in the data folder and offered for download until the sheet changes."""
     if chromium() is None:
         st.caption(t("PDF needs Chromium (apt-get install chromium); the HTML page has everything."))
         return
-    page = printable(sheet)
     made = st.session_state.get(PDF)
     if st.button(t("Print the sheet to PDF"), key="sheet_pdf"):
         try:
@@ -678,10 +677,11 @@ def _exports(game: Game | None, sheet_id: str, sheet: Sheet, saved: SavedSheet) 
                                                         "application/json")
             except StopframeError as exc:
                 refused[target] = _in_boxes(sheet, str(exc))
-        files[f"{name}.sheet.html"] = (t("Printable sheet (HTML)"), printable(sheet), "text/html")
+        page = printable(sheet)
+        files[f"{name}.sheet.html"] = (t("Printable sheet (HTML)"), page, "text/html")
         for file_name, (label, content, mime) in files.items():
             st.download_button(label, content, file_name=file_name, mime=mime, key=f"sheet_download_{file_name}")
-        _pdf(sheet_id, sheet, name)
+        _pdf(sheet_id, page, name)
         for what, why in refused.items():
             st.info(t("{what} is not offered: {why}", what=i18n.term("sheet_export", what), why=why))
         st.text_input(t("Save the protocol to (path)"), key="sheet_save_path",
