@@ -34,9 +34,8 @@ def __getattr__(name: str) -> dict[str, str]:
 
 
 def profile_label(profile_id: str) -> str:
-    """A rule profile as a picker shows it: its rulebook's name in the reader's words, and its code (the
-    protocol's `rules`, what a judge types on the command line)."""
-    return f"{i18n._(get_profile(profile_id).title)} · {profile_id}"
+    """A rule profile as a picker shows it (`Profile.label`)."""
+    return get_profile(profile_id).label()
 
 
 def md(text: object) -> str:

@@ -101,7 +101,7 @@ def printable(sheet: Sheet) -> str:
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
              f"<title>{_cell(_('Protocol of the game {game}', game=game.get('id') or ''))}</title>", _STYLE,
              "</head><body>", f"<h1>{_cell(_('Protocol of the game {game}', game=game.get('id') or ''))}</h1>",
-             "<table>", _row([_("Rule profile"), f"{_(profile.title)} · {rules}"]),
+             "<table>", _row([_("Rule profile"), profile.label()]),
              *(_row([i18n.term("sheet_game_field", k), game.get(k)]) for k in GAME_FIELDS if k != "id"), "</table>",
              f"<h2>{_cell(_('Players'))}</h2><table>",
              _row([_col("seat"), _col("nickname"), _col("role"), i18n.term("sheet_penalties", rules), _col("left")],

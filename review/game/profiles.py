@@ -233,6 +233,11 @@ class Profile:
             raise ValueError(f"unknown night rule {what!r}; expected one of {', '.join(NIGHT_RULE_KINDS)}")
         return rules[what]
 
+    def label(self) -> str:
+        """The profile as a judge reads it: its rulebook's name in the reader's words, and its code (the
+        protocol's `rules`, what a judge types on the command line)."""
+        return f"{_(self.title)} · {self.id}"
+
     def appeal_ground_for(self, kind: str | None) -> Ground:
         """The ground a finding of `kind` most likely supports; the first ground for no finding or a kind none names."""
         return next((g for g in self.appeal_grounds if kind in g.findings), self.appeal_grounds[0])
