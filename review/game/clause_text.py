@@ -10,7 +10,8 @@ every finding kind's clause has its sentence (and, where the rulebooks are prese
 How a citation finds its paragraph (../shared/RULES.md): a numbered clause (`rfm 4.4.7`, `mafclub 2.4.5`)
 is the first paragraph that starts with that number; `lvi2015 5.3` is the third paragraph of section 5;
 `lvi2015 «Первая ночь»` the paragraph that starts with those words (else the first that holds them); `showtime ¶N` the N-th paragraph of the
-file (paragraphs are the non-empty lines).
+file (paragraphs are the non-empty lines, a line that carries on the sentence of the line above joined to it:
+`paragraphs`).
 """
 
 from __future__ import annotations
@@ -57,9 +58,28 @@ def cited(profile: Profile) -> set[str]:
     return {c for c in out if _REF.match(c or "") and c.split(" ", 1)[0] == profile.id}
 
 
+_SENTENCE_END = re.compile(r"[.!?:;…»\"”)]$")
+_LIST_ITEM = re.compile(r"^(?:\d|[-–—•*]|[а-яёa-z]\))")
+_LOWER_START = re.compile(r"^[«„\"(]*[а-яёa-z]")
+
+
 def paragraphs(text: str) -> list[str]:
-    """The rulebook's paragraphs: its non-empty lines, spaces tidied."""
-    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+    """The rulebook's paragraphs, spaces tidied: its non-empty lines, a line that carries on the sentence of the
+    line above joined to it. A text wrapped at a fixed width breaks its sentences across lines; a quote of one
+    line would stop mid-sentence. A line carries on the one above when that one ends no sentence and this one
+    starts in lower case; a blank line and a list item (a line that starts with a number, a dash or «а)») always
+    start a paragraph of their own, so a rulebook written a paragraph a line keeps its paragraphs as they are."""
+    out: list[str] = []
+    above = ""  # the line above, "" after a blank line
+    for raw in text.splitlines():
+        line = " ".join(raw.split())
+        if line and above and out and _LOWER_START.match(line) and not _LIST_ITEM.match(line) \
+                and not _SENTENCE_END.search(above):
+            out[-1] += " " + line
+        elif line:
+            out.append(line)
+        above = line
+    return out
 
 
 def find(paras: list[str], where: str) -> str | None:

@@ -56,3 +56,32 @@ def test_the_shipped_file_is_what_the_rulebooks_give() -> None:
 
     assert json.loads(DATA.read_text(encoding="utf-8")) == extract(RULES)
     assert set(extract(RULES)) == set().union(*(cited(p) for p in PROFILES.values()))
+
+
+def test_a_sentence_wrapped_across_lines_is_one_paragraph() -> None:
+    """A rulebook wrapped at a fixed width breaks its sentences across lines: a line that carries on the sentence
+    of the line above joins it; a blank line, a numbered clause, a dash or «а)» item, and a line after a finished
+    sentence start their own paragraph."""
+    text = ("4.4.8 Игрок обязан держать руку до тех пор,\n"
+            "пока Судья не объявит\n"
+            "«количество» проголосовавших.\n"
+            "Следующий абзац без номера.\n"
+            "4.4.9 Запрещается:\n"
+            "— первое\n"
+            "а) второе\n"
+            "Заголовок\n"
+            "\n"
+            "продолжение после пустой строки.\n")
+    assert paragraphs(text) == ["4.4.8 Игрок обязан держать руку до тех пор, пока Судья не объявит «количество» "
+                                "проголосовавших.", "Следующий абзац без номера.", "4.4.9 Запрещается:", "— первое",
+                                "а) второе", "Заголовок", "продолжение после пустой строки."]
+    assert find(paragraphs(text), "4.4.8").endswith("не объявит «количество» проголосовавших.")
+
+
+def test_the_rulebooks_own_wrapped_sentence_is_joined_and_their_paragraphs_kept() -> None:
+    if not RULES.is_dir():
+        pytest.skip(f"the rulebooks are not here ({RULES})")
+    mafclub = (RULES / PROFILES["mafclub"].rulebook).read_text(encoding="utf-8")
+    assert [p for p in paragraphs(mafclub) if "к удалению, важен игровой контекст" in p]  # one sentence, two lines
+    showtime = (RULES / PROFILES["showtime"].rulebook).read_text(encoding="utf-8")
+    assert len(paragraphs(showtime)) == len([line for line in showtime.splitlines() if line.strip()])  # ¶N as before
