@@ -59,9 +59,25 @@ def system_language(environ: Mapping[str, str] | None = None) -> str:
     return DEFAULT
 
 
+# Where no run has chosen a language in this context, who to ask before the environment (`follow_session`).
+_session: Callable[[], str | None] | None = None
+
+
+def follow_session(ask: Callable[[], str | None] | None) -> None:
+    """Where no language is set in the present context, ask `ask` (the app's: the language chosen in the browser
+    tab whose callback is running, None outside one) before the environment. A page's callback (a button's
+    on_click) runs before its run sets the language; without this its words would come in the system's."""
+    global _session
+    _session = ask
+
+
 def language() -> str:
     """The language words are shown in now."""
-    return _chosen.get() or system_language()
+    chosen = _chosen.get()
+    if chosen:
+        return chosen
+    asked = _session() if _session is not None else None
+    return asked if asked in LANGUAGES else system_language()
 
 
 def set_language(lang: str | None) -> Token[str | None]:

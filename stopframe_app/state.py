@@ -241,6 +241,18 @@ def apply_language() -> None:
     if st.session_state.get(LANG) not in i18n.LANGUAGES:
         st.session_state[LANG] = i18n.system_language()
     i18n.set_language(st.session_state[LANG])
+    i18n.follow_session(session_language)  # the next run's callbacks, which run before it sets its language
+
+
+def session_language() -> str | None:
+    """The language chosen in the browser tab whose callback is running (contract.i18n.follow_session); None
+    outside a Streamlit run."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return None
+    lang = st.session_state.get(LANG)
+    return lang if lang in i18n.LANGUAGES else None
 
 
 def remember_language() -> None:

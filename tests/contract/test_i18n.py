@@ -78,6 +78,21 @@ def test_a_chosen_language_wins_over_the_environment_and_is_undone(monkeypatch):
         i18n.set_language("fr")
 
 
+def test_where_no_run_chose_a_language_the_session_is_asked_before_the_environment(monkeypatch):
+    """A page's callback runs before its run sets the language: the app's session says which it is."""
+    monkeypatch.setenv("STOPFRAME_LANG", "en")
+    asked = {"lang": "ru"}
+    monkeypatch.setattr(i18n, "_session", None)
+    i18n.follow_session(lambda: asked["lang"])
+    assert i18n.language() == "ru" and _("yes") == "да"
+    with i18n.using("en"):
+        assert i18n.language() == "en"  # a run's own choice wins
+    asked["lang"] = None  # outside a session: the environment's
+    assert i18n.language() == "en"
+    i18n.follow_session(None)
+    assert i18n.language() == "en"
+
+
 def _entries(lang):
     return {(m.context, m.id if isinstance(m.id, str) else m.id[0]): m for m in i18n.catalogue(lang) if m.id}
 
