@@ -31,6 +31,15 @@ PAGES: dict[str, Callable[[Game], None]] = {
 }
 PROFILE = "profile_pick"
 LANGUAGE_NAMES = {"ru": "Русский", "en": "English"}  # each language in its own words, whatever is chosen
+# Streamlit has no language setting: its upload box writes its size limit and its button in English. The box's
+# instructions are hidden (the page says what to do above the box: open_game.upload_hint) and the button shows the
+# catalogue's words in place of its own; nothing else on the page is touched.
+_UPLOADER_STYLE = ("<style>"
+                   "[data-testid='stFileUploaderDropzoneInstructions']{{display:none}}"
+                   "[data-testid='stFileUploaderDropzone'] button{{font-size:0}}"
+                   "[data-testid='stFileUploaderDropzone'] button *{{display:none}}"
+                   "[data-testid='stFileUploaderDropzone'] button::after{{content:{button};font-size:0.875rem}}"
+                   "</style>")
 
 
 def guarded(fn: Callable[..., None], *args: object) -> bool:
@@ -45,6 +54,16 @@ def guarded(fn: Callable[..., None], *args: object) -> bool:
         st.error(t("This could not be shown: {error} ({kind} at {file} line {line}).", error=exc,
                    kind=type(exc).__name__, file=Path(where.filename).name, line=where.lineno))
     return False
+
+
+def css_string(text: str) -> str:
+    """`text` as a CSS string: quoted, every character that could end the string or the style sheet escaped."""
+    return '"' + "".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in text) + '"'
+
+
+def page_style() -> None:
+    """The app's one style sheet, set once per run (a style-only st.html takes no room on the page)."""
+    st.html(_UPLOADER_STYLE.format(button=css_string(i18n._("Choose a file"))))
 
 
 def _sidebar(game: Game | None) -> str:
@@ -69,6 +88,7 @@ def _sidebar(game: Game | None) -> str:
 def main() -> None:
     st.set_page_config(page_title="Stopframe", layout="wide")
     state.apply_language()
+    page_style()
     game: Game | None = None
     error: str | None = None
     try:

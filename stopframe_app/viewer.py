@@ -163,10 +163,10 @@ def _viewer_fragment(game: Game, key: str) -> None:
     frames, why = (_strip_or_why(game, index, bool(st.session_state.get(zones, True)), radius) if in_browser
                    else (None, None))
     st.session_state[sent] = index if frames is not None else None
-    cols = st.columns(len(STEPS) + 2)
+    cols = st.columns(len(STEPS) + 2, vertical_alignment="bottom")  # the buttons level with the labelled box
     step_buttons(cols, key, clock, last, [s for s in STEPS if s[1] == "s"] if frames is not None else STEPS)
-    cols[-2].number_input(words.t("frame"), min_value=0, max_value=last, step=1, key=state.FRAME_BOX,
-                          label_visibility="collapsed", on_change=_typed_frame)
+    cols[-2].number_input(words.t("Frame number"), min_value=0, max_value=last, step=1, key=state.FRAME_BOX,
+                          on_change=_typed_frame)
     show = cols[-1].toggle(words.t("zones"), value=True, key=zones)
     if frames is not None:  # the frame steps are the strip's own buttons
         start = next(k for k, f in enumerate(frames) if f[0] == index)

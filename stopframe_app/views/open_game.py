@@ -34,6 +34,13 @@ def save_upload(name: str, data: bytes) -> Path:
     return path
 
 
+def upload_hint() -> None:
+    """What to do with the upload boxes below, in the reader's words: Streamlit writes its own box's words in
+    English only (the size limit, the button), and the app's style sheet hides them (stopframe_app.main)."""
+    st.caption(words.t("Drop a JSON file on the box below, or click the button in it to choose one (up to {size} MB).",
+                       size=MAX_UPLOAD_BYTES // (1024 * 1024)))
+
+
 def _typed(value: str | None) -> str | None:
     """The path the judge typed, `~` expanded; ValueError with one sentence where it cannot name a file."""
     value = (value or "").strip().strip('"')
@@ -117,13 +124,14 @@ def render(game: Game | None) -> None:
     with st.container(border=True):
         st.markdown(words.t("**By local path** (the video is read where it is; nothing is uploaded)"))
         st.text_input(words.t("Protocol (*.protocol.json)"), key="path_protocol")
-        st.text_input(words.t("Video (optional: the protocol's video.path)"), key="path_video")
+        st.text_input(words.t("Video (optional: else the video the protocol names)"), key="path_video")
         st.text_input(words.t("Seat map (optional: NAME.seats.json beside the protocol)"), key="path_seats")
         st.text_input(words.t("Observations (optional: an earlier analysis)"), key="path_observations")
         st.button(words.t("Open"), key="open_paths", on_click=_open_paths)
         _said("paths")
     with st.container(border=True):
         st.markdown(words.t("**Or upload** a protocol and/or a seat map (small files; give the video by path above)"))
+        upload_hint()
         st.file_uploader(words.t("Protocol"), type=["json"], key="up_protocol")
         st.file_uploader(words.t("Seat map"), type=["json"], key="up_seats")
         st.button(words.t("Open the uploaded files"), key="open_uploads", on_click=_open_uploads)

@@ -34,7 +34,7 @@ from review.game.protocol import load_protocol
 from review.game.timeline import label_words
 from stopframe_app import state, words
 from stopframe_app.game import Game
-from stopframe_app.views.open_game import save_upload
+from stopframe_app.views.open_game import save_upload, upload_hint
 from stopframe_app.words import md, t
 
 SHEET = "sheet_id"  # session: the sheet on the page
@@ -116,6 +116,7 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
             given = game.spec.protocol if game is not None else ""
             path = st.text_input(t("Protocol file (empty: the open game's)"), key="sheet_protocol_path",
                                  placeholder=given)
+            upload_hint()
             st.file_uploader(t("Or upload it"), type=["json"], key="sheet_upload_protocol")
             if st.button(t("Start from this protocol"), key="sheet_protocol_start"):
                 chosen = _chosen_file(choice, path, given)
@@ -126,6 +127,7 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
                 st.rerun()
         elif choice in ("polemica", "mafiaratings"):
             path = st.text_input(t("Game file (path)"), key="sheet_import_path")
+            upload_hint()
             st.file_uploader(t("Or upload it"), type=["json"], key=f"sheet_upload_{choice}")
             rules = st.selectbox(t("Rule profile"), list(PROFILES), key="sheet_import_rules",
                                  format_func=words.profile_label)

@@ -24,6 +24,7 @@ from contract.jsonio import write_json
 from pipeline.tournament import observations_path, read_progress
 from review.cases.store import data_dir
 from review.cases.tournament import Tournament, TournamentGame, load_tournament, rolled_up
+from review.game.profiles import PROFILES
 from stopframe_app import state, words
 from stopframe_app.decisions import md
 from stopframe_app.game import Game, GameSpec
@@ -53,7 +54,8 @@ def _remember(folder: str) -> None:
 
 
 def folder_of(typed: str) -> Path:
-    """The tournament folder from what the judge typed: the --out folder or its tournament.json."""
+    """The tournament folder from what the judge typed: the folder the tournament's audit wrote, or its
+    tournament.json."""
     path = Path(typed.strip().strip('"')).expanduser()
     return path.parent if path.name == REPORT else path
 
@@ -61,7 +63,8 @@ def folder_of(typed: str) -> Path:
 def _open_folder(typed: str | None) -> None:
     st.session_state.pop(SAID, None)
     if not (typed or "").strip():
-        st.session_state[SAID] = _("Give the tournament folder first (the --out folder of stopframe tournament).")
+        st.session_state[SAID] = _("Give the tournament folder first: the folder the tournament's audit wrote its "
+                                   "results to.")
         return
     folder = folder_of(typed or "")
     if not (folder / REPORT).is_file():
@@ -103,7 +106,8 @@ def game_rows(t: Tournament) -> pd.DataFrame:
         audited = g.status != "failed"
         rows.append({
             _("game"): g.id, _("table"): _text(g.table), _("judge"): _text(g.judge), _("date"): _text(g.date),
-            _("rules"): _text(g.rules), _("status"): _status(g), _("votes"): g.votes, _("findings"): g.findings,
+            _("rules"): words.profile_label(g.rules) if g.rules in PROFILES else _text(g.rules),  # the rulebook named
+            _("status"): _status(g), _("votes"): g.votes, _("findings"): g.findings,
             _("suggestions"): g.suggestions,
             _("by kind"): ", ".join(f"{words.kind(k)} {n}" for k, n in g.by_kind.items()) or _("none"),
             _("sure / maybe / unsure"): "{high} / {medium} / {low}".format(**g.by_confidence),
@@ -206,7 +210,8 @@ def _progress(folder: Path) -> None:
 
 def _chooser() -> None:
     with st.container(border=True):
-        st.text_input(words.t("Tournament folder (the --out folder of stopframe tournament)"), key="tournament_path")
+        st.text_input(words.t("Tournament folder (where the tournament's audit wrote its results)"),
+                      key="tournament_path")
         st.button(words.t("Open"), key="tournament_open", on_click=lambda: _open_folder(st.session_state.get("tournament_path")))
         recent = [p for p in recent_folders() if p != st.session_state.get(FOLDER)]
         if recent:
@@ -223,7 +228,7 @@ def render(game: Game | None = None) -> None:
         st.error(said)
     opened = st.session_state.get(FOLDER)
     if not opened:
-        st.write(words.t("Open the folder `stopframe tournament DIR --out OUT` wrote (OUT): every game's status and "
+        st.write(words.t("Open the folder the tournament's audit wrote its results to: every game's status and "
                          "counts, the judges' record and the players' fouls, and each game's Vote audit from here."))
         return
     folder = Path(opened)

@@ -141,8 +141,16 @@ def quiz_clips(q: Question) -> tuple[Path, Path]:
     return out[0], out[1]
 
 
+def question_title(q: Question, n: int, total: int) -> str:
+    """The question as a trainee reads it: «Вопрос 1 из 10. День 1, голосование 2: сколько голосов за кандидатуру
+    5?» (the game's file stays out of it)."""
+    return words.t("Question {n} of {total}. Day {day}, round {round}: how many votes for candidate {candidate}?",
+                   n=n, total=total, day=q.day, round=q.round, candidate=q.candidate)
+
+
 def _question(q: Question, qs: QuizSet, n: int, total: int) -> None:
-    st.subheader(words.t("Question {n} of {total}: {title}", n=n, total=total, title=q.title))
+    st.subheader(question_title(q, n, total))
+    st.caption(words.t("Game file: {file}", file=Path(q.protocol).name))  # which game, in small print
     said = ("; " + words.t("the judge announced **{count}**", count=q.announced_count)
             if q.announced_count is not None else "")
     rules = words.profile_label(q.rules) if q.rules in PROFILES else q.rules  # a trainer's set keeps its own code
@@ -186,8 +194,9 @@ def progress(trainee: str) -> None:
         return
     latest = rows[-1]["kinds"]
     if latest:
-        st.dataframe(pd.DataFrame([{_("violation"): words.kind(k), **{term_of(c): x for c, x in v.items()}}
-                                   for k, v in latest.items()]), hide_index=True)
+        st.dataframe(pd.DataFrame([{_("violation"): words.kind(k), **{term_of(c): words.number(x) if isinstance(x, float)
+                                                                       else x for c, x in v.items()}}
+                                   for k, v in latest.items()]), hide_index=True)  # 0,5 as the reader writes it
     chart = pd.DataFrame([{"attempt": i + 1, "when": time.strftime("%d.%m %H:%M", time.localtime(r["at"])),
                            "score": r["score"]} for i, r in enumerate(rows)])
     st.altair_chart(alt.Chart(chart).mark_line(point=True).encode(

@@ -78,7 +78,8 @@ def render(game: Game) -> None:
                            "show when no finding is selected.") if hidden
                    else words.t("Select a row to see only that finding below."))
         picked = st.dataframe(pd.DataFrame([overview_row(f, decisions) for f in here]), hide_index=True, width="stretch",
-                              on_select="rerun", selection_mode="single-row", key=f"overview_{rnd.day}_{rnd.round}")
+                              column_config=overview_columns(), on_select="rerun", selection_mode="single-row",
+                              key=f"overview_{rnd.day}_{rnd.round}")
         rows = list(getattr(getattr(picked, "selection", None), "rows", None) or [])
         if rows and rows[0] < len(here):
             here, alone = [here[rows[0]]], True
@@ -121,9 +122,25 @@ def ranked(findings: Sequence[Finding], least: float) -> list[Finding]:
     return sure_first(findings, least)
 
 
+def overview_columns() -> dict[str, Any]:
+    """The findings table's seat column says, on its header's help, what its short cells stand for."""
+    return {_("seat"): st.column_config.TextColumn(help=_("The seat the finding is about; «count» where it is about "
+                                                         "the judge's count of the votes, not a seat."))}
+
+
+def seat_cell(f: Finding) -> str:
+    """The seat a finding is about, short enough for its narrow column: `7`, `1, 9`; a miscount is about the count,
+    not a seat (`count`, its candidate in the next column)."""
+    if f.kind == "count_mismatch":
+        return _("count")
+    if f.seat is not None:
+        return str(f.seat)
+    return words.seat_list(f.seats) if f.seats else words.who(f)
+
+
 def overview_row(f: Finding, decisions: dict[str, Decision]) -> dict[str, Any]:
     d = decisions.get(finding_key(f))
-    seat = str(f.seat) if f.seat is not None else words.who(f)  # a miscount is about the count, not a seat
+    seat = seat_cell(f)
     return {_("finding"): words.kind(f.kind), _("seat"): seat,
             _("candidate"): "" if f.candidate is None else str(f.candidate), _("t (s)"): words.number(f.t),
             _("clause"): f.clause or "—", _("consequence"): words.consequence_text(f.consequence),

@@ -190,7 +190,7 @@ def test_open_this_game_lists_the_tournaments_findings_at_once(page: Any, tourna
     before = {p: p.stat().st_mtime_ns for p in tournament.rglob("*") if p.is_file()}
 
     _to(page, "Tournament", "Tournament")
-    box = page.get_by_label("Tournament folder (the --out folder of stopframe tournament)")
+    box = page.get_by_label("Tournament folder (where the tournament's audit wrote its results)")
     _act(page, lambda: (box.fill(str(tournament)), box.press("Tab")))  # the Open button follows that run
     main = page.locator('[data-testid="stMain"]')
     _act(page, lambda: main.get_by_role("button", name="Open", exact=True).click())

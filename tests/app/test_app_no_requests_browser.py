@@ -144,7 +144,7 @@ def test_no_text_from_a_file_or_a_judge_makes_the_browser_fetch_anything(app: tu
             assert any(p.is_file() and "seatmap" in str(p) for p in data.rglob("*")), "the typed map was not saved"
             page.get_by_text("Tournament", exact=True).first.click()  # a typed folder, quoted back by the refusal
             _settle(page)
-            _type(page, "Tournament folder (the --out folder of stopframe tournament)", _bait("tournament"))
+            _type(page, "Tournament folder (where the tournament's audit wrote its results)", _bait("tournament"))
             page.get_by_role("button", name="Open", exact=True).first.click()
             _settle(page)
             assert f"{FOREIGN}/tournament" in page.inner_text("body")
@@ -159,7 +159,7 @@ def test_no_text_from_a_file_or_a_judge_makes_the_browser_fetch_anything(app: tu
             assert page.locator('[data-testid="stException"]').count() == 0, "Protocol"
             page.get_by_text("Open a game", exact=True).first.click()
             _settle(page)
-            for label in ("Video (optional: the protocol's video.path)", "Seat map (optional: NAME.seats.json beside "
+            for label in ("Video (optional: else the video the protocol names)", "Seat map (optional: NAME.seats.json beside "
                           "the protocol)", "Observations (optional: an earlier analysis)"):
                 _type(page, label, _bait(label.split()[0]))
             page.get_by_label("Protocol (*.protocol.json)").fill(str(bad))
