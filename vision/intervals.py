@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -47,6 +47,9 @@ UNSEEN_SPEED = 0.2  # per frame between the two sightings: landmarks re-found af
 # (observe() asks for it). Measured on the stress clips (sample_videos/clips/stress_*): a white prop read as a
 # fist under blur 0.07-0.25, every real vote hand >= 0.33 (dark, small or cluttered hands included).
 MIN_SUPPORT = 0.3
+FISTS = ("fist", "thumb_up_fist")
+SURE_RUN = 0.5  # share of a resting fist's picture readings that must be sure for the picture to decide its form
+LANDMARK_THUMB = 0.8  # share of a resting fist's readings whose landmarks show the thumb out, for a thumb-up fist
 
 
 @dataclass(frozen=True)
@@ -222,3 +225,26 @@ def runs_from_sightings(
             absent_after = s
     close()
     return runs
+
+
+def agreed_fist(run: Run, raw: Sequence[Sighting]) -> Run:
+    """A resting fist's form from what the frames it rests on agree on, over the form each frame gave on its own.
+    `raw`: the seat's sightings of the window as detected (each with its landmarks' pose and, on a fist, the
+    picture reader's thumb decision). Where the reader is sure on at least SURE_RUN of the fist's readings, the
+    sign of their mean decides, whether or not the reader knew the rest of the window's footage. Elsewhere,
+    where the landmarks show the thumb out of the fist on at least LANDMARK_THUMB of its readings, it is a
+    thumb-up fist: MediaPipe guesses the fingers of a fist it cannot see, which loses a thumb but does not
+    make one stand out steadily (no hand of our renders or the real-photo clips read so was a plain fist)."""
+    if run.pose not in FISTS:
+        return run
+    frames = [s for s in raw if s.present and run.on_frame <= s.index < run.off_frame]
+    read = [s.thumb for s in frames if s.pose in FISTS and s.thumb is not None]
+    if read and float(np.mean([abs(d) >= THUMB_SURE for d in read])) >= SURE_RUN:
+        form = "thumb_up_fist" if float(np.mean(read)) > 0 else "fist"
+        as_read = [replace(s, pose="thumb_up_fist" if s.thumb > 0 else "fist", pose_margin=min(1.0, abs(s.thumb)))
+                   if s.pose in FISTS and s.thumb is not None else s for s in frames]
+        return replace(run, pose=form, pose_share=round(pose_share(as_read, form), 3))
+    if frames and sum(s.pose == "thumb_up_fist" for s in frames) >= LANDMARK_THUMB * len(frames):
+        landmarks = [replace(s, thumb=None) for s in frames]
+        return replace(run, pose="thumb_up_fist", pose_share=round(pose_share(landmarks, "thumb_up_fist"), 3))
+    return run

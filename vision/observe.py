@@ -21,7 +21,15 @@ from contract.spans import merged
 from vision.backend import preload
 from vision.detect import SeatDetector
 from vision.hands import Hand, unusable_seats
-from vision.intervals import GAP_FRAMES, MIN_RUN_FRAMES, MIN_SUPPORT, Run, Sighting, runs_from_sightings
+from vision.intervals import (
+    GAP_FRAMES,
+    MIN_RUN_FRAMES,
+    MIN_SUPPORT,
+    Run,
+    Sighting,
+    agreed_fist,
+    runs_from_sightings,
+)
 from vision.options import DEFAULT, VisionOptions
 from vision.thumb import knows_footage
 from vision.video import VideoSource, open_video
@@ -143,11 +151,15 @@ def window_runs(seen: dict[int, list[Sighting]], zones: dict[int, list], end: tu
                 options: VisionOptions = DEFAULT, gap_frames: int = GAP_FRAMES,
                 min_run_frames: int = MIN_RUN_FRAMES) -> dict[int, list[Run]]:
     """Every seat's hand runs in one window from its sightings (and its zone's cells, for the zone model)."""
-    if options.picture_thumbs:
-        seen = settle_thumbs(seen)
+    settled = settle_thumbs(seen) if options.picture_thumbs else seen
     if not options.zone_model:
-        return {n: runs_from_sightings(s, *end, gap_frames, min_run_frames, MIN_SUPPORT) for n, s in seen.items()}
-    return {n: decode_runs(s, zones.get(n) or None, noise_sigma(zones.get(n) or []), *end) for n, s in seen.items()}
+        runs = {n: runs_from_sightings(s, *end, gap_frames, min_run_frames, MIN_SUPPORT) for n, s in settled.items()}
+    else:
+        runs = {n: decode_runs(s, zones.get(n) or None, noise_sigma(zones.get(n) or []), *end)
+                for n, s in settled.items()}
+    if not options.picture_thumbs:
+        return runs
+    return {n: [agreed_fist(run, seen[n]) for run in seat_runs] for n, seat_runs in runs.items()}
 
 
 def settle_thumbs(seen: dict[int, list[Sighting]]) -> dict[int, list[Sighting]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +28,7 @@ from bench.thumb_composites import (
     split,
 )
 from vision.intervals import Sighting, pose_share
-from vision.observe import settle_thumbs
+from vision.observe import settle_thumbs, window_runs
 from vision.pose import Pose
 from vision.thumb import (
     CARD_FILE,
@@ -202,3 +203,41 @@ def test_second_look_gives_each_fist_the_pictures_thumb_reading() -> None:
     assert check.confirm(hand, frame, 1).thumb == 0.8 and len(seen) == 1  # one look serves 4 frames
     assert check.confirm(hand, frame, 4).thumb == -0.1 and len(seen) == 2
     check.close()
+
+
+def _resting(thumb: float | None, pose: str, frames: int = 20) -> list[Sighting]:
+    """One seat's fist resting still at the middle of a window's frames, every frame looked at."""
+    return [Sighting(i, i / 25, True, pose, 0.9, 0.7, 640.0, 360.0, 40.0, thumb=thumb) if 5 <= i < 5 + frames
+            else Sighting(i, i / 25, False) for i in range(frames + 10)]
+
+
+def _form(seen: dict[int, list[Sighting]]) -> dict[int, tuple[str, float]]:
+    from vision.options import DEFAULT
+
+    end = (len(seen[1]), len(seen[1]) / 25)
+    runs = window_runs(seen, {n: [] for n in seen}, end, replace(DEFAULT, zone_model=False))
+    return {n: (r[0].pose, r[0].pose_share) for n, r in runs.items() if r}
+
+
+def test_a_fist_the_picture_is_sure_of_on_most_of_its_frames_takes_the_pictures_form() -> None:
+    # a noisy video: the reader is sure on one fist only, so it does not know the window's footage and the
+    # landmarks read every other fist; on the fist it is sure of (three frames in four), its reading decides
+    seen = {1: _resting(0.5, "fist"), **{n: _resting(0.1, "fist") for n in range(2, 6)}}
+    seen[1] = [replace(s, thumb=0.1) if s.present and s.index % 4 == 0 else s for s in seen[1]]
+    form = _form(seen)
+    assert form[1][0] == "thumb_up_fist" and form[1][1] >= 0.7
+    assert {form[n][0] for n in range(2, 6)} == {"fist"}
+
+
+def test_a_thumb_the_landmarks_show_out_of_a_fist_steadily_is_a_thumb_up_the_picture_doubts() -> None:
+    # the real-photo clips' thumb-up fists: the reader unsure and slightly negative on every frame, the landmarks
+    # showing the thumb out on all of them; a landmark "fist" the reader doubts the other way stays as the reader,
+    # who knows this window's footage, reads it (a near seat's thumb the landmarks lose)
+    seen = {1: _resting(-0.15, "thumb_up_fist"), 2: _resting(0.2, "fist"),
+            **{n: _resting(0.9, "thumb_up_fist") for n in range(3, 6)}}
+    form = _form(seen)
+    assert form[1] == ("thumb_up_fist", 1.0)
+    assert form[2][0] == "thumb_up_fist"
+    # a thumb seen on fewer than LANDMARK_THUMB of the frames is no steady thumb: the picture's reading stands
+    seen[1] = [replace(s, pose="fist") if s.present and s.index % 3 == 0 else s for s in seen[1]]
+    assert _form(seen)[1][0] == "fist"
