@@ -42,6 +42,38 @@ from review.game.protocol import load_protocol, validate
 from review.game.timeline import WINDOW_LEAD_S, WINDOW_TAIL_S
 
 
+@dataclass(frozen=True)
+class FoundSeats:
+    """How far to trust a seat map the draft found from the video itself: the voters it proposes follow that map's
+    numbering and zones, which the judge should check where the finder was unsure."""
+
+    outline: bool  # the table's outline was found: it sets the ring the chairs are numbered round
+    guessed: tuple[int, ...] = ()  # seats no hand rested at during the votes heard: zones guessed between neighbours
+
+    def to_json(self) -> dict[str, Any]:
+        return {"outline": self.outline, "guessed": list(self.guessed)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FoundSeats:
+        return cls(bool(data.get("outline")), tuple(int(n) for n in data.get("guessed") or ()))
+
+    def words(self) -> list[str]:
+        """What the judge should check before accepting the voters, one sentence each (none where all is sure)."""
+        said = []
+        if not self.outline:
+            said.append(_("The seats were found from the video without the table's outline (no table top of one "
+                          "colour round the hands): their numbers follow the ring of resting hands and may be a "
+                          "chair off. Check the seat map on the picture before accepting the voters."))
+        if self.guessed:
+            said.append(ngettext(
+                "Seat {seats}: no hand rested there during the votes heard, so its zone is guessed between its "
+                "neighbours'; a vote from it may be missed.",
+                "Seats {seats}: no hand rested there during the votes heard, so their zones are guessed between "
+                "their neighbours'; a vote from them may be missed.",
+                len(self.guessed), seats=", ".join(map(str, self.guessed))))
+        return said
+
+
 @dataclass
 class GameDraft:
     """The draft and how it was made (for the judge's summary)."""
@@ -49,7 +81,7 @@ class GameDraft:
     draft: Draft
     heard: bool  # whether the judge's voice was heard at all
     cues: int
-    seats_found: bool  # the seat map was found from the video rather than given
+    found_seats: FoundSeats | None  # how sure the seat map found from the video is (None: the judge gave one)
     nights: NightsRead  # the nights' shots as the saved observations show them (also in the draft's x_ fields)
 
 
@@ -108,8 +140,9 @@ def _windows(cues: list[VoteCue], data: dict[str, Any]) -> list[tuple[float, flo
     return merged(((max(0.0, a), b) for a, b in spans), ROUND_SPAN_S)
 
 
-def _found_seats(video: Path, cues: list[VoteCue], say: Say) -> SeatMap:
-    """The seat map found from the hands resting during the heard votes (the whole video where none was heard)."""
+def _found_seats(video: Path, cues: list[VoteCue], say: Say) -> tuple[SeatMap, FoundSeats]:
+    """The seat map found from the hands resting during the heard votes (the whole video where none was heard),
+    and how far to trust it."""
     from vision.seat_finder import Window, look, seats_from
 
     windows = [Window(c.t if c.t is not None else c.cutoff - 1.5, c.cutoff,
@@ -122,7 +155,8 @@ def _found_seats(video: Path, cues: list[VoteCue], say: Say) -> SeatMap:
         say(_("draft: no seat map given; finding the seats from the whole video, no heard vote …"))
     found = seats_from(look(str(video), windows, progress=every_tenth(say, _("draft: seats:"))))
     say(_("draft: seats found ({n} not placed).", n=len(found.unfound)))
-    return found.seat_map
+    guessed = tuple(sorted(n for n in found.unfound if n in found.seat_map.seats))
+    return found.seat_map, FoundSeats(found.table is not None, guessed)
 
 
 def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str],
@@ -156,7 +190,7 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
             say(note)
     heard_cues, nights, heard = _cues(video_path, expected, say, listening_spans(proto.data, profile))
     cues = cues_to_look_at(proto.data, heard_cues, nights, profile)
-    seat_map = given if given is not None else _found_seats(video_path, cues, say)
+    seat_map, found = (given, None) if given is not None else _found_seats(video_path, cues, say)
     obs_json = read_observations(observations) if observations is not None else None
     if observations is not None:
         seen = observations_from_json(obs_json, observations)
@@ -182,7 +216,7 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
                  untimed=len(result.untimed), profile=profile.id))
     nights = _nights(nights_of or proto.data, obs_json, profile)
     result.data = _with_shots(result.data, nights)
-    return GameDraft(result, heard, len(heard_cues), seats is None, nights)
+    return GameDraft(result, heard, len(heard_cues), found, nights)
 
 
 def _nights(data: dict[str, Any], obs_json: dict[str, Any] | None, profile: Profile) -> NightsRead:

@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
                    votes="; ".join(map(label_words, made.draft.untimed))))
     else:
         progress(_("draft: written to {path}", path=args.out))
+    for said in made.found_seats.words() if made.found_seats is not None else ():
+        progress(_("draft: {said}", said=said))
     if made.draft.in_order:
         progress(_("draft: no night music and no time in the protocol tell the days apart, so the votes heard "
                    "were taken in the game's order; if the video begins on a later day, give that day's voting "

@@ -320,6 +320,7 @@ def _draft(source: DraftSource, sheet_id: str, progress: Callable[[str], None] |
     book().keep_draft(sheet_id, {
         "proposals": [p.to_json() for p in offered], "untimed": made.draft.untimed, "heard": made.heard,
         "in_order": made.draft.in_order,
+        "found_seats": made.found_seats.to_json() if made.found_seats is not None else None,
         "video": source.video, "the_games": source.seats is not None or source.observations is not None,
         "nights_unread": made.nights.unread, "nights_unseen": made.nights.unseen}, who=_who())
 
@@ -527,6 +528,10 @@ def _drafted(game: Game | None, saved: SavedDraft, sheet_id: str, sheet: Sheet) 
         st.info(t("No night music and no time on the sheet tell the days apart, so the votes heard were taken "
                   "in the game's order. If the video begins on a later day, type that day's voting time under "
                   "«Where the votes are on the video» and draft again."))
+    from pipeline.draft import FoundSeats
+
+    for said in FoundSeats.from_json(held["found_seats"]).words() if held.get("found_seats") else ():
+        st.warning(md(said))
     _nights_said(held)
     offered = [Proposal.from_json(p) for p in held.get("proposals") or []]
     waiting = [p for p in offered if p.slot not in saved.choices]

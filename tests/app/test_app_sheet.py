@@ -162,6 +162,21 @@ def test_a_draft_that_could_not_tell_the_days_apart_says_what_one_time_would_do(
     assert "голосования взяты по порядку игры" in said and "Где голосования на видео" in said
 
 
+def test_a_draft_made_with_a_seat_map_found_unsure_says_what_to_check_before_accepting(data: Path) -> None:
+    # the draft found the seats itself, with no table outline and two chairs never seen with a hand
+    at = page("ru")
+    with i18n.using("ru"):
+        at.button(key="sheet_new_start").click().run()
+        sheet_id = at.session_state["sheet_id"]
+        SheetStore(Store(default_db_path())).keep_draft(sheet_id, {
+            "proposals": [], "untimed": [], "heard": True, "video": "game.mp4",
+            "found_seats": {"outline": False, "guessed": [7, 8]}}, who="Судья")
+        at.run()
+        ok(at)
+        said = [w.value for w in at.warning]
+    assert any("без контура стола" in w and "сбиться на один стул" in w for w in said)
+    assert any(w.startswith("Места 7, 8") and "угаданы между зонами соседей" in w for w in said)
+
 def test_the_exports_offer_what_validates_and_never_write_over_the_sheets_own_file(data: Path, tmp_path: Path) -> None:
     given = tmp_path / "game.protocol.json"
     given.write_text(SAMPLE_PROTOCOL.read_text(encoding="utf-8"), encoding="utf-8")
