@@ -530,8 +530,12 @@ def _drafted(game: Game | None, saved: SavedDraft, sheet_id: str, sheet: Sheet) 
                   "«Where the votes are on the video» and draft again."))
     from pipeline.draft import FoundSeats
 
-    for said in FoundSeats.from_json(held["found_seats"]).words() if held.get("found_seats") else ():
+    unsure = FoundSeats.from_json(held["found_seats"]).words() if held.get("found_seats") else []
+    for said in unsure:
         st.warning(md(said))
+    if unsure:
+        st.caption(t("A seat map you checked on the Seat calibration page is used as it is: open this video as the "
+                     "game with that map and draft again."))
     _nights_said(held)
     offered = [Proposal.from_json(p) for p in held.get("proposals") or []]
     waiting = [p for p in offered if p.slot not in saved.choices]

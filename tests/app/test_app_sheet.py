@@ -176,6 +176,7 @@ def test_a_draft_made_with_a_seat_map_found_unsure_says_what_to_check_before_acc
         said = [w.value for w in at.warning]
     assert any("без контура стола" in w and "сбиться на один стул" in w for w in said)
     assert any(w.startswith("Места 7, 8") and "угаданы между зонами соседей" in w for w in said)
+    assert "Разметка мест" in " ".join(c.value for c in at.caption)
 
 def test_the_exports_offer_what_validates_and_never_write_over_the_sheets_own_file(data: Path, tmp_path: Path) -> None:
     given = tmp_path / "game.protocol.json"
