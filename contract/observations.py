@@ -189,12 +189,25 @@ def observations_from_json(data: Any, where: str | os.PathLike[str] = "observati
     where = str(where)
     check_format(str(data.get("format", "")) if isinstance(data, Mapping) else None, where, DOCUMENT,
                  OBSERVATIONS_FORMAT, named="observations")
+    fps = _fps(where, data)
+    clock = Clock.constant(fps)
+    hands = [_hand(where, f"hands[{i}]", h, clock) for i, h in enumerate(_hand_list(where, data))]
+    video = data.get("video")
+    return Observations(tuple(hands), fps, tuple(_unseen(where, data)), video if isinstance(video, str) else None,
+                        _windows(where, data))
+
+
+def _fps(where: str, data: Mapping[str, Any]) -> float:
+    """The file's frame rate, refused where it is missing or no camera's: every frame number is read by it."""
     fps = data.get("fps")
     if not is_number(fps) or not 0 < fps <= MAX_FPS:
         raise refuse(where, "fps", _("must be the video's frame rate, a number above 0 and at most {most}, not {value}",
                                      most=f"{MAX_FPS:g}", value=show(fps) if "fps" in data else _("missing")))
-    fps = float(fps)
-    clock = Clock.constant(fps)
+    return float(fps)
+
+
+def _hand_list(where: str, data: Mapping[str, Any]) -> list[Any]:
+    """The raw list of hand intervals, refused where it is missing (naming a key the file has instead) or no list."""
     if "hands" not in data:
         stray = [k for k in data if not k.startswith("x_") and k not in ("format", "video", "fps", "hands", "unseen")]
         if stray:
@@ -204,41 +217,52 @@ def observations_from_json(data: Any, where: str | os.PathLike[str] = "observati
     raw = data["hands"]
     if not isinstance(raw, list):
         raise refuse(where, "hands", _("must be a list of hand intervals, not {value}", value=show(raw)))
-    hands = []
-    for i, h in enumerate(raw):
-        at = f"hands[{i}]"
-        seat, on, off = _seat_span(where, at, h, N_("a hand interval"), "on", "off")
-        if off <= on:
-            raise refuse(where, f"{at}.off", _("{off} is not after on {on} (an interval is [on, off))", off=secs(off),
-                                               on=secs(on)))
-        pose = h.get("pose", "other")
-        if pose is None:
-            pose = "other"
-        if pose not in POSES:
-            raise refuse(where, f"{at}.pose", _("{value} is no pose (known: {known})", value=show(pose),
-                                                 known=", ".join(POSES)))
-        confidence = h.get("confidence", 1.0)
-        if not is_number(confidence) or not 0 <= confidence <= 1:
-            raise refuse(where, f"{at}.confidence", _("must be a number from 0 to 1, not {value}", value=show(confidence)))
-        share = h.get("x_pose_share", 1.0)
-        if not is_number(share) or not 0 <= share <= 1:
-            raise refuse(where, f"{at}.x_pose_share", _("must be a number from 0 to 1, not {value}", value=show(share)))
-        frames = []
-        for name, t in (("on_frame", on), ("off_frame", off)):
-            n = h.get(name)
-            if n is None:
-                frames.append(None)
-                continue
-            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                raise refuse(where, f"{at}.{name}", _("must be a frame number (0 or more), not {value}", value=show(n)))
-            starts = clock.frame(n).seconds
-            if abs(starts - t) > FRAME_DRIFT_S + FRAME_DRIFT_SHARE * t:
-                raise refuse(where, f"{at}.{name}", _("frame {frame} is at {at} at {fps} fps, but the interval says "
-                                                      "{says}: the frames were counted at another frame rate than the "
-                                                      "file's fps", frame=n, at=secs(starts), fps=f"{fps:g}",
-                                                      says=secs(t)))
-            frames.append(n)
-        hands.append(HandInterval(seat, on, off, str(pose), float(confidence), frames[0], frames[1], float(share)))
+    return raw
+
+
+def _fraction(where: str, place: str, v: Any) -> float:
+    """A share from 0 to 1 (a hand's confidence, its pose's steadiness), refused with its place otherwise."""
+    if not is_number(v) or not 0 <= v <= 1:
+        raise refuse(where, place, _("must be a number from 0 to 1, not {value}", value=show(v)))
+    return float(v)
+
+
+def _hand(where: str, at: str, h: Any, clock: Clock) -> HandInterval:
+    """One hand interval at JSON path `at`, checked field by field in the order a judge would fix them."""
+    seat, on, off = _seat_span(where, at, h, N_("a hand interval"), "on", "off")
+    if off <= on:
+        raise refuse(where, f"{at}.off", _("{off} is not after on {on} (an interval is [on, off))", off=secs(off),
+                                           on=secs(on)))
+    pose = h.get("pose", "other")
+    if pose is None:
+        pose = "other"
+    if pose not in POSES:
+        raise refuse(where, f"{at}.pose", _("{value} is no pose (known: {known})", value=show(pose),
+                                             known=", ".join(POSES)))
+    confidence = _fraction(where, f"{at}.confidence", h.get("confidence", 1.0))
+    share = _fraction(where, f"{at}.x_pose_share", h.get("x_pose_share", 1.0))
+    on_frame = _frame(where, f"{at}.on_frame", h.get("on_frame"), on, clock)
+    off_frame = _frame(where, f"{at}.off_frame", h.get("off_frame"), off, clock)
+    return HandInterval(seat, on, off, str(pose), confidence, on_frame, off_frame, share)
+
+
+def _frame(where: str, place: str, n: Any, t: float, clock: Clock) -> int | None:
+    """A hand's frame number (None where absent), refused where it is no frame or lies far from its time `t`:
+    frames counted at another rate than the file's fps would put every vote at the wrong moment."""
+    if n is None:
+        return None
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise refuse(where, place, _("must be a frame number (0 or more), not {value}", value=show(n)))
+    starts = clock.frame(n).seconds
+    if abs(starts - t) > FRAME_DRIFT_S + FRAME_DRIFT_SHARE * t:
+        raise refuse(where, place, _("frame {frame} is at {at} at {fps} fps, but the interval says "
+                                     "{says}: the frames were counted at another frame rate than the "
+                                     "file's fps", frame=n, at=secs(starts), fps=f"{clock.fps:g}", says=secs(t)))
+    return n
+
+
+def _unseen(where: str, data: Mapping[str, Any]) -> list[Unseen]:
+    """The stretches vision could not see a seat (`unseen`, or `x_unseen` as older files name it), each checked."""
     unseen_key = "x_unseen" if "x_unseen" in data else "unseen"
     raw_unseen = data.get(unseen_key) or []
     if not isinstance(raw_unseen, list):
@@ -251,22 +275,25 @@ def observations_from_json(data: Any, where: str | os.PathLike[str] = "observati
             raise refuse(where, f"{at}.end", _("{end} comes before start {start}", end=secs(end), start=secs(start)))
         why = u.get("why")
         unseen.append(Unseen(seat=seat, start=start, end=end, why=why if isinstance(why, str) and why else NO_VIEW))
+    return unseen
+
+
+def _windows(where: str, data: Mapping[str, Any]) -> tuple[tuple[float, float], ...] | None:
+    """The stretches vision looked at (`x_windows`, None where the file does not say or lists none), checked."""
     looked = data.get("x_windows")
-    windows = None
-    if looked is not None:
-        if not isinstance(looked, list):
-            raise refuse(where, "x_windows", _("must be a list of [start, end] pairs, not {value}", value=show(looked)))
-        pairs = []
-        for i, pair in enumerate(looked):
-            if not (isinstance(pair, list) and len(pair) == 2):
-                raise refuse(where, f"x_windows[{i}]", _("must be a [start, end] pair, not {value}", value=show(pair)))
-            a = _time(where, f"x_windows[{i}][0]", pair[0])
-            b = _time(where, f"x_windows[{i}][1]", pair[1])
-            if b < a:
-                raise refuse(where, f"x_windows[{i}][1]", _("{end} comes before the start {start}", end=secs(b),
-                                                            start=secs(a)))
-            pairs.append((a, b))
-        windows = tuple(pairs) or None
-    video = data.get("video")
-    return Observations(tuple(hands), fps, tuple(unseen), video if isinstance(video, str) else None, windows)
+    if looked is None:
+        return None
+    if not isinstance(looked, list):
+        raise refuse(where, "x_windows", _("must be a list of [start, end] pairs, not {value}", value=show(looked)))
+    pairs = []
+    for i, pair in enumerate(looked):
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise refuse(where, f"x_windows[{i}]", _("must be a [start, end] pair, not {value}", value=show(pair)))
+        a = _time(where, f"x_windows[{i}][0]", pair[0])
+        b = _time(where, f"x_windows[{i}][1]", pair[1])
+        if b < a:
+            raise refuse(where, f"x_windows[{i}][1]", _("{end} comes before the start {start}", end=secs(b),
+                                                        start=secs(a)))
+        pairs.append((a, b))
+    return tuple(pairs) or None
 
