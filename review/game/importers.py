@@ -157,15 +157,52 @@ def _scalars(data: dict[str, Any], skip: set[str]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in skip and (v is None or isinstance(v, str | int | float))}
 
 
+def _player(seat: int, nickname: Any, role: str | None, src: dict[str, Any], mapped: set[str]) -> dict[str, Any]:
+    """A protocol player; the source's other plain fields (all but `mapped`) ride along as `x_` fields."""
+    player: dict[str, Any] = {"seat": seat, "nickname": nickname, "role": role}
+    player.update({f"x_{k}": v for k, v in _scalars(src, mapped).items()})
+    return player
+
+
 # ------------------------------------------------------------------------------------------------ Polemica
 
 
 def _from_polemica(data: dict[str, Any]) -> _Game:
+    """Polemica's game (players by position; votes, shots and checks as rows by day or night) as a _Game."""
+    players, roles, fouls_by_seat, guess = _polemica_players(data["players"])
+    game = _Game("polemica", sorted(players, key=lambda p: p["seat"]), roles)
+    game.game = {k: str(v) for k, v in (("id", data.get("id")), ("date", data.get("date"))) if v is not None}
+    game.extras = _scalars(data, {"id", "date", "result"})
+
+    votes, shots, checks = _rows(data, "votes"), _rows(data, "shots"), _rows(data, "checks")
+    day_base = _base([r.get("day") for r in votes if isinstance(r.get("day"), int)], "days", game)
+    night_base = _base([r.get("night") for r in shots + checks if isinstance(r.get("night"), int)], "nights", game)
+    _polemica_votes(game, votes, day_base)
+    _polemica_nights(game, shots, checks, night_base)
+    _polemica_fouls(game, fouls_by_seat, day_base)
+    if guess is not None:
+        game.best_move = guess
+    result = data.get("result")
+    if result is not None:
+        if not isinstance(result, str) or result not in POLEMICA_RESULTS:
+            raise _SourceError(_("'result' must be one of {known}, not {value}.", known=", ".join(POLEMICA_RESULTS),
+                                 value=repr(result)))
+        game.winner = POLEMICA_RESULTS[result]
+    return game
+
+
+_PolemicaPlayers = tuple[list[dict[str, Any]], dict[int, str | None], dict[int, list[tuple[Any, str]]],
+                         tuple[int, list[int]] | None]
+
+
+def _polemica_players(rows: list[Any]) -> _PolemicaPlayers:
+    """The players, their roles, each seat's fouls (with their kind) and the best move, read from Polemica's
+    player rows: Polemica keeps a player's fouls and guess inside the player, not as events of the game."""
     players, roles = [], {}
     fouls_by_seat: dict[int, list[tuple[Any, str]]] = {}
     guess: tuple[int, list[int]] | None = None
     seen: set[int] = set()
-    for i, src in enumerate(data["players"]):
+    for i, src in enumerate(rows):
         seat = _int(src.get("position"), f"players[{i}].position", 1, 10)
         if seat in seen:
             raise _SourceError(_("players[{i}].position: seat {seat} appears twice.", i=i, seat=seat))
@@ -173,9 +210,7 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
         role_code = src.get("role")
         role = POLEMICA_ROLES[_int(role_code, f"players[{i}].role", 0, 3)] if role_code is not None else None
         roles[seat] = role
-        player: dict[str, Any] = {"seat": seat, "nickname": src.get("username"), "role": role}
-        player.update({f"x_{k}": v for k, v in _scalars(src, {"position", "username", "role"}).items()})
-        players.append(player)
+        players.append(_player(seat, src.get("username"), role, src, {"position", "username", "role"}))
         for key, label in (("fouls", "foul"), ("techs", "technical foul")):
             items = src.get(key) or []
             if not isinstance(items, list):
@@ -186,17 +221,19 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
             if not isinstance(named, list):
                 raise _SourceError(_("players[{i}].guess must be a list of seats.", i=i))
             guess = (seat, [_int(s, f"players[{i}].guess", 1, 10) for s in named])
-    game = _Game("polemica", sorted(players, key=lambda p: p["seat"]), roles)
-    game.game = {k: str(v) for k, v in (("id", data.get("id")), ("date", data.get("date"))) if v is not None}
-    game.extras = _scalars(data, {"id", "date", "result"})
+    return players, roles, fouls_by_seat, guess
 
-    votes, shots, checks = _rows(data, "votes"), _rows(data, "shots"), _rows(data, "checks")
-    day_base = _base([r.get("day") for r in votes if isinstance(r.get("day"), int)], "days", game)
-    night_base = _base([r.get("night") for r in shots + checks if isinstance(r.get("night"), int)], "nights", game)
 
+def _numbered(value: Any, what: str, base: int) -> int:
+    """A Polemica day or night number as ours (shifted by `base` where the source counts from 0), kept in bounds."""
+    return _int(value, what, 1 - base, MAX_DAY - base) + base
+
+
+def _polemica_votes(game: _Game, votes: list[dict[str, Any]], day_base: int) -> None:
+    """Polemica's one row per ballot gathered into each day's rounds of candidate -> voters."""
     rounds: dict[tuple[int, int], dict[int, list[int]]] = {}
     for i, row in enumerate(votes):
-        day = _int(row.get("day"), f"votes[{i}].day", 1 - day_base, MAX_DAY - day_base) + day_base
+        day = _numbered(row.get("day"), f"votes[{i}].day", day_base)
         num = _int(row.get("num"), f"votes[{i}].num", 0)
         voter = _int(row.get("voter"), f"votes[{i}].voter", 1, 10)
         candidate = _int(row.get("candidate"), f"votes[{i}].candidate", 1, 10)
@@ -206,13 +243,17 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
     if rounds:
         game.assumptions.append(_("Polemica keeps no nominations: candidates are voted in the order they first "
                                   "appear in 'votes'; each candidate's count is the number of voters listed."))
+
+
+def _polemica_nights(game: _Game, shots: list[dict[str, Any]], checks: list[dict[str, Any]], night_base: int) -> None:
+    """Polemica's shot and check rows as each night's shooter -> target and (who checked, whom)."""
     for i, row in enumerate(shots):
-        night = _int(row.get("night"), f"shots[{i}].night", 1 - night_base, MAX_DAY - night_base) + night_base
+        night = _numbered(row.get("night"), f"shots[{i}].night", night_base)
         shooter = _int(row.get("shooter"), f"shots[{i}].shooter", 1, 10)
         victim = row.get("victim")
         game.shots.setdefault(night, {})[shooter] = None if victim is None else _int(victim, f"shots[{i}].victim", 1, 10)
     for i, row in enumerate(checks):
-        night = _int(row.get("night"), f"checks[{i}].night", 1 - night_base, MAX_DAY - night_base) + night_base
+        night = _numbered(row.get("night"), f"checks[{i}].night", night_base)
         code = row.get("role")
         if code not in (0, 3) or isinstance(code, bool):
             raise _SourceError(_("checks[{i}].role must be 0 (the Don's check) or 3 (the Sheriff's), not {value}.", i=i,
@@ -220,6 +261,9 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
         by = "don" if code == 0 else "sheriff"
         game.checks.setdefault(night, []).append((by, _int(row.get("player"), f"checks[{i}].player", 1, 10)))
 
+
+def _polemica_fouls(game: _Game, fouls_by_seat: dict[int, list[tuple[Any, str]]], day_base: int) -> None:
+    """Each player's fouls and technical fouls as foul events on their day; one without a day opens day 1."""
     timed = False
     for seat, items in fouls_by_seat.items():
         for item, label in items:
@@ -239,15 +283,6 @@ def _from_polemica(data: dict[str, Any]) -> _Game:
                 game.fouls.setdefault(1, []).append(event)
     if timed:
         game.assumptions.append(_("Fouls without a day are placed at the start of day 1."))
-    if guess is not None:
-        game.best_move = guess
-    result = data.get("result")
-    if result is not None:
-        if not isinstance(result, str) or result not in POLEMICA_RESULTS:
-            raise _SourceError(_("'result' must be one of {known}, not {value}.", known=", ".join(POLEMICA_RESULTS),
-                                 value=repr(result)))
-        game.winner = POLEMICA_RESULTS[result]
-    return game
 
 
 # -------------------------------------------------------------------------------------------- mafiaratings
@@ -275,71 +310,26 @@ def _mr_seat(value: Any, what: str) -> int:
 
 
 def _from_mafiaratings(data: dict[str, Any]) -> _Game:
-    players: list[dict[str, Any]] = []
-    roles: dict[int, str | None] = {}
+    """A mafiaratings game (ten players by index, each with their own round_N actions and death) as a _Game."""
     deaths: dict[int, tuple[str, int]] = {}
-    game = _Game("mafiaratings", players, roles, deaths=deaths)
-    voting: dict[int, dict[int, list[int]]] = {}  # day -> voter -> candidates per round
-    nominating: dict[int, dict[int, int]] = {}  # day -> nominator -> target
-    shooting: dict[int, dict[int, int]] = {}  # night -> shooter -> target
+    game = _Game("mafiaratings", [], {}, deaths=deaths)
+    acts = _Actions()
     warnings: dict[int, int] = {}
     for i, src in enumerate(data["players"]):
         seat, where = i + 1, f"players[{i}]"
         role = MAFIARATINGS_ROLES[src["role"]]
-        roles[seat] = role
-        player: dict[str, Any] = {"seat": seat, "nickname": src.get("nick_name"), "role": role}
-        player.update({f"x_{k}": v for k, v in _scalars(src, {"nick_name", "role", "death_round", "death_type",
-                                                              "warnings", "checked_by_don", "checked_by_srf"}).items()})
-        players.append(player)
-        for rnd, target in _round_map(src.get("voting"), f"{where}.voting").items():
-            targets = [t for t in (target if isinstance(target, list) else [target]) if t is not None]
-            voting.setdefault(rnd + 1, {})[seat] = [_mr_seat(t, f"{where}.voting.round_{rnd}") for t in targets]
-        for rnd, target in _round_map(src.get("nominating"), f"{where}.nominating").items():
-            nominating.setdefault(rnd + 1, {})[seat] = _mr_seat(target, f"{where}.nominating.round_{rnd}")
-        for rnd, target in _round_map(src.get("shooting"), f"{where}.shooting").items():
-            shooting.setdefault(rnd + 1, {})[seat] = _mr_seat(target, f"{where}.shooting.round_{rnd}")
+        game.roles[seat] = role
+        game.players.append(_player(seat, src.get("nick_name"), role, src, {
+            "nick_name", "role", "death_round", "death_type", "warnings", "checked_by_don", "checked_by_srf"}))
+        acts.read(src, where, seat)
         for key, by in (("checked_by_don", "don"), ("checked_by_srf", "sheriff")):
             if src.get(key) is not None:
                 game.checks.setdefault(_int(src[key], f"{where}.{key}", 0, MAX_DAY - 1) + 1, []).append((by, seat))
         warnings[seat] = _int(src.get("warnings", 0), f"{where}.warnings", 0, MAX_WARNINGS)
         if src.get("death_round") is not None:
-            rnd = _int(src["death_round"], f"{where}.death_round", 0, MAX_DAY - 1) + 1
-            kind = src.get("death_type")
-            if kind == "day":
-                deaths[seat] = ("day", rnd)
-            elif kind == "night":
-                deaths[seat] = ("night", rnd)
-            elif isinstance(kind, str) and kind in MAFIARATINGS_REMOVALS:
-                deaths[seat] = ("removal", rnd)
-                game.removals.setdefault(rnd, []).append(
-                    {"type": "removal", "seat": seat, "reason": MAFIARATINGS_REMOVALS[kind], "x_death_type": kind})
-            else:
-                raise _SourceError(_("{where}.death_type must be day, night, warning, kick-out or suicide, not {value}.",
-                                     where=where, value=repr(kind)))
-    for seat, n in warnings.items():
-        if not n:
-            continue
-        removed_on = deaths[seat][1] if deaths.get(seat, ("", 0))[0] == "removal" else None
-        for k in range(n):
-            day = removed_on if removed_on is not None and k == n - 1 else 1
-            game.fouls.setdefault(day, []).append({"type": "foul", "seat": seat, "reason": "warning"})
-    if any(warnings.values()):
-        game.assumptions.append(_("mafiaratings keeps only the number of warnings: they are placed at the start of "
-                                  "day 1 (a removal's last warning just before the removal)."))
-
-    for day, by_seat in nominating.items():
-        order = _speaking_order(day, deaths)
-        game.nominations[day] = sorted(by_seat.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99)
-    if nominating:
-        game.assumptions.append(_("mafiaratings keeps no order of nominations: they are placed in speaking order "
-                                  "(day 1 opens with seat 1, each later day with the next seat; rfm 4.3.2)."))
-    for day, by_voter in voting.items():
-        candidates = [t for _, t in game.nominations.get(day, [])]
-        game.votes[day] = _rounds_from_ballots(by_voter, candidates)
-    for night, by_shooter in shooting.items():
-        game.shots[night] = dict(by_shooter)
-    for night in game.checks:
-        game.checks[night].sort(key=lambda c: c[0] != "don")  # the Don checks before the Sheriff (rfm 4.5.7-8)
+            deaths[seat] = _mr_death(game, src, where, seat)
+    _mr_warnings(game, warnings)
+    _mr_days_and_nights(game, acts)
     winner = data.get("winner")
     if winner is not None:
         if not isinstance(winner, str) or winner not in MAFIARATINGS_WINNERS:
@@ -358,6 +348,72 @@ def _from_mafiaratings(data: dict[str, Any]) -> _Game:
                                  value=data["start_time"])) from None
     game.extras = _scalars(data, {"id", "winner", "players"})
     return game
+
+
+@dataclass
+class _Actions:
+    """What mafiaratings keeps per player and round, gathered by day or night: it has no events of the game."""
+
+    voting: dict[int, dict[int, list[int]]] = field(default_factory=dict)  # day -> voter -> candidates per round
+    nominating: dict[int, dict[int, int]] = field(default_factory=dict)  # day -> nominator -> target
+    shooting: dict[int, dict[int, int]] = field(default_factory=dict)  # night -> shooter -> target
+
+    def read(self, src: dict[str, Any], where: str, seat: int) -> None:
+        """The votes, nomination and shots of the player at `seat` (`where`: their JSON path), round by round."""
+        for rnd, target in _round_map(src.get("voting"), f"{where}.voting").items():
+            targets = [t for t in (target if isinstance(target, list) else [target]) if t is not None]
+            self.voting.setdefault(rnd + 1, {})[seat] = [_mr_seat(t, f"{where}.voting.round_{rnd}") for t in targets]
+        for rnd, target in _round_map(src.get("nominating"), f"{where}.nominating").items():
+            self.nominating.setdefault(rnd + 1, {})[seat] = _mr_seat(target, f"{where}.nominating.round_{rnd}")
+        for rnd, target in _round_map(src.get("shooting"), f"{where}.shooting").items():
+            self.shooting.setdefault(rnd + 1, {})[seat] = _mr_seat(target, f"{where}.shooting.round_{rnd}")
+
+
+def _mr_death(game: _Game, src: dict[str, Any], where: str, seat: int) -> tuple[str, int]:
+    """How and when the player at `seat` left the game; a removal also becomes that day's removal event."""
+    rnd = _int(src["death_round"], f"{where}.death_round", 0, MAX_DAY - 1) + 1
+    kind = src.get("death_type")
+    if kind in ("day", "night"):
+        return kind, rnd
+    if isinstance(kind, str) and kind in MAFIARATINGS_REMOVALS:
+        game.removals.setdefault(rnd, []).append(
+            {"type": "removal", "seat": seat, "reason": MAFIARATINGS_REMOVALS[kind], "x_death_type": kind})
+        return "removal", rnd
+    raise _SourceError(_("{where}.death_type must be day, night, warning, kick-out or suicide, not {value}.",
+                         where=where, value=repr(kind)))
+
+
+def _mr_warnings(game: _Game, warnings: dict[int, int]) -> None:
+    """mafiaratings' count of each player's warnings as fouls: on day 1, a removal's last one on its day."""
+    deaths = game.deaths or {}
+    for seat, n in warnings.items():
+        if not n:
+            continue
+        removed_on = deaths[seat][1] if deaths.get(seat, ("", 0))[0] == "removal" else None
+        for k in range(n):
+            day = removed_on if removed_on is not None and k == n - 1 else 1
+            game.fouls.setdefault(day, []).append({"type": "foul", "seat": seat, "reason": "warning"})
+    if any(warnings.values()):
+        game.assumptions.append(_("mafiaratings keeps only the number of warnings: they are placed at the start of "
+                                  "day 1 (a removal's last warning just before the removal)."))
+
+
+def _mr_days_and_nights(game: _Game, acts: _Actions) -> None:
+    """The gathered actions as the game's nominations (in speaking order), vote rounds, shots and checks."""
+    deaths = game.deaths or {}
+    for day, by_seat in acts.nominating.items():
+        order = _speaking_order(day, deaths)
+        game.nominations[day] = sorted(by_seat.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99)
+    if acts.nominating:
+        game.assumptions.append(_("mafiaratings keeps no order of nominations: they are placed in speaking order "
+                                  "(day 1 opens with seat 1, each later day with the next seat; rfm 4.3.2)."))
+    for day, by_voter in acts.voting.items():
+        candidates = [t for _, t in game.nominations.get(day, [])]
+        game.votes[day] = _rounds_from_ballots(by_voter, candidates)
+    for night, by_shooter in acts.shooting.items():
+        game.shots[night] = dict(by_shooter)
+    for night in game.checks:
+        game.checks[night].sort(key=lambda c: c[0] != "don")  # the Don checks before the Sheriff (rfm 4.5.7-8)
 
 
 def _speaking_order(day: int, deaths: dict[int, tuple[str, int]]) -> list[int]:
@@ -403,76 +459,107 @@ def _rounds_from_ballots(by_voter: dict[int, list[int]], nominated: list[int]) -
 def _assemble(game: _Game, rules: str) -> dict[str, Any]:
     """Lay out the events in game order: night 0, then day k (fouls, removals, nominations, votes) and night k."""
     events: list[dict[str, Any]] = [{"type": "phase", "phase": "night", "number": 0}]
+    last_day, last_night = _last_phases(game)
+    alive = {p["seat"] for p in game.players}
+    dropped: list[dict[str, list[int]]] = []
+    for day in range(1, last_day + 1):
+        dropped.extend(_lay_out_day(game, day, alive, events))
+        if day > last_night:
+            break
+        _lay_out_night(game, day, alive, events)
+    if game.winner is not None:
+        events.append({"type": "result", "winner": game.winner})
+    return _protocol(game, rules, events, dropped)
+
+
+def _last_phases(game: _Game) -> tuple[int, int]:
+    """The last day and night to lay out: the last either source names, and no day without the night before it."""
     last_day = max([*game.votes, *game.nominations, *game.fouls, *game.removals,
                     *(n for k, n in (game.deaths or {}).values() if k != "night")], default=0)
     last_night = max([*game.shots, *game.checks, *(n for k, n in (game.deaths or {}).values() if k == "night")],
                      default=0)
     last_night = max(last_night, last_day - 1)
-    last_day = max(last_day, last_night)
-    alive = {p["seat"] for p in game.players}
-    derive = game.deaths is None
+    return max(last_day, last_night), last_night
+
+
+def _lay_out_day(game: _Game, day: int, alive: set[int], events: list[dict[str, Any]]) -> list[dict[str, list[int]]]:
+    """Day `day`'s events appended to `events` and its voted-out seats taken from `alive`; returns the ballots
+    dropped because day 1 had a single candidate (else none)."""
+    events.append({"type": "phase", "phase": "day", "number": day})
+    if day == 2 and game.best_move is not None:
+        seat, named = game.best_move
+        events.append({"type": "best_move", "seat": seat, "named": named})
+    events.extend(game.fouls.get(day, []))
+    for removal in game.removals.get(day, []):
+        events.append(removal)
+        events.append({"type": "elimination", "seat": removal["seat"], "cause": "removal", "day": day})
+        alive.discard(removal["seat"])
+    for by, target in game.nominations.get(day, []):
+        events.append({"type": "nomination", "day": day, "by": by, "target": target})
+    rounds = game.votes.get(day, [])
     dropped: list[dict[str, list[int]]] = []
-    for day in range(1, last_day + 1):
-        events.append({"type": "phase", "phase": "day", "number": day})
-        if day == 2 and game.best_move is not None:
-            seat, named = game.best_move
-            events.append({"type": "best_move", "seat": seat, "named": named})
-        events.extend(game.fouls.get(day, []))
-        for removal in game.removals.get(day, []):
-            events.append(removal)
-            events.append({"type": "elimination", "seat": removal["seat"], "cause": "removal", "day": day})
-            alive.discard(removal["seat"])
-        for by, target in game.nominations.get(day, []):
-            events.append({"type": "nomination", "day": day, "by": by, "target": target})
-        rounds = game.votes.get(day, [])
-        if day == 1 and rounds and len(rounds[0]) == 1:
-            game.assumptions.append(_("Day 1 had a single candidate, so no vote was held (rfm 4.4.11, mafclub 2.4.3); "
-                                      "the ballots the source recorded are in x_import.dropped_votes."))
-            dropped = [{str(c): v for c, v in r.items()} for r in rounds]
-            rounds = []
+    if day == 1 and rounds and len(rounds[0]) == 1:
+        game.assumptions.append(_("Day 1 had a single candidate, so no vote was held (rfm 4.4.11, mafclub 2.4.3); "
+                                  "the ballots the source recorded are in x_import.dropped_votes."))
+        dropped = [{str(c): v for c, v in r.items()} for r in rounds]
+        rounds = []
+    if rounds:
+        events.append({"type": "phase", "phase": "voting", "number": day})
+    for number, counts in enumerate(rounds, start=1):
+        for candidate, voters in counts.items():
+            events.append({"type": "vote", "day": day, "round": number, "candidate": candidate,
+                           "count": len(voters), "voters": voters})
+    _vote_out(game, day, rounds, alive, events)
+    return dropped
+
+
+def _vote_out(game: _Game, day: int, rounds: list[dict[int, list[int]]], alive: set[int],
+              events: list[dict[str, Any]]) -> None:
+    """Who left by the day's vote: the source's day deaths as eliminations, or where it names none (Polemica)
+    the sole leader of the last round, taken from `alive` without an event."""
+    if game.deaths is None:
         if rounds:
-            events.append({"type": "phase", "phase": "voting", "number": day})
-        for number, counts in enumerate(rounds, start=1):
-            for candidate, voters in counts.items():
-                events.append({"type": "vote", "day": day, "round": number, "candidate": candidate,
-                               "count": len(voters), "voters": voters})
-        if derive:
-            if rounds:
-                final = rounds[-1]
-                top = max((len(v) for v in final.values()), default=0)
-                leaders = [c for c, v in final.items() if len(v) == top]
-                if top and len(leaders) == 1:
-                    alive.discard(leaders[0])
+            final = rounds[-1]
+            top = max((len(v) for v in final.values()), default=0)
+            leaders = [c for c, v in final.items() if len(v) == top]
+            if top and len(leaders) == 1:
+                alive.discard(leaders[0])
+        return
+    voted_out = sorted(s for s, (k, n) in game.deaths.items() if k == "day" and n == day)
+    for seat in voted_out:
+        events.append({"type": "elimination", "seat": seat, "cause": "lift" if len(voted_out) > 1 else "vote",
+                       "day": day})
+        alive.discard(seat)
+
+
+def _lay_out_night(game: _Game, night: int, alive: set[int], events: list[dict[str, Any]]) -> None:
+    """Night `night`'s shooting, checks and deaths appended to `events`; the killed taken from `alive`."""
+    events.append({"type": "phase", "phase": "night", "number": night})
+    shots = game.shots.get(night, {})
+    shooters = sorted(s for s in alive if game.roles.get(s) in BLACK)
+    chosen = {shots.get(s) for s in shooters}
+    target = chosen.pop() if len(chosen) == 1 and shooters else None
+    events.append({"type": "shooting", "night": night, "target": target,
+                   "shots": {str(s): t for s, t in shots.items()}})
+    for by, checked in game.checks.get(night, []):
+        role = game.roles.get(checked)
+        if by == "don":
+            result = "sheriff" if role == "sheriff" else "not_sheriff"
         else:
-            voted_out = sorted(s for s, (k, n) in game.deaths.items() if k == "day" and n == day)
-            for seat in voted_out:
-                events.append({"type": "elimination", "seat": seat, "cause": "lift" if len(voted_out) > 1 else "vote",
-                               "day": day})
-                alive.discard(seat)
-        if day > last_night:
-            break
-        events.append({"type": "phase", "phase": "night", "number": day})
-        shots = game.shots.get(day, {})
-        shooters = sorted(s for s in alive if game.roles.get(s) in BLACK)
-        chosen = {shots.get(s) for s in shooters}
-        target = chosen.pop() if len(chosen) == 1 and shooters else None
-        events.append({"type": "shooting", "night": day, "target": target, "shots": {str(s): t for s, t in shots.items()}})
-        for by, checked in game.checks.get(day, []):
-            role = game.roles.get(checked)
-            if by == "don":
-                result = "sheriff" if role == "sheriff" else "not_sheriff"
-            else:
-                result = "black" if role in BLACK else "red"
-            events.append({"type": "check", "night": day, "by": by, "target": checked, "result": result})
-        if derive:
-            if target is not None:
-                alive.discard(target)
-        else:
-            for seat in sorted(s for s, (k, n) in game.deaths.items() if k == "night" and n == day):
-                events.append({"type": "elimination", "seat": seat, "cause": "shot", "night": day})
-                alive.discard(seat)
-    if game.winner is not None:
-        events.append({"type": "result", "winner": game.winner})
+            result = "black" if role in BLACK else "red"
+        events.append({"type": "check", "night": night, "by": by, "target": checked, "result": result})
+    if game.deaths is None:
+        if target is not None:
+            alive.discard(target)
+        return
+    for seat in sorted(s for s, (k, n) in game.deaths.items() if k == "night" and n == night):
+        events.append({"type": "elimination", "seat": seat, "cause": "shot", "night": night})
+        alive.discard(seat)
+
+
+def _protocol(game: _Game, rules: str, events: list[dict[str, Any]],
+              dropped: list[dict[str, list[int]]]) -> dict[str, Any]:
+    """The protocol dict around the laid-out events, with what the import assumed and kept under x_import."""
     protocol: dict[str, Any] = {"format": FORMAT, "rules": rules}
     if game.game:
         protocol["game"] = game.game
