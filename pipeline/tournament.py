@@ -385,41 +385,11 @@ def run_tournament(
     judges' decisions to roll up (None: no decisions read); `csv_separator`: the CSV's `,` or `;`."""
     speak = say or (lambda _m: None)
     src, base = Path(folder), Path(out)
-    if not src.is_dir():
-        raise UnreadableInput(_("{path}: not a folder of games.", path=src))
-    if engine not in ENGINES:
-        raise UnreadableInput(_("--engine {engine}: not an engine; known: {known}.", engine=engine[:20],
-                                known=", ".join(ENGINES)))
-    if engine == "ray" and not ray_available():
-        raise UnreadableInput(_(CLUSTER_HINT))
-    games, skipped = find_games(src, settings.reuse_observations, foreign=True)
-    for note in skipped:
-        speak(_("tournament: skipped {note}", note=note))
-    if not games:
-        raise UnreadableInput(_("{path}: no game to audit (each needs NAME.mp4, NAME.protocol.json and NAME.seats.json).",
-                                path=src))
-    check_output_folder(base, [src], what="tournament folder")  # never into the games it reads, nor round them
-    games_dir = base / "games"
-    try:
-        games_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UnreadableInput(_("{path}: cannot make the tournament folder there: {detail}.", path=base,
-                                detail=exc.strerror or exc)) from exc
+    _check_source(src, engine)
+    games = _games_of(src, settings, speak)
+    games_dir = _games_folder(base, src)
     preps = {g.name: prepare(g, games_dir, settings) for g in games}
-    runs: dict[str, GameRun] = {}
-    todo: list[AuditTask] = []
-    for name, prep in preps.items():
-        if prep.error is not None:
-            runs[name] = _failed(prep, wording(prep.error))
-            continue
-        earlier = reusable(prep, games_dir)
-        if earlier is not None:
-            done = _read_done(games_dir / f"{name}.done.json") or {}
-            runs[name] = _run(prep, "reused", earlier, done.get("seconds"))
-        else:
-            game = replace(prep.game, protocol=prep.protocol or prep.game.protocol)  # the converted one, if any
-            todo.append(AuditTask(game, rules=settings.rules, nights=settings.nights, model=settings.model,
-                                  vision_jobs=1 if engine == "ray" else None))
+    runs, todo = _plan(preps, games_dir, settings, engine, wording)
     workers = max(1, jobs or os.cpu_count() or 1)
     videos = {t.name: t.game.video for t in todo if t.game.observations is None and t.game.video is not None}
     for name, why in probe_videos(videos, workers).items():  # a video that hangs the demuxer costs its game only
@@ -434,6 +404,74 @@ def run_tournament(
     earlier_run = read_progress(base)  # a run killed mid-way left "running": it is said to be stopped
     if earlier_run is not None and not earlier_run.get("running") and earlier_run.get("stopped"):
         write_atomic(base / "progress.json", dumps(earlier_run))
+    _audit(todo, preps, runs, base, engine=engine, workers=workers, address=address, speak=speak, wording=wording)
+    store = Store(decisions_db) if decisions_db is not None else None
+    tournament = build_tournament_report(
+        runs.values(), decisions=(lambda r: _decisions(store, r)) if store else None, threshold=default_least(),
+        created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), folder=str(src.resolve()), code_version=code_version(),
+    )
+    write_reports(base, tournament, csv_separator)
+    return tournament
+
+
+def _check_source(src: Path, engine: str) -> None:
+    """Refuse a run that cannot start (no folder, no such engine, Ray not installed) before anything is written."""
+    if not src.is_dir():
+        raise UnreadableInput(_("{path}: not a folder of games.", path=src))
+    if engine not in ENGINES:
+        raise UnreadableInput(_("--engine {engine}: not an engine; known: {known}.", engine=engine[:20],
+                                known=", ".join(ENGINES)))
+    if engine == "ray" and not ray_available():
+        raise UnreadableInput(_(CLUSTER_HINT))
+
+
+def _games_of(src: Path, settings: Settings, speak: Say) -> list[GameFiles]:
+    """The games of the folder, each file it skipped said aloud; refused where it holds no game at all."""
+    games, skipped = find_games(src, settings.reuse_observations, foreign=True)
+    for note in skipped:
+        speak(_("tournament: skipped {note}", note=note))
+    if not games:
+        raise UnreadableInput(_("{path}: no game to audit (each needs NAME.mp4, NAME.protocol.json and NAME.seats.json).",
+                                path=src))
+    return games
+
+
+def _games_folder(base: Path, src: Path) -> Path:
+    """OUT/games, made where missing; OUT is never inside the games it reads nor round them."""
+    check_output_folder(base, [src], what="tournament folder")
+    games_dir = base / "games"
+    try:
+        games_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UnreadableInput(_("{path}: cannot make the tournament folder there: {detail}.", path=base,
+                                detail=exc.strerror or exc)) from exc
+    return games_dir
+
+
+def _plan(preps: Mapping[str, Prepared], games_dir: Path, settings: Settings, engine: str,
+          wording: Callable[[str], str]) -> tuple[dict[str, GameRun], list[AuditTask]]:
+    """What each game needs: already failed, reused from an earlier run with the same fingerprint, or a task."""
+    runs: dict[str, GameRun] = {}
+    todo: list[AuditTask] = []
+    for name, prep in preps.items():
+        if prep.error is not None:
+            runs[name] = _failed(prep, wording(prep.error))
+            continue
+        earlier = reusable(prep, games_dir)
+        if earlier is not None:
+            done = _read_done(games_dir / f"{name}.done.json") or {}
+            runs[name] = _run(prep, "reused", earlier, done.get("seconds"))
+        else:
+            game = replace(prep.game, protocol=prep.protocol or prep.game.protocol)  # the converted one, if any
+            todo.append(AuditTask(game, rules=settings.rules, nights=settings.nights, model=settings.model,
+                                  vision_jobs=1 if engine == "ray" else None))
+    return runs, todo
+
+
+def _audit(todo: list[AuditTask], preps: Mapping[str, Prepared], runs: dict[str, GameRun], base: Path, *,
+           engine: str, workers: int, address: str | None, speak: Say, wording: Callable[[str], str]) -> None:
+    """Run the tasks on the engine, each result into `runs` and OUT/games as it comes, progress.json kept up to
+    date; a run stopped (Ctrl-C, SIGTERM) or broken says so there before the exception goes on."""
     with ExitStack() as stack:
         stack.enter_context(stopping_on_sigterm())
         if engine == "ray" and todo:
@@ -445,7 +483,7 @@ def run_tournament(
         try:
             for result in results:
                 prep = preps[result.name]
-                runs[result.name] = _finish(prep, result, games_dir, wording)
+                runs[result.name] = _finish(prep, result, base / "games", wording)
                 progress.done(prep, runs[result.name].status == "failed")
                 write_atomic(base / "progress.json", dumps(progress.to_json()))
         except BaseException as exc:  # stopped (Ctrl-C, SIGTERM) or broken: never left saying "running"
@@ -453,13 +491,6 @@ def run_tournament(
                    else _("stopped by an error ({error})", error=type(exc).__name__))
             write_atomic(base / "progress.json", dumps(progress.stopped(why)))
             raise
-    store = Store(decisions_db) if decisions_db is not None else None
-    tournament = build_tournament_report(
-        runs.values(), decisions=(lambda r: _decisions(store, r)) if store else None, threshold=default_least(),
-        created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), folder=str(src.resolve()), code_version=code_version(),
-    )
-    write_reports(base, tournament, csv_separator)
-    return tournament
 
 
 def _decisions(store: Store, run: GameRun) -> Mapping[str, Decision] | None:
