@@ -226,6 +226,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def render(game: Game) -> None:
+    """The calibration tab: where the zones start from, the picture to click them into place, and saving the map."""
     st.header(words.t("Seat calibration"))
     camera_picker(game)
     if game.video_meta is None:
@@ -239,6 +240,24 @@ def render(game: Game) -> None:
     frame = min(state.frame(), game.video_meta.frame_count - 1)
     with state.video(game) as source:
         image = source.frame_at(frame)
+    start_from, found = _start_picker(game)
+    target = _click_target(own=start_from != ELLIPSE)
+    _shape_inputs(w, h)
+    params = {k: float(st.session_state[k]) for k in PARAMS}
+    base = {OWN: game.seat_map, FOUND_START: found.seat_map if found is not None else None}.get(start_from)
+    seat_map = build_map((w, h), params, bool(st.session_state.get("calib_clockwise", True)),
+                         st.session_state.get(MOVES, {}), base=base)
+    st.session_state["_calib_centres"] = {n: tuple(s.zone.mean(axis=0)) for n, s in seat_map.seats.items()}
+    preview = draw_overlay(image, seat_map=seat_map, caption=f"#{frame}")  # the overlay's font has Latin letters only
+    st.altair_chart(click_chart(encode_jpeg(preview, 80), (w, h)), key=CLICK, on_select=lambda: _apply_click(target, (w, h)),
+                    selection_mode="spot")
+    st.caption(words.t("Click the picture to place what is chosen above; fine-tune with the numbers."))
+    _save_panel(game, seat_map, frame)
+
+
+def _start_picker(game: Game) -> tuple[str, FoundMap | None]:
+    """Which zones the page starts from (one of OWN, FOUND_START, ELLIPSE) and the map found from the video, if
+    any; a game without a seat map has the finder run on its video once, so it never starts from a bare ellipse."""
     if st.button(words.t("Find seats from the video"), key="calib_find",
                  help=_("Where each player's hand rests during the protocol's votes becomes that seat's zone.")):
         find_seats_now(game)
@@ -247,14 +266,22 @@ def render(game: Game) -> None:
     found = found_map(game)
     starts = ([OWN] if game.seat_map is not None else []) + ([FOUND_START] if found is not None else []) + [ELLIPSE]
     start_from = st.radio(words.t("Start from"), starts, horizontal=True, key=START, format_func=_)
-    own = start_from != ELLIPSE
     if start_from == FOUND_START and found is not None:
         found_panel(game, found)
+    return start_from, found
+
+
+def _click_target(own: bool) -> str | int:
+    """What a click on the picture places: a seat's zone, or (on the ellipse) also the centre or seat 1."""
     places: list[str | int] = list(range(1, 11))
     if st.session_state.get("calib_target") not in (places if own else [CENTRE, SEAT1, *places]):
         st.session_state.pop("calib_target", None)
-    target = st.radio(words.t("A click on the picture places"), places if own else [CENTRE, SEAT1, *places],
-                      horizontal=True, key="calib_target", format_func=_target_words)
+    return st.radio(words.t("A click on the picture places"), places if own else [CENTRE, SEAT1, *places],
+                    horizontal=True, key="calib_target", format_func=_target_words)
+
+
+def _shape_inputs(w: int, h: int) -> None:
+    """The ellipse's numbers to fine-tune by hand (kept in the session under PARAMS) and the reset of zone moves."""
     cols = st.columns(4)  # whole pixels and degrees: no «960.00» with an English decimal point on a Russian page
     cols[0].number_input(words.t("centre x"), 0.0, float(w), key="calib_cx", step=5.0, format="%.0f")
     cols[0].number_input(words.t("centre y"), 0.0, float(h), key="calib_cy", step=5.0, format="%.0f")
@@ -266,15 +293,10 @@ def render(game: Game) -> None:
     cols[3].number_input(words.t("seat 1 y"), 0.0, float(h), key="calib_s1y", step=5.0, format="%.0f")
     if cols[3].button(words.t("Reset zone moves"), key="calib_reset"):
         st.session_state[MOVES] = {}
-    params = {k: float(st.session_state[k]) for k in PARAMS}
-    base = {OWN: game.seat_map, FOUND_START: found.seat_map if found is not None else None}.get(start_from)
-    seat_map = build_map((w, h), params, bool(st.session_state.get("calib_clockwise", True)),
-                         st.session_state.get(MOVES, {}), base=base)
-    st.session_state["_calib_centres"] = {n: tuple(s.zone.mean(axis=0)) for n, s in seat_map.seats.items()}
-    preview = draw_overlay(image, seat_map=seat_map, caption=f"#{frame}")  # the overlay's font has Latin letters only
-    st.altair_chart(click_chart(encode_jpeg(preview, 80), (w, h)), key=CLICK, on_select=lambda: _apply_click(target, (w, h)),
-                    selection_mode="spot")
-    st.caption(words.t("Click the picture to place what is chosen above; fine-tune with the numbers."))
+
+
+def _save_panel(game: Game, seat_map: SeatMap, frame: int) -> None:
+    """The file to save the map to, the tick that allows replacing one already there, and the save button."""
     default_path, path_key = _save_path(game)
     path = st.text_input(words.t("Save the seat map as"), value=str(default_path), key=path_key)
     target_file, refused = _save_target(game, path, default_path.parent)
@@ -285,27 +307,33 @@ def render(game: Game) -> None:
         label = (words.t("Replace the game's seat map at {path} (its zones are lost)", path=path) if in_use
                  else words.t("Replace an existing seat map at {path} (its zones are lost)", path=path))
         replace_ok = st.checkbox(label, key="calib_replace")
-    if st.button(words.t("Save seat map and use it"), key="calib_save", type="primary"):
-        if target_file is None:
-            st.error(words.t("Give the file to save the seat map to first (the «Save the seat map as» box)."))
-            return
-        if refused is not None:
-            st.error(words.t("Not saved: {why}", why=refused))
-            return
-        if not replace_ok:
-            st.error(words.t("Not saved: {path} already holds a seat map. Tick «Replace …» above to overwrite it, "
-                             "or give another file name.", path=path))
-            return
-        try:
-            same_kind(target_file, "stopframe-seats/1", "a seat map", format_of)
-            saved = save_seat_map(seat_map, str(check_output(target_file, game_inputs(game, seats=False),
-                                                             what="seat map")))
-        except (OSError, StopframeError) as exc:
-            st.error(words.t("Could not save the seat map to {path}: {why}", path=path, why=exc))
-            return
-        spec = game.spec
-        state.open_spec(GameSpec(spec.protocol, spec.video, str(saved), None, spec.profile))
-        st.session_state[state.FRAME] = frame
-        st.session_state.pop("calib_replace", None)
-        st.success(words.t("Saved {path}; the game now uses it (analyse the video again to use the new zones).",
-                           path=saved))
+    if not st.button(words.t("Save seat map and use it"), key="calib_save", type="primary"):
+        return
+    if target_file is None:
+        st.error(words.t("Give the file to save the seat map to first (the «Save the seat map as» box)."))
+        return
+    if refused is not None:
+        st.error(words.t("Not saved: {why}", why=refused))
+        return
+    if not replace_ok:
+        st.error(words.t("Not saved: {path} already holds a seat map. Tick «Replace …» above to overwrite it, "
+                         "or give another file name.", path=path))
+        return
+    _save(game, seat_map, frame, target_file, path)
+
+
+def _save(game: Game, seat_map: SeatMap, frame: int, target_file: Path, path: str) -> None:
+    """Write the map (never over a file of another kind nor one of the game's inputs) and open the game on it."""
+    try:
+        same_kind(target_file, "stopframe-seats/1", "a seat map", format_of)
+        saved = save_seat_map(seat_map, str(check_output(target_file, game_inputs(game, seats=False),
+                                                         what="seat map")))
+    except (OSError, StopframeError) as exc:
+        st.error(words.t("Could not save the seat map to {path}: {why}", path=path, why=exc))
+        return
+    spec = game.spec
+    state.open_spec(GameSpec(spec.protocol, spec.video, str(saved), None, spec.profile))
+    st.session_state[state.FRAME] = frame
+    st.session_state.pop("calib_replace", None)
+    st.success(words.t("Saved {path}; the game now uses it (analyse the video again to use the new zones).",
+                       path=saved))
