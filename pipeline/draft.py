@@ -36,7 +36,15 @@ from review.audit.draft import (
     partial_problems,
     refusals,
 )
-from review.audit.draft_nights import NOT_OBSERVED, NightsRead, read_shootings, with_shots
+from review.audit.draft_nights import (
+    NO_NIGHT,
+    NOT_OBSERVED,
+    NightsRead,
+    read_shootings,
+    timed_shootings,
+    with_shots,
+)
+from review.audit.night import night_windows, observe_spans
 from review.game.profiles import Profile, get_profile
 from review.game.protocol import load_protocol, validate
 from review.game.timeline import WINDOW_LEAD_S, WINDOW_TAIL_S
@@ -163,11 +171,12 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
                seats: str | os.PathLike[str] | None = None, rules: str | None = None,
                observations: str | os.PathLike[str] | None = None, model: str = "full",
                progress: Say | None = None, observer: Observer = VISION,
-               nights_of: dict[str, Any] | None = None) -> GameDraft:
+               nights_of: dict[str, Any] | None = None, look_at_nights: bool = False) -> GameDraft:
     """Everything `stopframe draft` does for one game. Raises InvalidInput (exit 1) for a PARTIAL the rules refuse
     or a draft that cannot be made valid (every problem in the message), UnreadableInput (exit 2) for a file
     that cannot be read. `nights_of`: the protocol whose shootings the nights are read for (default: the
-    PARTIAL's; a sheet passes one with every night it shows)."""
+    PARTIAL's; a sheet passes one with every night it shows). `look_at_nights`: without saved observations, read the
+    nights' shots from the video itself, in the nights the music marks (slower; the seat map needs raise zones)."""
     say = progress or (lambda _msg: None)
     video_path = Path(video)
     if not video_path.is_file():
@@ -214,9 +223,32 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
     say(ngettext("draft: {n} vote event added, {untimed} left untimed, under {profile}.",
                  "draft: {n} vote events added, {untimed} left untimed, under {profile}.", result.added,
                  untimed=len(result.untimed), profile=profile.id))
-    nights = _nights(nights_of or proto.data, obs_json, profile)
-    result.data = _with_shots(result.data, nights)
-    return GameDraft(result, heard, len(heard_cues), found, nights)
+    if obs_json is None and look_at_nights:
+        shootings = _nights_seen(video_path, seat_map, nights, nights_of or proto.data, profile, model, say, observer)
+    else:
+        shootings = _nights(nights_of or proto.data, obs_json, profile)
+    result.data = _with_shots(result.data, shootings)
+    return GameDraft(result, heard, len(heard_cues), found, shootings)
+
+
+def _nights_seen(video: Path, seat_map: SeatMap, stretches: list[tuple[float, float]], data: dict[str, Any],
+                 profile: Profile, model: str, say: Say, observer: Observer) -> NightsRead:
+    """The nights' shots read from the video itself, as `stopframe audit --nights` reads a timed protocol's: each
+    shooting is first timed by the count heard in its night (the nights the music marks), and then only the
+    shootings' own stretches are looked at (review.audit.night.night_windows): a whole night looked at holds
+    hands raised for other things. No night heard, or no count in one: nothing to look at."""
+    from vision.night import hear_counts
+
+    if not stretches:
+        return NightsRead(unread=NO_NIGHT)
+    words, _spans = hear_counts(video, stretches)
+    timed = timed_shootings(data, words, stretches, profile)
+    shootings, checks = observe_spans(night_windows(timed, profile))
+    if not shootings:
+        return NightsRead(unread=NO_NIGHT)
+    say(ngettext("draft: looking at {n} night for the shots …", "draft: looking at {n} nights for the shots …",
+                 len(shootings)))
+    return read_shootings(timed, observer.nights(video, seat_map, shootings, checks, model=model), profile)
 
 
 def _nights(data: dict[str, Any], obs_json: dict[str, Any] | None, profile: Profile) -> NightsRead:

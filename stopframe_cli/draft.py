@@ -1,6 +1,7 @@
 """`stopframe draft`: a partial protocol's votes drafted from the video (spec §6).
 
     stopframe draft VIDEO --protocol PARTIAL [--seats S] [--rules ID] --out DRAFT [--observations OBS] [--model full|lite]
+                    [--nights]
 
 The judge types what only a person knows (players, nominations, phases, nights); the draft adds every vote:
 its times from the judge's voice, its voters and count from the hands in time (pipeline.draft). The DRAFT
@@ -38,6 +39,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", required=True, metavar="DRAFT", help=_("where to write the drafted protocol (atomically)"))
     p.add_argument("--observations", metavar="OBS", help=_("saved observations of this video (skip looking at it)"))
     p.add_argument("--model", choices=("full", "lite"), default="full", help=_("hand landmark model (default full)"))
+    p.add_argument("--nights", action="store_true",
+                   help=_("also read the nights' shots from the video, in the nights the music marks (slower; the "
+                          "seat map needs raise zones; with --observations, their night reading is used)"))
     p.set_defaults(func=run)
 
 
@@ -54,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
             raise UnreadableInput(_("--out {out} is the {name} file {given}: the draft never overwrites an input; "
                                     "choose another --out file.", out=args.out, name=name, given=given))
     made = draft_game(video=args.video, protocol=args.protocol, seats=args.seats, rules=args.rules,
-                      observations=args.observations, model=args.model, progress=progress)
+                      observations=args.observations, model=args.model, progress=progress,
+                      look_at_nights=args.nights)
     data = dict(made.draft.data)
     if made.draft.untimed:
         data["x_draft_untimed"] = made.draft.untimed

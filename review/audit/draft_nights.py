@@ -104,6 +104,15 @@ def night_stretches(seen: NightSeen) -> list[tuple[float, float]] | None:
     return merged(seen.windows, NIGHT_GAP_S)
 
 
+def timed_shootings(data: Mapping[str, Any], words: Sequence[float], stretches: Sequence[tuple[float, float]],
+                    profile: Profile) -> dict[str, Any]:
+    """A copy of `data` whose untimed shootings have the time of the count heard in their night (`words`: the
+    onsets heard in the night `stretches`, vision.night.hear_counts): what the night audit needs to know where
+    to look, before anything is looked at."""
+    return _timed(data, NightSeen(words=tuple(words), windows=tuple(stretches)), merged(stretches, NIGHT_GAP_S),
+                  profile)
+
+
 def _timed(data: Mapping[str, Any], seen: NightSeen, stretches: Sequence[tuple[float, float]] | None,
            profile: Profile) -> dict[str, Any]:
     """A copy of `data` whose untimed shootings have the time of their count: the k-th night stretch of the video

@@ -20,6 +20,7 @@ from contract import i18n
 from contract.errors import StopframeError
 from contract.jsonio import format_of, write_atomic
 from contract.outputs import check_output
+from contract.seats import load_seat_map
 from review.cases.club_exports import FORMATS
 from review.cases.pdf import chromium, write_pdf
 from review.cases.sheet import Sheet, SheetProblem, new_protocol
@@ -296,11 +297,32 @@ def _video_times(sheet_id: str, sheet: Sheet) -> None:
 # ------------------------------------------------------------------------------------- votes from the video
 
 
-def _draft(source: DraftSource, sheet_id: str, progress: Callable[[str], None] | None = None) -> None:
+def _nights_choice(source: DraftSource) -> bool:
+    """Whether the draft should also read the nights' shots from the video: offered where no saved analysis holds
+    them, and only with a seat map that marks where each seat raises its hand (a map found from the video has none)."""
+    if source.observations is not None:
+        return False  # the saved analysis's night reading is used, as it is
+    raising = False
+    if source.seats is not None:
+        try:
+            raising = any(seat.raise_ is not None for seat in load_seat_map(source.seats).seats.values())
+        except StopframeError:
+            raising = False
+    return st.checkbox(t("Also read the nights' shots from the video (slower)"), key="sheet_draft_nights",
+                       disabled=not raising,
+                       help=t("The raised hands in each night the music marks, each night's shooting timed by the "
+                              "count heard in it.") if raising else
+                       t("Needs the game's seat map with the seats' raise zones (Seat calibration): open this "
+                         "video as the game with that map."))
+
+
+def _draft(source: DraftSource, sheet_id: str, progress: Callable[[str], None] | None = None,
+           nights: bool = False) -> None:
     """Draft the votes and the nights' shots of the sheet as it stands from its game's video (pipeline.draft, as
     `stopframe draft`); the proposals are kept in the store beside the sheet (so a reload keeps them and the
     judge's choices), nothing enters the sheet. A draft that cannot be made is said, the one before it kept.
-    `progress` hears each step the draft tells (listening, finding the seats, the frames looked at)."""
+    `progress` hears each step the draft tells (listening, finding the seats, the frames looked at); `nights`: read
+    the nights' shots from the video too."""
     from pipeline.draft import draft_game
 
     sheet = book().load(sheet_id)
@@ -308,7 +330,7 @@ def _draft(source: DraftSource, sheet_id: str, progress: Callable[[str], None] |
                            json.dumps(sheet.protocol(), ensure_ascii=False))
     try:
         made = draft_game(video=source.video, protocol=partial, seats=source.seats, observations=source.observations,
-                          nights_of=shooting_protocol(sheet), progress=progress)
+                          nights_of=shooting_protocol(sheet), progress=progress, look_at_nights=nights)
     except StopframeError as exc:
         st.session_state[DRAFT_ERROR] = {"sheet": sheet_id, "video": source.video, "error": str(exc)}
         return
@@ -482,10 +504,11 @@ def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedShee
             st.caption(t("From {video}: the judge's voice gives each vote's times, the hands its voters and count. "
                          "Type the sheet first (players, nominations, nights); nothing enters it until you accept it.",
                          video=Path(source.video).name))
+            nights = _nights_choice(source)
             if st.button(t("Draft the votes"), key="sheet_draft_run"):
                 with st.spinner(t("Listening to the judge and reading the hands…")):
                     step = st.empty()  # the draft's latest step, so a long reading of a new video is seen moving
-                    _draft(source, sheet_id, lambda said: step.caption(md(said)))
+                    _draft(source, sheet_id, lambda said: step.caption(md(said)), nights)
                     step.empty()  # done: the cards below say what it found (its closing count is the command line's)
                 saved = book().draft(sheet_id)
         failed = st.session_state.get(DRAFT_ERROR) or {}
@@ -499,7 +522,8 @@ def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedShee
 def _nights_said(held: dict) -> None:
     """Why the nights' shots are not proposed, in one sentence, where they are not."""
     why = {"not_observed": t("The nights' shots are not proposed: this video has no saved analysis of its nights "
-                             "(the draft reads the day's hands only); analyse the game with its nights (--nights)."),
+                             "and the draft did not look at them; tick «Also read the nights' shots from the video» "
+                             "and draft again."),
            "not_analysed": t("The nights' shots are not proposed: this video's saved analysis was made without its "
                              "nights (--nights)."),
            "no_night": t("The nights' shots are not proposed: the analysis of the nights sees no night in this video.")}

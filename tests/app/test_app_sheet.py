@@ -419,3 +419,33 @@ def test_the_draft_speaks_russian(data: Path) -> None:
         ok(at)
     assert any(e.label == "Решено: 2 предложения" for e in at.expander)
     assert leftovers(at, "ru", names) == []
+
+
+def test_the_nights_are_read_from_the_video_only_when_asked_and_only_with_raise_zones(data: Path,
+                                                                                      tmp_path: Path) -> None:
+    """Reading the nights from the video is slow, so the judge asks for it; it needs the seats' raise zones, which a
+    map found from the video lacks; with a saved analysis its night reading is used and nothing is asked."""
+    folder = tmp_path / "game"  # the sample game without its saved analysis beside it
+    folder.mkdir()
+    (folder / "sample_game.mp4").symlink_to(SAMPLE_PROTOCOL.with_name("sample_game.mp4"))
+    protocol = folder / SAMPLE_PROTOCOL.name
+    protocol.write_text(SAMPLE_PROTOCOL.read_text(encoding="utf-8"), encoding="utf-8")
+    video = str(folder / "sample_game.mp4")
+    seats = SAMPLE_PROTOCOL.with_name("sample_game.seats.json")
+    no_raise = tmp_path / "no_raise.seats.json"
+    plain = json.loads(seats.read_text(encoding="utf-8"))
+    plain["seats"] = {n: {"zone": s["zone"]} for n, s in plain["seats"].items()}
+    no_raise.write_text(json.dumps(plain), encoding="utf-8")
+    shown = {}
+    for name, spec in (("raise zones", GameSpec(str(protocol), video=video, seats=str(seats))),
+                       ("none", GameSpec(str(protocol), video=video, seats=str(no_raise))),
+                       ("saved", GameSpec(str(protocol), video=video, seats=str(seats),
+                                          observations=str(SAMPLE_OBSERVATIONS)))):
+        at = _draft_page(spec)
+        at.button(key="sheet_new_start").click().run()
+        sheet_id = at.session_state["sheet_id"]
+        at.text_input(key=f"sheet_video_{sheet_id}").input(video).run()
+        ok(at)
+        box = [c for c in at.checkbox if c.key == "sheet_draft_nights"]
+        shown[name] = (len(box), box[0].disabled, box[0].value) if box else (0,)
+    assert shown == {"raise zones": (1, False, False), "none": (1, True, False), "saved": (0,)}

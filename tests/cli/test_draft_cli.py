@@ -206,6 +206,10 @@ def test_the_nights_shots_the_saved_analysis_shows_are_in_the_draft_beside_the_j
     for night, e in shootings.items():
         assert abs(e["t"] - bundled[night]["t"]) < 0.1, (night, e["t"])  # the count's first number heard
         assert e["target"] == bundled[night]["target"]
+    again = tmp_path / "again.protocol.json"  # --nights with saved observations: their reading, nothing looked at
+    code, _out, err = run_cli(capsys, "--lang", "en", "draft", VIDEO, "--protocol", partial, "--seats", SEATS,
+                              "--observations", SAMPLE_OBSERVATIONS, "--nights", "--out", again)
+    assert code == 0 and "nights for the shots" not in err and json.loads(again.read_text(encoding="utf-8")) == draft
 
 
 def test_saved_observations_without_the_nights_say_so_in_the_draft(fixture_ok, tmp_path: Path, capsys) -> None:
@@ -253,3 +257,52 @@ def test_a_seat_map_the_draft_found_sure_or_the_judge_gave_adds_no_warning() -> 
     assert FoundSeats(outline=True).words() == []
     assert FoundSeats.from_json(FoundSeats(False, (3,)).to_json()) == FoundSeats(False, (3,))
     assert len(FoundSeats(False, (3,)).words()) == 2
+
+
+class _SavedVision:
+    """The sample game's vision as its saved analysis holds it (the day's hands and the nights' reading), recording
+    which stretches the draft asks it to look at."""
+
+    def __init__(self) -> None:
+        from contract.observations import load_observations
+
+        self.saved = load_observations(SAMPLE_OBSERVATIONS)
+        self.nights_json = json.loads(SAMPLE_OBSERVATIONS.read_text(encoding="utf-8"))
+        self.asked: list[tuple[list, list]] = []
+
+    def day(self, video: Path, seat_map: Any, windows: Any, *, model: str, progress: Any) -> Any:
+        return self.saved
+
+    def nights(self, video: Path, seat_map: Any, shootings: Any, checks: Any, *, model: str) -> dict[str, Any]:
+        self.asked.append((list(shootings), list(checks)))
+        return {k: self.nights_json[k] for k in ("x_raised", "x_shown_numbers", "x_night_windows", "x_night_words")}
+
+    def video_clock(self, video: Path) -> Any:
+        return None
+
+
+def test_a_paper_sheets_nights_are_timed_by_the_count_heard_then_only_their_shootings_looked_at(
+        fixture_ok, tmp_path: Path) -> None:
+    """A paper sheet holds its shootings without a time or the shots. Asked to read the nights from the video, the
+    draft first times each shooting by the judge's count heard in the night the music marks, and then asks vision
+    for those shootings' stretches only — the ones `stopframe audit --nights` looks at on the timed protocol (a
+    whole night holds hands raised for other things) — and proposes each night's shots (rfm 4.5.4–4.5.5)."""
+    from pipeline.draft import draft_game
+    from review.audit.night import night_windows, observe_spans
+    from review.game.profiles import get_profile
+
+    data = truth()
+    data["events"] = [{k: v for k, v in e.items() if k not in ("t", "shots")} if e.get("type") == "shooting" else e
+                      for e in data["events"] if e.get("type") not in VOTE_TYPES]
+    partial = tmp_path / "sheet.protocol.json"
+    partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    vision = _SavedVision()
+    made = draft_game(video=VIDEO, protocol=partial, seats=SEATS, observer=vision, look_at_nights=True)
+    (shootings, checks), = vision.asked
+    played, checked = observe_spans(night_windows(truth(), get_profile("rfm")))
+    assert len(shootings) == len(played) == 3 and checks == checked  # the sheet's checks keep their own times
+    assert all(abs(a - b) < 0.2 and abs(c - d) < 0.2 for (a, c), (b, d) in zip(shootings, played, strict=True))
+    shots = {s.night: (s.target, s.shots) for s in made.nights.shots}
+    assert shots == {1: (10, {"2": 10, "7": 10, "9": 10}), 2: (None, {"2": 4, "7": 8}), 3: (4, {"7": 4})}
+    assert draft_game(video=VIDEO, protocol=partial, seats=SEATS, observer=_SavedVision()).nights.unread == \
+        "not_observed"  # not asked: the day's hands only
