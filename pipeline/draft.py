@@ -13,7 +13,7 @@ The nights' shots come from the saved observations' night reading (`stopframe au
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ from review.audit.draft_nights import (
     with_shots,
 )
 from review.audit.night import night_windows, observe_spans
+from review.game.engine import initial_state, step
 from review.game.profiles import Profile, get_profile
 from review.game.protocol import load_protocol, validate
 from review.game.timeline import WINDOW_LEAD_S, WINDOW_TAIL_S
@@ -228,7 +229,21 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
     else:
         shootings = _nights(nights_of or proto.data, obs_json, profile)
     result.data = _with_shots(result.data, shootings)
+    if found is not None and found.guessed:  # a seat that had left before the video's votes has nothing to miss
+        seated = at_table_when_filmed(result.data, profile)
+        found = replace(found, guessed=tuple(n for n in found.guessed if seated is None or n in seated))
     return GameDraft(result, heard, len(heard_cues), found, shootings)
+
+
+def at_table_when_filmed(data: dict[str, Any], profile: Profile) -> frozenset[int] | None:
+    """The seats still at the table at the first vote the protocol times (None: it times none): the players whose
+    hands the video's votes can show."""
+    state = initial_state(data)
+    for index, event in enumerate(data.get("events", [])):
+        if event.get("type") in VOTE_TYPES and isinstance(event.get("cutoff"), int | float):
+            return frozenset(state.at_table)
+        state, _problems = step(profile, state, index, event)
+    return None
 
 
 def _nights_seen(video: Path, seat_map: SeatMap, stretches: list[tuple[float, float]], data: dict[str, Any],

@@ -306,3 +306,19 @@ def test_a_paper_sheets_nights_are_timed_by_the_count_heard_then_only_their_shoo
     assert shots == {1: (10, {"2": 10, "7": 10, "9": 10}), 2: (None, {"2": 4, "7": 8}), 3: (4, {"7": 4})}
     assert draft_game(video=VIDEO, protocol=partial, seats=SEATS, observer=_SavedVision()).nights.unread == \
         "not_observed"  # not asked: the day's hands only
+
+
+def test_the_seats_a_video_of_later_days_can_show_are_those_still_at_the_table_at_its_first_timed_vote() -> None:
+    """A video that begins on day 2 cannot show the hands of the player voted out on day 1 (seat 6) or shot that
+    night (seat 10): a seat map found from it leaves their chairs empty, which is no vote missed (a player who has
+    left the game votes no more)."""
+    from pipeline.draft import at_table_when_filmed
+    from review.game.profiles import get_profile
+
+    data, rfm = truth(), get_profile("rfm")
+    assert at_table_when_filmed(data, rfm) == frozenset(range(1, 11))
+    day2 = dict(data, events=[{k: v for k, v in e.items() if k != "cutoff"} if e.get("day") == 1 else e
+                              for e in data["events"]])
+    assert at_table_when_filmed(day2, rfm) == frozenset(range(1, 11)) - {6, 10}
+    untimed = dict(data, events=[{k: v for k, v in e.items() if k != "cutoff"} for e in data["events"]])
+    assert at_table_when_filmed(untimed, rfm) is None
