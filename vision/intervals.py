@@ -227,6 +227,19 @@ def runs_from_sightings(
     return runs
 
 
+def by_picture(s: Sighting) -> Sighting:
+    """A sighting the picture reader read a thumb on, with the form that reading gives (its sign) and its size as
+    the reading's margin; any other as it is."""
+    if not s.present or s.thumb is None:
+        return s
+    return replace(s, pose="thumb_up_fist" if s.thumb > 0 else "fist", pose_margin=min(1.0, abs(s.thumb)))
+
+
+def by_landmarks(s: Sighting) -> Sighting:
+    """A sighting with the picture's thumb reading dropped: its landmarks' form decides, and the reading nothing."""
+    return replace(s, thumb=None) if s.thumb is not None else s
+
+
 def agreed_fist(run: Run, raw: Sequence[Sighting]) -> Run:
     """A resting fist's form from what the frames it rests on agree on, over the form each frame gave on its own.
     `raw`: the seat's sightings of the window as detected (each with its landmarks' pose and, on a fist, the
@@ -241,10 +254,9 @@ def agreed_fist(run: Run, raw: Sequence[Sighting]) -> Run:
     read = [s.thumb for s in frames if s.pose in FISTS and s.thumb is not None]
     if read and float(np.mean([abs(d) >= THUMB_SURE for d in read])) >= SURE_RUN:
         form = "thumb_up_fist" if float(np.mean(read)) > 0 else "fist"
-        as_read = [replace(s, pose="thumb_up_fist" if s.thumb > 0 else "fist", pose_margin=min(1.0, abs(s.thumb)))
-                   if s.pose in FISTS and s.thumb is not None else s for s in frames]
+        as_read = [by_picture(s) if s.pose in FISTS else s for s in frames]
         return replace(run, pose=form, pose_share=round(pose_share(as_read, form), 3))
     if frames and sum(s.pose == "thumb_up_fist" for s in frames) >= LANDMARK_THUMB * len(frames):
-        landmarks = [replace(s, thumb=None) for s in frames]
+        landmarks = [by_landmarks(s) for s in frames]
         return replace(run, pose="thumb_up_fist", pose_share=round(pose_share(landmarks, "thumb_up_fist"), 3))
     return run

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 import numpy as np
 
@@ -28,6 +27,8 @@ from vision.intervals import (
     Run,
     Sighting,
     agreed_fist,
+    by_landmarks,
+    by_picture,
     runs_from_sightings,
 )
 from vision.options import DEFAULT, VisionOptions
@@ -166,12 +167,8 @@ def settle_thumbs(seen: dict[int, list[Sighting]]) -> dict[int, list[Sighting]]:
     """Every fist of one window read by the picture (vision.thumb) where its reader knows the footage; by
     the landmarks, as detected, elsewhere (the picture's readings then dropped: they decide nothing)."""
     decisions = [s.thumb for sightings in seen.values() for s in sightings if s.present and s.thumb is not None]
-    if not knows_footage(decisions):
-        return {n: [replace(s, thumb=None) if s.thumb is not None else s for s in sightings]
-                for n, sightings in seen.items()}
-    return {n: [replace(s, pose="thumb_up_fist" if s.thumb > 0 else "fist", pose_margin=min(1.0, abs(s.thumb)))
-                if s.present and s.thumb is not None else s for s in sightings]
-            for n, sightings in seen.items()}
+    settle = by_picture if knows_footage(decisions) else by_landmarks
+    return {n: [settle(s) for s in sightings] for n, sightings in seen.items()}
 
 
 def watch_window(video: VideoSource, detector: SeatDetector, a: float, b: float, stats: dict,

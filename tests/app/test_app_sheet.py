@@ -149,34 +149,31 @@ def test_a_days_voting_time_on_the_video_is_kept_and_a_wrong_one_said_in_russian
         assert page("ru").text_input(key=box_key(sheet_id, "voting_at.1")).value == "1:75"  # as typed, after a reload
 
 
-def test_a_draft_that_could_not_tell_the_days_apart_says_what_one_time_would_do(data: Path) -> None:
+def _kept_draft(**held: object) -> AppTest:
+    """The page in Russian on a new sheet whose kept draft proposes nothing and says `held` of how it was made."""
     at = page("ru")
     with i18n.using("ru"):
         at.button(key="sheet_new_start").click().run()
-        sheet_id = at.session_state["sheet_id"]
-        SheetStore(Store(default_db_path())).keep_draft(sheet_id, {
-            "proposals": [], "untimed": [], "heard": True, "in_order": True, "video": "game.mp4"}, who="Судья")
+        SheetStore(Store(default_db_path())).keep_draft(at.session_state["sheet_id"], {
+            "proposals": [], "untimed": [], "heard": True, "video": "game.mp4", **held}, who="Судья")
         at.run()
-        ok(at)
-        said = " ".join(m.value for m in at.info)
+    ok(at)
+    return at
+
+
+def test_a_draft_that_could_not_tell_the_days_apart_says_what_one_time_would_do(data: Path) -> None:
+    said = " ".join(m.value for m in _kept_draft(in_order=True).info)
     assert "голосования взяты по порядку игры" in said and "Где голосования на видео" in said
 
 
 def test_a_draft_made_with_a_seat_map_found_unsure_says_what_to_check_before_accepting(data: Path) -> None:
     # the draft found the seats itself, with no table outline and two chairs never seen with a hand
-    at = page("ru")
-    with i18n.using("ru"):
-        at.button(key="sheet_new_start").click().run()
-        sheet_id = at.session_state["sheet_id"]
-        SheetStore(Store(default_db_path())).keep_draft(sheet_id, {
-            "proposals": [], "untimed": [], "heard": True, "video": "game.mp4",
-            "found_seats": {"outline": False, "guessed": [7, 8]}}, who="Судья")
-        at.run()
-        ok(at)
-        said = [w.value for w in at.warning]
+    at = _kept_draft(found_seats={"outline": False, "guessed": [7, 8]})
+    said = [w.value for w in at.warning]
     assert any("без контура стола" in w and "сбиться на один стул" in w for w in said)
     assert any(w.startswith("Места 7, 8") and "угаданы между зонами соседей" in w for w in said)
     assert "Разметка мест" in " ".join(c.value for c in at.caption)
+
 
 def test_the_exports_offer_what_validates_and_never_write_over_the_sheets_own_file(data: Path, tmp_path: Path) -> None:
     given = tmp_path / "game.protocol.json"
