@@ -10,7 +10,8 @@ the varied vote clips 1..N of sample_videos/varied.py (rendered into bench/out/v
    already, e.g. bench/out/validation_compare/LABEL) with the given one;
 3. both are scored by the validation scorers (score_observe.py, score_audit.py) per clip set, and each clip's
    audit findings with the found map are set against the given map's (by identity, spec §4): those only with the
-   found map and those it loses, counted per set and named per clip;
+   found map and those it loses, counted per set and named per clip; and, matched against the truth by the
+   validation scorer, the false findings only with the found map and the true ones only it misses;
 4. per seat, the share of the truth's resting hands that lie inside the found zone: for every hand of the
    truth, the detector's palm in the given zone at the middle of its interval, tested against the found zone
    of the same seat number (a wrong numbering counts as outside);
@@ -25,6 +26,7 @@ Outputs go under bench/out/seat_finding/ (gitignored). One markdown table is pri
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import re
@@ -42,7 +44,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from validation_compare import STOPFRAME, clip_list, summary, varied_clips, vote_windows_of  # noqa: E402
+from validation_compare import (  # noqa: E402
+    STOPFRAME,
+    VALIDATION,
+    clip_list,
+    summary,
+    varied_clips,
+    vote_windows_of,
+)
 
 from contract.seats import load_seat_map  # noqa: E402
 from vision.crops import crop_for_zone  # noqa: E402
@@ -200,6 +209,33 @@ def finding_difference(given: Path, found: Path) -> tuple[list[str], list[str]]:
     return sorted(map(words, b - a)), sorted(map(words, a - b))
 
 
+def _scorer():
+    """The validation's audit scorer as a module (its one-to-one matching of findings against the truth)."""
+    spec = importlib.util.spec_from_file_location("score_audit", VALIDATION / "score_audit.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def truth_difference(stem: Path, given: Path, found: Path) -> tuple[list[str], list[str]]:
+    """Against the clip's truth (the validation scorer's matching): the false findings the audit with the found
+    map gives and the given map's does not, and the true findings it misses that the given map's finds. Why:
+    "lost with the found map" counts a false finding of the given map's audit that the found map no longer
+    gives; this is what the judge would get wrong."""
+    if not (given.exists() and found.exists()):
+        return [], []
+    scorer = _scorer()
+    truth = json.loads(Path(f"{stem}.truth.json").read_text())
+    a = scorer.score_clip(stem.name, truth, scorer.load_report(str(given))[0])
+    b = scorer.score_clip(stem.name, truth, scorer.load_report(str(found))[0])
+
+    def words(items: list) -> list[str]:
+        return sorted({f"{kind} seat {seat} (candidate {candidate})" for kind, seat, candidate in items})
+
+    return ([w for w in words(b["false"]) if w not in words(a["false"])],
+            [w for w in words(b["missed"]) if w not in words(a["missed"])])
+
+
 def one_clip(stem: Path, out: Path, given: Path | None, players_only: bool = False) -> dict:
     found_dir, given_dir = out / "found", given or out / "given"
     found_dir.mkdir(parents=True, exist_ok=True)
@@ -211,7 +247,7 @@ def one_clip(stem: Path, out: Path, given: Path | None, players_only: bool = Fal
     shares_file = found_dir / f"{stem.name}.shares.json"
     if not shares_file.exists():
         shares_file.write_text(json.dumps({str(k): v for k, v in resting_shares(stem, seats, found_dir).items()}))
-    result = {"name": stem.name, "seconds": seconds, "cpu": cpu, "shares": json.loads(shares_file.read_text()),
+    result = {"name": stem.name, "stem": stem, "seconds": seconds, "cpu": cpu, "shares": json.loads(shares_file.read_text()),
               "unfound": json.loads(seats.read_text())["x_found"]["unfound"]}
     if players_only:
         early_dir = out / "players_only"
@@ -253,9 +289,15 @@ def main() -> None:
         figures[(s, "found")]["findings only with the found map"] = str(sum(len(a) for a, _ in diffs))
         figures[(s, "found")]["findings lost with the found map"] = str(sum(len(b) for _, b in diffs))
         figures[(s, "found")]["clips whose findings differ"] = f"{sum(bool(a or b) for a, b in diffs)}/{len(names)}"
+        stems = {name: stem for c, name, stem in clips if c == s}
+        truths = [truth_difference(stems[n], given_dir / f"{n}.audit.json", args.out / "found" / f"{n}.audit.json")
+                  for n in names]
+        figures[(s, "found")]["against the truth: false only with the found map"] = str(sum(len(a) for a, _ in truths))
+        figures[(s, "found")]["against the truth: true findings lost with it"] = str(sum(len(b) for _, b in truths))
     for row in ("recall", "precision", "onset_med", "audit finding_recall", "audit finding_precision",
                 "audit count_acc", "false on clean", "findings only with the found map",
-                "findings lost with the found map", "clips whose findings differ"):
+                "findings lost with the found map", "clips whose findings differ",
+                "against the truth: false only with the found map", "against the truth: true findings lost with it"):
         cells = [figures[(s, w)].get(row, "—") for s in sets for w in ("given", "found")]
         print(f"| {row} | " + " | ".join(cells) + " |")
     for which in sets:
@@ -272,8 +314,12 @@ def main() -> None:
             per_seat = " ".join(f"{k}:{v[0]}/{v[1]}" for k, v in sorted(r["shares"].items(), key=lambda kv: int(kv[0])))
             unfound = "; ".join(re.sub(r"^seat \d+: ", f"{k}: ", v) for k, v in r["unfound"].items())
             extra, lost = finding_difference(given_dir / f"{n}.audit.json", args.out / "found" / f"{n}.audit.json")
+            false, missed = truth_difference(r["stem"], given_dir / f"{n}.audit.json",
+                                             args.out / "found" / f"{n}.audit.json")
             differ = (f"; only with the found map: {', '.join(extra)}" if extra else "") + (
-                f"; lost with it: {', '.join(lost)}" if lost else "")
+                f"; lost with it: {', '.join(lost)}" if lost else "") + (
+                f"; against the truth, false only with it: {', '.join(false)}" if false else "") + (
+                f"; true findings it misses: {', '.join(missed)}" if missed else "")
             print(f"  {n}: {r['seconds']:.1f} s wall, {r['cpu']:.1f} CPU s; per seat {per_seat}"
                   + (f"; unfound {unfound}" if unfound else "") + differ)
     if args.players_only:

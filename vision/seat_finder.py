@@ -121,6 +121,8 @@ CHAIR_BAND = (0.5, 2.3)  # hand depths (a hand's extent along the way in) in fro
 BEARING_HANDS = (0.45, 1.15)  # the table's measure: hands resting this far out show a chair's bearing (an idle
 # hand at the rim, a hand laid on the table); nearer the middle, a hand reaching across
 BEARING_FACES = (1.15, 2.5)  # ... and faces this far out (a player behind the rim; farther: a wall, a poster)
+SAME_CHAIR = 0.25  # two places whose bearings from the table's middle differ by less than this share of the even
+# chair spacing are one chair's
 ARC_STEPS = 16  # points per stretch when measuring the way round the ring between two places
 ProgressFn = Callable[[int, int], None]
 
@@ -627,10 +629,31 @@ def renumbered(found: FoundMap, flip: bool = False, move_seat1: int = 0) -> Foun
                        found.table)
 
 
+def one_per_chair(places: list[Place], table: Table) -> list[Place]:
+    """The places, two of which never share one chair's bearing from the table's middle: of two whose bearings
+    differ by less than SAME_CHAIR of the even spacing of the chairs round the table, the one with fewer
+    sightings (at a tie, the one farther from the depth where the others rest) is dropped. Why: a forearm lying
+    over the rim beside its hand, or a hand seen at two spots, makes a second place a few degrees from the
+    first, and counted as a chair of its own it pushes every chair beyond it one seat round. Adjacent chairs
+    stand at least two thirds of the even spacing apart even along an oval table's long side."""
+    if len(places) < 2:
+        return places
+    depth = float(np.median([table.radius(p.x, p.y) for p in places]))
+    order = sorted(places, key=lambda p: (-p.sightings, abs(table.radius(p.x, p.y) - depth)))
+    least = SAME_CHAIR * 2 * math.pi / SEAT_COUNT
+    kept: list[Place] = []
+    for p in order:
+        if all(abs(math.remainder(table.theta(p.x, p.y) - table.theta(k.x, k.y), 2 * math.pi)) >= least for k in kept):
+            kept.append(p)
+    return [p for p in places if any(p is k for k in kept)]
+
+
 def number_places(places: list[Place], living: frozenset[int], windows: Sequence[Window], frame_size: tuple[int, int],
                   mode: str, seconds: float, table: Table | None = None) -> FoundMap:
     """Places in ring order, chairs from the spacing, then the numbering the protocol's voters agree with best.
     `table`: the table top's outline (vision.table), for the ring's centre, the way round it and the rim."""
+    if table is not None:
+        places = one_per_chair(places, table)
     places = places[:len(living)]
     if places:
         phi, _ = _judge_angles(places, table)
@@ -1137,9 +1160,10 @@ def find_table(reference: np.ndarray | None, still: Sequence[Sighting], blobs: S
     else:
         seed = ring_centre(blobs) if blobs else np.array(size, float) / 2
     points = [(x.x, x.y) for x in still]
+    places = len(group_places(list(still)))  # a hand seen on several frames is one place
     # outside the votes many hands rest off the table (held up at night, a gesture, a face taken for a hand)
     return table_outline(reference, (float(seed[0]), float(seed[1])),
-                         lambda table: fits_places(table, points, 0.5 if edge else 0.2, edge))
+                         lambda table: fits_places(table, points, 0.5 if edge else 0.2, edge, places))
 
 
 def layout_places(table: Table, hands: Sequence[Sighting], faces: Sequence[Face]) -> tuple[list[Place], float]:

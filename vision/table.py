@@ -11,7 +11,8 @@ What is done: on a picture before the votes (fewest hands on the table), shrunk 
 median-blurred (wood grain, sensor noise), each pixel's colour distance (Lab) to the table's own colour (the
 median round the seed, the ring's middle) is split by Otsu's threshold into table and not-table (where that
 part is no table top the resting hands lie on, as when a floor or cloth nearer the table's colour than the
-players are joins it, its own pixels are split again); the part connected to the seed, opened so that arms and players of a similar colour touching the rim come off, gives its
+players are joins it, its own pixels are split again; where no split gives a table top, as when a lamp lights
+only the middle of a dark table, the same is tried on the hue alone, which the lamp does not change); the part connected to the seed, opened so that arms and players of a similar colour touching the rim come off, gives its
 outline, and an ellipse is fitted to it again and again without the points far inside or outside the last fit
 (a player merged with the rim, a sleeve lying across it). Outline points on the picture's own edge are not the
 rim and are left out.
@@ -37,6 +38,8 @@ FILL_LEAST = 0.75  # the share of the fitted ellipse that must be of the table's
 # patch, props and hands on it aside; a pattern or noise split by the threshold fills half)
 DEEP_INSIDE = 0.3  # during the votes no resting hand lies this near the table's middle (1: the rim)
 SPLITS = 3  # Otsu splits tried: the players from the rest, then the floor from the table, then once more
+COLOURS = (slice(0, 3), slice(1, 3))  # the distance to the table's colour in all of Lab, then in its hue alone
+# (a and b): under a lamp over the table the top's lightness falls from the lit middle to the rim, its hue does not
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,8 @@ def table_outline(image: np.ndarray, seed: tuple[float, float],
     """The table top's ellipse (frame pixels) round `seed`, a point on the table (the ring's middle); None where
     no patch of the table's colour surrounds it. Where the first split's patch is no table top (no ellipse that
     its colour fills, or one `accept` refuses: a floor nearer the table's colour than the players are joined
-    it), the pixels it kept are split again by their own Otsu threshold, at most SPLITS times."""
+    it), the pixels it kept are split again by their own Otsu threshold, at most SPLITS times; then the same on
+    the distance in hue alone (COLOURS)."""
     height, width = image.shape[:2]
     f = min(1.0, OUTLINE_SIDE / max(height, width))
     small = cv2.resize(image, (max(1, round(width * f)), max(1, round(height * f))), interpolation=cv2.INTER_AREA)
@@ -121,17 +125,18 @@ def table_outline(image: np.ndarray, seed: tuple[float, float],
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     r = max(3, int(h * SEED_SHARE))
     colour = np.median(lab[max(0, sy - r):sy + r, max(0, sx - r):sx + r].reshape(-1, 3), axis=0)
-    distance = np.clip(np.linalg.norm(lab - colour, axis=2), 0, 255).astype(np.uint8)
-    level = 255
-    for _ in range(SPLITS):
-        kept = distance[distance <= level]
-        if kept.size < LEAST_POINTS or int(kept.max()) == int(kept.min()):
-            return None
-        level = int(cv2.threshold(kept.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0])
-        patch = _patch_outline(distance <= level, sx, sy)
-        table = patch.scaled(1.0 / f) if patch is not None else None
-        if table is not None and (accept is None or accept(table)):
-            return table
+    for channels in COLOURS:
+        distance = np.clip(np.linalg.norm(lab[:, :, channels] - colour[channels], axis=2), 0, 255).astype(np.uint8)
+        level = 255
+        for _ in range(SPLITS):
+            kept = distance[distance <= level]
+            if kept.size < LEAST_POINTS or int(kept.max()) == int(kept.min()):
+                break
+            level = int(cv2.threshold(kept.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0])
+            patch = _patch_outline(distance <= level, sx, sy)
+            table = patch.scaled(1.0 / f) if patch is not None else None
+            if table is not None and (accept is None or accept(table)):
+                return table
     return None
 
 
@@ -160,12 +165,13 @@ def _patch_outline(within: np.ndarray, sx: int, sy: int) -> Table | None:
 
 
 def fits_places(table: Table, points: Sequence[tuple[float, float]], most_outside: float = 0.2,
-                edge: bool = False) -> bool:
+                edge: bool = False, places: int | None = None) -> bool:
     """Whether an outline is the table the resting places lie on: the places inside it (at most `most_outside`
     of them past its rim, by up to a fifth, for a hand at the very edge; `edge`: hands seen outside the votes,
     most of them idle on the rim) and round its middle (with four places or more, its middle inside their
     box; not with `edge`, as outside the votes the hands seen resting may all lie on one side of the table),
-    not in one corner of a far larger patch (the floor, a wall of the table's colour)."""
+    not in one corner of a far larger patch (the floor, a wall of the table's colour). `places`: how many places
+    the points make (a hand seen on several frames gives several points at one place); default one per point."""
     if not points:
         return True
     xy = np.array(points, dtype=float)
@@ -175,4 +181,5 @@ def fits_places(table: Table, points: Sequence[tuple[float, float]], most_outsid
     if not edge and np.mean(r < DEEP_INSIDE) > most_outside:  # a voter's hand rests near the rim, none in the
         return False  # table's middle: an outline round them all is a far larger patch (a floor, a room)
     lo, hi = xy.min(axis=0), xy.max(axis=0)
-    return edge or len(xy) < 4 or bool(np.all(lo <= table.centre) and np.all(np.array(table.centre) <= hi))
+    count = len(xy) if places is None else places
+    return edge or count < 4 or bool(np.all(lo <= table.centre) and np.all(np.array(table.centre) <= hi))

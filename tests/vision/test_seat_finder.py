@@ -353,6 +353,20 @@ def test_with_the_tables_outline_a_side_with_one_hand_is_numbered_round_the_tabl
     check_seat_geometry(found.seat_map, "found")
 
 
+def test_a_second_place_at_one_chairs_bearing_does_not_push_the_chairs_beyond_it_round() -> None:
+    """Seat 7's hand rests on the table and, a few degrees round from it, its forearm's end lies over the rim
+    (seen on one frame): one chair, not two, so seats 8-10 keep their numbers and the empty chair 3 is left
+    where the spacing shows it."""
+    places = [place(*chair_point(c)) for c in (0, 1, 3, 4, 5, 6, 7, 8, 9)]
+    theta = TABLE.theta(*chair_point(6))
+    x, y = TABLE.point(theta + 0.07, 0.97)
+    places.append(Place(x, y, np.array([[x - 25, y - 25, x + 25, y + 25]]), 1, frozenset((0,))))
+    found = number_places(places, ALL, [], SIZE, "votes", 0.0, TABLE)
+    for seat in (1, 2, 4, 5, 6, 7, 8, 9, 10):
+        assert near(numbered(found)[seat], chair_point(seat - 1)), seat
+    assert found.confidence[3] == 0
+
+
 def test_a_zone_reaches_along_the_table_but_not_out_to_its_edge() -> None:
     """An idle hand lies at the table's edge behind a voter's place (where the voter's own other hand rests,
     or where a hand comes in from the chair): outside the zone. A hand landing a third of the way to the next

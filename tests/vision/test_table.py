@@ -103,3 +103,31 @@ def test_during_votes_an_outline_round_the_hands_or_inside_them_is_no_fit() -> N
     lit = Table(TRUE.centre, (TRUE.axes[0] * 0.78, TRUE.axes[1] * 0.78), 0.0)  # the hands just past its rim
     assert not fits_places(lit, hands)
     assert fits_places(TRUE, hands)
+
+
+def lamp_lit() -> np.ndarray:
+    """A dark wooden table in a dim room under one lamp: the top's lightness falls from the lit middle to a rim
+    as dark as the bluish floor, its brown hue stays."""
+    image = picture(felt=(30, 45, 75))
+    height, width = image.shape[:2]
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    out = np.hypot((xx - TRUE.centre[0]) / TRUE.axes[0], (yy - TRUE.centre[1]) / TRUE.axes[1])
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] = np.clip(lab[..., 0] * np.clip(1.9 - 1.5 * out, 0.25, 1.9), 0, 255)
+    return cv2.cvtColor(lab.astype(np.uint8), cv2.COLOR_LAB2BGR)
+
+
+def test_a_dark_table_lit_only_in_its_middle_is_found_by_its_hue() -> None:
+    """Split by colour and lightness, the lamp's pool of light is one patch and the dim rim goes with the floor
+    (no ellipse the hands lie on); the table's hue holds from the middle to the rim."""
+    found = table_outline(lamp_lit(), (640, 430), lambda t: fits_places(t, ring(TRUE)))
+    assert found is not None and close_to(found, Table(TRUE.centre, (TRUE.axes[0] - 4, TRUE.axes[1] - 4), 0.0), 0.08)
+
+
+def test_hands_seen_at_three_places_on_one_side_fit_the_table() -> None:
+    """During a vote the detector saw hands at three chairs only, all on the right side, each on several frames:
+    three places do not have to surround the table's middle (four or more do), however many sightings."""
+    places = [TRUE.point(a, 0.8) for a in (-0.4, 0.0, 0.4)]
+    sightings = [(x + dx, y) for x, y in places for dx in (-2.0, 0.0, 2.0)]
+    assert fits_places(TRUE, sightings, places=3)
+    assert not fits_places(TRUE, sightings, places=9)
