@@ -33,12 +33,16 @@ PROFILE = "profile_pick"
 LANGUAGE_NAMES = {"ru": "Русский", "en": "English"}  # each language in its own words, whatever is chosen
 # Streamlit has no language setting: its upload box writes its size limit and its button in English. The box's
 # instructions are hidden (the page says what to do above the box: open_game.upload_hint) and the button shows the
-# catalogue's words in place of its own; nothing else on the page is touched.
+# catalogue's words in place of its own, and so does the note laid over the box while a file is dragged over it
+# (the one element between the box's hidden input and its contents, there only then); nothing else is touched.
+_DRAGGED = "[data-testid='stFileUploaderDropzone']>input+div:not(:last-child)"
 _UPLOADER_STYLE = ("<style>"
                    "[data-testid='stFileUploaderDropzoneInstructions']{{display:none}}"
                    "[data-testid='stFileUploaderDropzone'] button{{font-size:0}}"
                    "[data-testid='stFileUploaderDropzone'] button *{{display:none}}"
                    "[data-testid='stFileUploaderDropzone'] button::after{{content:{button};font-size:0.875rem}}"
+                   f"{_DRAGGED} *{{{{display:none}}}}"
+                   f"{_DRAGGED}::after{{{{content:{{drop}}}}}}"
                    "</style>")
 
 
@@ -63,7 +67,8 @@ def css_string(text: str) -> str:
 
 def page_style() -> None:
     """The app's one style sheet, set once per run (a style-only st.html takes no room on the page)."""
-    st.html(_UPLOADER_STYLE.format(button=css_string(i18n._("Choose a file"))))
+    st.html(_UPLOADER_STYLE.format(button=css_string(i18n._("Choose a file")),
+                                   drop=css_string(i18n._("Drop the file here"))))
 
 
 def _sidebar(game: Game | None) -> str:

@@ -294,3 +294,22 @@ def test_the_profile_picker_names_each_rulebook(page: Any) -> None:
     offered = _options(page, label)
     assert offered == expected
     assert all(not re.fullmatch(r"[a-z0-9]+", o) for o in offered)  # never a bare code
+
+
+def test_a_file_dragged_over_the_upload_box_is_met_in_the_judges_language(page: Any) -> None:
+    """Streamlit writes its own English note over the upload box while a file is dragged over it; the judge
+    reading Russian sees the catalogue's words there instead, and no English."""
+    _to(page, "Open a game", "Open a game")
+    _act(page, lambda: page.locator('[data-testid="stSidebar"]').get_by_text("Русский", exact=True).click())
+    _header(page, "Открыть игру")
+    page.evaluate(
+        """() => { const zone = document.querySelector('[data-testid="stFileUploaderDropzone"]');
+                   const files = new DataTransfer();
+                   files.items.add(new File(['{}'], 'game.json', {type: 'application/json'}));
+                   zone.dispatchEvent(new DragEvent('dragenter', {bubbles: true, dataTransfer: files})); }""")
+    note = page.locator("[data-testid='stFileUploaderDropzone']>input+div:not(:last-child)")
+    note.wait_for()
+    shown = note.evaluate("e => getComputedStyle(e, '::after').content")
+    assert shown == '"Отпустите файл здесь"'
+    box = page.locator('[data-testid="stFileUploaderDropzone"]').first.inner_text()
+    assert "Drag" not in box and "drop" not in box.lower(), box

@@ -136,6 +136,7 @@ def test_the_upload_boxes_say_what_to_do_in_russian_and_hide_streamlits_english(
     styles = [h.proto.body for h in at.get("html") if "stFileUploaderDropzoneInstructions" in h.proto.body]
     assert len(styles) == 1, styles  # one style sheet per run
     assert "{display:none}" in styles[0] and f"content:{css_string('Выбрать файл')}" in styles[0]
+    assert f"content:{css_string('Отпустите файл здесь')}" in styles[0]  # over the box while a file is dragged
     with i18n.using("ru"):
         at.radio(key="view").set_value("Protocol").run()
         at.radio(key="sheet_start_from").set_value("protocol").run()
