@@ -7,7 +7,8 @@ The look is the first of three parts that turn the day votes' frames into hand r
 finds go to the seats whose zones hold their palm centres (vision.hands). Around the run:
 - a dark crop is brought up to a lit table's brightness first (`enhance_dark`);
 - a detection with no skin colour on a spot unchanged since the window's first frame is a prop, not a hand
-  (`looks_like_prop`, asked of the tighter look at a zone that came to rest on something new);
+  (`looks_like_prop`, asked of every look: a cup inside a zone, read as a fist on every frame, would otherwise
+  rest there through every vote and leave the zone no empty picture to learn);
 - where a still zone shows something new and no hand was found, a look at a tighter crop of the zone decides
   (`_relook`): more pixels per hand;
 - an open palm or a finger is believed only after a second look, and a fist's thumb is read off the picture
@@ -368,7 +369,9 @@ class SeatDetector(Detector):
             grey = picture.full_range(grey_square(seat.crop, picture.luma, seat.crop.size))
         self.seconds["crop"] += time.perf_counter() - t0
         seen = enhance_dark(crop, grey) if self.options.enhance_dark else crop
-        return _Look(crop, grey, seen is crop, self._detect(seat, seen))
+        hands = [h for h in self._detect(seat, seen)
+                 if not looks_like_prop(crop, grey, seat.lead, seat.crop.from_frame(h.landmarks))]
+        return _Look(crop, grey, seen is crop, hands)
 
     def _detect(self, seat: _Seat, crop: np.ndarray) -> list[Hand]:
         """The hands one fresh look finds on a seat's crop (fingers extended in the 3-D landmarks too where

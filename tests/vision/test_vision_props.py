@@ -15,10 +15,11 @@ import numpy as np
 import pytest
 
 from contract.jsonio import read_json
-from contract.seats import load_seat_map
+from contract.seats import Seat, SeatMap, load_seat_map
 from review.game.timeline import analysis_windows, vote_rounds, vote_windows
 from vision.crops import crop_for_zone
 from vision.detect import MIN_SKIN_SHARE, hull_change, looks_like_prop, skin_share
+from vision.observe import observe
 from vision.video import open_video
 
 CLIP = Path(__file__).resolve().parents[2] / "sample_videos" / "clips" / "stress_compressed"
@@ -103,3 +104,14 @@ def test_a_neutral_spot_that_changed_is_no_prop_and_the_table_itself_is_no_skin(
     g_green, g_white = cv2.cvtColor(green, cv2.COLOR_BGR2GRAY), cv2.cvtColor(white, cv2.COLOR_BGR2GRAY)
     assert looks_like_prop(white, g_white, g_white, points)  # there since the first frame
     assert not looks_like_prop(white, g_white, g_green, points)  # it arrived: perhaps a gloved or pale hand
+
+
+def test_a_cup_inside_a_zone_is_no_hand_resting_since_the_window_began() -> None:
+    """A zone drawn a little farther in than the given one (as a map found from the video may be) holds the white
+    capsule's top, which the detector reads as a fist on every frame: the seat's one hand is the vote fist that
+    lands at 1.76 s (the clip's truth), not a hand resting from the window's first frame to its last."""
+    zone = np.array([[540, 253], [561, 240], [595, 227], [605, 228], [615, 246], [615, 265], [605, 282],
+                     [588, 292], [568, 292], [551, 282], [541, 265]], float)
+    seats = SeatMap((1280, 720), {5: Seat(zone)})
+    hands = [h for h in observe(f"{CLIP}.mp4", seats, [(0.0, 7.5)], jobs=1).hands if h.seat == 5]
+    assert len(hands) == 1 and 1.5 < hands[0].on < 2.3 and 6.0 < hands[0].off < 6.6, hands
