@@ -1,7 +1,8 @@
 """Train the thumb reader (vision/thumb.py) on the project's renders and on composites of real hand
 cut-outs, and measure it on what it never saw.
 
-    python3 bench/train_thumb.py [--configs 100] [--out vision/models] [--cache renders.pkl]
+    python3 bench/train_thumb.py [--configs 100] [--varied-configs N] [--out vision/models] [--cache renders.pkl]
+                                 [--varied-cache varied.pkl]
     python3 bench/train_thumb.py --measure DIR     # measure the reader in DIR (e.g. the previous one), train nothing
 
 Training pictures:
@@ -9,6 +10,10 @@ Training pictures:
   not at random, under random players, light, noise, blur, cloth, props and JPEG damage, half of them
   from the usual tripod spot, the rest from up to 1.35 times as far (seeds 1000+; the bundled game and its
   clips use other seeds). Every seat's landmarks come from the audit's own seat detector.
+- with `--varied-configs`, more such renders under the varied clips' conditions (sample_videos/varied.py: surfaces
+  from felts to black cloth and check, the room's light and its colour, casts with skin from very light to very
+  dark and hands of every size; seeds 10000+, far from the varied clips the benches measure on). The shipped
+  reader was trained without them (docs/measurements.md, "Vision layer", says why).
 - composites of the training half of the real cut-outs in ../shared/assets/hands (bench/thumb_composites.py:
   split by file, pasted on procedural tables, each thumb cut-out both upright and turned half a turn),
   at the cut-outs' own landmarks moved with them and at the seat detector's.
@@ -18,7 +23,7 @@ MediaPipe puts the palm.
 Measured through the reader as shipped (its decision averages three patch scales), per frame, and written
 into the model card:
 - composites of the held-out cut-outs, landmarks from MediaPipe (IMAGE mode on a 256-px crop, as a seat's);
-- the last fifth of the renders (held out by seed);
+- the last fifth of each kind of render (held out by seed);
 - the sample game and the stress clips: per frame and per vote hand (the majority of its frames);
 - the validation clips in ../shared/validation (va11, mafclub thumbs only, and every day clip's fists),
   measured only, never trained on: their hands are made of the same cut-outs, so the figures are given
@@ -59,6 +64,7 @@ from bench.thumb_composites import (  # noqa: E402
 )
 from contract.seats import SeatMap, load_seat_map, seat_map_from_json  # noqa: E402
 from sample_videos.scenarios import Conditions, Stage, vote_still  # noqa: E402
+from sample_videos.varied import varied_conditions  # noqa: E402
 from vision.night_detect import NightDetector  # noqa: E402
 from vision.pose import classify  # noqa: E402
 from vision.thumb import KNOWN_SHARE, THUMB_SURE, ThumbReader, features, save_model  # noqa: E402
@@ -69,6 +75,7 @@ AUGMENT = [(3.0, (0.0, 0.0)), (2.6, (0.1, 0.0)), (3.4, (-0.1, 0.1)), (3.0, (0.0,
 C, GAMMA = 3.0, 0.5  # RBF machine; chosen on the held-out renders (linear: 0.89, gamma 1-2 overfits)
 COMPOSITES = 40  # composites per training cut-out and orientation (seeds 7000+)
 HELD_COMPOSITES = 24  # per held-out cut-out and orientation (seeds 9000+)
+VARIED_SEEDS = 10_000  # the varied stills' seeds start here
 SURE_RIGHT = 0.995  # a sure reading is right at least this often on every held-out set (none wrong at their sizes)
 EVAL_CLIPS = ["game/sample_game", "clips/stress_small_720p", "clips/stress_dark", "clips/stress_noisy",
               "clips/stress_compressed", "clips/stress_blur_shake", "clips/stress_clutter"]
@@ -92,6 +99,27 @@ def render_config(seed: int) -> Still:
     return jpeg, poses, seats, still_hands(_frame(jpeg), seat_map_from_json(seats))
 
 
+def varied_config(seed: int) -> Still:
+    """One still as render_config, under a varied clip's picture (sample_videos/varied.py: table surfaces from
+    felts to black cloth and check, room light and its colour, casts with skin from very light to very dark and
+    hands of every size), seeds VARIED_SEEDS on, far from the varied clips the benches use (1, 2, ...)."""
+    rng = np.random.default_rng(5000 + seed)
+    cond = varied_conditions(VARIED_SEEDS + seed, (1920, 1080) if rng.random() < 0.4 else (1280, 720))
+    poses = {n: FISTS[int(rng.random() < 0.5)] for n in range(1, 11)}
+    frame, seats = vote_still(Stage(cond), poses, 6000 + seed)
+    quality = int(rng.integers(20, 90))
+    jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
+    return jpeg, poses, seats, still_hands(_frame(jpeg), seat_map_from_json(seats))
+
+
+def varied_words(count: int) -> str:
+    """The model card's words for the varied renders trained on (none: nothing)."""
+    if not count:
+        return ""
+    return (f", and {count} under the varied clips' conditions, sample_videos/varied.py, seeds {VARIED_SEEDS}-"
+            f"{VARIED_SEEDS + count - 1}")
+
+
 def still_hands(frame: np.ndarray, seat_map: SeatMap) -> dict[int, np.ndarray]:
     """Each seat's hand landmarks (frame pixels) as the audit gets them: the night detector's own VIDEO-mode
     streams on 25 %-margin crops, given the still three times (tracking settles by then)."""
@@ -101,7 +129,7 @@ def still_hands(frame: np.ndarray, seat_map: SeatMap) -> dict[int, np.ndarray]:
     return {n: hand.landmarks for n, hand in found.items()}
 
 
-def renders(seeds: range, cache: Path | None) -> list[Still]:
+def renders(seeds: range, cache: Path | None, make: Callable[[int], Still] = render_config) -> list[Still]:
     """The renders of these seeds, from the cache where they were made before (rendering is the slow part;
     the cache is written every ten renders, so an interrupted run loses little)."""
     stored: dict = {}
@@ -109,7 +137,7 @@ def renders(seeds: range, cache: Path | None) -> list[Still]:
         stored = pickle.loads(cache.read_bytes())
     missing = [seed for seed in seeds if seed not in stored]
     for k, seed in enumerate(missing):
-        stored[seed] = render_config(seed)
+        stored[seed] = make(seed)
         print(f"  render {k + 1}/{len(missing)}", file=sys.stderr, flush=True)
         if cache is not None and (k % 10 == 9 or k == len(missing) - 1):
             cache.write_bytes(pickle.dumps(stored))
@@ -322,6 +350,9 @@ def main() -> None:
     parser.add_argument("--configs", type=int, default=100, help="renders to make (a fifth held out)")
     parser.add_argument("--out", type=Path, default=ROOT / "vision" / "models")
     parser.add_argument("--cache", type=Path, help="keep the renders here and reuse them (a pickle)")
+    parser.add_argument("--varied-configs", type=int, default=0,
+                        help="renders under the varied clips' conditions (a fifth held out); the shipped reader has none")
+    parser.add_argument("--varied-cache", type=Path, help="keep the varied stills here (a pickle)")
     parser.add_argument("--measure", type=Path, help="only measure the reader in this folder (its .npz and card)")
     args = parser.parse_args()
     t0 = time.time()
@@ -330,22 +361,26 @@ def main() -> None:
         print(line, file=sys.stderr, flush=True)
 
     held = max(args.configs // 5, 1)
-    stills = renders(range(args.configs), args.cache)
+    cut = max(args.varied_configs // 5, 1) if args.varied_configs else 0
+    plain = renders(range(args.configs), args.cache)
+    varied = renders(range(args.varied_configs), args.varied_cache, varied_config)
+    stills = plain[:-held] + varied[:len(varied) - cut]  # a fifth of each held out
+    held_stills = plain[-held:] + varied[len(varied) - cut:]
     training_files, held_files = split(labelled())
     held_cutouts = load(held_files)
     if args.measure:
-        figures, derived = measure(ThumbReader(args.measure / "thumb_svm.npz"), stills[-held:], held_cutouts,
+        figures, derived = measure(ThumbReader(args.measure / "thumb_svm.npz"), held_stills, held_cutouts,
                                    set(training_files), log)
         print(json.dumps({"figures": figures, "thresholds_from_held_out": derived}, indent=2))
         return
     training_cutouts = load(training_files)
-    x_renders, y_renders = render_patches(stills[:-held])
+    x_renders, y_renders = render_patches(stills)
     x_cutouts, y_cutouts = composite_patches(training_cutouts)
     log(f"  training on {len(y_renders)} render patches and {len(y_cutouts)} composite patches")
     machine = train(np.concatenate([x_renders, x_cutouts]), np.concatenate([y_renders, y_cutouts]))
     with tempfile.TemporaryDirectory() as tmp:
         reader = ThumbReader(save_model(*machine, GAMMA, {}, Path(tmp)))  # measured as shipped
-        figures, (sure, share) = measure(reader, stills[-held:], held_cutouts, set(training_files), log)
+        figures, (sure, share) = measure(reader, held_stills, held_cutouts, set(training_files), log)
     labels = labelled()
     count = dict(sorted(Counter(labels[f] for f in training_files).items()))
     card = {
@@ -354,7 +389,8 @@ def main() -> None:
         "features": "OpenCV HOG: window 40, block 16, stride 8, cell 8, 9 bins (576 values)",
         "machine": f"OpenCV ml SVM, C-SVC, RBF kernel, C={C}, gamma={GAMMA}",
         "trained_on": f"{len(y_renders)} patches from {args.configs - held} renders of this project's renderer "
-                      f"(seeds 1000-{1000 + args.configs - held - 1}) and {len(y_cutouts)} patches from composites "
+                      f"(seeds 1000-{1000 + args.configs - held - 1}{varied_words(args.varied_configs - cut)}) and "
+                      f"{len(y_cutouts)} patches from composites "
                       f"of {len(training_files)} real hand cut-outs ({count}; bench/thumb_composites.py, "
                       f"{COMPOSITES} per cut-out and orientation, at its own and the detector's landmarks), 4 shifted patches per hand",
         "cutout_split": SPLIT_RULE,
