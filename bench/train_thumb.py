@@ -92,8 +92,13 @@ def render_config(seed: int) -> Still:
                       noise=float(rng.choice([0, 0, 3, 6, 10])), blur=float(rng.choice([0, 0, 0.8, 1.5])),
                       clutter=bool(rng.random() < 0.3), cloth=str(rng.choice(["green", "green", "wood", "blue", "grey"])),
                       seed=2000 + seed)
+    return _fists_still(cond, rng, 3000 + seed)
+
+
+def _fists_still(cond: Conditions, rng: np.random.Generator, seed: int) -> Still:
+    """Every seat's fist on the table, thumb up or not at random, filmed under `cond` and JPEG-damaged."""
     poses = {n: FISTS[int(rng.random() < 0.5)] for n in range(1, 11)}
-    frame, seats = vote_still(Stage(cond), poses, 3000 + seed)
+    frame, seats = vote_still(Stage(cond), poses, seed)
     quality = int(rng.integers(20, 90))
     jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
     return jpeg, poses, seats, still_hands(_frame(jpeg), seat_map_from_json(seats))
@@ -105,11 +110,7 @@ def varied_config(seed: int) -> Still:
     hands of every size), seeds VARIED_SEEDS on, far from the varied clips the benches use (1, 2, ...)."""
     rng = np.random.default_rng(5000 + seed)
     cond = varied_conditions(VARIED_SEEDS + seed, (1920, 1080) if rng.random() < 0.4 else (1280, 720))
-    poses = {n: FISTS[int(rng.random() < 0.5)] for n in range(1, 11)}
-    frame, seats = vote_still(Stage(cond), poses, 6000 + seed)
-    quality = int(rng.integers(20, 90))
-    jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
-    return jpeg, poses, seats, still_hands(_frame(jpeg), seat_map_from_json(seats))
+    return _fists_still(cond, rng, 6000 + seed)
 
 
 def varied_words(count: int) -> str:
