@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
 import subprocess
@@ -32,13 +31,6 @@ from review.audit.calibration import TABLE, Calibration, platt, shipped  # noqa:
 VALIDATION = ROOT.parent / "shared" / "validation"
 BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.01)
 TARGET_PRECISION = 0.95
-
-
-def scorer():
-    spec = importlib.util.spec_from_file_location("score_audit", VALIDATION / "score_audit.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def our_clips(varied: int = 0) -> list[Path]:
@@ -121,7 +113,9 @@ def main() -> int:
     how.add_argument("--write", action="store_true", help="ship the fitted table as review/audit/confidence.json")
     how.add_argument("--shipped", action="store_true", help="check the shipped table instead of fitting one")
     a = ap.parse_args()
-    sa = scorer()
+    from validation_compare import validation_module
+
+    sa = validation_module("score_audit.py")
     audit_ours(a.ours, a.fresh, a.varied)
     ours = [row for t in our_clips(a.varied) for row in labelled(sa, t, a.ours / t.name.replace(".truth.json", ".audit.json"))]
     if a.shipped:

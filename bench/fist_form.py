@@ -14,7 +14,6 @@ is matched to the truth's hands by ../shared/validation/score_observe.py's own m
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import pickle
 import sys
@@ -25,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from validation_compare import VALIDATION, clip_list, varied_clips  # noqa: E402
+from validation_compare import clip_list, validation_module, varied_clips  # noqa: E402
 
 OUT = ROOT / "bench" / "out" / "fist_form"
 
@@ -49,14 +48,6 @@ def sightings_of(stem: Path, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps((seen, zones, end)))
     return path
-
-
-def scorer() -> Any:
-    """The validation set's observe scorer, loaded as a module for its matcher."""
-    spec = importlib.util.spec_from_file_location("score_observe", VALIDATION / "score_observe.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def poses(stem: Path, path: Path, agreed: bool, score: Any) -> list[tuple[int, float, str, str]]:
@@ -87,7 +78,7 @@ def main() -> None:
     args = ap.parse_args()
     clips = [(s, stem) for s, name, stem in clip_list(args.clips) if name != "sample_game"]
     clips += [("varied", stem) for _, _, stem in varied_clips(args.varied)]
-    score = scorer()
+    score = validation_module("score_observe.py")
     clips = [(s, stem) for s, stem in clips if not score.is_night(json.loads(Path(f"{stem}.truth.json").read_text()))]
     with ProcessPoolExecutor(args.jobs) as pool:
         paths = list(pool.map(sightings_of, [stem for _, stem in clips], [args.out] * len(clips)))

@@ -26,7 +26,6 @@ Outputs go under bench/out/seat_finding/ (gitignored). One markdown table is pri
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
 import re
@@ -46,9 +45,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from validation_compare import (  # noqa: E402
     STOPFRAME,
-    VALIDATION,
     clip_list,
     summary,
+    validation_module,
     varied_clips,
     vote_windows_of,
 )
@@ -209,14 +208,6 @@ def finding_difference(given: Path, found: Path) -> tuple[list[str], list[str]]:
     return sorted(map(words, b - a)), sorted(map(words, a - b))
 
 
-def _scorer():
-    """The validation's audit scorer as a module (its one-to-one matching of findings against the truth)."""
-    spec = importlib.util.spec_from_file_location("score_audit", VALIDATION / "score_audit.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def truth_difference(stem: Path, given: Path, found: Path) -> tuple[list[str], list[str]]:
     """Against the clip's truth (the validation scorer's matching): the false findings the audit with the found
     map gives and the given map's does not, and the true findings it misses that the given map's finds. Why:
@@ -224,7 +215,7 @@ def truth_difference(stem: Path, given: Path, found: Path) -> tuple[list[str], l
     gives; this is what the judge would get wrong."""
     if not (given.exists() and found.exists()):
         return [], []
-    scorer = _scorer()
+    scorer = validation_module("score_audit.py")
     truth = json.loads(Path(f"{stem}.truth.json").read_text())
     a = scorer.score_clip(stem.name, truth, scorer.load_report(str(given))[0])
     b = scorer.score_clip(stem.name, truth, scorer.load_report(str(found))[0])
@@ -283,17 +274,18 @@ def main() -> None:
     print("|---|" + "---|" * (2 * len(sets)))
     figures = {(s, w): summary(d, clips, s, audit=True) for s in sets
                for w, d in (("given", given_dir), ("found", args.out / "found"))}
+    truths: dict[str, tuple[list[str], list[str]]] = {}  # per clip, against the truth: (false, missed) only with it
     for s in sets:  # every clip: the findings with the found map that the given map's audit does not give, and back
         names = [name for c, name, _ in clips if c == s]
         diffs = [finding_difference(given_dir / f"{n}.audit.json", args.out / "found" / f"{n}.audit.json") for n in names]
         figures[(s, "found")]["findings only with the found map"] = str(sum(len(a) for a, _ in diffs))
         figures[(s, "found")]["findings lost with the found map"] = str(sum(len(b) for _, b in diffs))
         figures[(s, "found")]["clips whose findings differ"] = f"{sum(bool(a or b) for a, b in diffs)}/{len(names)}"
-        stems = {name: stem for c, name, stem in clips if c == s}
-        truths = [truth_difference(stems[n], given_dir / f"{n}.audit.json", args.out / "found" / f"{n}.audit.json")
-                  for n in names]
-        figures[(s, "found")]["against the truth: false only with the found map"] = str(sum(len(a) for a, _ in truths))
-        figures[(s, "found")]["against the truth: true findings lost with it"] = str(sum(len(b) for _, b in truths))
+        truths.update({n: truth_difference(by_name[n]["stem"], given_dir / f"{n}.audit.json",
+                                           args.out / "found" / f"{n}.audit.json") for n in names})
+        against = [truths[n] for n in names]
+        figures[(s, "found")]["against the truth: false only with the found map"] = str(sum(len(a) for a, _ in against))
+        figures[(s, "found")]["against the truth: true findings lost with it"] = str(sum(len(b) for _, b in against))
     for row in ("recall", "precision", "onset_med", "audit finding_recall", "audit finding_precision",
                 "audit count_acc", "false on clean", "findings only with the found map",
                 "findings lost with the found map", "clips whose findings differ",
@@ -314,8 +306,7 @@ def main() -> None:
             per_seat = " ".join(f"{k}:{v[0]}/{v[1]}" for k, v in sorted(r["shares"].items(), key=lambda kv: int(kv[0])))
             unfound = "; ".join(re.sub(r"^seat \d+: ", f"{k}: ", v) for k, v in r["unfound"].items())
             extra, lost = finding_difference(given_dir / f"{n}.audit.json", args.out / "found" / f"{n}.audit.json")
-            false, missed = truth_difference(r["stem"], given_dir / f"{n}.audit.json",
-                                             args.out / "found" / f"{n}.audit.json")
+            false, missed = truths[n]
             differ = (f"; only with the found map: {', '.join(extra)}" if extra else "") + (
                 f"; lost with it: {', '.join(lost)}" if lost else "") + (
                 f"; against the truth, false only with it: {', '.join(false)}" if false else "") + (

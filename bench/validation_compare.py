@@ -22,6 +22,8 @@ the validation clips only).
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib.util
 import json
 import os
 import re
@@ -31,6 +33,7 @@ import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -193,6 +196,16 @@ def truth_for(stem: Path, windows: list[tuple[float, float]] | None, folder: Pat
     out = folder / f"{stem.name}.truth.json"
     out.write_text(json.dumps(truth))
     return out
+
+
+@functools.cache
+def validation_module(script: str) -> Any:
+    """One of the validation set's scorers (score_observe.py, score_audit.py) as a module, loaded once: for its
+    matching of hands or findings against the truth, clip by clip."""
+    spec = importlib.util.spec_from_file_location(Path(script).stem, VALIDATION / script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def validation_scores(pairs: list[tuple[Path, Path]], script: str) -> tuple[str, str]:
