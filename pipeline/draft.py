@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from contract.errors import InvalidInput, UnreadableInput
 from contract.i18n import _, ngettext, number
@@ -49,6 +49,9 @@ from review.game.engine import initial_state, step
 from review.game.profiles import Profile, get_profile
 from review.game.protocol import load_protocol, validate
 from review.game.timeline import WINDOW_LEAD_S, WINDOW_TAIL_S
+
+if TYPE_CHECKING:
+    from vision.audio import AudioTrack
 
 
 @dataclass(frozen=True)
@@ -94,8 +97,18 @@ class GameDraft:
     nights: NightsRead  # the nights' shots as the saved observations show them (also in the draft's x_ fields)
 
 
-def _cues(video: Path, expected: int, say: Say,
-          spans: list[tuple[float, float]] | None = None) -> tuple[list[VoteCue], list[tuple[float, float]], bool]:
+@dataclass(frozen=True)
+class Heard:
+    """What the draft heard on the sound track: the vote cues, the nights the music marks, whether a voice was heard
+    at all, and the sound it read (the nights' counts are listened for in it, not decoded again)."""
+
+    cues: list[VoteCue]
+    nights: list[tuple[float, float]]
+    voice: bool
+    tracks: list[AudioTrack]
+
+
+def _cues(video: Path, expected: int, say: Say, spans: list[tuple[float, float]] | None = None) -> Heard:
     """The vote cues and night music heard on the video (only in `spans` where given: the stretches the timed
     phases leave the votes); none, said in one sentence, where there is no voice."""
     from vision.audio import AudioError, read_audio, read_audio_parts
@@ -107,7 +120,7 @@ def _cues(video: Path, expected: int, say: Say,
     except AudioError:
         say(_("draft: {path}: the video has no sound, so no vote times can be heard; only the hands are proposed.",
               path=video))
-        return [], [], False
+        return Heard([], [], False, [])
     if len(tracks) > 1 or tracks[0].start > 0.5:
         say(ngettext("draft: listening to {n} stretch ({seconds} s) of the sound track, where the timed phases leave the votes.",
                      "draft: listening to {n} stretches ({seconds} s) of the sound track, where the timed phases leave the votes.",
@@ -116,9 +129,9 @@ def _cues(video: Path, expected: int, say: Say,
     if not heard.votes:
         say(_("draft: {path}: the judge's voice cannot be heard on the sound track; only the hands are proposed.",
               path=video))
-        return [], [], False
+        return Heard([], [], False, tracks)
     say(_("draft: {votes} vote(s) heard, {nights} night(s) of music.", votes=len(heard.votes), nights=len(heard.nights)))
-    return heard_cues(heard.votes), [(n.start, n.end) for n in heard.nights], True
+    return Heard(heard_cues(heard.votes), [(n.start, n.end) for n in heard.nights], True, tracks)
 
 
 def votes_to_hear(data: dict[str, Any]) -> int:
@@ -198,8 +211,9 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
         note = check_seats_fit_video(given, seats, video_path)
         if note:
             say(note)
-    heard_cues, nights, heard = _cues(video_path, expected, say, listening_spans(proto.data, profile))
-    cues = cues_to_look_at(proto.data, heard_cues, nights, profile)
+    heard = _cues(video_path, expected, say, listening_spans(proto.data, profile))
+    nights = heard.nights
+    cues = cues_to_look_at(proto.data, heard.cues, nights, profile)
     seat_map, found = (given, None) if given is not None else _found_seats(video_path, cues, say)
     obs_json = read_observations(observations) if observations is not None else None
     if observations is not None:
@@ -225,14 +239,14 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
                  "draft: {n} vote events added, {untimed} left untimed, under {profile}.", result.added,
                  untimed=len(result.untimed), profile=profile.id))
     if obs_json is None and look_at_nights:
-        shootings = _nights_seen(video_path, seat_map, nights, nights_of or proto.data, profile, model, say, observer)
+        shootings = _nights_seen(video_path, seat_map, heard, nights_of or proto.data, profile, model, say, observer)
     else:
         shootings = _nights(nights_of or proto.data, obs_json, profile)
     result.data = _with_shots(result.data, shootings)
     if found is not None and found.guessed:  # a seat that had left before the video's votes has nothing to miss
         seated = at_table_when_filmed(result.data, profile)
         found = replace(found, guessed=tuple(n for n in found.guessed if seated is None or n in seated))
-    return GameDraft(result, heard, len(heard_cues), found, shootings)
+    return GameDraft(result, heard.voice, len(heard.cues), found, shootings)
 
 
 def at_table_when_filmed(data: dict[str, Any], profile: Profile) -> frozenset[int] | None:
@@ -246,7 +260,7 @@ def at_table_when_filmed(data: dict[str, Any], profile: Profile) -> frozenset[in
     return None
 
 
-def _nights_seen(video: Path, seat_map: SeatMap, stretches: list[tuple[float, float]], data: dict[str, Any],
+def _nights_seen(video: Path, seat_map: SeatMap, heard: Heard, data: dict[str, Any],
                  profile: Profile, model: str, say: Say, observer: Observer) -> NightsRead:
     """The nights' shots read from the video itself, as `stopframe audit --nights` reads a timed protocol's: each
     shooting is first timed by the count heard in its night (the nights the music marks), and then only the
@@ -254,9 +268,10 @@ def _nights_seen(video: Path, seat_map: SeatMap, stretches: list[tuple[float, fl
     hands raised for other things. No night heard, or no count in one: nothing to look at."""
     from vision.night import hear_counts
 
+    stretches = heard.nights
     if not stretches:
         return NightsRead(unread=NO_NIGHT)
-    words, _spans = hear_counts(video, stretches)
+    words, _spans = hear_counts(video, stretches, decoded=heard.tracks)
     timed = timed_shootings(data, words, stretches, profile)
     shootings, checks = observe_spans(night_windows(timed, profile))
     if not shootings:

@@ -26,12 +26,14 @@ class AudioError(UnreadableInput):
 
 @dataclass(frozen=True)
 class AudioTrack:
-    """Mono samples in [-1, 1]; `start` is the video-axis time (seconds) of samples[0]."""
+    """Mono samples in [-1, 1]; `start` is the video-axis time (seconds) of samples[0]; `whole`: the file's whole
+    track (a stretch of it ends where the file does, so it still covers any span past its end)."""
 
     samples: np.ndarray
     rate: int
     start: float
     path: Path | None = None
+    whole: bool = False
 
     @property
     def duration(self) -> float:
@@ -70,7 +72,7 @@ def read_audio(path: str | os.PathLike[str], rate: int = RATE, stream_index: int
         samples, start = _decode(container, _stream(container, p, stream_index), rate, p)
     if not len(samples):
         raise AudioError(_("{path}: the audio track holds no samples.", path=p))
-    return AudioTrack(samples, rate, start or 0.0, p)
+    return AudioTrack(samples, rate, start or 0.0, p, whole=True)
 
 
 def read_audio_parts(path: str | os.PathLike[str], spans: list[tuple[float, float]], rate: int = RATE,

@@ -31,7 +31,7 @@ from contract.night import (
     fit_count,
 )
 from contract.seats import Seat, SeatMap, point_in_polygon
-from vision.audio import AudioError, read_audio
+from vision.audio import AudioError, AudioTrack, read_audio
 from vision.backend import HandBackend
 from vision.cues import count_words, features
 from vision.hands import Hand, unusable_seats
@@ -226,23 +226,30 @@ def observe_night(
 
 
 def hear_counts(video_path: str | os.PathLike[str], shootings: Sequence[tuple[float, float]],
-                most: int = 10) -> tuple[tuple[float, ...], list[tuple[float, float]]]:
+                most: int = 10,
+                decoded: Sequence[AudioTrack] = ()) -> tuple[tuple[float, ...], list[tuple[float, float]]]:
     """The words heard around each shooting (vision.cues.count_words) and the spans widened to the count.
 
     A shooting span starts SHOOT_LEAD_S before the count's first number (review.audit.night.night_windows);
     from there up to `most` numbers at the slowest pace are listened to. Where the words fit a count
     (review.audit.night.fit_count, at most `most` numbers), the span reaches SHOOT_TAIL_S past its last
-    number; it is never shortened. No audio track: no words, the spans as they were.
+    number; it is never shortened. No audio track: no words, the spans as they were. `decoded`: sound already
+    read from this video (the draft's listening); the file is decoded again only where it misses a span.
     """
-    try:
-        track = read_audio(video_path)
-    except AudioError:
-        return (), list(shootings)
+    reach = [(a + SHOOT_LEAD_S - HINT_S - 1.0, a + SHOOT_LEAD_S + HINT_S + (most - 1) * PACE_S[1] + 1.5)
+             for a, _b in shootings]
+    tracks = [next((t for t in decoded if t.whole or t.start <= max(lo, 0.0) and t.end >= hi), None)
+              for lo, hi in reach]
+    if None in tracks:
+        try:
+            tracks = [read_audio(video_path)] * len(shootings)
+        except AudioError:
+            return (), list(shootings)
     heard: list[float] = []
     spans = []
-    for a, b in shootings:
+    for (a, b), (lo, hi), track in zip(shootings, reach, tracks, strict=True):
         hint = a + SHOOT_LEAD_S
-        lo, hi = max(track.start, hint - HINT_S - 1.0), hint + HINT_S + (most - 1) * PACE_S[1] + 1.5
+        lo = max(track.start, lo)
         part = track.segment(lo, hi)
         found = [c.t for c in count_words(features(part), lo, hi)] if part.duration > 1.0 else []
         heard += found

@@ -302,12 +302,7 @@ def _nights_choice(source: DraftSource) -> bool:
     them, and only with a seat map that marks where each seat raises its hand (a map found from the video has none)."""
     if source.observations is not None:
         return False  # the saved analysis's night reading is used, as it is
-    raising = False
-    if source.seats is not None:
-        try:
-            raising = any(seat.raise_ is not None for seat in load_seat_map(source.seats).seats.values())
-        except StopframeError:
-            raising = False
+    raising = source.can_read_nights()
     return st.checkbox(t("Also read the nights' shots from the video (slower)"), key="sheet_draft_nights",
                        disabled=not raising,
                        help=t("The raised hands in each night the music marks, each night's shooting timed by the "
@@ -452,6 +447,16 @@ class DraftSource:
     seats: str | None = None
     observations: str | None = None
 
+    def can_read_nights(self) -> bool:
+        """Whether the draft could read the nights' shots from the video itself: no saved analysis holds them, and
+        the seat map marks where each seat raises its hand (a map found from the video has no raise zones)."""
+        if self.observations is not None or self.seats is None:
+            return False
+        try:
+            return any(seat.raise_ is not None for seat in load_seat_map(self.seats).seats.values())
+        except StopframeError:
+            return False
+
 
 def _same_game(game: Game | None, this: SavedSheet) -> bool:
     """Whether the sheet was started from the open game's own protocol (so the game's video is the sheet's)."""
@@ -516,14 +521,19 @@ def _draft_panel(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedShee
             # said while the video it was about is the one in the box: another path is another try
             st.error(md(_in_boxes(sheet, failed["error"])))
         if saved is not None:
-            _drafted(game, saved, sheet_id, sheet)
+            _drafted(game, saved, sheet_id, sheet, source)
 
 
-def _nights_said(held: dict) -> None:
-    """Why the nights' shots are not proposed, in one sentence, where they are not."""
-    why = {"not_observed": t("The nights' shots are not proposed: this video has no saved analysis of its nights "
-                             "and the draft did not look at them; tick «Also read the nights' shots from the video» "
-                             "and draft again."),
+def _nights_said(held: dict, source: DraftSource | None) -> None:
+    """Why the nights' shots are not proposed, in one sentence, where they are not; the way to have them read is
+    the one the page offers now (the box to tick, or the seat map with raise zones it needs)."""
+    how = (t("The nights' shots are not proposed: this video has no saved analysis of its nights "
+             "and the draft did not look at them; tick «Also read the nights' shots from the video» "
+             "and draft again.") if source is not None and source.can_read_nights() else
+           t("The nights' shots are not proposed: this video has no saved analysis of its nights, and reading them "
+             "needs the game's seat map with the seats' raise zones (Seat calibration): open this video as the game "
+             "with that map and draft again."))
+    why = {"not_observed": how,
            "not_analysed": t("The nights' shots are not proposed: this video's saved analysis was made without its "
                              "nights (--nights)."),
            "no_night": t("The nights' shots are not proposed: the analysis of the nights sees no night in this video.")}
@@ -538,8 +548,9 @@ def _nights_said(held: dict) -> None:
             "the night not looked at); nothing is proposed for them.", len(unseen), nights=words.seat_list(unseen)))
 
 
-def _drafted(game: Game | None, saved: SavedDraft, sheet_id: str, sheet: Sheet) -> None:
-    """The sheet's draft as kept in the store: the proposals still waiting as cards, the ones chosen on listed."""
+def _drafted(game: Game | None, saved: SavedDraft, sheet_id: str, sheet: Sheet, source: DraftSource | None) -> None:
+    """The sheet's draft as kept in the store: the proposals still waiting as cards, the ones chosen on listed;
+    `source`: the video the page drafts from now (what it offers for the nights)."""
     held = saved.draft
     when = time.strftime("%H:%M:%S", time.localtime(saved.at))
     st.caption(t("Drafted by {who} at {when}; kept until you draft again.", who=saved.who, when=when) if saved.who
@@ -560,7 +571,7 @@ def _drafted(game: Game | None, saved: SavedDraft, sheet_id: str, sheet: Sheet) 
     if unsure:
         st.caption(t("A seat map you checked on the Seat calibration page is used as it is: open this video as the "
                      "game with that map and draft again."))
-    _nights_said(held)
+    _nights_said(held, source)
     offered = [Proposal.from_json(p) for p in held.get("proposals") or []]
     waiting = [p for p in offered if p.slot not in saved.choices]
     if not waiting:

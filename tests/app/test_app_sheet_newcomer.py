@@ -143,6 +143,21 @@ def test_a_draft_kept_without_a_judges_name_reads_as_a_sentence(data: Path) -> N
     assert not [c for c in said if "—" in c]
 
 
+def test_nights_not_read_are_explained_by_what_this_page_can_do(data: Path) -> None:
+    """A draft that did not look at the nights says how to have them read. Here the video has no seat map with the
+    seats' raise zones, so the box to tick is disabled: the sentence names the seat map it needs, not the box."""
+    book = SheetStore(Store(default_db_path()))
+    sheet_id = book.start(new_protocol("rfm"), title="Table 1", source="new", who="")
+    book.keep_draft(sheet_id, {"proposals": [], "untimed": [], "heard": True, "video": str(tmp_video(data)),
+                               "the_games": False, "nights_unread": "not_observed", "nights_unseen": []}, who="")
+    with i18n.using("ru"):
+        at = _page("ru", judge="")
+    ok(at)
+    assert at.checkbox(key="sheet_draft_nights").disabled
+    said = [i.value for i in at.info if "Выстрелы ночей не предложены" in i.value]
+    assert len(said) == 1 and "зонами поднятых рук" in said[0] and "отметьте" not in said[0], said
+
+
 def tmp_video(data: Path) -> Path:
     """A file standing for the game's video (the page only checks that it is there)."""
     data.mkdir(parents=True, exist_ok=True)

@@ -163,6 +163,7 @@ def test_count_heard_to_a_frame_at_other_paces_over_music(pace: float, music: fl
 
 @needs_espeak
 def test_observe_night_hears_a_slow_count_and_widens_the_shooting(tmp_path: Path) -> None:
+    from vision.audio import read_audio
     from vision.night import hear_counts
 
     samples, truth = night_track(1.6, 0.08, seed=5)
@@ -174,6 +175,13 @@ def test_observe_night_hears_a_slow_count_and_widens_the_shooting(tmp_path: Path
     assert fit is not None and np.allclose(fit[0], truth, atol=0.08)
     silent, same = hear_counts(write_mp4(tmp_path / "quiet.mp4", np.zeros_like(samples)), [span])
     assert silent == () and same == [span]
+    # the sound the draft already read is listened to as it is: the same words, the file not decoded again
+    gone = tmp_path / "night.mp4"
+    track = read_audio(gone)
+    gone.unlink()
+    assert hear_counts(gone, [span], decoded=[track]) == (words, spans)
+    short = track.segment(0.0, T0 + 3.0)  # sound that stops before the count ends is not enough: the file is read
+    assert hear_counts(gone, [span], decoded=[short]) == ((), [span])
 
 
 def test_the_renderer_judge_can_count_at_another_pace() -> None:

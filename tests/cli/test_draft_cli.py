@@ -282,14 +282,16 @@ class _SavedVision:
 
 
 def test_a_paper_sheets_nights_are_timed_by_the_count_heard_then_only_their_shootings_looked_at(
-        fixture_ok, tmp_path: Path) -> None:
+        fixture_ok, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A paper sheet holds its shootings without a time or the shots. Asked to read the nights from the video, the
     draft first times each shooting by the judge's count heard in the night the music marks, and then asks vision
     for those shootings' stretches only — the ones `stopframe audit --nights` looks at on the timed protocol (a
-    whole night holds hands raised for other things) — and proposes each night's shots (rfm 4.5.4–4.5.5)."""
+    whole night holds hands raised for other things) — and proposes each night's shots (rfm 4.5.4–4.5.5). The
+    count is listened for in the sound the draft already read for the judge's cues, not decoded a second time."""
     from pipeline.draft import draft_game
     from review.audit.night import night_windows, observe_spans
     from review.game.profiles import get_profile
+    from vision import night as night_reader
 
     data = truth()
     data["events"] = [{k: v for k, v in e.items() if k not in ("t", "shots")} if e.get("type") == "shooting" else e
@@ -297,7 +299,11 @@ def test_a_paper_sheets_nights_are_timed_by_the_count_heard_then_only_their_shoo
     partial = tmp_path / "sheet.protocol.json"
     partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     vision = _SavedVision()
+    decoded: list[Path] = []
+    read_again = night_reader.read_audio
+    monkeypatch.setattr(night_reader, "read_audio", lambda path: decoded.append(path) or read_again(path))
     made = draft_game(video=VIDEO, protocol=partial, seats=SEATS, observer=vision, look_at_nights=True)
+    assert decoded == []
     (shootings, checks), = vision.asked
     played, checked = observe_spans(night_windows(truth(), get_profile("rfm")))
     assert len(shootings) == len(played) == 3 and checks == checked  # the sheet's checks keep their own times
