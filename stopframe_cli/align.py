@@ -17,6 +17,7 @@ from contract import i18n
 from contract.errors import EXIT_OK, UnreadableInput
 from contract.i18n import _
 from stopframe_cli.output import add_output_options, emit, progress
+from stopframe_cli.parsing import number
 
 
 def register(subparsers: Any) -> None:
@@ -29,7 +30,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("video", nargs="?", metavar="VIDEO", help=_("the game video (default: the protocol's video.path)"))
     p.add_argument("--protocol", required=True, metavar="PROTOCOL", help=_("the game's protocol (*.protocol.json)"))
     p.add_argument(
-        "--stop-at", type=float, metavar="SECONDS",
+        "--stop-at", type=number, metavar="SECONDS",
         help=_("video time of one closing word («Стоп»/«Спасибо») to match across the game"),
     )
     add_output_options(p)

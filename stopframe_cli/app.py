@@ -27,6 +27,7 @@ from contract.outputs import regular_file
 from contract.processes import die_with_parent
 from contract.seats import load_seat_map
 from review.game.protocol import load_protocol
+from stopframe_cli.parsing import whole_number
 
 DEFAULT_PORT = 8501  # Streamlit's own default, and where a judge who knows it looks first
 PORTS_TRIED = 100  # without --port: the first free one from DEFAULT_PORT on
@@ -50,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--video", metavar="VIDEO", help=_("the game video (default: the protocol's video.path)"))
     p.add_argument("--seats", metavar="SEATS", help=_("the camera's seat map (*.seats.json)"))
     p.add_argument("--observations", metavar="OBS", help=_("use saved stopframe-observations/1 instead of looking at the video"))
-    p.add_argument("--port", type=int, metavar="N",
+    p.add_argument("--port", type=whole_number, metavar="N",
                    help=_("the port to serve on (default: the first free one from {port})", port=DEFAULT_PORT))
     p.set_defaults(func=run)
 

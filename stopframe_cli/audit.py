@@ -39,6 +39,7 @@ from review.cases.exports import finding_said
 from review.cases.sentences import humanise
 from review.game.profiles import PROFILES
 from stopframe_cli.output import add_output_options, emit, progress
+from stopframe_cli.parsing import number, whole_number
 
 MAX_TABLE_TEXT = 90  # kept for callers; the table no longer cuts a finding's sentence
 
@@ -60,7 +61,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--model", choices=("full", "lite"), default="full", help=_("hand landmark model (default full)"))
     p.add_argument("--fail-on-findings", action="store_true", help=_("exit 1 when there is any finding"))
     p.add_argument(
-        "--min-confidence", type=float, default=None, metavar="C",
+        "--min-confidence", type=number, default=None, metavar="C",
         help=_("list findings of at least this confidence in the table (default: the calibrated default; 0 lists all)"),
     )
     p.add_argument(
@@ -68,7 +69,7 @@ def register(subparsers: Any) -> None:
         help=_("audit the nights too: shootings and checks (from the observations' x_raised / x_shown_numbers, or the video)"),
     )
     p.add_argument("--batch", metavar="DIR", help=_("audit every NAME.mp4 + NAME.protocol.json + NAME.seats.json in DIR"))
-    p.add_argument("--jobs", type=int, default=None, metavar="N", help=_("games audited at once in --batch (default: cores)"))
+    p.add_argument("--jobs", type=whole_number, default=None, metavar="N", help=_("games audited at once in --batch (default: cores)"))
     p.add_argument(
         "--reuse-observations", action="store_true",
         help=_("in --batch, use NAME.observations.json where present instead of looking at the video"),

@@ -21,6 +21,7 @@ from contract.jsonio import read_json
 from contract.outputs import check_output, check_output_folder, regular_file
 from contract.seats import load_seat_map
 from review.audit.inputs import check_seat_geometry
+from stopframe_cli.parsing import Parser
 
 # Modules that add commands. Vision commands import cv2/mediapipe only when they run.
 COMMAND_MODULES = (
@@ -37,19 +38,12 @@ COMMAND_MODULES = (
 )
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports wrong arguments as one sentence with exit 2 instead of a usage dump."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise StopframeError(f"{self.prog}: {message}.", EXIT_UNREADABLE)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="stopframe", description=_("Video review and judging assistant for sport Mafia."))
+    parser = Parser(prog="stopframe", description=_("Video review and judging assistant for sport Mafia."))
     parser.add_argument("--debug", action="store_true", help=_("show the traceback of a fatal error"))
     parser.add_argument("--lang", choices=i18n.LANGUAGES,
                         help=_("the language of messages: ru (the default) or en; JSON keeps its English keys and codes"))
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     return parser

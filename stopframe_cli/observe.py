@@ -14,14 +14,15 @@ from contract.i18n import _
 from pipeline.observer import every_tenth, observe_video
 from pipeline.seat_fit import check_seats_fit_video
 from stopframe_cli.output import add_output_options, emit, progress
+from stopframe_cli.parsing import number
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("observe", help=_("per-seat hand intervals seen on a game video"))
     parser.add_argument("video", metavar="VIDEO", help=_("the game video"))
     parser.add_argument("--seats", required=True, metavar="SEATS", help=_("the seat map (stopframe-seats/1)"))
-    parser.add_argument("--start", type=float, default=None, metavar="S", help=_("first second to look at"))
-    parser.add_argument("--end", type=float, default=None, metavar="S", help=_("second to stop at"))
+    parser.add_argument("--start", type=number, default=None, metavar="S", help=_("first second to look at"))
+    parser.add_argument("--end", type=number, default=None, metavar="S", help=_("second to stop at"))
     parser.add_argument("--model", choices=("full", "lite"), default="full", help=_("hand model (lite is faster)"))
     parser.add_argument("--no-gating", action="store_true", help=_("run the detector on every frame of every seat"))
     add_output_options(parser)

@@ -17,6 +17,7 @@ from contract.jsonio import format_of
 from contract.outputs import same_kind
 from pipeline.observer import every_tenth
 from stopframe_cli.output import emit, progress
+from stopframe_cli.parsing import whole_number
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -25,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--protocol", metavar="P", help=_("the game's protocol: its vote times say when to look"))
     parser.add_argument("--flip", action="store_true",
                         help=_("number the seats counter-clockwise (seat 1 on the judge's right)"))
-    parser.add_argument("--first-seat-at", type=int, default=1, metavar="N", choices=range(1, 11),
+    parser.add_argument("--first-seat-at", type=whole_number, default=1, metavar="N", choices=range(1, 11),
                         help=_("the seat found as N becomes seat 1 (the others follow round the table)"))
     parser.add_argument("--json", action="store_true", help=_("print the seat map as JSON to stdout"))
     parser.add_argument("--out", metavar="SEATS", help=_("write the seat map to SEATS (stopframe-seats/1)"))

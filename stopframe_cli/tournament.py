@@ -24,6 +24,7 @@ from review.cases.tournament import Tournament
 from review.game.profiles import PROFILES
 from stopframe_cli.main import plain_words
 from stopframe_cli.output import progress
+from stopframe_cli.parsing import whole_number
 
 
 def register(subparsers: Any) -> None:
@@ -40,7 +41,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--address", metavar="ADDR",
                    help=_("with --engine ray: a running Ray cluster, host:port of its head (default: a local Ray); "
                           "a cluster with token authentication takes its token from RAY_AUTH_TOKEN"))
-    p.add_argument("--jobs", type=int, default=None, metavar="N", help=_("games audited at once (default: cores)"))
+    p.add_argument("--jobs", type=whole_number, default=None, metavar="N", help=_("games audited at once (default: cores)"))
     p.add_argument("--rules", metavar="ID", help=_("audit every game under this rule profile instead of its protocol's"))
     p.add_argument("--nights", action="store_true", help=_("audit the nights too (shootings and checks)"))
     p.add_argument("--model", choices=("full", "lite"), default="full", help=_("hand landmark model (default full)"))

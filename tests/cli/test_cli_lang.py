@@ -62,3 +62,44 @@ def test_the_audit_table_in_russian_keeps_the_json_english(capsys):
     data = json.loads(out)
     assert {f["kind"] for f in data["findings"]} >= {"late_vote", "no_vote"}
     assert {f["consequence"]["type"] for f in data["findings"]} >= {"not_counted", "fine"}
+
+
+ARGPARSE_ENGLISH = ("usage", "positional arguments", "options:", "show this help", "argument ", "required",
+                    "invalid", "expected", "unrecognized", "choose from")
+
+
+def test_the_help_is_russian_through_and_through(russian_system, capsys):
+    """argparse's own words (usage, the groups' titles, -h) come from the catalogue, not in English."""
+    for argv in (["--help"], ["draft", "--help"]):
+        with pytest.raises(SystemExit) as done:
+            run_cli(capsys, *argv)
+        assert done.value.code == 0
+        out = capsys.readouterr().out
+        assert out.startswith("использование: stopframe") and "параметры:" in out
+        assert "показать эту справку и выйти" in out
+        assert not [w for w in ARGPARSE_ENGLISH if w in out]
+
+
+@pytest.mark.parametrize("argv,sentence", [
+    (["draft"], "stopframe: draft: не хватает обязательных аргументов: VIDEO, --protocol, --out."),
+    (["audit", "game.mp4", "--protocol"], "stopframe: audit: аргумент --protocol: после него нужно одно значение."),
+    (["tournament", "games", "--jobs", "x"], "stopframe: tournament: аргумент --jobs: «x» — не целое число."),
+    (["observe", "game.mp4", "--seats", "s.json", "--start", "abc"],
+     "stopframe: observe: аргумент --start: «abc» — не число."),
+    (["validate", "a.json", "b.json"], "stopframe: лишние аргументы: b.json."),
+    (["drat"], 'stopframe: аргумент COMMAND: такого варианта нет: "drat" (можно: "validate", "replay", "import", '
+               '"observe", "audit", "align", "correct", "seats", "tournament", "sync", "draft", "app").'),
+])
+def test_wrong_arguments_are_refused_in_one_russian_sentence(russian_system, capsys, argv, sentence):
+    """A judge who mistypes a command reads what is wrong in Russian, once, with the exit status of a usage error."""
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.strip() == sentence
+
+
+def test_wrong_arguments_are_refused_in_english_with_lang_en(russian_system, capsys):
+    code, out, err = run_cli(capsys, "--lang", "en", "tournament", "games", "--jobs", "2.5")
+    assert code == 2
+    assert err.strip() == 'stopframe: tournament: argument --jobs: "2.5" is not a whole number.'
+    code, out, err = run_cli(capsys, "--lang", "en", "draft")
+    assert err.strip() == "stopframe: draft: the following arguments are required: VIDEO, --protocol, --out."
