@@ -12,6 +12,7 @@ from pipeline.game import replay_game, vote_rounds
 from review.game.importers import SOURCES, import_file
 from review.game.problems import Problem
 from review.game.protocol import RULE_PROFILES, format_problems, load_protocol, validate
+from review.game.voting import outcome_words
 from stopframe_cli.output import add_output_options, emit
 
 
@@ -95,7 +96,7 @@ def run_replay(args: argparse.Namespace) -> int:
         lines = [f"{args.protocol} ({data['rules']})", _("Eliminations:")]
         for n, e in enumerate(data["eliminations"], start=1):
             when = _("day {day}", day=e["day"]) if e.get("day") is not None else _("night {night}", night=e.get("night"))
-            lines.append(f"  {n}. {_('seat {seat}', seat=format(e['seat'], '>2'))}  {e['cause']:<8} {when}")
+            lines.append(f"  {n}. {_('seat {seat}', seat=format(e['seat'], '>2'))}, {when}: {term('left_by', e['cause'])}")
         if not data["eliminations"]:
             lines.append("  " + _("none"))
         if data.get("votes"):
@@ -106,7 +107,7 @@ def run_replay(args: argparse.Namespace) -> int:
                     tally = _("lift {seats}: {yes} for", seats=", ".join(map(str, v["candidates"])), yes=v.get("yes"))
                 why = f" ({v['clause']})" if v.get("clause") else ""
                 lines.append("  " + _("day {day} round {round}: {tally} -> {outcome}", day=v["day"], round=v["round"],
-                                      tally=tally, outcome=v["outcome"]) + why)
+                                      tally=tally, outcome=outcome_words(v["outcome"])) + why)
         lines.append(_("Result: {result}", result=_result_line(data)))
         notes = [Problem(n["path"], n["message"], n["clause"]) for n in data["notes"]]
         lines.extend(_note_lines(notes))

@@ -135,7 +135,7 @@ def test_replay_prints_what_the_engine_derives(capsys, monkeypatch):
     assert result["eliminations"] == eliminations and result["result"] == "red"
     assert result["problems"] == [problem.to_json()]
     code, out, _ = _run(capsys, "replay", str(COMPLETE))
-    assert "  1. seat  5  vote     day 1" in out and "  2. seat  8  shot     night 1" in out
+    assert "  1. seat  5, day 1: vote" in out and "  2. seat  8, night 1: shot" in out
     assert "Result: red" in out and "events[13]: seat 5 leaves, but the rules give a revote (rfm 4.4.13)" in out
 
 

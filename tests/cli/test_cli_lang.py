@@ -103,3 +103,15 @@ def test_wrong_arguments_are_refused_in_english_with_lang_en(russian_system, cap
     assert err.strip() == 'stopframe: tournament: argument --jobs: "2.5" is not a whole number.'
     code, out, err = run_cli(capsys, "--lang", "en", "draft")
     assert err.strip() == "stopframe: draft: the following arguments are required: VIDEO, --protocol, --out."
+
+
+def test_the_replay_table_says_how_each_seat_left_and_each_vote_ended_in_russian(russian_system, capsys):
+    """How a seat left and what a vote decided are words (rfm 4.4.12, 4.4.13), never the protocol's codes."""
+    game = Path(__file__).parents[2] / "sample_videos" / "game" / "sample_game.protocol.json"
+    code, out, err = run_cli(capsys, "replay", game)
+    assert code == 0
+    assert "  1. место  6, день 1: голосование" in out and "  2. место 10, ночь 1: отстрел" in out
+    assert "  3. место  9, день 2: голосование за подъём" in out
+    assert "-> место 6 покидает игру (rfm 4.4.12)" in out and "-> равенство 9, 3: переголосование (rfm 4.4.13)" in out
+    assert "-> места 9, 3 покидают игру (rfm 4.4.13.3)" in out
+    assert not [w for w in (" vote", " shot", " lift", "leaves", "tie ", "revote") if w in out]
