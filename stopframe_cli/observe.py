@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     if args.start is not None or args.end is not None:
         windows = [(args.start or 0.0, args.end if args.end is not None else float("inf"))]
     result = observe_video(args.video, seat_map, windows, model=args.model, gating=not args.no_gating,
-                           progress=every_tenth(progress, "observe:"))
+                           progress=every_tenth(progress, _("observe: looked at")))
     data = result.to_json()
     emit(args, data, lambda: _table(data))
     return 0

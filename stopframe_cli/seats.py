@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out and args.replace:
         same_kind(args.out, "stopframe-seats/1", "a seat map", format_of)
         _not_another_cameras(args.out, args.video)
-    found = find_game_seats(args.video, args.protocol, progress=every_tenth(progress, "seats:"))
+    found = find_game_seats(args.video, args.protocol, progress=every_tenth(progress, _("seats: looked at")))
     if args.flip or args.first_seat_at != 1:
         found = renumbered(found, flip=args.flip, move_seat1=args.first_seat_at - 1)
     data = found.to_json()
@@ -85,7 +85,9 @@ def table(data: dict) -> str:
                        "this table's hands land. Check the zones on the picture, and find the map again with "
                        "--protocol once votes have times"))
     for seat, confidence in found["confidence"].items():
-        lines.append(_("seat {seat}: found, confidence {confidence}", seat=format(seat, ">2"),
+        lines.append(_("seat {seat}: not found, its zone is a guess", seat=format(seat, ">2"))
+                     if seat in found["unfound"] else
+                     _("seat {seat}: found, confidence {confidence}", seat=format(seat, ">2"),
                        confidence=i18n.number(confidence, 2, fixed=True)))
     lines += list(found["unfound"].values())
     return "\n".join(lines)

@@ -56,6 +56,25 @@ def test_table_names_each_seat_and_every_unfound_one(scripted, capsys) -> None:
     assert "None" not in text and "{" not in text
 
 
+def test_a_seat_whose_zone_is_a_guess_is_never_called_found(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """A living player whose hand never rested gets a zone guessed between the neighbours: the judge must read
+    that it was not found, not "found, confidence 0.00"."""
+    def silent_seat_5(*_args, **_kwargs):
+        ring = _ring_found()
+        places = [p for k, p in enumerate(ring.places) if k != 4]
+        return number_places(places, frozenset(range(1, 11)), [], (1280, 720), "votes", 1.5)
+
+    monkeypatch.setattr(pipeline.seat_finding, "find_game_seats", silent_seat_5)
+    assert main(["seats", "game.mp4"]) == 0
+    text = capsys.readouterr().out
+    guessed = [line.split(":")[0].replace("seat", "").strip() for line in text.splitlines()
+               if line.endswith(": not found, its zone is a guess")]
+    assert guessed and "5" in guessed
+    for seat in guessed:
+        assert f"seat {seat}: no hand seen on the table during" in text
+        assert not [line for line in text.splitlines() if line.startswith(f"seat {seat:>2}: found")]
+
+
 def test_flip_and_first_seat_at_renumber_round_the_table(scripted, capsys) -> None:
     assert main(["seats", "game.mp4", "--json"]) == 0
     plain = json.loads(capsys.readouterr().out)
