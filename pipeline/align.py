@@ -18,7 +18,7 @@ from typing import Any
 
 from contract.clock import Clock
 from contract.errors import InvalidInput
-from contract.i18n import _
+from contract.i18n import _, term
 from pipeline.observer import Say
 from review.audit.align import VOTE_TYPES, Alignment, VoteCue, align_protocol, votes_on_video
 from review.game.protocol import Protocol, format_problems, load_protocol, resolve_video_path
@@ -75,7 +75,7 @@ def align_game(protocol: Protocol, video: str | os.PathLike[str] | None = None, 
     expected = votes_on_video(protocol.data, track.start, track.end)  # a clip's protocol holds the whole game
     heard = listen(feats, marked=stop_at, hints=hints, expected=expected, weak=True)
     sure = sum(v.confident for v in heard.votes)
-    say(_("align: {words} closing word(s) heard ({sure} after a usual call; {source} template), {nights} night(s) of "
-          "music.", words=len(heard.votes), sure=sure, source=heard.source, nights=len(heard.nights)))
+    say(_("align: {words} closing word(s) heard ({sure} after a usual call; {how}), {nights} night(s) of music.",
+          words=len(heard.votes), sure=sure, how=term("closing_word", heard.source), nights=len(heard.nights)))
     result = align_protocol(protocol.data, heard_cues(heard.votes), [(n.start, n.end) for n in heard.nights])
     return GameAlignment(result, len(heard.votes))

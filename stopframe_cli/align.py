@@ -47,11 +47,13 @@ def run(args: argparse.Namespace) -> int:
     result = made.result
 
     def table() -> str:
-        clock = result.clock
+        clock = {"offset": i18n.number(result.clock.offset, 3, fixed=True, signed=True),
+                 "rate": i18n.number(result.clock.rate, 6, fixed=True), "anchors": result.anchors}
         lines = [
             _("clock: video = {offset} s + {rate} × protocol time ({anchors} anchor(s), {outliers} outlier(s): {which})",
-              offset=i18n.number(clock.offset, 3, fixed=True, signed=True), rate=i18n.number(clock.rate, 6, fixed=True),
-              anchors=result.anchors, outliers=len(result.outliers), which=", ".join(result.outliers) or _("none")),
+              outliers=len(result.outliers), which=", ".join(result.outliers), **clock)
+            if result.outliers else
+            _("clock: video = {offset} s + {rate} × protocol time ({anchors} anchor(s), no outlier)", **clock),
             _("{heard} vote cue(s) heard, {unmatched} vote(s) without a cue, {unused} cue(s) unused", heard=made.heard,
               unmatched=len(result.unmatched), unused=result.unused_cues),
         ]
@@ -59,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             if e.get("type") not in VOTE_TYPES:
                 continue
             who = (_("candidate {candidate}", candidate=e.get("candidate")) if e.get("type") == "vote"
-                   else _("lift {seats}", seats=e.get("candidates")))
+                   else _("lift {seats}", seats=", ".join(map(str, e.get("candidates") or []))))
             cells = []
             for name in ("t", "cutoff", "announced"):
                 v = e.get(name)

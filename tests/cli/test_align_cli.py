@@ -62,6 +62,19 @@ def test_table_without_json_names_each_proposed_time(game_dir, capsys) -> None:
     assert "cutoff" in table and "proposed, score" in table
 
 
+def test_the_table_and_progress_in_russian_show_words_not_codes(game_dir, capsys) -> None:
+    """A lift vote's candidates as numbers, the clock without an empty list of outliers, and how the closing word
+    was learnt in words (not the code `discovered` or `protocol`)."""
+    folder, _ = game_dir
+    assert main(["--lang", "ru", "align", str(folder / "game.mp4"), "--protocol", str(folder / "game.protocol.json")]) == 0
+    out, err = capsys.readouterr()
+    lift = [line for line in out.splitlines() if "подъём" in line]
+    assert lift and all(line.split("подъём ")[1].split(":")[0].replace(", ", "").isdigit() for line in lift)
+    assert "выбросов нет" in out and ": нет)" not in out
+    assert "закрывающее слово узнано" in err
+    assert not [w for w in ("template", "discovered", "protocol", "marked", "шаблон") if w in err]
+
+
 def test_out_naming_the_original_is_refused(game_dir, capsys) -> None:
     folder, _ = game_dir
     src = folder / "game.protocol.json"
