@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from contract import i18n
-from contract.errors import InvalidInput
+from contract.errors import InvalidInput, StopframeError
 from contract.i18n import _
 from contract.jsonio import write_atomic
 from contract.outputs import Input, check_output
@@ -57,8 +57,20 @@ def club_text(sheet: Sheet, target: str) -> str:
 
 
 def save(path: str | os.PathLike[str], text: str, given: Iterable[Input] = ()) -> Path:
-    """Write an export atomically, never over a file the sheet was given (by any name), a folder or a device."""
-    return write_atomic(check_output(path, given, what="export"), text)
+    """Write an export atomically, never over a file the sheet was given (by any name), a folder or a device; a
+    place that cannot be written (no right to, no such folder to make) is StopframeError naming it."""
+    target = check_output(path, given, what="export")
+    try:
+        return write_atomic(target, text)
+    except OSError as exc:
+        if isinstance(exc, PermissionError):
+            reason = _("no right to write there")
+        elif isinstance(exc, FileExistsError | NotADirectoryError):  # a file where the path needs a folder
+            reason = _("Not a directory")
+        else:
+            reason = _(exc.strerror) if exc.strerror else str(exc)
+        raise StopframeError(_("Not saved: {path} cannot be written ({reason}); give a folder you can write to.",
+                               path=target, reason=reason)) from exc
 
 
 # ---------------------------------------------------------------------------------------- the paper form

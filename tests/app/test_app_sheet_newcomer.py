@@ -360,3 +360,20 @@ def test_the_club_files_note_speaks_to_a_judge_not_to_a_command_line(data: Path)
         renders(at)
     notes = [c.value.replace("\\", "") for c in at.caption if "регламента (rfm)" in c.value.replace("\\", "")]
     assert notes and all("--rules" not in n and "укажите регламент rfm" in n for n in notes), notes
+
+
+def test_a_save_to_a_place_that_cannot_be_written_says_so_and_names_it(data: Path, tmp_path: Path) -> None:
+    """The judge typed the path of a notes file as if it were a folder (…/notes.txt/game3.json): the page showed a
+    traceback. It says, in Russian, that the protocol is not saved and which path could not be written, and the notes
+    file is left as it was."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("the judge's notes", encoding="utf-8")
+    with i18n.using("ru"):
+        at = _page("ru")
+        _started(at)
+        _save_to(at, notes / "game3.protocol.json")
+    renders(at)
+    said = [e.value.replace("\\", "") for e in at.error]
+    assert len(said) == 1 and said[0].startswith("Не сохранено: ") and "notes.txt/game3.protocol.json" in said[0], said
+    assert "в пути есть файл вместо папки" in said[0], said
+    assert not at.success and notes.read_text(encoding="utf-8") == "the judge's notes"
