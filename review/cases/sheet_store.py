@@ -9,7 +9,8 @@ without touching its decisions.
 A draft from the video (review.cases.sheet_draft) is kept the same way: each draft the judge asks for is a row of
 its own (the newest is the sheet's draft), and each proposal the judge accepts, edits or rejects is a row naming
 it, committed together with the entry it makes; so the draft, costly to make, and the judge's choices on it
-survive a reload, and a proposal is never decided twice.
+survive a reload, and a proposal is never decided twice (the undo of the entry it made reopens it, as a draft kept
+again with the other choices on it).
 """
 
 from __future__ import annotations
@@ -149,11 +150,28 @@ class SheetStore:
         return sheet
 
     def undo(self, sheet_id: str, *, who: str) -> Sheet:
-        """Take back the sheet's last entry standing (nothing when there is none); the sheet after it."""
-        sheet = self.load(sheet_id)
-        if sheet.undo() is not None:
-            self._log(sheet_id, "undo", None, None, who)
+        """Take back the sheet's last entry standing (nothing when there is none); the sheet after it. An entry a
+        proposal of the newest draft made (accepted, or edited) takes its choice back with it: the proposal is
+        pending again, so a slip of «Accept» is undone like a slip of the keyboard."""
+        with self.store.transaction() as con:
+            sheet = self._load(con, sheet_id)
+            undone = sheet.undo()
+            if undone is None:
+                return sheet
+            self._log(sheet_id, "undo", None, None, who, con)
+            saved = self._draft(con, sheet_id)
+            choice = saved.choices.get(undone.slot) if saved is not None else None
+            if saved is not None and choice is not None and choice[0] != "rejected" and choice[1] == undone.text:
+                self._reopen(con, sheet_id, saved.draft_id, undone.slot)
         return sheet
+
+    def _reopen(self, con: sqlite3.Connection, sheet_id: str, draft_id: int, slot: str) -> None:
+        """Make the proposal for `slot` pending again. The drafts and choices are append-only: the draft is kept
+        again as it was (its maker and time), with every other choice on it as it was."""
+        cur = con.execute("INSERT INTO sheet_drafts (sheet_id, draft, who, at) SELECT sheet_id, draft, who, at "
+                          "FROM sheet_drafts WHERE draft_id=?", (draft_id,))
+        con.execute("INSERT INTO sheet_draft_choices (draft_id, slot, choice, line, who, at) SELECT ?, slot, choice, "
+                    "line, who, at FROM sheet_draft_choices WHERE draft_id=? AND slot<>?", (cur.lastrowid, draft_id, slot))
 
     def _log(self, sheet_id: str, action: str, slot: str | None, text: str | None, who: str,
              con: sqlite3.Connection | None = None) -> None:

@@ -377,3 +377,36 @@ def test_a_save_to_a_place_that_cannot_be_written_says_so_and_names_it(data: Pat
     assert len(said) == 1 and said[0].startswith("Не сохранено: ") and "notes.txt/game3.protocol.json" in said[0], said
     assert "в пути есть файл вместо папки" in said[0], said
     assert not at.success and notes.read_text(encoding="utf-8") == "the judge's notes"
+
+
+def test_undo_after_accepting_a_proposal_offers_it_again(data: Path) -> None:
+    """The judge accepted the night's drafted shooting by a slip and pressed Undo: the box emptied, but the card was
+    gone and the list of chosen proposals still said «accepted», so the video's reading could only be had again by
+    drafting anew. The undo takes the acceptance back with the entry: the card is offered again, the other choices
+    stay as they were."""
+    book = SheetStore(Store(default_db_path()))
+    sheet_id = book.start(new_protocol("rfm"), title="Table 1", source="new", who="Chief Judge")
+    for slot, text in (("nominations.1", "2:6 5:3 9:8"), ("eliminated.1", "6")):
+        book.enter(sheet_id, slot, text, who="Chief Judge")
+    votes = [{"type": "vote", "day": 1, "round": 1, "candidate": c, "count": n} for c, n in ((6, 5), (3, 1), (8, 4))]
+    shooting = {"type": "shooting", "night": 1, "target": 10, "shots": {"2": 10, "7": 10, "9": 10}}
+    book.keep_draft(sheet_id, {"proposals": [{"slot": "round.1.1", "events": votes, "line": "6:5 3:1 8:4"},
+                                             {"slot": "shooting.1", "events": [shooting], "line": "2:10 7:10 9:10"}],
+                               "untimed": [], "heard": True, "video": str(tmp_video(data)), "the_games": False,
+                               "nights_unread": None, "nights_unseen": []}, who="Chief Judge")
+    at = _page()
+    at.button(key="sheet_draft_accept_round.1.1").click().run()
+    at.button(key="sheet_draft_accept_shooting.1").click().run()
+    ok(at)
+    assert at.text_input(key=box_key(sheet_id, "shooting.1")).value == "2:10 7:10 9:10"
+    at.button(key="sheet_undo").click().run()
+    ok(at)
+    assert at.text_input(key=box_key(sheet_id, "shooting.1")).value == ""
+    cards = {b.key for b in at.button if b.key and b.key.startswith("sheet_draft_accept_")}
+    assert cards == {"sheet_draft_accept_shooting.1"}, cards  # the shooting back; the round still accepted
+    chosen = [m.value.replace("\\", "") for m in at.markdown if "accepted" in m.value]
+    assert len(chosen) == 1 and chosen[0].endswith("round 1: accepted «6:5 3:1 8:4»"), chosen
+    at.button(key="sheet_draft_accept_shooting.1").click().run()
+    ok(at)
+    assert book.load(sheet_id).text("shooting.1") == "2:10 7:10 9:10"
+    assert book.load(sheet_id).text("round.1.1") == "6:5 3:1 8:4"
