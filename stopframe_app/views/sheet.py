@@ -145,13 +145,21 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
                 st.caption(t("No sheet is saved yet."))
                 return
             names = {s.sheet_id: s for s in saved}
-            pick = st.selectbox(t("Saved sheets"), list(names), key="sheet_saved_pick", format_func=lambda i: i18n._(
-                "{title} ({entries}, {source})", title=names[i].title,
-                entries=i18n.ngettext("{n} entry", "{n} entries", names[i].entries),
-                source=i18n.term("sheet_start", names[i].source)))
+            pick = st.selectbox(t("Saved sheets"), list(names), key="sheet_saved_pick",
+                                format_func=lambda i: _saved_label(names[i]))
             if st.button(t("Continue this sheet"), key="sheet_saved_open"):
                 st.session_state[SHEET] = pick
                 st.rerun()
+
+
+def _saved_label(saved: SavedSheet) -> str:
+    """A saved sheet as the list of them names it: its title, entries, where it started from and when it was last
+    changed (sheets left with the same title, «New sheet», are told apart by the time)."""
+    changed = time.localtime(saved.changed)
+    when = f"{i18n.date(date(changed.tm_year, changed.tm_mon, changed.tm_mday))}, {time.strftime('%H:%M', changed)}"
+    return i18n._("{title} ({entries}; {source}; changed {when})", title=saved.title,
+                  entries=i18n.ngettext("{n} entry", "{n} entries", saved.entries),
+                  source=i18n.term("sheet_source", saved.source), when=when)
 
 
 # ---------------------------------------------------------------------------------------------------- boxes

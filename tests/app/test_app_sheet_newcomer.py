@@ -410,3 +410,21 @@ def test_undo_after_accepting_a_proposal_offers_it_again(data: Path) -> None:
     ok(at)
     assert book.load(sheet_id).text("shooting.1") == "2:10 7:10 9:10"
     assert book.load(sheet_id).text("round.1.1") == "6:5 3:1 8:4"
+
+
+def test_the_saved_sheets_say_where_they_started_and_when_they_were_changed(data: Path) -> None:
+    """The list of saved sheets read «Новый бланк (5 записей, пустой бланк)»: five entries in an empty sheet, and two
+    sheets left untitled read the same. Each says it was started empty and when it was last changed."""
+    book = SheetStore(Store(default_db_path()))
+    typed = book.start(new_protocol("rfm"), title="Новый бланк", source="new", who="Судья")
+    for slot, text in (("nominations.1", "2:6 5:3 9:8"), ("round.1.1", "6:5 3:1 8:4"), ("eliminated.1", "6")):
+        book.enter(typed, slot, text, who="Судья")
+    book.start(new_protocol("rfm"), title="Новый бланк", source="new", who="Судья")
+    with i18n.using("ru"):
+        at = _page("ru")
+        at.radio(key="sheet_start_from").set_value("saved").run()
+        ok(at)
+        options = at.selectbox(key="sheet_saved_pick").options
+    assert len(options) == 2 and not [o for o in options if "пустой бланк" in o], options
+    assert all("начат с пустого; изменён " in o and "г., " in o for o in options), options
+    assert [o for o in options if o.startswith("Новый бланк (3 записи; ")], options
