@@ -101,8 +101,9 @@ def _line(sheet: Sheet, slot: Slot) -> str:
     return write(slot, box_events(sheet.data, slot.key))
 
 
-def printable(sheet: Sheet) -> str:
-    """The paper protocol filled in, as one self-contained HTML page to print (every value escaped)."""
+def printable(sheet: Sheet, title: str = "") -> str:
+    """The paper protocol filled in, as one self-contained HTML page to print (every value escaped); headed by the
+    game's number, else by the sheet's `title` (a sheet typed from paper often has no number)."""
     data = sheet.data
     rules = data.get("rules") if data.get("rules") in PROFILES else "rfm"
     profile = get_profile(rules)
@@ -110,9 +111,11 @@ def printable(sheet: Sheet) -> str:
     run = sheet.checked[1]
     state = run.final if run is not None else None
     left = {e["seat"]: e for e in (run.eliminations if run is not None else [])}
-    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
-             f"<title>{_cell(_('Protocol of the game {game}', game=game.get('id') or ''))}</title>", _STYLE,
-             "</head><body>", f"<h1>{_cell(_('Protocol of the game {game}', game=game.get('id') or ''))}</h1>",
+    number = str(game.get("id") or "").strip()
+    head = _("Protocol of the game {game}", game=number) if number or not title.strip() else \
+        _("Game protocol: {title}", title=title.strip())
+    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>", f"<title>{_cell(head)}</title>", _STYLE,
+             "</head><body>", f"<h1>{_cell(head)}</h1>",
              "<table>", _row([_("Rule profile"), profile.label()]),
              *(_row([i18n.term("sheet_game_field", k), game.get(k)]) for k in GAME_FIELDS if k != "id"), "</table>",
              f"<h2>{_cell(_('Players'))}</h2><table>",

@@ -731,7 +731,7 @@ def _exports(game: Game | None, sheet_id: str, sheet: Sheet, saved: SavedSheet) 
                                                         "application/json")
             except StopframeError as exc:
                 refused[target] = _in_boxes(sheet, str(exc))
-        page = printable(sheet)
+        page = printable(sheet, saved.title)
         files[f"{name}.sheet.html"] = (t("Printable sheet (HTML)"), page, "text/html")
         for file_name, (label, content, mime) in files.items():
             st.download_button(label, content, file_name=file_name, mime=mime, key=f"sheet_download_{file_name}")

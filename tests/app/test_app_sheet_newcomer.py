@@ -428,3 +428,28 @@ def test_the_saved_sheets_say_where_they_started_and_when_they_were_changed(data
     assert len(options) == 2 and not [o for o in options if "пустой бланк" in o], options
     assert all("начат с пустого; изменён " in o and "г., " in o for o in options), options
     assert [o for o in options if o.startswith("Новый бланк (3 записи; ")], options
+
+
+def test_the_printable_sheet_of_a_game_with_no_number_is_headed_by_the_sheets_title(
+        data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sheet typed from paper rarely has a game number: its printable sheet (HTML, PDF) was headed «Протокол игры »
+    with nothing after it, the title the judge gave the sheet nowhere. It is headed by that title; a game number,
+    once typed, heads it as before."""
+    import stopframe_app.views.sheet as page
+
+    made: list[str] = []  # each printable sheet the page offers, as its downloads carry it
+    real = page.printable
+
+    def kept(*args: object, **kwargs: object) -> str:
+        made.append(real(*args, **kwargs))  # type: ignore[arg-type]
+        return made[-1]
+
+    monkeypatch.setattr(page, "printable", kept)
+    with i18n.using("ru"):
+        at = _page("ru")
+        at.text_input(key="sheet_new_title").input("Стол 1, игра 3").run()
+        sheet_id = _started(at)
+        assert "<h1>Протокол игры: Стол 1, игра 3</h1>" in made[-1], made[-1][:600]
+        at.text_input(key=box_key(sheet_id, "game.id")).input("17").run()
+        ok(at)
+    assert "<h1>Протокол игры 17</h1>" in made[-1], made[-1][:600]
