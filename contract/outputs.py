@@ -97,6 +97,16 @@ def check_output_folder(out: PathLike, inputs: Iterable[PathLike | None], *, wha
     return target
 
 
+def os_reason(exc: OSError) -> str:
+    """Why the system refused a file, in the judge's words: the catalogue's phrase for the usual reasons (no such
+    file, no access, a file where a folder should be, a full disk), the system's own phrase otherwise, never its
+    `[Errno n]` code or Python's repr of the path. Every folder Stopframe makes is made if missing, so "it
+    exists" only ever means a file stands where the path needs a folder."""
+    if isinstance(exc, FileExistsError | NotADirectoryError):
+        return _("Not a directory")
+    return _(exc.strerror) if exc.strerror else str(exc)
+
+
 def regular_file(path: PathLike, what: str = "file") -> os.stat_result:
     """The status of a regular file, asked before it is opened: a pipe would hang the open, a device (/dev/zero)
     states size 0 and never ends. UnreadableInput (exit 2) otherwise."""
@@ -105,7 +115,7 @@ def regular_file(path: PathLike, what: str = "file") -> os.stat_result:
         st = os.stat(path)
     except OSError as exc:
         raise UnreadableInput(_("{path}: cannot read the {what}: {reason}.", path=path, what=doc,
-                                reason=_(exc.strerror) if exc.strerror else str(exc))) from exc
+                                reason=os_reason(exc))) from exc
     except ValueError as exc:  # a NUL byte in the name
         raise UnreadableInput(_("{path}: cannot read the {what}: the name holds a NUL byte.", path=path, what=doc)) from exc
     if stat.S_ISDIR(st.st_mode):
@@ -126,7 +136,7 @@ def read_capped(path: PathLike, limit: int, what: str = "file") -> bytes:
             data = fh.read(limit + 1)
     except OSError as exc:
         raise UnreadableInput(_("{path}: cannot read the {what}: {reason}.", path=path, what=term("document", what),
-                                reason=_(exc.strerror) if exc.strerror else str(exc))) from exc
+                                reason=os_reason(exc))) from exc
     if len(data) > limit:
         raise UnreadableInput(_("{path}: the {what} is over {limit} MB, too large to be one.", path=path, what=term("document", what), limit=limit // 10**6))
     return data

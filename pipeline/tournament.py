@@ -36,7 +36,7 @@ import vision
 from contract.errors import EXIT_INVALID, StopframeError, UnreadableInput
 from contract.i18n import N_, _, ngettext, number
 from contract.jsonio import dumps, read_json, write_atomic
-from contract.outputs import check_output_folder, regular_file
+from contract.outputs import check_output_folder, os_reason, regular_file
 from pipeline.batch import (
     FOREIGN_SUFFIXES,
     AuditTask,
@@ -187,7 +187,7 @@ def prepare(game: GameFiles, games_dir: Path, settings: Settings) -> Prepared:
     except StopframeError as exc:
         prep.error = str(exc)
     except OSError as exc:
-        prep.error = _("{game}: cannot read the game's files: {detail}.", game=game.name, detail=exc.strerror or exc)
+        prep.error = _("{game}: cannot read the game's files: {detail}.", game=game.name, detail=os_reason(exc))
     return prep
 
 
@@ -257,7 +257,7 @@ def _join(ray: Any, address: str) -> None:
         except OSError as exc:
             raise UnreadableInput(_("--address {address}: no Ray cluster answers there ({detail}); start its head with "
                                     "`ray start --head` and give the address it prints.", address=address[:60],
-                                    detail=exc.strerror or exc)) from exc
+                                    detail=os_reason(exc))) from exc
     try:
         ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
     except ConnectionError as exc:
@@ -444,7 +444,7 @@ def _games_folder(base: Path, src: Path) -> Path:
         games_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UnreadableInput(_("{path}: cannot make the tournament folder there: {detail}.", path=base,
-                                detail=exc.strerror or exc)) from exc
+                                detail=os_reason(exc))) from exc
     return games_dir
 
 

@@ -237,7 +237,8 @@ def test_the_scan_finds_a_hard_coded_sentence():
 
 
 # The system's own error names (OSError.strerror), which contract.outputs passes through the catalogue as they come
-SYSTEM_WORDS = frozenset({"No such file or directory", "Permission denied", "Is a directory", "Not a directory"})
+SYSTEM_WORDS = frozenset({"No such file or directory", "Permission denied", "Is a directory", "Not a directory",
+                          "No space left on device", "Read-only file system", "File name too long"})
 
 
 def _product_strings() -> set[str]:

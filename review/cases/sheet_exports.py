@@ -20,7 +20,7 @@ from contract import i18n
 from contract.errors import InvalidInput, StopframeError
 from contract.i18n import _
 from contract.jsonio import write_atomic
-from contract.outputs import Input, check_output
+from contract.outputs import Input, check_output, os_reason
 from review.cases.club_exports import export_game
 from review.cases.sheet import Sheet, box_events
 from review.cases.sheet_entry import GAME_FIELDS, Slot, box_name, write
@@ -63,12 +63,7 @@ def save(path: str | os.PathLike[str], text: str, given: Iterable[Input] = ()) -
     try:
         return write_atomic(target, text)
     except OSError as exc:
-        if isinstance(exc, PermissionError):
-            reason = _("no right to write there")
-        elif isinstance(exc, FileExistsError | NotADirectoryError):  # a file where the path needs a folder
-            reason = _("Not a directory")
-        else:
-            reason = _(exc.strerror) if exc.strerror else str(exc)
+        reason = _("no right to write there") if isinstance(exc, PermissionError) else os_reason(exc)
         raise StopframeError(_("Not saved: {path} cannot be written ({reason}); give a folder you can write to.",
                                path=target, reason=reason)) from exc
 

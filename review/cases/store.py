@@ -21,6 +21,7 @@ from typing import Any
 
 from contract.errors import StopframeError, UnreadableInput
 from contract.i18n import LANGUAGES, _, term
+from contract.outputs import os_reason
 from review.audit.findings import Finding, finding_key
 
 STATUSES = ("confirmed", "rejected", "edited")
@@ -189,7 +190,7 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UnreadableInput(_("{path}: cannot create the data folder: {why}.", path=self.path.parent,
-                                    why=exc.strerror or exc)) from exc
+                                    why=os_reason(exc))) from exc
         with self.reading() as con:
             try:
                 con.executescript(_SCHEMA_SQL)  # every statement is idempotent (IF NOT EXISTS)

@@ -18,7 +18,7 @@ import streamlit as st
 from contract.errors import StopframeError
 from contract.i18n import _
 from contract.jsonio import format_of
-from contract.outputs import check_output, same_kind
+from contract.outputs import check_output, os_reason, same_kind
 from contract.seats import Seat, SeatMap, save_seat_map
 from review.cases.store import data_dir
 from review.game.protocol import resolve_camera_path
@@ -329,7 +329,8 @@ def _save(game: Game, seat_map: SeatMap, frame: int, target_file: Path, path: st
         saved = save_seat_map(seat_map, str(check_output(target_file, game_inputs(game, seats=False),
                                                          what="seat map")))
     except (OSError, StopframeError) as exc:
-        st.error(words.t("Could not save the seat map to {path}: {why}", path=path, why=exc))
+        st.error(words.t("Could not save the seat map to {path}: {why}", path=path,
+                         why=os_reason(exc) if isinstance(exc, OSError) else exc))
         return
     spec = game.spec
     state.open_spec(GameSpec(spec.protocol, spec.video, str(saved), None, spec.profile))

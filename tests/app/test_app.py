@@ -333,3 +333,20 @@ def test_a_night_frame_is_not_labelled_relative_to_an_earlier_vote() -> None:
     windows = vote_windows(read_json(SAMPLE_PROTOCOL))
     assert window_at(windows, 18.0).candidate == 8  # during day 1's vote for 8
     assert window_at(windows, 30.0) is None  # night 1's shooting
+
+
+def test_a_seat_map_saved_where_no_file_can_be_written_says_why_in_words(data: Path, game_folder: Path,
+                                                                         tmp_path: Path) -> None:
+    """A file where the path needs a folder: the page names the place and the reason, never `[Errno 20]` and
+    Python's quoting of the path."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("the judge's notes")
+    at = goto(app(spec_of(game_folder)), "Seat calibration")
+    renders(at)
+    box = next(t for t in at.text_input if t.label == "Save the seat map as")
+    box.set_value(str(notes / "game.seats.json")).run()
+    at.button(key="calib_save").click().run()
+    said = " ".join(shown(e.value) for e in at.error)
+    assert "game.seats.json" in said and "Not a directory" in said
+    assert "Errno" not in said and "'" not in said
+    assert notes.read_text() == "the judge's notes"

@@ -106,3 +106,20 @@ def test_an_html_report_is_never_written_over_the_games_files(tmp_path: Path) ->
         write_html_report(tmp_path / "report.html", "<html></html>", [protocol])
     assert protocol.read_text() == "{}"
     assert write_html_report(tmp_path / "other.html", "<html></html>", [protocol]).read_text() == "<html></html>"
+
+
+def test_why_the_system_refused_a_file_is_said_in_the_judges_words() -> None:
+    """No `[Errno n]`, no Python quoting: the reason alone, and «нет доступа» fits a refused read and a refused
+    write alike (a folder made read-only, a locked USB stick)."""
+    import errno
+
+    from contract import i18n
+    from contract.outputs import os_reason
+
+    with i18n.using("ru"):
+        assert os_reason(PermissionError(errno.EACCES, "Permission denied", "/mnt/x")) == "нет доступа"
+        assert os_reason(FileExistsError(errno.EEXIST, "File exists", "/a/notes.txt")) == "в пути есть файл вместо папки"
+        assert os_reason(OSError(errno.ENOSPC, "No space left on device")) == "на диске нет места"
+        assert os_reason(OSError(errno.EROFS, "Read-only file system")) == "диск доступен только для чтения"
+    with i18n.using("en"):
+        assert os_reason(OSError(errno.ENOSPC, "No space left on device")) == "No space left on device"
