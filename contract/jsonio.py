@@ -137,3 +137,25 @@ def format_of(path: str | os.PathLike[str]) -> object:
     except UnreadableInput:
         return None
     return data.get("format") if isinstance(data, dict) else None
+
+
+def writes_over_its_own(out: str | os.PathLike[str], family: str | None, what: str) -> None:
+    """An existing `out` is written over only where it holds this command's own earlier result: a Stopframe file
+    of `family` ("stopframe-audit"), or, for a report that has no format (`family` None), a JSON object without
+    one. Why: a re-run replaces its own result, but a judge's other file at that name — a protocol, a seat map,
+    notes, a spreadsheet, a video — is never lost to a mistyped --out. UnreadableInput (exit 2) otherwise."""
+    if not os.path.isfile(out):  # a new name; a folder or a device is check_output's to refuse
+        return
+    try:
+        data = read_json(out)
+    except UnreadableInput:
+        data = None
+    fmt = data.get("format") if isinstance(data, dict) else None
+    if family is None:
+        ours = isinstance(data, dict) and fmt is None
+    else:
+        ours = isinstance(fmt, str) and fmt.split("/", 1)[0] == family
+    if not ours:
+        raise UnreadableInput(_("{path}: a file of another kind is already there, not an earlier {what}; Stopframe "
+                                "writes only over its own earlier result: choose another file name.", path=out,
+                                what=term("document", what)))

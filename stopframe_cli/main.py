@@ -17,7 +17,7 @@ from pathlib import Path
 from contract import i18n
 from contract.errors import EXIT_UNREADABLE, StopframeError
 from contract.i18n import _
-from contract.jsonio import read_json
+from contract.jsonio import read_json, writes_over_its_own
 from contract.outputs import check_output, check_output_folder, regular_file
 from contract.seats import load_seat_map
 from review.audit.inputs import check_seat_geometry
@@ -82,6 +82,16 @@ INPUT_ARGS = {"video": "a video", "a": "a video", "b": "a video", "protocol": "t
               "audit": "the audit report it reads", "file": "the file it imports", "decisions": "the decisions"}
 FOLDER_ARGS = ("batch", "folder")
 OUTPUT_ARGS = ("out", "protocol_out")
+# What a command's output file holds: an existing file at that name is written over only where it is an earlier
+# one of these (contract.jsonio.writes_over_its_own; None: a report with no format). `seats` keeps its stricter
+# rule (--replace), a tournament and `audit --batch` write into a folder of their own.
+PROTOCOL = ("stopframe-protocol", "protocol")
+WRITES = {("import", "out"): PROTOCOL, ("align", "out"): PROTOCOL, ("draft", "out"): PROTOCOL,
+          ("correct", "out"): ("stopframe-protocol", "corrected protocol"), ("sync", "protocol_out"): PROTOCOL,
+          ("sync", "out"): ("stopframe-sync", "sync result"), ("observe", "out"): ("stopframe-observations", "observations file"),
+          ("audit", "out"): ("stopframe-audit", "audit report"), ("validate", "out"): (None, "report"),
+          ("replay", "out"): (None, "report")}
+CLUB_FILES = {"polemica": "polemica game file", "mafiaratings": "mafiaratings game file"}
 GAME_FILES = {".seats.json": "the game's seat map", ".observations.json": "the game's observations",
               ".marks.json": "the game's marks", ".mp4": "the game's video"}
 
@@ -133,6 +143,11 @@ def check_paths(args: argparse.Namespace) -> None:
             check_output_folder(out, folders)
         else:
             check_output(out, [*inputs, *folders], what="--" + name.replace("_", "-") + " file")
+            kind = WRITES.get((getattr(args, "command", None), name))
+            if kind is not None and getattr(args, "format", "protocol") in ("polemica", "mafiaratings"):
+                kind = (None, CLUB_FILES[args.format])  # `correct --format`: a club's file has no "format"
+            if kind is not None:
+                writes_over_its_own(out, *kind)
 def _lang_option(argv: Sequence[str]) -> str | None:
     """`--lang ru|en` (or `--lang=en`) before the command, read ahead of the parser so its own refusals
     are in that language too; None where it is absent or not a language (the parser then refuses it)."""

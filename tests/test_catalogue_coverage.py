@@ -24,7 +24,10 @@ FINISHED: dict[str, frozenset[str]] = {
     "stopframe_cli/main.py": frozenset({"the protocol it reads", "a seat map", "saved observations", "the judge's marks",
                                         "the audit report it reads", "the file it imports", "the decisions",
                                         "the game's seat map", "the game's observations", "the game's marks",
-                                        "the game's video"}),
+                                        "the game's video",
+                                        # what an output file holds, shown as term("document", label)
+                                        "protocol", "corrected protocol", "sync result", "observations file",
+                                        "audit report", "report", "polemica game file", "mafiaratings game file"}),
     "stopframe_cli/align.py": frozenset(),
     "stopframe_cli/audit.py": frozenset(),
     "stopframe_cli/draft.py": frozenset(),

@@ -115,3 +115,23 @@ def test_the_replay_table_says_how_each_seat_left_and_each_vote_ended_in_russian
     assert "-> место 6 покидает игру (rfm 4.4.12)" in out and "-> равенство 9, 3: переголосование (rfm 4.4.13)" in out
     assert "-> места 9, 3 покидают игру (rfm 4.4.13.3)" in out
     assert not [w for w in (" vote", " shot", " lift", "leaves", "tie ", "revote") if w in out]
+
+
+def test_out_never_writes_over_a_file_of_another_kind(russian_system, capsys, tmp_path):
+    """A mistyped --out naming the judge's notes or another document is refused (exit 2) and the file kept; the
+    command's own earlier result at that name is replaced, so a re-run works."""
+    game = Path(__file__).parents[2] / "sample_videos" / "game" / "sample_game.protocol.json"
+    club = Path(__file__).parents[1] / "fixtures" / "import" / "polemica_game.json"
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"mine": 1}', encoding="utf-8")
+    code, out, err = run_cli(capsys, "import", "polemica", club, "--out", notes)
+    assert code == 2 and notes.read_text(encoding="utf-8") == '{"mine": 1}'
+    assert err.strip().startswith(f"stopframe: {notes}: здесь уже лежит файл другого рода, а не прежний протокол")
+    report = tmp_path / "report.json"
+    for _ in range(2):  # a re-run writes over its own earlier result
+        assert run_cli(capsys, "validate", game, "--out", report)[0] == 0
+    protocol = tmp_path / "imported.protocol.json"
+    assert run_cli(capsys, "import", "polemica", club, "--out", protocol)[0] == 0
+    before = protocol.read_bytes()
+    code, out, err = run_cli(capsys, "validate", game, "--out", protocol)  # a report over a protocol
+    assert code == 2 and protocol.read_bytes() == before and "прежний отчёт" in err
