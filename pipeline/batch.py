@@ -67,7 +67,7 @@ def find_games(folder: Path, reuse_observations: bool = False, *, foreign: bool 
         use_obs = reuse_observations and obs.exists()
         if not seats.exists() or not (video.exists() or use_obs):
             missing = [p.name for p in (seats, video) if not p.exists()]
-            skipped.append(f"{name}: missing {', '.join(missing)}")
+            skipped.append(_("{name}: no {files} beside its protocol", name=name, files=", ".join(missing)))
             continue
         games.append(GameFiles(name, protocols[name], seats, video if video.exists() else None,
                                obs if use_obs else None, marks if marks.exists() else None))

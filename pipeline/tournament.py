@@ -34,7 +34,7 @@ import pipeline
 import review
 import vision
 from contract.errors import EXIT_INVALID, StopframeError, UnreadableInput
-from contract.i18n import N_, _, ngettext, number
+from contract.i18n import N_, _, ngettext, number, term
 from contract.jsonio import dumps, read_json, write_atomic
 from contract.outputs import check_output_folder, os_reason, regular_file
 from pipeline.batch import (
@@ -400,7 +400,7 @@ def run_tournament(
                    "{engine} engine, {workers} at a time",
                    "tournament: {n} games: {earlier} audited earlier, {broken} unreadable, {todo} to audit on the "
                    "{engine} engine, {workers} at a time", len(games), earlier=len(runs) - broken, broken=broken,
-                   todo=len(todo), engine=engine, workers=workers))
+                   todo=len(todo), engine=term("engine", engine), workers=workers))
     earlier_run = read_progress(base)  # a run killed mid-way left "running": it is said to be stopped
     if earlier_run is not None and not earlier_run.get("running") and earlier_run.get("stopped"):
         write_atomic(base / "progress.json", dumps(earlier_run))

@@ -91,7 +91,8 @@ def _bars(title: str, items: Sequence[tuple[str, dict[str, float]]], unit: str) 
                 x += w
         out.append(f'<text x="{x + 4:.1f}" y="{y + bar_h - 4}">{html.escape(number(sum(parts.values()), 3))}</text>')
     legend_y = len(items) * (bar_h + gap) + 14
-    for k, (name, colour) in enumerate(_BAND_COLOURS.items()):
+    charted = {name for _, parts in items for name in parts}  # the legend names only the series drawn
+    for k, (name, colour) in enumerate((n, c) for n, c in _BAND_COLOURS.items() if n in charted):
         out.append(f'<rect x="{label_w + k * 110}" y="{legend_y - 10}" width="12" height="12" fill="{colour}"/>'
                    f'<text x="{label_w + k * 110 + 16}" y="{legend_y}">{html.escape(term(unit, name))}</text>')
     out.append("</svg></figure>")

@@ -236,3 +236,15 @@ def test_csv_for_either_separator_holds_no_formula(report, separator):
     assert row["seconds"] == ("41,25" if separator == ";" else "41.25")
     with pytest.raises(ValueError):
         tournament_csv(report, "\t")
+
+
+def test_the_charts_legends_name_only_their_own_series_in_russian(report):
+    """The findings chart's legend names the three confidence bands, the judges' chart only its one series: in
+    Russian every word of both is Russian (a chart with one series once listed the bands as «medium», «low»)."""
+    from contract import i18n
+
+    with i18n.using("ru"):
+        page = tournament_html(build_tournament_report(_runs(report), threshold=THRESHOLD, created=CREATED))
+    legends = re.findall(r'<text x="\d+(?:\.\d+)?" y="\d+">([^<]*)</text>', page)
+    assert {"уверенно", "возможно", "сомнительно", "предложений на игру"} <= set(legends)
+    assert not [t for t in legends if re.search(r"[A-Za-z]{3,}", t)]

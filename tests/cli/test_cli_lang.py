@@ -135,3 +135,12 @@ def test_out_never_writes_over_a_file_of_another_kind(russian_system, capsys, tm
     before = protocol.read_bytes()
     code, out, err = run_cli(capsys, "validate", game, "--out", protocol)  # a report over a protocol
     assert code == 2 and protocol.read_bytes() == before and "прежний отчёт" in err
+
+
+def test_a_game_skipped_for_missing_files_is_said_in_russian(russian_system, tmp_path):
+    """The tournament's and `audit --batch`'s note on a game it cannot audit names the files in Russian words."""
+    from pipeline.batch import find_games
+
+    (tmp_path / "g7.protocol.json").write_text("{}", encoding="utf-8")
+    games, skipped = find_games(tmp_path, False)
+    assert games == [] and skipped == ["g7: рядом с протоколом нет g7.seats.json, g7.mp4"]
