@@ -89,6 +89,15 @@ def _start(base: dict, title: str, source: str, source_path: str | None = None) 
     st.session_state[SHEET] = book().start(base, title=title, source=source, who=_who(), source_path=source_path)
 
 
+def _pasted(text: object) -> str:
+    """A path as the judge typed or pasted it into a box: the spaces around it and one pair of quotes around it
+    taken off (Windows' «Copy as path» gives "C:\\games\\table1.mp4" in quotes, a file manager may give '…')."""
+    text = str(text or "").strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        text = text[1:-1].strip()
+    return text
+
+
 def _chosen_file(choice: str, typed: str, default: str = "") -> tuple[str, str] | None:
     """The file to start from, and its name: an upload (kept under the data folder), else the path typed, else
     `default`; None when there is none."""
@@ -99,7 +108,8 @@ def _chosen_file(choice: str, typed: str, default: str = "") -> tuple[str, str] 
         except (ValueError, OSError) as exc:
             raise StopframeError(i18n._("{name}: the upload cannot be kept ({error}); give the file by path.",
                                         name=upload.name, error=exc), 2) from exc
-    path = str(Path(typed.strip()).expanduser()) if typed.strip() else default
+    typed = _pasted(typed)
+    path = str(Path(typed).expanduser()) if typed else default
     return (path, Path(path).name) if path else None
 
 
@@ -489,7 +499,7 @@ def _draft_source(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedShe
         st.session_state[key] = sheet.text("video") if any(e.slot == "video" for e in sheet.entries) else \
             str(saved.draft.get("video") or "") if saved is not None else \
             str(game.spec.video) if same and game is not None and game.spec.video else ""
-    typed = str(st.session_state.get(key) or "").strip()
+    typed = _pasted(st.session_state.get(key))
     st.text_input(t("This game's video (path)"), key=key, placeholder="/home/judge/games/table1.mp4",
                   on_change=_entered, args=(sheet_id, "video"))
     if not typed:
@@ -626,7 +636,7 @@ def _in_data_folder(path: Path) -> Path:
 def _save_target() -> Path | None:
     """The file the judge typed to save the protocol to (a bare name in the data folder); None while none is typed
     or it names no place (`~nosuchuser/x`)."""
-    typed = str(st.session_state.get("sheet_save_path") or "").strip()
+    typed = _pasted(st.session_state.get("sheet_save_path"))
     try:
         return _in_data_folder(Path(typed).expanduser()) if typed else None
     except RuntimeError:
@@ -654,7 +664,7 @@ def _save_protocol(sheet_id: str, saved: SavedSheet) -> None:
     """Write the protocol where the judge asked, never over the file the sheet started from; a file already there
     only when the judge ticked «Replace …», and only when it is itself a protocol (never a video or another file
     typed by a slip)."""
-    target = str(st.session_state.get("sheet_save_path") or "").strip()
+    target = _pasted(st.session_state.get("sheet_save_path"))
     if not target:
         st.session_state["sheet_saved"] = ("error", i18n._("Give the path to save the protocol to first."))
         return

@@ -64,7 +64,7 @@ def _started(at: AppTest) -> str:
     return str(at.session_state["sheet_id"])
 
 
-def _save_to(at: AppTest, path: Path) -> None:
+def _save_to(at: AppTest, path: Path | str) -> None:
     at.text_input(key="sheet_save_path").input(str(path)).run()
     at.button(key="sheet_save").click().run()
 
@@ -453,3 +453,39 @@ def test_the_printable_sheet_of_a_game_with_no_number_is_headed_by_the_sheets_ti
         at.text_input(key=box_key(sheet_id, "game.id")).input("17").run()
         ok(at)
     assert "<h1>Протокол игры 17</h1>" in made[-1], made[-1][:600]
+
+
+def test_paths_pasted_in_quotes_are_read_as_the_files_they_name(data: Path, tmp_path: Path) -> None:
+    """Windows' «Copy as path» gives "C:\\…\\game.mp4" in quotes, a file manager may give '…': the page said «no
+    video file there» and would have saved to a file whose name begins with a quote. Every path box of the page reads
+    the path inside one pair of quotes, the spaces around them left out too."""
+    given = tmp_path / "game 3.protocol.json"
+    shutil.copyfile(SAMPLE_PROTOCOL, given)
+    at = _page()
+    at.radio(key="sheet_start_from").set_value("protocol").run()
+    at.text_input(key="sheet_protocol_path").input(f' "{given}" ').run()
+    at.button(key="sheet_protocol_start").click().run()
+    ok(at)
+    sheet_id = str(at.session_state["sheet_id"])
+    assert at.text_input(key=box_key(sheet_id, "round.1.1")).value == "6:5 3:1 8:4"
+
+    video = tmp_path / "table 1.mp4"
+    video.write_bytes(b"not a video")
+    at.text_input(key=f"sheet_video_{sheet_id}").input(f'"{video}"').run()
+    ok(at)  # no «no video file there»
+    assert at.button(key="sheet_draft_run").label == "Draft the votes"  # offered, from that video
+    assert [c.value for c in at.caption if "table 1.mp4" in c.value.replace("\\", "")]
+
+    out = tmp_path / "saved" / "game 3.sheet.protocol.json"
+    _save_to(at, f"  '{out}'")
+    ok(at)
+    assert validate(json.loads(out.read_text(encoding="utf-8"))) == []
+
+    at.radio(key="sheet_start_from").set_value("polemica").run()
+    polemica = Path(__file__).resolve().parents[1] / "fixtures" / "import" / "polemica_game.json"
+    at.text_input(key="sheet_import_path").input(f"'{polemica}'").run()
+    at.button(key="sheet_import_start").click().run()
+    ok(at)
+    imported = str(at.session_state["sheet_id"])
+    assert imported != sheet_id and at.text_input(key=box_key(imported, "round.1.1")).value
+    assert not [p for p in tmp_path.rglob("*") if "'" in p.name or '"' in p.name]
