@@ -79,16 +79,24 @@ def new_protocol(rules: str, nicknames: Mapping[int, str] | None = None) -> dict
 
 
 def shape_problem(data: Any) -> str | None:
-    """Why a protocol cannot be typed into (its events, players or game header are not lists and objects), or None;
-    every other problem is the sheet's to show."""
+    """Why a protocol cannot be typed into (its events, players or game header are not lists and objects), in a
+    judge's words with the place named as the protocol's problems name it (player 3: the third of its players), or
+    None; every other problem is the sheet's to show."""
     if not isinstance(data, dict):
-        return _("the file holds no protocol object")
-    for key in ("events", "players"):
-        value = data.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
-            return _("its {field} are not a list of objects", field=key)
+        return _("it holds no protocol")
+    events, players = data.get("events", []), data.get("players", [])
+    if not isinstance(events, list):
+        return _("the course of the game in it is not written as a list of events")
+    for n, item in enumerate(events, 1):
+        if not isinstance(item, dict):
+            return _("event {n} of the course of the game is not written as an event", n=n)
+    if not isinstance(players, list):
+        return _("its players are not written as a list of seats")
+    for n, item in enumerate(players, 1):
+        if not isinstance(item, dict):
+            return _("player {n} in its list of players is not written as a player (seat, nickname, role)", n=n)
     if not isinstance(data.get("game", {}), dict):
-        return _("its game header is not an object")
+        return _("its game header (number, tournament, date, table, judges) is not written as a header")
     return None
 
 
@@ -318,7 +326,7 @@ class Sheet:
     def __post_init__(self) -> None:
         why = shape_problem(self.base)
         if why is not None:
-            raise InvalidInput(_("This protocol cannot be typed into: {why}; `stopframe validate` shows where.", why=why))
+            raise InvalidInput(_("This protocol cannot be copied into a sheet: {why}.", why=why))
         self.base = copy.deepcopy(self.base)
         self._rebuild(list(self.entries))
 

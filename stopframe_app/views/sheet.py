@@ -23,7 +23,7 @@ from contract.outputs import check_output
 from contract.seats import load_seat_map
 from review.cases.club_exports import FORMATS
 from review.cases.pdf import chromium, write_pdf
-from review.cases.sheet import Sheet, SheetProblem, new_protocol
+from review.cases.sheet import Sheet, SheetProblem, new_protocol, shape_problem
 from review.cases.sheet_draft import Proposal, night_proposals, proposals, shooting_protocol
 from review.cases.sheet_entry import GAME_FIELDS, Slot, as_shown, box_name, role_hint
 from review.cases.sheet_exports import club_text, printable, protocol_text, save, stem
@@ -89,6 +89,22 @@ def _start(base: dict, title: str, source: str, source_path: str | None = None) 
     st.session_state[SHEET] = book().start(base, title=title, source=source, who=_who(), source_path=source_path)
 
 
+def _start_from_file(base: dict, chosen: tuple[str, str], source: str) -> bool:
+    """Start a sheet from the file `chosen` (its path, its name) read as `base`; a file whose players, course of the
+    game or header cannot hold entries is said with its name, the place and what to do here instead (False)."""
+    why = shape_problem(base)
+    if why is not None:
+        said = t("{file} cannot be copied into a sheet: {why}. Start an empty sheet and type the game from the paper "
+                 "protocol.", file=chosen[1], why=why)
+        if source == "protocol":
+            said += " " + t("To see every problem of the file, open it on «{open}»: «{audit}» lists them, each with "
+                            "its place.", open=t("Open a game"), audit=t("Vote audit"))
+        st.error(said)
+        return False
+    _start(base, chosen[1], source, str(Path(chosen[0]).resolve()))
+    return True
+
+
 def _pasted(text: object) -> str:
     """A path as the judge typed or pasted it into a box: the spaces around it and one pair of quotes around it
     taken off (Windows' «Copy as path» gives "C:\\games\\table1.mp4" in quotes, a file manager may give '…')."""
@@ -134,8 +150,8 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
                 if chosen is None:
                     st.error(t("Give the protocol's path, or upload it."))
                     return
-                _start(load_protocol(chosen[0]).data, chosen[1], "protocol", str(Path(chosen[0]).resolve()))
-                st.rerun()
+                if _start_from_file(load_protocol(chosen[0]).data, chosen, "protocol"):
+                    st.rerun()
         elif choice in ("polemica", "mafiaratings"):
             path = st.text_input(t("Game file (path)"), key="sheet_import_path")
             upload_hint()
@@ -147,8 +163,8 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
                 if chosen is None:
                     st.error(t("Give the game file's path, or upload it."))
                     return
-                _start(import_file(choice, chosen[0], rules), chosen[1], choice, str(Path(chosen[0]).resolve()))
-                st.rerun()
+                if _start_from_file(import_file(choice, chosen[0], rules), chosen, choice):
+                    st.rerun()
         else:
             saved = book().sheets()
             if not saved:

@@ -489,3 +489,25 @@ def test_paths_pasted_in_quotes_are_read_as_the_files_they_name(data: Path, tmp_
     imported = str(at.session_state["sheet_id"])
     assert imported != sheet_id and at.text_input(key=box_key(imported, "round.1.1")).value
     assert not [p for p in tmp_path.rglob("*") if "'" in p.name or '"' in p.name]
+
+
+def test_a_protocol_the_sheet_cannot_hold_is_named_with_the_place_and_what_to_do(data: Path, tmp_path: Path) -> None:
+    """«В этот протокол нельзя вносить записи: его players — не список объектов; stopframe validate покажет, где»:
+    no file named, a field of the file's own, and a command line to run. The page names the file and the place as the
+    Vote audit page names it (игрок 3), and says what to do here: an empty sheet, or the file's problems listed."""
+    broken = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    broken["players"][2] = 3  # the third player written as a bare number
+    given = tmp_path / "стол 2, игра 5.json"
+    given.write_text(json.dumps(broken, ensure_ascii=False), encoding="utf-8")
+    with i18n.using("ru"):
+        at = _page("ru")
+        at.radio(key="sheet_start_from").set_value("protocol").run()
+        at.text_input(key="sheet_protocol_path").input(str(given)).run()
+        at.button(key="sheet_protocol_start").click().run()
+    renders(at)
+    said = [e.value.replace("\\", "") for e in at.error]
+    assert len(said) == 1 and said[0].startswith("Файл стол 2, игра 5.json нельзя перенести в бланк: "), said
+    assert "игрок 3 в списке игроков" in said[0], said
+    assert "Начните пустой бланк" in said[0] and "«Открыть игру»" in said[0] and "«Проверка голосований»" in said[0]
+    assert not [w for w in ("players", "stopframe", "validate", "объект") if w in said[0]], said
+    assert at.session_state["sheet_id"] is None and not SheetStore(Store(default_db_path())).sheets()

@@ -278,7 +278,7 @@ def test_whatever_is_typed_the_sheet_answers_with_problems_never_an_error(typing
 
 
 def test_a_protocol_the_sheet_cannot_hold_is_one_sentence() -> None:
-    with pytest.raises(InvalidInput, match="events are not a list of objects"):
+    with pytest.raises(InvalidInput, match="event 1 of the course of the game is not written as an event"):
         Sheet({"format": "stopframe-protocol/1", "rules": "rfm", "players": [], "events": [1]})
 
 
