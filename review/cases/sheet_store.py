@@ -10,7 +10,9 @@ A draft from the video (review.cases.sheet_draft) is kept the same way: each dra
 its own (the newest is the sheet's draft), and each proposal the judge accepts, edits or rejects is a row naming
 it, committed together with the entry it makes; so the draft, costly to make, and the judge's choices on it
 survive a reload, and a proposal is never decided twice (the undo of the entry it made reopens it, as a draft kept
-again with the other choices on it).
+again with the other choices on it). A rejection makes no entry, yet Undo takes it back like one: the newest of the
+rejections on the draft and the entries standing is the one Undo takes back (by the time each was made), so a
+rejection by a slip is reopened the same way, and never costs an earlier entry.
 """
 
 from __future__ import annotations
@@ -101,6 +103,16 @@ class SavedDraft:
     at: float
 
 
+@dataclass(frozen=True)
+class Undoable:
+    """What Undo takes back now: the last entry standing (`kind` "entry", the box and its line), or the judge's
+    rejection of the newest draft's proposal for a box, made after it (`kind` "rejected", `line` None)."""
+
+    kind: str
+    slot: str
+    line: str | None
+
+
 class SheetStore:
     """Start sheets, record each entry and undo as it is made, load a sheet as it stands; shares the file and
     connections of a review.cases.store.Store."""
@@ -150,20 +162,50 @@ class SheetStore:
         return sheet
 
     def undo(self, sheet_id: str, *, who: str) -> Sheet:
-        """Take back the sheet's last entry standing (nothing when there is none); the sheet after it. An entry a
-        proposal of the newest draft made (accepted, or edited) takes its choice back with it: the proposal is
-        pending again, so a slip of «Accept» is undone like a slip of the keyboard."""
+        """Take back what the judge did last (nothing when there is none); the sheet after it. That is the sheet's
+        last entry standing, or a rejection of the newest draft's proposal made after it: a rejected proposal is
+        pending again, no entry taken back. An entry a proposal of the newest draft made (accepted, or edited) takes
+        its choice back with it: the proposal is pending again, so a slip of «Accept» or «Reject» is undone like a
+        slip of the keyboard."""
         with self.store.transaction() as con:
             sheet = self._load(con, sheet_id)
+            saved = self._draft(con, sheet_id)
+            then = self._undoable(con, sheet_id, sheet, saved)
+            if then is None:
+                return sheet
+            if then.kind == "rejected" and saved is not None:
+                self._reopen(con, sheet_id, saved.draft_id, then.slot)
+                return sheet
             undone = sheet.undo()
             if undone is None:
                 return sheet
             self._log(sheet_id, "undo", None, None, who, con)
-            saved = self._draft(con, sheet_id)
             choice = saved.choices.get(undone.slot) if saved is not None else None
             if saved is not None and choice is not None and choice[0] != "rejected" and choice[1] == undone.text:
                 self._reopen(con, sheet_id, saved.draft_id, undone.slot)
         return sheet
+
+    def to_undo(self, sheet_id: str) -> Undoable | None:
+        """What Undo would take back now (None: nothing)."""
+        with self.store.reading() as con:
+            return self._undoable(con, sheet_id, self._load(con, sheet_id), self._draft(con, sheet_id))
+
+    def _undoable(self, con: sqlite3.Connection, sheet_id: str, sheet: Sheet,
+                  saved: SavedDraft | None) -> Undoable | None:
+        """The newest of the sheet's last entry standing and the newest rejection on its newest draft."""
+        standing: list[float] = []  # when each entry standing was made: the log replayed, as _load does
+        for action, at in con.execute("SELECT action, at FROM sheet_log WHERE sheet_id=? ORDER BY seq", (sheet_id,)):
+            if action == "enter":
+                standing.append(at)
+            elif standing:
+                standing.pop()
+        rejected = con.execute("SELECT slot, at FROM sheet_draft_choices WHERE draft_id=? AND choice='rejected' "
+                               "ORDER BY at DESC LIMIT 1", (saved.draft_id,)).fetchone() if saved is not None else None
+        if rejected is not None and (not standing or rejected[1] > standing[-1]):
+            return Undoable("rejected", rejected[0], None)
+        if sheet.entries:
+            return Undoable("entry", sheet.entries[-1].slot, sheet.entries[-1].text)
+        return None
 
     def _reopen(self, con: sqlite3.Connection, sheet_id: str, draft_id: int, slot: str) -> None:
         """Make the proposal for `slot` pending again. The drafts and choices are append-only: the draft is kept

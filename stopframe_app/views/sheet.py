@@ -1,7 +1,8 @@
 """Protocol sheet: a judge with a paper protocol types the game in, box by box, laid out like the paper sheet of the
 rule profile. No form: each box is saved to the store the moment it is left (Tab moves down the day), checked at
 once, and its problems are shown beside it with their clause; nothing typed is ever refused. Undo takes back the
-last entry, also after a reload (review.cases.sheet_store keeps every entry)."""
+last entry, or the last rejection of a drafted proposal, also after a reload (review.cases.sheet_store keeps every
+entry and choice)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from review.cases.sheet import Sheet, SheetProblem, new_protocol, shape_problem
 from review.cases.sheet_draft import Proposal, night_proposals, proposals, shooting_protocol
 from review.cases.sheet_entry import GAME_FIELDS, Slot, as_shown, box_name, role_hint
 from review.cases.sheet_exports import club_text, printable, protocol_text, save, stem
-from review.cases.sheet_store import SavedDraft, SavedSheet, SheetStore
+from review.cases.sheet_store import SavedDraft, SavedSheet, SheetStore, Undoable
 from review.cases.store import data_dir, default_db_path
 from review.game.importers import import_file
 from review.game.profiles import PROFILES, get_profile
@@ -70,12 +71,23 @@ def _entered(sheet_id: str, slot: str) -> None:
 
 
 def _undo(sheet_id: str) -> None:
-    sheet = book().load(sheet_id)
-    if not sheet.entries:
+    """Take back what the judge did last: an entry (its box shows the line before it), or a rejection of a drafted
+    proposal (its card is offered again; no box changes)."""
+    then = book().to_undo(sheet_id)
+    if then is None:
         return
-    slot = sheet.entries[-1].slot
     after = book().undo(sheet_id, who=_who())
-    st.session_state[box_key(sheet_id, slot)] = after.text(slot)
+    if then.kind == "entry":
+        st.session_state[box_key(sheet_id, then.slot)] = after.text(then.slot)
+
+
+def _undo_help(then: Undoable | None) -> str | None:
+    """What the Undo button takes back, said on it."""
+    if then is None:
+        return None
+    if then.kind == "rejected":
+        return t("Takes back: {box}, the draft's proposal rejected (it is offered again)", box=box_name(then.slot))
+    return t("Takes back: {box} «{line}»", box=box_name(then.slot), line=then.line)
 
 
 def _rules_entered(sheet_id: str) -> None:
@@ -803,9 +815,9 @@ def render(game: Game | None) -> None:
         else t("no problems so far")
     top[0].markdown(t("**{title}** · {entries} · {status}", title=this.title, status=status,
                       entries=i18n.ngettext("{n} entry", "{n} entries", len(sheet.entries))))
-    top[1].button(t("Undo"), key="sheet_undo", disabled=not sheet.entries, on_click=_undo, args=(sheet_id,),
-                  help=t("Takes back: {box} «{line}»", box=box_name(sheet.entries[-1].slot),
-                              line=sheet.entries[-1].text) if sheet.entries else None)
+    then = book().to_undo(sheet_id)
+    top[1].button(t("Undo"), key="sheet_undo", disabled=then is None, on_click=_undo, args=(sheet_id,),
+                  help=_undo_help(then))
     _sheet(sheet_id, sheet)
     _draft_panel(game, sheet_id, sheet, this)
     _exports(game, sheet_id, sheet, this)

@@ -511,3 +511,33 @@ def test_a_protocol_the_sheet_cannot_hold_is_named_with_the_place_and_what_to_do
     assert "Начните пустой бланк" in said[0] and "«Открыть игру»" in said[0] and "«Проверка голосований»" in said[0]
     assert not [w for w in ("players", "stopframe", "validate", "объект") if w in said[0]], said
     assert at.session_state["sheet_id"] is None and not SheetStore(Store(default_db_path())).sheets()
+
+
+def test_undo_after_rejecting_a_proposal_offers_it_again_and_keeps_the_boxes(data: Path) -> None:
+    """The judge rejected the drafted round by a slip and pressed «Отменить»: the rejection made no entry, so Undo
+    emptied the nominations typed before it, and the round could never be reconsidered. Undo takes the rejection
+    back: the card is offered again, every box reads as it did, and the button says what it takes back."""
+    book = SheetStore(Store(default_db_path()))
+    sheet_id = book.start(new_protocol("rfm"), title="Стол 1", source="new", who="Судья")
+    votes = [{"type": "vote", "day": 1, "round": 1, "candidate": c, "count": n} for c, n in ((6, 5), (3, 1), (8, 4))]
+    book.keep_draft(sheet_id, {"proposals": [{"slot": "round.1.1", "events": votes, "line": "6:5 3:1 8:4"}],
+                               "untimed": [], "heard": True, "video": str(tmp_video(data)), "the_games": False,
+                               "nights_unread": None, "nights_unseen": []}, who="Судья")
+    with i18n.using("ru"):
+        at = _page("ru", judge="Судья")
+        at.text_input(key=box_key(sheet_id, "nominations.1")).input("2:6 5:3 9:8").run()
+        at.button(key="sheet_draft_reject_round.1.1").click().run()
+        ok(at)
+        assert not at.button(key="sheet_undo").disabled
+        assert "отклонённое предложение" in (at.button(key="sheet_undo").help or "")
+        at.button(key="sheet_undo").click().run()
+        ok(at)
+        assert at.text_input(key=box_key(sheet_id, "nominations.1")).value == "2:6 5:3 9:8"
+        assert book.load(sheet_id).text("nominations.1") == "2:6 5:3 9:8"
+        cards = {b.key for b in at.button if b.key and b.key.startswith("sheet_draft_accept_")}
+        assert cards == {"sheet_draft_accept_round.1.1"}, cards  # offered again
+        assert not [m.value for m in at.markdown if "отклонено" in m.value]
+        assert "2\\:6 5\\:3 9\\:8" in (at.button(key="sheet_undo").help or "")  # next: the nominations typed
+        at.button(key="sheet_draft_accept_round.1.1").click().run()
+        ok(at)
+    assert book.load(sheet_id).text("round.1.1") == "6:5 3:1 8:4"

@@ -101,8 +101,11 @@ def test_a_draft_and_the_choices_on_it_survive_a_reload(tmp_path: Path) -> None:
     assert SheetStore(Store(db)).draft(sheet_id).choices == {
         "round.1.1": ("accepted", DRAFT["proposals"][0]["line"]), "shooting.1": ("edited", "2:10 7:10 9:-"),
         "round.2.1": ("rejected", None)}
-    # each accepted proposal is an entry like a typed line: in the history, and undone like one
+    # each accepted proposal is an entry like a typed line: in the history, and undone like one (once the rejection
+    # made after it, which Undo takes back first, is undone)
     assert [h["slot"] for h in book.history(sheet_id)] == ["nominations.1", "round.1.1", "shooting.1"]
+    assert book.undo(sheet_id, who="Judge").text("shooting.1") == "2:10 7:10 9:-"
+    assert "round.2.1" not in book.draft(sheet_id).choices
     assert book.undo(sheet_id, who="Judge").text("shooting.1") == ""
 
 
@@ -155,3 +158,38 @@ def test_a_store_made_before_drafts_were_kept_gains_their_tables_and_keeps_its_s
 def test_a_draft_for_an_unknown_sheet_is_one_sentence(tmp_path: Path) -> None:
     with pytest.raises(StopframeError, match="no protocol sheet nope"):
         SheetStore(Store(tmp_path / "db.sqlite")).keep_draft("nope", DRAFT, who="J")
+
+
+def test_undo_after_a_rejection_offers_the_proposal_again_and_keeps_the_entries(tmp_path: Path) -> None:
+    """A rejection makes no entry: Undo right after a mistaken «Reject» took back an earlier, unrelated entry and
+    the proposal stayed rejected. Undo takes back whatever the judge did last, a rejection included."""
+    db = tmp_path / "stopframe.sqlite"
+    book = SheetStore(Store(db))
+    sheet_id = book.start(new_protocol("rfm"), title="g", source="new", who="J")
+    book.keep_draft(sheet_id, DRAFT, who="J")
+    book.enter(sheet_id, "nominations.1", "2:6 5:3", who="J")
+    book.choose(sheet_id, "round.1.1", "rejected", who="J")
+    book.enter(sheet_id, "eliminated.1", "6", who="J")
+    book.choose(sheet_id, "round.2.1", "rejected", who="J")
+
+    sheet = book.undo(sheet_id, who="J")  # the last rejection: offered again, every entry kept
+    assert sheet.text("eliminated.1") == "6" and sheet.text("nominations.1") == "2:6 5:3"
+    took = book.to_undo(sheet_id)
+    assert took is not None and (took.kind, took.slot, took.line) == ("entry", "eliminated.1", "6")
+    again = SheetStore(Store(db))  # and so after a reload
+    assert again.draft(sheet_id).choices == {"round.1.1": ("rejected", None)}
+    assert again.load(sheet_id).text("eliminated.1") == "6"
+    assert "undo" not in [h["action"] for h in again.history(sheet_id)]
+
+    assert again.undo(sheet_id, who="J").text("eliminated.1") == ""  # then the entry made after the first rejection
+    assert again.draft(sheet_id).choices == {"round.1.1": ("rejected", None)}
+    took = again.to_undo(sheet_id)
+    assert took is not None and (took.kind, took.slot, took.line) == ("rejected", "round.1.1", None)
+    again.undo(sheet_id, who="J")  # then the first rejection, the nominations still there
+    assert again.draft(sheet_id).choices == {} and again.load(sheet_id).text("nominations.1") == "2:6 5:3"
+    again.choose(sheet_id, "round.1.1", "accepted", who="J", line="6:5 3:1")  # reconsidered: accepted now
+    assert again.load(sheet_id).text("round.1.1") == "6:5 3:1"
+    assert again.draft(sheet_id).choices == {"round.1.1": ("accepted", "6:5 3:1")}
+    again.undo(sheet_id, who="J")
+    again.undo(sheet_id, who="J")
+    assert again.load(sheet_id).entries == [] and again.to_undo(sheet_id) is None
