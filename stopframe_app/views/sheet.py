@@ -423,8 +423,16 @@ def _frame_at(game: Game | None, held: dict, at: float) -> tuple[bytes, str] | N
         return None
 
 
+def _hands_disagree(e: dict) -> bool:
+    """Whether a drafted vote keeps the count the judge typed while the video's hands, read in its time, do not make
+    it: the draft then proposes no voters (a value the judge wrote is never replaced) and scores no count."""
+    return isinstance(e.get("count"), int) and "voters" not in e and e.get("cutoff") is not None \
+        and "count" not in (e.get("x_draft_score") or {})
+
+
 def _round_lines(proposal: Proposal) -> float | None:
-    """A drafted round in words (each candidate's count, voters, times); its «Стоп», for the frame."""
+    """A drafted round in words (each candidate's count, voters, times); its «Стоп», for the frame. A count the
+    judge typed that the video's hands do not make says so, never «voters —» (read as nobody voting)."""
     lift = proposal.kind == "lift"
     head = t("Day {day}, lift vote", day=proposal.day) if lift else \
         t("Day {day}, round {round}", day=proposal.day, round=proposal.round)
@@ -433,10 +441,16 @@ def _round_lines(proposal: Proposal) -> float | None:
         # «кандидатура 6: 6 голосов», not «6: 6 голосов»: which number is the seat, which the count
         who_for = i18n._("lift {seats}", seats=words.seat_list(e.get("candidates"))) if lift else \
             i18n._("candidate {candidate}", candidate=e.get("candidate"))
+        count = i18n.ngettext("{n} vote", "{n} votes", int(e["count"]))
+        times = {"t": words.seconds(e.get("t")), "cutoff": words.seconds(e.get("cutoff")),
+                 "announced": words.seconds(e.get("announced"))}
+        if _hands_disagree(e):
+            st.markdown(t("{candidate}: {count} on the sheet · the video's hands do not agree with this count, check "
+                          "them on the video · named {t} · «Стоп» {cutoff} · count {announced}",
+                          candidate=who_for, count=count, **times))
+            continue
         st.markdown(t("{candidate}: {count} · voters {voters} · named {t} · «Стоп» {cutoff} · count {announced}",
-                      candidate=who_for, count=i18n.ngettext("{n} vote", "{n} votes", int(e["count"])),
-                      voters=words.seat_list(e.get("voters")), t=words.seconds(e.get("t")),
-                      cutoff=words.seconds(e.get("cutoff")), announced=words.seconds(e.get("announced"))))
+                      candidate=who_for, count=count, voters=words.seat_list(e.get("voters")), **times))
     cutoff = proposal.events[0].get("cutoff") if proposal.events else None
     return float(cutoff) if isinstance(cutoff, int | float) else None
 

@@ -541,3 +541,35 @@ def test_undo_after_rejecting_a_proposal_offers_it_again_and_keeps_the_boxes(dat
         at.button(key="sheet_draft_accept_round.1.1").click().run()
         ok(at)
     assert book.load(sheet_id).text("round.1.1") == "6:5 3:1 8:4"
+
+
+def test_a_drafted_count_the_videos_hands_do_not_make_says_so(data: Path) -> None:
+    """The judge typed the paper's counts (6:5 3:1 8:4) before drafting; the video saw six hands for 6, so the draft
+    kept the paper's 5 and proposed no voters for it. The card read «кандидатура 6: 5 голосов · проголосовали —», as
+    if nobody had voted; it says the count is the sheet's and that the video's hands do not agree with it."""
+    book = SheetStore(Store(default_db_path()))
+    sheet_id = book.start(new_protocol("rfm"), title="Стол 1", source="new", who="Судья")
+    for slot, text in (("nominations.1", "2:6 5:3 9:8"), ("round.1.1", "6:5 3:1 8:4"), ("eliminated.1", "6")):
+        book.enter(sheet_id, slot, text, who="Судья")
+    times = {"t": 3.147, "cutoff": 4.694, "announced": 5.548}
+    scores = {"t": 0.996, "cutoff": 0.998, "announced": 0.9}
+    votes = [  # as the draft of the bundled sample game makes them from that sheet
+        {"type": "vote", "day": 1, "round": 1, "candidate": 6, "count": 5, **times, "x_draft_score": scores},
+        {"type": "vote", "day": 1, "round": 1, "candidate": 3, "count": 1, "voters": [3], "t": 9.894, "cutoff": 11.444,
+         "announced": 12.298, "x_draft_score": {**scores, "voters": 0.804}},
+        {"type": "vote", "day": 1, "round": 1, "candidate": 8, "count": 4, "t": 16.648, "cutoff": 18.394,
+         "announced": 19.248, "x_draft_score": scores}]
+    line = "6:5@3.147,4.694,5.548 3:1/3@9.894,11.444,12.298 8:4@16.648,18.394,19.248"
+    book.keep_draft(sheet_id, {"proposals": [{"slot": "round.1.1", "events": votes, "line": line}],
+                               "untimed": [], "heard": True, "video": str(tmp_video(data)), "the_games": False,
+                               "nights_unread": None, "nights_unseen": []}, who="Судья")
+    with i18n.using("ru"):
+        at = _page("ru", judge="Судья")
+    ok(at)
+    lines = {m.value.replace("\\", "").split(":")[0]: m.value.replace("\\", "") for m in at.markdown
+             if m.value.replace("\\", "").startswith("кандидатура ")}
+    six = lines["кандидатура 6"]
+    assert six.startswith("кандидатура 6: 5 голосов по бланку · ") and "руки на видео с этим счётом не сходятся" in six
+    assert "проголосовали" not in six, six
+    assert lines["кандидатура 3"].startswith("кандидатура 3: 1 голос · проголосовали 3 · "), lines
+    assert lines["кандидатура 8"].startswith("кандидатура 8: 4 голоса по бланку · руки на видео"), lines
