@@ -32,6 +32,7 @@ from review.game.voting import vote_outcome
 
 MAX_ROUNDS = 3  # first round, revote, lift vote: the most a day can have
 ADDED = "x_draft_added"  # on a vote event the draft added (the judge's PARTIAL had none for it)
+VIDEO_VOTERS = "x_video_voters"  # the in-time hands of a vote whose count the judge wrote and the hands do not make
 MAX_PASSES = 40  # each pass settles at least one more day's or round's votes; a game has far fewer
 ROUND_PACE = 2.0  # a closing word this many times a round's own pace before the next is no part of the round
 LISTEN_MARGIN_S = 10.0  # listened to either side of where a vote's cues may lie: its call's words, its count, a pause
@@ -163,6 +164,9 @@ def _fill_votes(draft: dict[str, Any], report: AuditReport, profile: Profile) ->
         if ("voters" not in e or "voters" in ours) and ("count" not in e or "count" in ours or e["count"] == len(voters)):
             e["voters"] = sorted(voters)
             scores["voters"] = score
+            e.pop(VIDEO_VOTERS, None)
+        elif "voters" not in e:  # the judge's count stands and the hands do not make it: kept for the judge to see
+            e[VIDEO_VOTERS] = sorted(voters)
         if "count" not in e or "count" in ours:
             e["count"] = len(e["voters"]) if isinstance(e.get("voters"), list) else len(voters)
             scores["count"] = score

@@ -444,7 +444,13 @@ def _round_lines(proposal: Proposal) -> float | None:
         count = i18n.ngettext("{n} vote", "{n} votes", int(e["count"]))
         times = {"t": words.seconds(e.get("t")), "cutoff": words.seconds(e.get("cutoff")),
                  "announced": words.seconds(e.get("announced"))}
-        if _hands_disagree(e):
+        if isinstance(e.get("x_video_voters"), list):
+            st.markdown(t("{candidate}: {count} on the sheet · the video's hands do not agree with this count: {hands}, "
+                          "seats {voters}, check them on the video · named {t} · «Стоп» {cutoff} · count {announced}",
+                          candidate=who_for, count=count, voters=words.seat_list(e["x_video_voters"]),
+                          hands=i18n.ngettext("{n} hand", "{n} hands", len(e["x_video_voters"])), **times))
+            continue
+        if _hands_disagree(e):  # a draft kept from before the hands were kept with it
             st.markdown(t("{candidate}: {count} on the sheet · the video's hands do not agree with this count, check "
                           "them on the video · named {t} · «Стоп» {cutoff} · count {announced}",
                           candidate=who_for, count=count, **times))

@@ -560,16 +560,25 @@ def test_a_drafted_count_the_videos_hands_do_not_make_says_so(data: Path) -> Non
         {"type": "vote", "day": 1, "round": 1, "candidate": 8, "count": 4, "t": 16.648, "cutoff": 18.394,
          "announced": 19.248, "x_draft_score": scores}]
     line = "6:5@3.147,4.694,5.548 3:1/3@9.894,11.444,12.298 8:4@16.648,18.394,19.248"
-    book.keep_draft(sheet_id, {"proposals": [{"slot": "round.1.1", "events": votes, "line": line}],
-                               "untimed": [], "heard": True, "video": str(tmp_video(data)), "the_games": False,
-                               "nights_unread": None, "nights_unseen": []}, who="Судья")
-    with i18n.using("ru"):
-        at = _page("ru", judge="Судья")
-    ok(at)
-    lines = {m.value.replace("\\", "").split(":")[0]: m.value.replace("\\", "") for m in at.markdown
-             if m.value.replace("\\", "").startswith("кандидатура ")}
+
+    def cards() -> dict[str, str]:
+        """The page's line for each candidate of the draft kept as `votes` now says."""
+        book.keep_draft(sheet_id, {"proposals": [{"slot": "round.1.1", "events": votes, "line": line}],
+                                   "untimed": [], "heard": True, "video": str(tmp_video(data)), "the_games": False,
+                                   "nights_unread": None, "nights_unseen": []}, who="Судья")
+        with i18n.using("ru"):
+            at = _page("ru", judge="Судья")
+        ok(at)
+        return {m.value.replace("\\", "").split(":")[0]: m.value.replace("\\", "") for m in at.markdown
+                if m.value.replace("\\", "").startswith("кандидатура ")}
+
+    lines = cards()
     six = lines["кандидатура 6"]
     assert six.startswith("кандидатура 6: 5 голосов по бланку · ") and "руки на видео с этим счётом не сходятся" in six
     assert "проголосовали" not in six, six
     assert lines["кандидатура 3"].startswith("кандидатура 3: 1 голос · проголосовали 3 · "), lines
     assert lines["кандидатура 8"].startswith("кандидатура 8: 4 голоса по бланку · руки на видео"), lines
+    votes[2]["x_video_voters"] = [1, 6, 9]  # a draft that kept the hands the video saw: they are named
+    eight = cards()["кандидатура 8"]
+    assert eight.startswith("кандидатура 8: 4 голоса по бланку · руки на видео с этим счётом не сходятся: 3 руки, "
+                            "места 1, 6, 9, проверьте их по видео"), eight

@@ -171,6 +171,24 @@ def test_the_judges_values_are_never_changed(auditor) -> None:
     assert mine["voters"] == DAY1[6][0]  # added: they make the judge's count
 
 
+def test_a_judges_count_the_hands_do_not_make_stands_and_the_hands_are_kept_beside_it(auditor) -> None:
+    """The paper says 5 for candidate 6 and the video saw six hands in time: the judge's count stays, no voters are
+    proposed for it, and the six seats the video saw ride along in `x_video_voters` for the judge to check; drafted
+    again with a count they do make, they become the voters and the note goes."""
+    whole = truth()
+    partial = partial_of(whole)
+    at = next(i for i, e in enumerate(partial["events"]) if e.get("type") == "elimination")
+    partial["events"].insert(at, {"type": "vote", "day": 1, "round": 1, "candidate": 6, "count": 5})
+    mine = next(e for e in votes(draft_votes(partial, cues_of(whole), NIGHTS, RFM, auditor).data)
+                if e["day"] == 1 and e["candidate"] == 6)
+    assert mine["count"] == 5 and "voters" not in mine and mine["x_video_voters"] == DAY1[6][0]
+    assert len(DAY1[6][0]) == 6
+    partial["events"][at]["count"] = 6
+    mine = next(e for e in votes(draft_votes(partial, cues_of(whole), NIGHTS, RFM, auditor).data)
+                if e["day"] == 1 and e["candidate"] == 6)
+    assert mine["voters"] == DAY1[6][0] and "x_video_voters" not in mine
+
+
 def test_a_draft_drafted_again_keeps_every_time_it_holds(auditor) -> None:
     """A DRAFT given back as the PARTIAL (the judge drafts again, or from another copy of the video with no sound):
     the times it holds are the judge's now, and nothing the video does not hear again is dropped."""
