@@ -503,10 +503,38 @@ def write(slot: Slot, events: Sequence[Mapping[str, Any]], *, timed: bool = Fals
     return ""
 
 
+_AT_TIMES = re.compile(r"@[\d.]*,[\d.]*,[\d.]*")
+
+
 def as_shown(line: str) -> str:
     """A box's line as the sheet shows it: the video times an accepted draft carries after `@` are kept in the
     protocol, not read by the judge («6:6/1,2,4@3.147,4.7,5.55» reads «6:6/1,2,4»)."""
-    return re.sub(r"@[\d.]*,[\d.]*,[\d.]*", "", line)
+    return _AT_TIMES.sub("", line)
+
+
+def with_times(slot: Slot, text: str, before: str) -> str:
+    """The line a judge typed in a vote box (`text`, as the box shows it: no video times) with the times that the
+    box's line held `before` put back on each vote that has none: a round's by its candidate, a lift vote's as it
+    is. Why: the box hides the times an accepted draft brought (`as_shown`), and a count corrected by hand must
+    not lose when that vote happened on the video. Other boxes, and a line with no vote to time, as typed."""
+    if slot.kind not in ("round", "lift"):
+        return text
+    times = {_vote_of(slot, t): m.group(0) for t in _vote_tokens(slot, before) if (m := _AT_TIMES.search(t))}
+    tokens = _vote_tokens(slot, text)
+    timed = [t if "@" in t or _vote_of(slot, t) not in times else t + times[_vote_of(slot, t)] for t in tokens]
+    return " ".join(timed) if timed != tokens else text
+
+
+def _vote_tokens(slot: Slot, line: str) -> list[str]:
+    """A vote box's line as its votes: a round's tokens, a lift vote's one line."""
+    if slot.kind == "round":
+        return _tokens(line)
+    return [line.replace(" ", "")] if line.strip() else []
+
+
+def _vote_of(slot: Slot, token: str) -> str:
+    """Which vote a token of a vote box is: a round's candidate (before `:`), the lift vote."""
+    return re.split(r"[:=]", token)[0] if slot.kind == "round" else "lift"
 
 
 def write_role(role: str | None) -> str:

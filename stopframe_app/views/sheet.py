@@ -26,7 +26,7 @@ from review.cases.club_exports import FORMATS
 from review.cases.pdf import chromium, write_pdf
 from review.cases.sheet import Sheet, SheetProblem, new_protocol, shape_problem
 from review.cases.sheet_draft import Proposal, night_proposals, proposals, shooting_protocol
-from review.cases.sheet_entry import GAME_FIELDS, Slot, as_shown, box_name, role_hint
+from review.cases.sheet_entry import GAME_FIELDS, Slot, as_shown, box_name, role_hint, with_times
 from review.cases.sheet_exports import club_text, printable, protocol_text, save, stem
 from review.cases.sheet_store import SavedDraft, SavedSheet, SheetStore, Undoable
 from review.cases.store import data_dir, default_db_path
@@ -67,7 +67,10 @@ def box_key(sheet_id: str, slot: str) -> str:
 
 def _entered(sheet_id: str, slot: str) -> None:
     """A box was left: its line is saved at once (the store skips a line the box already reads)."""
-    book().enter(sheet_id, slot, str(st.session_state.get(box_key(sheet_id, slot)) or ""), who=_who())
+    typed = str(st.session_state.get(box_key(sheet_id, slot)) or "")
+    if slot.startswith(("round.", "lift.")):  # the box hides the video times its line holds: typing keeps them
+        typed = with_times(Slot.of(slot), typed, book().load(sheet_id).text(slot))
+    book().enter(sheet_id, slot, typed, who=_who())
 
 
 def _undo(sheet_id: str) -> None:
@@ -78,7 +81,7 @@ def _undo(sheet_id: str) -> None:
         return
     after = book().undo(sheet_id, who=_who())
     if then.kind == "entry":
-        st.session_state[box_key(sheet_id, then.slot)] = after.text(then.slot)
+        st.session_state[box_key(sheet_id, then.slot)] = as_shown(after.text(then.slot))
 
 
 def _undo_help(then: Undoable | None) -> str | None:
@@ -87,7 +90,7 @@ def _undo_help(then: Undoable | None) -> str | None:
         return None
     if then.kind == "rejected":
         return t("Takes back: {box}, the draft's proposal rejected (it is offered again)", box=box_name(then.slot))
-    return t("Takes back: {box} «{line}»", box=box_name(then.slot), line=then.line)
+    return t("Takes back: {box} «{line}»", box=box_name(then.slot), line=as_shown(then.line))
 
 
 def _rules_entered(sheet_id: str) -> None:
@@ -215,7 +218,7 @@ def _input(sheet_id: str, sheet: Sheet, slot: str, label: str, where: DeltaGener
     sheet's row says what the box is, as the paper does."""
     key = box_key(sheet_id, slot)
     if key not in st.session_state:
-        st.session_state[key] = sheet.text(slot)
+        st.session_state[key] = as_shown(sheet.text(slot))
     where.text_input(label, key=key, placeholder=hint, on_change=_entered, args=(sheet_id, slot),
                      label_visibility="collapsed")
 
@@ -396,9 +399,10 @@ def _decided(sheet_id: str, slot: str, how: str) -> None:
     if slot not in offered:
         return
     line = offered[slot].line if how == "accepted" else \
-        str(st.session_state.get(_edit_key(sheet_id, slot)) or "") if how == "edited" else None
+        with_times(Slot.of(slot), str(st.session_state.get(_edit_key(sheet_id, slot)) or ""), offered[slot].line) \
+        if how == "edited" else None
     after = book().choose(sheet_id, slot, how, who=_who(), line=line)
-    st.session_state[box_key(sheet_id, slot)] = after.text(slot)
+    st.session_state[box_key(sheet_id, slot)] = as_shown(after.text(slot))
 
 
 def _edit_key(sheet_id: str, slot: str) -> str:
@@ -484,14 +488,14 @@ def _proposal_card(game: Game | None, held: dict, sheet_id: str, sheet: Sheet, p
     with st.container(border=True):
         night = proposal.kind == "shooting"
         at = _shooting_lines(proposal) if night else _round_lines(proposal)
-        st.caption(t("The sheet now: {line}", line=sheet.text(proposal.slot) or "—"))
+        st.caption(t("The sheet now: {line}", line=as_shown(sheet.text(proposal.slot)) or "—"))
         shown = _frame_at(game, held, at) if at is not None else None
         if shown is not None:
             st.image(shown[0], width=480, caption=t("At the shot: {caption}", caption=shown[1]) if night
                      else t("At «Стоп»: {caption}", caption=shown[1]))
         key = _edit_key(sheet_id, proposal.slot)
         if key not in st.session_state:
-            st.session_state[key] = proposal.line
+            st.session_state[key] = as_shown(proposal.line)
         st.text_input(t("Edit the line before accepting"), key=key)
         cols = st.columns(3)
         cols[0].button(t("Accept this shooting") if night else t("Accept this round"),

@@ -287,3 +287,17 @@ def test_a_line_accepted_from_the_draft_reads_as_its_box_without_the_video_times
 
     assert as_shown("6:6/1,2,4,5,7,10@3.147,4.7,5.55 3:1@,11.45,") == "6:6/1,2,4,5,7,10 3:1"
     assert as_shown("5/1,2,4@30.15,31.7,32.55") == "5/1,2,4" and as_shown("2:6 5:3") == "2:6 5:3"
+
+
+def test_a_vote_box_typed_over_keeps_the_video_times_it_hides() -> None:
+    """The box shows «6:5 3:1» for a round the draft timed; a count corrected by hand keeps when each vote
+    happened on the video, a vote typed anew has no time, a lift vote keeps its own, other boxes are as typed."""
+    from review.cases.sheet_entry import Slot, as_shown, with_times
+
+    before = "6:5@3.147,4.694,5.548 3:1/3@9.894,11.444,12.298"
+    assert as_shown(before) == "6:5 3:1/3"
+    assert with_times(Slot.of("round.1.1"), "6:6 3:1/3 8:1", before) == \
+        "6:6@3.147,4.694,5.548 3:1/3@9.894,11.444,12.298 8:1"
+    assert with_times(Slot.of("round.1.1"), "6:6@1,2,3", before) == "6:6@1,2,3"  # times typed win
+    assert with_times(Slot.of("lift.2"), "5/1,2,4,7,8", "4@140.2,141.9,142.6") == "5/1,2,4,7,8@140.2,141.9,142.6"
+    assert with_times(Slot.of("eliminated.1"), "6", "6") == "6"
