@@ -44,10 +44,12 @@ DEFAULT_FOUL = {False: "foul", True: "technical foul"}  # the importer's reason 
 class ExportRefused(InvalidInput):
     """The game holds something the target format cannot; the message names the event (exit status 1)."""
 
-    def __init__(self, message: str, index: int | None = None, why: str | None = None) -> None:
+    def __init__(self, message: str, index: int | None = None, why: str | None = None,
+                 needs_voters: bool = False) -> None:
         super().__init__(message)
         self.index = index  # the protocol event it names; None: the players or the game as a whole
         self.why = why or message  # the reason alone, without the event it names
+        self.needs_voters = needs_voters  # a vote gives its count only: where the voters are entered is the caller's to say
 
 
 def _first(*checks: Callable[[], Any]) -> None:
@@ -89,8 +91,8 @@ class _Played:
             self.seated.append(frozenset(state.at_table))
             state, _said = step(self.profile, state, i, e)
 
-    def refuse(self, i: int, why: str) -> ExportRefused:
-        return ExportRefused(f"events[{i}] ({event_words(self.events[i])}): {why}.", i, why)
+    def refuse(self, i: int, why: str, needs_voters: bool = False) -> ExportRefused:
+        return ExportRefused(f"events[{i}] ({event_words(self.events[i])}): {why}.", i, why, needs_voters)
 
     def rounds(self) -> dict[tuple[int, int], list[int]]:
         """(day, round) -> the indexes of its candidate votes, in protocol order."""
@@ -114,7 +116,7 @@ class _Played:
                 if refuse and not isinstance(voters, list) and e["count"] and not (self._is_last(i) and silent_rule):
                     raise self.refuse(i, _("the protocol gives only the count ({count}), and a {format} file lists "
                                            "every voter's seat; add the voters to the protocol first", count=e["count"],
-                                           format=self.name))
+                                           format=self.name), needs_voters=True)
             seen: dict[int, int] = {}
             for candidate, voters in listed.items():
                 for v in voters:

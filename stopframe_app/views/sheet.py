@@ -792,7 +792,9 @@ def _exports(game: Game | None, sheet_id: str, sheet: Sheet, saved: SavedSheet) 
                 files[f"{name}.sheet.{target}.json"] = (i18n.term("sheet_export", target), club_text(sheet, target),
                                                         "application/json")
             except StopframeError as exc:
-                refused[target] = _in_boxes(sheet, str(exc))
+                refused[target] = _in_boxes(sheet, str(exc)) + (
+                    " " + i18n._("On the sheet, the voters go after a slash in the round's box, such as 6:5/1,2,4,7,9.")
+                    if getattr(exc, "needs_voters", False) else "")
         page = printable(sheet, saved.title)
         files[f"{name}.sheet.html"] = (t("Printable sheet (HTML)"), page, "text/html")
         for file_name, (label, content, mime) in files.items():

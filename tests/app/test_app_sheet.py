@@ -188,6 +188,9 @@ def test_the_exports_offer_what_validates_and_never_write_over_the_sheets_own_fi
     assert "Protocol (Stopframe JSON)" in downloads and "Printable sheet (HTML)" in downloads
     infos = " ".join(i.value for i in at.info)
     assert "Polemica game file \\(JSON\\) is not offered" in infos  # the sample's votes are counts only
+    # ... and the sheet says where its voters are written: after a slash in the round's box
+    assert "On the sheet, the voters go after a slash in the round's box, such as 6:5/1,2,4,7,9." in \
+        infos.replace("\\", "")
     assert_people_words(at, "Protocol, its exports")
     typed(at, "round.1.1", "6:6 3:1 8:3")
     at.text_input(key="sheet_save_path").input(str(given)).run()
