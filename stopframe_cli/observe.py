@@ -49,14 +49,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _table(data: dict) -> str:
+    """The intervals as a judge reads them: columns as wide as their words in the reader's language, and each
+    unseen stretch with its reason in those words."""
+    forms = [i18n.term("pose", h["pose"]) for h in data["hands"]]
+    pose_w = max([len(_("pose")), *map(len, forms)])
+    seat_w = max(4, len(_("seat")))
     lines = [i18n.ngettext("{video}: {n} hand interval ({fps} fps)", "{video}: {n} hand intervals ({fps} fps)",
                            len(data["hands"]), video=data["video"], fps=i18n.number(data["fps"], 3, fixed=True)),
-             f"{_('seat'):>4}  {_('on'):>9}  {_('off'):>9}  {_('frames'):>13}  {_('pose'):<13}  {_('conf')}"]
-    for h in data["hands"]:
-        lines.append(f"{h['seat']:>4}  {i18n.number(h['on'], 3, fixed=True):>9}  {i18n.number(h['off'], 3, fixed=True):>9}  "
-                     f"{h['on_frame']:>6}-{h['off_frame']:<6}  {i18n.term('pose', h['pose']):<13}  "
-                     f"{i18n.number(h['confidence'], 2, fixed=True)}")
+             f"{_('seat'):>{seat_w}}  {_('on'):>9}  {_('off'):>9}  {_('frames'):>13}  {_('pose'):<{pose_w}}  {_('conf')}"]
+    for h, form in zip(data["hands"], forms, strict=True):
+        lines.append(f"{h['seat']:>{seat_w}}  {i18n.number(h['on'], 3, fixed=True):>9}  "
+                     f"{i18n.number(h['off'], 3, fixed=True):>9}  {h['on_frame']:>6}-{h['off_frame']:<6}  "
+                     f"{form:<{pose_w}}  {i18n.number(h['confidence'], 2, fixed=True)}")
     for u in data.get("x_unseen", []):
         lines.append(_("seat {seat} not seen {start}-{end} s: {why}", seat=u["seat"], start=i18n.number(u["start"], 2, fixed=True),
-                       end=i18n.number(u["end"], 2, fixed=True), why=u["why"]))
+                       end=i18n.number(u["end"], 2, fixed=True), why=_(u["why"])))
     return "\n".join(lines)

@@ -144,3 +144,18 @@ def test_a_game_skipped_for_missing_files_is_said_in_russian(russian_system, tmp
     (tmp_path / "g7.protocol.json").write_text("{}", encoding="utf-8")
     games, skipped = find_games(tmp_path, False)
     assert games == [] and skipped == ["g7: рядом с протоколом нет g7.seats.json, g7.mp4"]
+
+
+def test_the_observe_table_says_why_a_seat_was_not_seen_in_russian(russian_system):
+    """The observations keep an unseen seat's reason in English (a catalogue key); the table says it in Russian,
+    with the form column as wide as the Russian words."""
+    from stopframe_cli.observe import _table
+
+    data = {"video": "game.mp4", "fps": 25.0, "hands": [
+        {"seat": 5, "on": 3.0, "off": 5.0, "on_frame": 75, "off_frame": 125, "pose": "thumb_up_fist", "confidence": 0.5},
+        {"seat": 4, "on": 3.6, "off": 5.0, "on_frame": 91, "off_frame": 125, "pose": "fist", "confidence": 0.7}],
+        "x_unseen": [{"seat": 10, "start": 0.0, "end": 5.0, "why": "the seat's zone lies outside the picture"}]}
+    lines = _table(data).splitlines()
+    assert lines[-1] == "место 10 не видно 0,00–5,00 с: зона места лежит за пределами кадра"
+    confidences = [line.rindex("0,") for line in lines[2:4]]
+    assert confidences[0] == confidences[1]  # the column after the forms lines up
