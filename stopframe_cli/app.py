@@ -40,6 +40,8 @@ STREAMLIT_FLAGS = {
     "server.maxUploadSize": "25",
     "server.fileWatcherType": "none",
     "client.toolbarMode": "minimal",
+    "logger.hideWelcomeMessage": "true",  # Streamlit's English welcome: the command says where the app is, in the judge's words
+    "logger.level": "warning",  # nor its server's start-up notes; a warning or an error still shows
 }
 
 

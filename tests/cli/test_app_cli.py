@@ -113,7 +113,7 @@ def _free_port() -> int:
 def test_the_app_serves_at_the_printed_address_and_stops_with_the_command(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO), "STOPFRAME_DATA": str(tmp_path / "data")}
     command = subprocess.Popen([sys.executable, "-m", "stopframe_cli", "--lang", "en", "app", "--port", str(_free_port())],
-                               cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                               cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         url = re.search(r"http://127\.0\.0\.1:\d+", command.stdout.readline()).group(0)  # type: ignore[union-attr]
         deadline = time.time() + 60
@@ -127,6 +127,8 @@ def test_the_app_serves_at_the_printed_address_and_stops_with_the_command(tmp_pa
                 time.sleep(0.3)
         command.send_signal(signal.SIGTERM)  # not Ctrl+C: the server must not outlive the command anyway
         command.wait(timeout=20)
+        said = command.stdout.read()  # the command's own line was all: not Streamlit's welcome or its server's notes
+        assert "Streamlit" not in said and "URL" not in said and "Uvicorn" not in said, said
         time.sleep(1)
         with pytest.raises(OSError):
             urllib.request.urlopen(url + "/_stcore/health", timeout=2)
