@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=_("Apply the confirmed findings of an audit report to a protocol and write the corrected "
                       "protocol (never over the original). Exit 0 written and valid, 1 a finding cannot be "
                       "applied (or the protocol is invalid), 2 unreadable input or wrong arguments."))
-    p.add_argument("protocol", metavar="PROTOCOL")
+    p.add_argument("protocol", metavar="PROTOCOL", help=_("the game's protocol the audit report was made for (never written over)"))
     p.add_argument("--audit", metavar="AUDIT", required=True, help=_("the stopframe-audit/1 report of this game"))
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--confirm-all", action="store_true", help=_("confirm every finding of the report"))

@@ -20,21 +20,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("validate", help=_("check a protocol's format and the game's consistency"),
                               description=_("Check a protocol's format and the game under its rules. "
                                             "Exit 0 valid, 1 invalid, 2 unreadable."))
-    p.add_argument("protocol", metavar="PROTOCOL")
+    p.add_argument("protocol", metavar="PROTOCOL", help=_("the game's protocol (stopframe-protocol/1 JSON)"))
     add_output_options(p)
     p.set_defaults(func=run_validate)
 
     p = subparsers.add_parser("replay", help=_("replay a game under its rules: eliminations and result"),
                               description=_("Replay the game under its rule profile. Exit 0 when the protocol "
                                             "agrees with the rules, 1 when it has problems, 2 unreadable."))
-    p.add_argument("protocol", metavar="PROTOCOL")
+    p.add_argument("protocol", metavar="PROTOCOL", help=_("the game's protocol (stopframe-protocol/1 JSON)"))
     add_output_options(p)
     p.set_defaults(func=run_replay)
 
     p = subparsers.add_parser("import", help=_("convert a Polemica or mafiaratings game file into a protocol"),
                               description=_("Convert another system's game file into a stopframe-protocol/1."))
-    p.add_argument("source", choices=SOURCES, metavar="{" + ",".join(SOURCES) + "}")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("source", choices=SOURCES, metavar="{" + ",".join(SOURCES) + "}",
+                   help=_("the system the game file comes from"))
+    p.add_argument("file", metavar="FILE", help=_("its game file (JSON, as that system exports it)"))
     p.add_argument("--rules", choices=RULE_PROFILES, default="rfm", help=_("rule profile of the game (default rfm)"))
     add_output_options(p)
     p.set_defaults(func=run_import)

@@ -159,3 +159,15 @@ def test_the_observe_table_says_why_a_seat_was_not_seen_in_russian(russian_syste
     assert lines[-1] == "место 10 не видно 0,00–5,00 с: зона места лежит за пределами кадра"
     confidences = [line.rindex("0,") for line in lines[2:4]]
     assert confidences[0] == confidences[1]  # the column after the forms lines up
+
+
+def test_every_argument_of_every_command_is_explained_in_its_help():
+    """`stopframe CMD --help` names what each argument is: none is a bare PROTOCOL or FILE with nothing beside it."""
+    import argparse
+
+    from stopframe_cli.main import build_parser
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    bare = [f"{name} {a.metavar or a.dest}" for name, parser in commands.items() for a in parser._actions
+            if not a.help and not isinstance(a, argparse._HelpAction)]
+    assert bare == []
