@@ -161,7 +161,7 @@ def test_cli_prints_observations_json_with_progress_on_stderr(composite: tuple[P
     data = json.loads(captured.out)
     assert data["format"] == "stopframe-observations/1" and data == json.loads(out.read_text())
     assert {h["seat"] for h in data["hands"]} == {1, 3, 6, 9}
-    assert "observe: 10/10 frames" in captured.err
+    assert "observe: looked at 10/10 frames" in captured.err
 
 
 def test_cli_unreadable_video_is_one_sentence_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
