@@ -23,6 +23,7 @@ from review.audit.tally import tally
 from review.cases import corrected as corrected_mod
 from review.cases.exports import KeyFrame, figure, neutralise, nicknames, page_end, page_head
 from review.cases.store import Decision
+from review.game.profiles import PROFILES
 from stopframe_app import words
 
 # The columns by their English names (the keys this module reads cells by); the CSV and the report show them
@@ -42,12 +43,15 @@ def correction_warnings(data: Mapping[str, Any], decisions: Iterable[Decision], 
     return [words.humanise(s) for s in corrected_mod.check_corrections(data, list(decisions), votes=votes)]
 
 
-def header_protocol(protocol: Mapping[str, Any] | None) -> dict[str, Any]:
-    """What a report's head shows of the protocol (its game block and rules), with the keys in words."""
+def header_protocol(protocol: Mapping[str, Any] | None, profile: str | None = None) -> dict[str, Any]:
+    """What a report's head shows of the protocol (its game block and rules), with the keys in words. The rules
+    are the rule profile the game was reviewed under (`profile`, named as the sidebar names it), which the judge
+    may have picked over the protocol's own: the report names the rulebook its findings cite."""
     game = (protocol or {}).get("game") or {}
+    rules = words.profile_label(profile) if profile in PROFILES else (protocol or {}).get("rules", "")
     return {"game": {i18n.term("game_field", k, str(k).replace("_", " ")): v for k, v in game.items()
                      if not isinstance(v, dict | list)}
-            if isinstance(game, Mapping) else {}, "rules": (protocol or {}).get("rules", "")}
+            if isinstance(game, Mapping) else {}, "rules": rules}
 
 
 def evidence_in_words(data: Mapping[str, Any] | None, kind: str) -> dict[str, Any] | None:
@@ -140,11 +144,11 @@ def vote_lines(votes: Sequence[VoteReport]) -> list[list[str]]:
 
 def html_report(*, title: str, protocol: Mapping[str, Any] | None, rows: Sequence[Mapping[str, Any]],
                 votes: Sequence[VoteReport] = (), key_frames: Mapping[int, Sequence[KeyFrame]] | None = None,
-                notes: Sequence[str] = ()) -> str:
-    """One self-contained HTML page: the game, the votes (with the audit's counts), every finding with the
-    judge's decision and its key frames. Every value is escaped."""
+                notes: Sequence[str] = (), profile: str | None = None) -> str:
+    """One self-contained HTML page: the game, the rules it was reviewed under, the votes (with the audit's
+    counts), every finding with the judge's decision and its key frames. Every value is escaped."""
     e = html.escape
-    parts = page_head(title, header_protocol(protocol))
+    parts = page_head(title, header_protocol(protocol, profile))
     # Key frames large enough to read the seat numbers.
     parts.append("<style>figure img{max-width:min(100%,56em)}</style>")
     parts += [f"<p>{e(n)}</p>" for n in notes]

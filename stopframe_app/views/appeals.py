@@ -395,8 +395,8 @@ def report_html(game: Game, case: AppealCase) -> str:
     shown = [replace(c, text=words.humanise(c.text)) for c in shown]
     told = replace(case, evidence=tuple(replace(item, data=evidence_in_words(item.data, item.kind))
                                         for item in case.evidence))  # the file in words; the case itself unchanged
-    return appeal_html(told, title=game.title, protocol=header_protocol(game.data), checks=shown,
-                       amendments=book.amendments(case.case_id), key_frames=key_frames(game, case))
+    return appeal_html(told, title=game.title, protocol=header_protocol(game.data, case.profile),
+                       checks=shown, amendments=book.amendments(case.case_id), key_frames=key_frames(game, case))
 
 
 def save_report(game: Game, case: AppealCase) -> list[str]:

@@ -114,7 +114,8 @@ def review_files(game: Game, with_frames: bool = True, separator: str = ",") -> 
                appeals=ngettext("{n} appeal decision", "{n} appeal decisions", len(appeals)),
                name=corrected_name(game.spec.protocol))]
     page = report.html_report(title=_("Stopframe review — {title}", title=game.title), protocol=game.data, rows=rows,
-                              votes=game.votes, key_frames=key_frames, notes=notes)
+                              votes=game.votes, key_frames=key_frames, notes=notes,
+                              profile=game.profile_id)
     stem = stem_of(Path(game.spec.protocol))
     return {
         f"{stem}.findings.csv": (_("Findings (CSV)"), report.findings_csv(rows, separator), "text/csv"),
