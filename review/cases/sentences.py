@@ -15,7 +15,9 @@ from contract.i18n import N_
 from review.game.voting import OUTCOME_MSGIDS
 
 _CODE_KINDS = ("kind", "consequence", "outcome", "pose")
-_CODE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+# A code stands alone: a name in a path or a file name (`sample_videos/`, `sample_game.mp4`) is the file's own
+# and is shown as written.
+_CODE = re.compile(r"(?<![\w./\\-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b(?![/\\-]|\.\w)")
 
 # Each sentence as the catalogue message it stands for: its `{seat}`, `{day}`, `{n}` stand for a number,
 # `{seats}` for numbers joined by ", ".
