@@ -172,8 +172,18 @@ def json_place(path: Any) -> str:
         if index is not None:
             parts.append(i18n._("{item} {number}", item=i18n.term("json_item", key.rstrip("s")), number=int(index) + 1))
         else:
-            parts.append(i18n.term("json_field", key))
+            parts.append(_field_words(key))
     return ", ".join(parts) or i18n._("the protocol")
+
+
+def _field_words(key: str) -> str:
+    """A protocol's field in words: as a place in the file (`json_field`), else as a finding's, an event's or the
+    game header's field is named elsewhere; never the bare English key on a Russian page."""
+    for context in ("json_field", "field", "event_field", "game_field"):
+        found = i18n.term(context, key, "")
+        if found:
+            return found
+    return key
 
 
 def seats_named(numbers: Iterable[Any]) -> str:

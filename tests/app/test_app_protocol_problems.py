@@ -1,9 +1,11 @@
 """A protocol with format problems, opened in Russian: the Vote audit page lists each problem with the file's path
-exactly as written in it (a folder or file name with an underscore is never read as a code and turned into words)."""
+exactly as written in it (a folder or file name with an underscore is never read as a code and turned into words),
+and says in Russian which field of the protocol it is in: no English key (`video, path`) is left."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -37,3 +39,11 @@ def test_a_refused_path_is_shown_as_written(data: Path, tmp_path: Path, monkeypa
     video = str(tmp_path / "my_games" / "table_1.mp4")
     listed = problems_listed(tmp_path, video)
     assert f"«{video}»" in listed, listed  # the judge finds the file the protocol names
+
+
+def test_the_field_of_each_problem_is_named_in_russian(data: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STOPFRAME_LANG", "ru")
+    listed = problems_listed(tmp_path, str(tmp_path / "game.mp4"))
+    assert "(видео, путь к файлу)" in listed and "(событие 7, число голосов)" in listed, listed
+    assert not re.search(r"\((?:[a-z_]+, )*[a-z_]+\)", listed), listed
