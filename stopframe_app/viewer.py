@@ -110,7 +110,7 @@ def draw_frame(game: Game, index: int, *, show_zones: bool = True, show_hands: b
     marks = {"t": window.t, "cutoff": window.cutoff, "announced": window.announced} if window else None
     minutes, seconds = divmod(t, 60)
     clock_text = f"{int(minutes):02d}:{seconds:06.3f}"
-    caption = i18n._("frame {index} · {clock}", index=index, clock=clock_text)
+    caption = i18n._("frame {index} · {clock}", index=index, clock=words.clock(t))
     drawn = f"#{index} | {clock_text}"  # the picture's own caption: the overlay's font has Latin letters only
     if window is not None:
         relative = i18n.number(t - window.t, 2, fixed=True, signed=True)

@@ -99,6 +99,14 @@ def seconds(value: Any) -> str:
     return i18n._("{value} s", value=i18n.number(float(value), 2, fixed=True))
 
 
+def clock(t: float) -> str:
+    """A moment of the video as a frame's caption gives it, minutes and seconds to the millisecond: `00:04,240` in
+    Russian (a decimal comma, as every other number on the page), `00:04.240` in English."""
+    minutes, secs = divmod(max(float(t), 0.0), 60)
+    text = i18n.number(secs, 3, fixed=True)
+    return f"{int(minutes):02d}:{'0' if secs < 9.9995 else ''}{text}"
+
+
 def seat_list(numbers: Iterable[Any] | None) -> str:
     """`1, 2, 9`; `—` for none."""
     ns = [str(n) for n in numbers or ()]

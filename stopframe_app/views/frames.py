@@ -116,7 +116,7 @@ def _camera_frame(signature: tuple, camera_id: str, index: int, show_zones: bool
               (("t", window.t), ("cutoff", window.cutoff), ("announced", window.announced))} if window else None)
     minutes, seconds = divmod(t, 60)
     clock_text = f"{int(minutes):02d}:{seconds:06.3f}"
-    caption = i18n._("camera {camera} · frame {index} · {clock}", camera=camera.id, index=index, clock=clock_text)
+    caption = i18n._("camera {camera} · frame {index} · {clock}", camera=camera.id, index=index, clock=words.clock(t))
     drawn = f"{camera.id} | #{index} | {clock_text}"  # the picture's own caption: ids and numbers, the same in every language
     if window is not None:
         relative = camera_time(camera, main, t) - window.t
