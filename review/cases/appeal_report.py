@@ -18,6 +18,7 @@ from review.audit.tally import tally
 from review.cases.appeal_store import Amendment
 from review.cases.appeals import AppealCase, Check, Decision, ground_name, grounds_for
 from review.cases.exports import KeyFrame, figure, finding_said, page_end, page_head
+from review.game.profiles import get_profile
 
 
 def _when(t: float | None) -> str:
@@ -44,13 +45,15 @@ def appeal_html(case: AppealCase, *, title: str, protocol: Mapping[str, Any] | N
     ground = next((g for g in grounds_for(case.profile) if g.clause == case.ground), None)
     parts = page_head(_("Appeal {case} — {title}", case=case.case_id, title=title), protocol)
     parts.append(f"<h2>{e(_('The appeal'))}</h2>")
-    deadline = f"{_when(case.deadline)} ({_('in time') if case.filed_in_time else _('late')})" if case.deadline else "—"
+    window = get_profile(case.profile).appeal_window  # the case's own rulebook: a deadline, or that none is written
+    deadline = f"{_when(case.deadline)} ({_('in time') if case.filed_in_time else _('late')})" if case.deadline \
+        else _(window.text)
     parts.append(_rows([
         (_("appellant"), case.appellant), (_("claim"), case.claim),
         (_("grounds"), f"{ground_name(case.ground)} — {_(ground.text) if ground else ''}"),
         (_("opened from"), (case.opened_from or {}).get("label")),
         (_("game ended"), _when(case.game_ended_at)), (_("filed"), _when(case.filed_at)),
-        (_("filing deadline (rfm 7.3.6)"), deadline), (_("status"), term("status", case.status)),
+        (_("filing deadline ({clause})", clause=window.clause), deadline), (_("status"), term("status", case.status)),
     ]))
     parts.append(f"<h2>{e(_('Evidence ({n})', n=len(case.evidence)))}</h2>")
     for i, item in enumerate(case.evidence):

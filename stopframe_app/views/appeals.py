@@ -33,6 +33,7 @@ from review.cases.appeals import (
 from review.cases.exports import KeyFrame
 from review.cases.pdf import chromium, write_pdf
 from review.cases.store import data_dir
+from review.game.profiles import get_profile
 from stopframe_app import state, words
 from stopframe_app.decisions import (
     evidence_frame,
@@ -470,9 +471,11 @@ def _case(game: Game, case: AppealCase) -> None:
     if case.deadline is not None:
         deadline = time.strftime(when, time.localtime(case.deadline))
         if case.filed_in_time:
-            st.success(words.t("Filing deadline (rfm 7.3.6): {when} — filed in time.", when=deadline))
+            st.success(words.t("Filing deadline ({clause}): {when} — filed in time.", when=deadline,
+                               clause=get_profile(case.profile).appeal_window.clause))
         else:
-            st.error(words.t("Filing deadline (rfm 7.3.6): {when} — filed late.", when=deadline))
+            st.error(words.t("Filing deadline ({clause}): {when} — filed late.", when=deadline,
+                             clause=get_profile(case.profile).appeal_window.clause))
     _evidence(game, case, open_)
     st.subheader(words.t("Statements"))
     k = case.case_id

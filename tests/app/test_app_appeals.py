@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from appcheck import goto, renders
+from appcheck import goto, renders, shown
 from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
 from test_app import app
 
@@ -47,7 +47,7 @@ def test_chief_judge_appeals_a_miscounted_vote_decides_and_exports(data: Path) -
     case = book.case(case_id)
     assert [e.kind for e in case.evidence] == ["finding", "vote"]  # the finding with its frame, the recomputed vote
     assert case.evidence[0].frame is not None and case.deadline == case.game_ended_at + 600
-    assert any("rfm 7.3.6" in m.value for m in at.success)  # the filing deadline is shown
+    assert any("rfm 7.3.6" in shown(m.value) for m in at.success)  # the filing deadline is shown
     assert at.get("image"), "the evidence frames are shown"
 
     at.selectbox(key=f"{case_id}_attach").set_value(next(o for o in at.selectbox(key=f"{case_id}_attach").options

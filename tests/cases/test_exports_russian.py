@@ -55,3 +55,18 @@ def test_the_appeal_case_file_in_russian():
     assert "<th>статус</th><td>решено</td>" in page and "<th>обоснование</th><td>видео подтверждает подсчёт</td>" in page
     assert "<h3>голосование: голосование 1</h3>" in page and "<th>голосов по протоколу</th><td>3</td>" in page
     assert "appellant" not in page and "The appeal" not in page
+
+
+def test_the_case_file_names_its_own_rulebooks_filing_deadline():
+    """rfm 7.3.6 gives ten minutes; mafclub (3.8.12) writes no deadline after the game: a mafclub case file cites its
+    own clause and says so, never rfm's."""
+    common = {"game_id": "g", "appellant": "Игрок 3", "claim": "голос не засчитан", "filed_at": 1e9,
+              "game_ended_at": 1e9 - 60}
+    with i18n.using("ru"):
+        rfm = appeal_html(AppealCase(case_id="A1", profile="rfm", ground="rfm 7.1.2.3", **common), title="Игра 1",
+                          protocol={"game": {}, "rules": "rfm"})
+        mafclub = appeal_html(AppealCase(case_id="A2", profile="mafclub", ground=None, **common), title="Игра 2",
+                              protocol={"game": {}, "rules": "mafclub"})
+    assert "<th>срок подачи (rfm 7.3.6)</th>" in rfm and "(в срок)" in rfm
+    assert "rfm 7.3.6" not in mafclub and "<th>срок подачи (mafclub 3.8.12)</th>" in mafclub
+    assert "срок после игры не прописан" in mafclub
