@@ -17,7 +17,7 @@ from review.audit.findings import VoteReport
 from review.audit.tally import tally
 from review.cases.appeal_store import Amendment
 from review.cases.appeals import AppealCase, Check, Decision, ground_name, grounds_for
-from review.cases.exports import KeyFrame, figure, finding_said, page_end, page_head
+from review.cases.exports import KeyFrame, figure, finding_said, nicknames, page_end, page_head
 from review.game.profiles import get_profile
 
 
@@ -36,6 +36,16 @@ def _decision_rows(d: Decision) -> str:
                   (_("decided at"), _when(d.decided_at)), (_("chief judge agrees"), _("yes") if d.chief_judge_agrees else _("no"))])
 
 
+def _appellant(who: str, protocol: Mapping[str, Any] | None) -> str:
+    """Who appealed as the case file names him: a seat typed as its number is said as the seat and the player's
+    nickname from the protocol («место 8 — Ворон»); any other text as typed."""
+    text = who.strip()
+    if not (text.isdigit() and 1 <= int(text) <= 10):
+        return who
+    name = nicknames(protocol).get(int(text))
+    return _("seat {seat} — {nickname}", seat=int(text), nickname=name) if name else _("seat {seat}", seat=int(text))
+
+
 def appeal_html(case: AppealCase, *, title: str, protocol: Mapping[str, Any] | None,
                 checks: Sequence[Check] = (), amendments: Sequence[Amendment] = (),
                 key_frames: Mapping[int, Sequence[KeyFrame]] | None = None) -> str:
@@ -49,7 +59,7 @@ def appeal_html(case: AppealCase, *, title: str, protocol: Mapping[str, Any] | N
     deadline = f"{_when(case.deadline)} ({_('in time') if case.filed_in_time else _('late')})" if case.deadline \
         else _(window.text)
     parts.append(_rows([
-        (_("appellant"), case.appellant), (_("claim"), case.claim),
+        (_("appellant"), _appellant(case.appellant, protocol)), (_("claim"), case.claim),
         (_("grounds"), f"{ground_name(case.ground)} — {_(ground.text) if ground else ''}"),
         (_("opened from"), (case.opened_from or {}).get("label")),
         (_("game ended"), _when(case.game_ended_at)), (_("filed"), _when(case.filed_at)),

@@ -70,3 +70,15 @@ def test_the_case_file_names_its_own_rulebooks_filing_deadline():
     assert "<th>срок подачи (rfm 7.3.6)</th>" in rfm and "(в срок)" in rfm
     assert "rfm 7.3.6" not in mafclub and "<th>срок подачи (mafclub 3.8.12)</th>" in mafclub
     assert "срок после игры не прописан" in mafclub
+
+
+def test_an_appellant_typed_as_a_seat_number_is_named_with_the_players_nickname():
+    protocol = {"game": {}, "rules": "rfm", "players": [{"seat": 8, "nickname": "Ворон"}, {"seat": 3, "nickname": ""}]}
+    common = {"game_id": "g", "profile": "rfm", "claim": "голос не засчитан", "ground": None, "filed_at": 1e9,
+              "game_ended_at": 1e9 - 60}
+    with i18n.using("ru"):
+        pages = [appeal_html(AppealCase(case_id=f"A{k}", appellant=who, **common), title="Игра", protocol=protocol)
+                 for k, who in enumerate((" 8", "3", "Капитан команды"))]
+    assert "<th>заявитель</th><td>место 8 — Ворон</td>" in pages[0]
+    assert "<th>заявитель</th><td>место 3</td>" in pages[1]
+    assert "<th>заявитель</th><td>Капитан команды</td>" in pages[2]
