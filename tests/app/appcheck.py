@@ -44,3 +44,20 @@ def viewer_caption(at: AppTest) -> str:
     server's picture (stepping on the server)."""
     args = strip_args(at)
     return args["frames"][args["at"]]["c"] if args is not None else at.get("image")[0].captions[0]
+
+
+def sample_game_in_russian(monkeypatch) -> AppTest:
+    """The app opened in Russian on the bundled sample game with its saved analysis, by a judge, after one run."""
+    from pathlib import Path
+
+    from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
+
+    from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec
+
+    require_current_sample_fixture()
+    monkeypatch.setenv("STOPFRAME_LANG", "ru")
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=60)
+    at.session_state["game_spec"] = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
+    at.session_state["judge"] = "Судья"
+    at.session_state["lang"] = "ru"
+    return at.run()

@@ -7,16 +7,11 @@ import re
 from pathlib import Path
 
 import pytest
-from appcheck import goto, renders
-from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
-from streamlit.testing.v1 import AppTest
+from appcheck import goto, renders, sample_game_in_russian
 from test_app_words import _html_text, page_texts
 
-from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec
 from stopframe_app.words import clock
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-SPEC = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
 RU_CLOCK, EN_CLOCK = re.compile(r"\b\d\d:\d\d,\d{3}\b"), re.compile(r"\b\d\d:\d\d\.\d{3}\b")
 
 
@@ -28,13 +23,7 @@ def test_the_clock_is_written_as_the_reader_writes_numbers(lang: str, written: s
 
 
 def test_frame_captions_in_russian_have_a_decimal_comma(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    require_current_sample_fixture()
-    monkeypatch.setenv("STOPFRAME_LANG", "ru")
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["game_spec"] = SPEC
-    at.session_state["judge"] = "Судья"
-    at.session_state["lang"] = "ru"
-    at.run()
+    at = sample_game_in_russian(monkeypatch)
     renders(at)
     page = "\n".join(page_texts(at))
     assert "кадр 106 · 00:04,240" in page  # a finding's key frame on the Vote audit page

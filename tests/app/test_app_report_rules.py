@@ -7,27 +7,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from appcheck import goto, renders
-from samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
-from streamlit.testing.v1 import AppTest
+from appcheck import goto, renders, sample_game_in_russian
+from samplegame import SAMPLE_OBSERVATIONS
 from test_app_words import _html_text
 
 from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 SPEC = GameSpec(str(SAMPLE_PROTOCOL), observations=str(SAMPLE_OBSERVATIONS))
 MAFCLUB = "Регламент: Спортивные правила клуба ACTORS MAFIA CLUB · mafclub"
 
 
 def test_the_report_and_the_case_file_name_the_rules_the_judge_picked(data: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    require_current_sample_fixture()
-    monkeypatch.setenv("STOPFRAME_LANG", "ru")
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["game_spec"] = SPEC
-    at.session_state["judge"] = "Судья"
-    at.session_state["lang"] = "ru"
-    at.run()
+    at = sample_game_in_russian(monkeypatch)
     at.sidebar.selectbox(key="profile_pick").set_value("mafclub").run()  # the protocol says rfm
     goto(at, "Выгрузки")
     at.button(key="save_exports").click().run()
