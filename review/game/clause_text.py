@@ -103,11 +103,33 @@ def find(paras: list[str], where: str) -> str | None:
     return None
 
 
+_SPLIT_WORD = re.compile(r"(?<![а-яёА-ЯЁ])([а-яёА-ЯЁ]+) (?=([а-яё]+)(?![а-яёА-ЯЁ]))")
+
+
+def mended(text: str) -> str:
+    """The rulebook with the words its PDF copy broke by a space put back together («не объяви т» → «не объявит»,
+    «голосо вания» → «голосования»). Two pieces are one word where the rulebook writes them joined elsewhere and one
+    of them is written nowhere else as a word of its own: the text's own words are the dictionary, so two real
+    words side by side («в том», «не был») stay apart."""
+    counts: dict[str, int] = {}
+    for word in re.findall(r"[а-яё]+", text.lower()):
+        counts[word] = counts.get(word, 0) + 1
+
+    def join(m: re.Match[str]) -> str:
+        a, b = m.group(1), m.group(2)
+        whole = (a + b).lower()
+        if counts.get(whole) and (counts.get(a.lower()) == 1 or counts.get(b.lower()) == 1):
+            return a
+        return m.group(0)
+
+    return _SPLIT_WORD.sub(join, text)
+
+
 def extract(rules: Path) -> dict[str, str]:
     """Every clause every profile cites, with its paragraph from the rulebooks in `rules`."""
     out: dict[str, str] = {}
     for profile in PROFILES.values():
-        paras = paragraphs((rules / profile.rulebook).read_text(encoding="utf-8"))
+        paras = paragraphs(mended((rules / profile.rulebook).read_text(encoding="utf-8")))
         for clause in sorted(cited(profile)):
             found = find(paras, clause.split(" ", 1)[1])
             if found:

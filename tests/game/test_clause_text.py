@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from review.game.clause_text import DATA, cited, extract, find, paragraphs, sentence
+from review.game.clause_text import DATA, cited, extract, find, mended, paragraphs, sentence
 from review.game.profiles import JUDGE_ERROR_KINDS, NIGHT_RULE_KINDS, OFFENCE_KINDS, PROFILES
 
 RULES = Path(__file__).resolve().parents[2].parent / "shared" / "rules"
@@ -85,3 +85,12 @@ def test_the_rulebooks_own_wrapped_sentence_is_joined_and_their_paragraphs_kept(
     assert [p for p in paragraphs(mafclub) if "к удалению, важен игровой контекст" in p]  # one sentence, two lines
     showtime = (RULES / PROFILES["showtime"].rulebook).read_text(encoding="utf-8")
     assert len(paragraphs(showtime)) == len([line for line in showtime.splitlines() if line.strip()])  # ¶N as before
+
+
+def test_words_the_rulebooks_pdf_copy_broke_are_whole_in_the_quotes() -> None:
+    """rfm 4.4.8 (a hand lifted before the count) and rfm 5.10.4 (a vote out of order) are quoted on every such
+    finding: a judge reads «пока Судья не объявит», never «не объяви т», «голосования», never «голосо вания»."""
+    assert "объявит количество" in sentence("rfm 4.4.8") and "объяви т" not in sentence("rfm 4.4.8")
+    assert "порядка голосования" in sentence("rfm 5.10.4")
+    text = "Судья не объяви т итог. Судья объявит счёт. В том числе и гроки, и игроки в том зале."
+    assert mended(text) == "Судья не объявит итог. Судья объявит счёт. В том числе игроки, и игроки в том зале."
