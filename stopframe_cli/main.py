@@ -148,6 +148,8 @@ def check_paths(args: argparse.Namespace) -> None:
                 kind = (None, CLUB_FILES[args.format])  # `correct --format`: a club's file has no "format"
             if kind is not None:
                 writes_over_its_own(out, *kind)
+
+
 def _lang_option(argv: Sequence[str]) -> str | None:
     """`--lang ru|en` (or `--lang=en`) before the command, read ahead of the parser so its own refusals
     are in that language too; None where it is absent or not a language (the parser then refuses it)."""

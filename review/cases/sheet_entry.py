@@ -513,10 +513,11 @@ def as_shown(line: str) -> str:
 
 
 def with_times(slot: Slot, text: str, before: str) -> str:
-    """The line a judge typed in a vote box (`text`, as the box shows it: no video times) with the times that the
-    box's line held `before` put back on each vote that has none: a round's by its candidate, a lift vote's as it
-    is. Why: the box hides the times an accepted draft brought (`as_shown`), and a count corrected by hand must
-    not lose when that vote happened on the video. Other boxes, and a line with no vote to time, as typed."""
+    """A drafted proposal's line as the judge edited it before accepting (`text`, shown without video times) with
+    the times of the proposal's own line (`before`) put back on each vote that has none: a round's by its
+    candidate, a lift vote's as it is. Why: the edit box hides the times (`as_shown`), and the box has no event yet
+    whose times a line typed over it would keep (the sheet keeps a retyped vote's times itself). Other boxes, and
+    a line with no vote to time, as typed."""
     if slot.kind not in ("round", "lift"):
         return text
     times = {_vote_of(slot, t): m.group(0) for t in _vote_tokens(slot, before) if (m := _AT_TIMES.search(t))}

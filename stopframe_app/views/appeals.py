@@ -469,13 +469,12 @@ def _case(game: Game, case: AppealCase) -> None:
                             filed=time.strftime(when, time.localtime(case.filed_at)))]
     st.markdown("\n".join(lines))
     if case.deadline is not None:
-        deadline = time.strftime(when, time.localtime(case.deadline))
+        said = {"when": time.strftime(when, time.localtime(case.deadline)),
+                "clause": get_profile(case.profile).appeal_window.clause}
         if case.filed_in_time:
-            st.success(words.t("Filing deadline ({clause}): {when} — filed in time.", when=deadline,
-                               clause=get_profile(case.profile).appeal_window.clause))
+            st.success(words.t("Filing deadline ({clause}): {when} — filed in time.", **said))
         else:
-            st.error(words.t("Filing deadline ({clause}): {when} — filed late.", when=deadline,
-                             clause=get_profile(case.profile).appeal_window.clause))
+            st.error(words.t("Filing deadline ({clause}): {when} — filed late.", **said))
     _evidence(game, case, open_)
     st.subheader(words.t("Statements"))
     k = case.case_id

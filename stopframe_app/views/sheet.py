@@ -67,10 +67,8 @@ def box_key(sheet_id: str, slot: str) -> str:
 
 def _entered(sheet_id: str, slot: str) -> None:
     """A box was left: its line is saved at once (the store skips a line the box already reads)."""
-    typed = str(st.session_state.get(box_key(sheet_id, slot)) or "")
-    if slot.startswith(("round.", "lift.")):  # the box hides the video times its line holds: typing keeps them
-        typed = with_times(Slot.of(slot), typed, book().load(sheet_id).text(slot))
-    book().enter(sheet_id, slot, typed, who=_who())
+    # a vote's video times, hidden from the box (as_shown), stay on the event its retyped line replaces (the sheet)
+    book().enter(sheet_id, slot, str(st.session_state.get(box_key(sheet_id, slot)) or ""), who=_who())
 
 
 def _undo(sheet_id: str) -> None:
