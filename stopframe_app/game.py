@@ -66,6 +66,15 @@ def stem_of(path: Path) -> str:
     return path.stem
 
 
+def own_name(protocol: str | Path) -> str:
+    """A name for the files the app keeps of one game (its exports folder, its seat map): the protocol's name
+    and a mark of where it lies, so two games whose protocols share a file name (game1.protocol.json of two
+    tournaments) never take each other's files."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in stem_of(Path(protocol)))
+    where = hashlib.sha256(os.path.realpath(protocol).encode("utf-8", "surrogateescape")).hexdigest()[:10]
+    return f"{safe}-{where}"
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Which files make up a game and under which rule profile to review it (None: the protocol's own);

@@ -24,7 +24,7 @@ from review.cases.store import data_dir
 from review.game.protocol import resolve_camera_path
 from stopframe_app import state, words
 from stopframe_app.decisions import game_inputs
-from stopframe_app.game import Game, GameSpec, stem_of
+from stopframe_app.game import Game, GameSpec, own_name
 from vision.seat_finder import FoundMap, renumbered
 from vision.seats import default_seat_map
 
@@ -197,7 +197,7 @@ def _save_path(game: Game) -> tuple[Path, str]:
             return resolve_camera_path(game.protocol, game.camera, "seats"), f"calib_path_{game.camera.id}"
         except StopframeError:
             pass
-    return data_dir() / "seatmaps" / f"{stem_of(Path(game.spec.protocol))}.seats.json", "calib_path"
+    return data_dir() / "seatmaps" / f"{own_name(game.spec.protocol)}.seats.json", "calib_path"
 
 
 def _save_target(game: Game, typed: str, folder: Path) -> tuple[Path | None, str | None]:

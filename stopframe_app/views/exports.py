@@ -6,9 +6,7 @@ offers neither the protocol nor the club files: a signed file never leaves a con
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import re
 import time
 from pathlib import Path
@@ -28,15 +26,12 @@ from review.cases.store import data_dir
 from review.cases.voters import fill_voters_from_video
 from stopframe_app import report, state, words
 from stopframe_app.decisions import evidence_frames, game_inputs, plain_title, show_flash
-from stopframe_app.game import Game, stem_of
+from stopframe_app.game import Game, own_name, stem_of
 
 
 def export_folder(game: Game) -> Path:
-    """The game's own folder under the data folder: named by the protocol's name and where it lies, so two games
-    whose protocols share a file name (game1.protocol.json of two tournaments) never write over each other."""
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in stem_of(Path(game.spec.protocol)))
-    where = hashlib.sha256(os.path.realpath(game.spec.protocol).encode("utf-8", "surrogateescape")).hexdigest()[:10]
-    return data_dir() / "exports" / f"{safe}-{where}"
+    """The game's own folder under the data folder (never shared with another game of the same file name)."""
+    return data_dir() / "exports" / own_name(game.spec.protocol)
 
 
 def _corrected(game: Game) -> dict:

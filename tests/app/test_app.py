@@ -17,7 +17,7 @@ from review.audit.findings import Finding
 from review.cases.store import Store, finding_key
 from review.game.timeline import vote_windows
 from stopframe_app.decisions import card_key
-from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec
+from stopframe_app.game import SAMPLE_PROTOCOL, GameSpec, own_name
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")
@@ -231,7 +231,8 @@ def test_calibration_saves_a_seat_map_the_game_then_uses(data: Path, game_folder
     at.number_input(key="calib_cx").set_value(300.0).run()
     at.button(key="calib_save").click().run()
     renders(at)
-    saved = data / "seatmaps" / "app_game.seats.json"
+    saved = data / "seatmaps" / f"{own_name(spec_of(game_folder).protocol)}.seats.json"
+    assert saved.name.startswith("app_game-")
     seats = json.loads(saved.read_text())
     assert seats["format"] == "stopframe-seats/1" and seats["frame_size"] == [640, 360] and len(seats["seats"]) == 10
     assert at.session_state["game_spec"].seats == str(saved)
@@ -244,6 +245,23 @@ def test_calibration_saves_a_seat_map_the_game_then_uses(data: Path, game_folder
     at.button(key="calib_save").click().run()
     renders(at)
     assert saved.read_text() != before
+
+
+def test_two_games_of_one_file_name_save_their_seat_maps_apart(data: Path, game_folder: Path, tmp_path: Path) -> None:
+    """game1.protocol.json of two tournaments: the second game's map goes to a file of its own, not over the
+    first's (and not refused as if the judge were replacing a map)."""
+    import shutil
+
+    other = shutil.copytree(game_folder, tmp_path / "another tournament")
+    saved = []
+    for folder in (game_folder, other):
+        at = goto(app(spec_of(folder)), "Seat calibration")
+        at.radio(key="calib_start").set_value("an ellipse of ten seats").run()
+        at.button(key="calib_save").click().run()
+        renders(at)
+        assert not at.error
+        saved.append(Path(at.session_state["game_spec"].seats))
+    assert saved[0] != saved[1] and all(p.is_relative_to(data / "seatmaps") and p.is_file() for p in saved)
 
 
 def test_upload_is_kept_in_the_data_folder(data: Path) -> None:
