@@ -130,13 +130,19 @@ def write_json(path: str | os.PathLike[str], data: Any) -> Path:
     return write_atomic(path, dumps(data))
 
 
-def format_of(path: str | os.PathLike[str]) -> object:
-    """The "format" of a file that a write with --replace would replace (None: not a JSON object one can read)."""
+def _object_in(path: str | os.PathLike[str]) -> dict | None:
+    """The JSON object a file holds; None where it holds none (unreadable, not JSON, not an object)."""
     try:
         data = read_json(path)
     except UnreadableInput:
         return None
-    return data.get("format") if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else None
+
+
+def format_of(path: str | os.PathLike[str]) -> object:
+    """The "format" of a file that a write with --replace would replace (None: not a JSON object one can read)."""
+    data = _object_in(path)
+    return None if data is None else data.get("format")
 
 
 def writes_over_its_own(out: str | os.PathLike[str], family: str | None, what: str) -> None:
@@ -146,13 +152,10 @@ def writes_over_its_own(out: str | os.PathLike[str], family: str | None, what: s
     notes, a spreadsheet, a video — is never lost to a mistyped --out. UnreadableInput (exit 2) otherwise."""
     if not os.path.isfile(out):  # a new name; a folder or a device is check_output's to refuse
         return
-    try:
-        data = read_json(out)
-    except UnreadableInput:
-        data = None
-    fmt = data.get("format") if isinstance(data, dict) else None
+    data = _object_in(out)
+    fmt = None if data is None else data.get("format")
     if family is None:
-        ours = isinstance(data, dict) and fmt is None
+        ours = data is not None and fmt is None
     else:
         ours = isinstance(fmt, str) and fmt.split("/", 1)[0] == family
     if not ours:
