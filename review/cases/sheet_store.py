@@ -141,18 +141,26 @@ class SheetStore:
             return self._load(con, sheet_id)
 
     def _load(self, con: sqlite3.Connection, sheet_id: str) -> Sheet:
+        return self._replayed(con, sheet_id)[0]
+
+    def _replayed(self, con: sqlite3.Connection, sheet_id: str) -> tuple[Sheet, list[float]]:
+        """The sheet its log makes (an undo takes back the last entry standing), and when each entry standing was
+        made: Undo weighs that against the newest rejection."""
         row = con.execute("SELECT base FROM sheets WHERE sheet_id=?", (sheet_id,)).fetchone()
-        log = con.execute("SELECT action, slot, text FROM sheet_log WHERE sheet_id=? ORDER BY seq",
+        log = con.execute("SELECT action, slot, text, at FROM sheet_log WHERE sheet_id=? ORDER BY seq",
                           (sheet_id,)).fetchall()
         if row is None:
             raise StopframeError(_("{path}: no protocol sheet {sheet} is kept there.", path=self.store.path, sheet=sheet_id), 1)
         entries: list[Entry] = []
-        for action, slot, text in log:
+        made: list[float] = []
+        for action, slot, text, at in log:
             if action == "enter":
                 entries.append(Entry(slot, text))
+                made.append(at)
             elif entries:
                 entries.pop()
-        return Sheet(json.loads(row[0]), entries)
+                made.pop()
+        return Sheet(json.loads(row[0]), entries), made
 
     def enter(self, sheet_id: str, slot: str, text: str, *, who: str) -> Sheet:
         """Record `text` typed into the box `slot` (nothing when the box already reads so); the sheet after it."""
@@ -168,9 +176,9 @@ class SheetStore:
         its choice back with it: the proposal is pending again, so a slip of «Accept» or «Reject» is undone like a
         slip of the keyboard."""
         with self.store.transaction() as con:
-            sheet = self._load(con, sheet_id)
+            sheet, made = self._replayed(con, sheet_id)
             saved = self._draft(con, sheet_id)
-            then = self._undoable(con, sheet_id, sheet, saved)
+            then = self._undoable(sheet, made, saved, con)
             if then is None:
                 return sheet
             if then.kind == "rejected" and saved is not None:
@@ -188,20 +196,15 @@ class SheetStore:
     def to_undo(self, sheet_id: str) -> Undoable | None:
         """What Undo would take back now (None: nothing)."""
         with self.store.reading() as con:
-            return self._undoable(con, sheet_id, self._load(con, sheet_id), self._draft(con, sheet_id))
+            return self._undoable(*self._replayed(con, sheet_id), self._draft(con, sheet_id), con)
 
-    def _undoable(self, con: sqlite3.Connection, sheet_id: str, sheet: Sheet,
-                  saved: SavedDraft | None) -> Undoable | None:
-        """The newest of the sheet's last entry standing and the newest rejection on its newest draft."""
-        standing: list[float] = []  # when each entry standing was made: the log replayed, as _load does
-        for action, at in con.execute("SELECT action, at FROM sheet_log WHERE sheet_id=? ORDER BY seq", (sheet_id,)):
-            if action == "enter":
-                standing.append(at)
-            elif standing:
-                standing.pop()
+    def _undoable(self, sheet: Sheet, made: list[float], saved: SavedDraft | None,
+                  con: sqlite3.Connection) -> Undoable | None:
+        """The newer of the sheet's last entry standing (made when `made` says) and the newest rejection on its
+        newest draft."""
         rejected = con.execute("SELECT slot, at FROM sheet_draft_choices WHERE draft_id=? AND choice='rejected' "
                                "ORDER BY at DESC LIMIT 1", (saved.draft_id,)).fetchone() if saved is not None else None
-        if rejected is not None and (not standing or rejected[1] > standing[-1]):
+        if rejected is not None and (not made or rejected[1] > made[-1]):
             return Undoable("rejected", rejected[0], None)
         if sheet.entries:
             return Undoable("entry", sheet.entries[-1].slot, sheet.entries[-1].text)
