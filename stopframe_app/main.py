@@ -12,7 +12,7 @@ import streamlit as st
 from contract import i18n
 from contract.errors import StopframeError
 from stopframe_app import state
-from stopframe_app.game import Game, profile_ids
+from stopframe_app.game import SAMPLE_PROTOCOL, Game, profile_ids
 from stopframe_app.views import appeals, calibrate, exports, frames, open_game, tournament, training, votes
 from stopframe_app.views import sheet as protocol_sheet
 from stopframe_app.words import md, profile_label, t
@@ -90,6 +90,30 @@ def _sidebar(game: Game | None) -> str:
         return st.radio(t("Page"), pages, key=state.VIEW, format_func=t)
 
 
+def _go_to(page: str) -> None:
+    st.session_state[state.VIEW] = page
+
+
+def _is_sample(game: Game) -> bool:
+    try:
+        return Path(game.spec.protocol).resolve() == SAMPLE_PROTOCOL.resolve()
+    except OSError:
+        return False
+
+
+def sample_note(game: Game, page: str) -> None:
+    """On the bundled sample game, the way to a game of one's own: the app opens on the sample, and a judge who
+    holds a paper sheet would otherwise have to find the page for it among nine."""
+    if not _is_sample(game) or page in ("Protocol", "Open a game"):
+        return
+    st.info(t("This is Stopframe's sample game: every page can be tried on it. For a game of your own, enter "
+              "its paper protocol sheet (page «{sheet}») or open its protocol file (page «{open}»).",
+              sheet=t("Protocol"), open=t("Open a game")))
+    left, right, _rest = st.columns([1, 1, 2])
+    left.button(t("Enter a paper protocol sheet"), key="sample_to_sheet", on_click=_go_to, args=("Protocol",))
+    right.button(t("Open my game"), key="sample_to_open", on_click=_go_to, args=("Open a game",))
+
+
 def main() -> None:
     st.set_page_config(page_title="Stopframe", layout="wide")
     state.apply_language()
@@ -119,4 +143,5 @@ def main() -> None:
     for key in ("engine", "seats", "marks"):
         if key in game.notes and page != "Open a game":
             st.caption(md(game.notes[key]))
+    sample_note(game, page)
     guarded(PAGES[page], game)

@@ -264,6 +264,13 @@ def test_two_games_of_one_file_name_save_their_seat_maps_apart(data: Path, game_
     assert saved[0] != saved[1] and all(p.is_relative_to(data / "seatmaps") and p.is_file() for p in saved)
 
 
+def test_a_game_of_ones_own_has_no_sample_note(data: Path, game_folder: Path) -> None:
+    at = app(spec_of(game_folder))
+    renders(at)
+    assert not [b for b in at.button if b.key in ("sample_to_sheet", "sample_to_open")]
+    assert not [i for i in at.info if "sample game" in i.value]
+
+
 def test_upload_is_kept_in_the_data_folder(data: Path) -> None:
     from stopframe_app.views.open_game import save_upload
 
