@@ -35,13 +35,14 @@ from review.game.profiles import PROFILES, get_profile
 from review.game.protocol import load_protocol
 from review.game.timeline import label_words
 from stopframe_app import state, words
-from stopframe_app.game import Game
+from stopframe_app.game import Game, GameSpec, own_name
 from stopframe_app.views.open_game import save_upload, upload_hint
 from stopframe_app.words import md, t
 
 SHEET = "sheet_id"  # session: the sheet on the page
 PDF = "sheet_pdf_made"  # session: the printable sheet last printed to PDF, {"sheet", "page", "path"}
 DRAFT_ERROR = "sheet_draft_error"  # session: why the last draft asked for could not be made, {"sheet", "error"}
+SAVED_TO = "sheet_saved_to"  # session: where the protocol was saved last, {"sheet", "path"}
 START = "sheet_start_from"
 STARTS = ("new", "protocol", "polemica", "mafiaratings", "saved")
 
@@ -385,6 +386,7 @@ def _draft(source: DraftSource, sheet_id: str, progress: Callable[[str], None] |
         "proposals": [p.to_json() for p in offered], "untimed": made.draft.untimed, "heard": made.heard,
         "in_order": made.draft.in_order,
         "found_seats": made.found_seats.to_json() if made.found_seats is not None else None,
+        "seat_map": made.found_map.to_json() if made.found_map is not None else None, "seats": source.seats,
         "video": source.video, "the_games": source.seats is not None or source.observations is not None,
         "nights_unread": made.nights.unread, "nights_unseen": made.nights.unseen}, who=_who())
 
@@ -743,6 +745,36 @@ def _save_protocol(sheet_id: str, saved: SavedSheet) -> None:
         return
     st.session_state.pop(_replace_key(there), None)  # the next save over the file is asked about again
     st.session_state["sheet_saved"] = ("success", i18n._("Saved: {path}", path=out))
+    st.session_state[SAVED_TO] = {"sheet": sheet_id, "path": str(out)}
+
+
+def _seat_map_for(protocol: str, held: dict) -> str | None:
+    """The seat map to audit the saved game with: the one its draft was given, else the one it found, saved into
+    the data folder under the game's own name (where the seat calibration saves it too). A file already there is
+    the judge's own calibration, or this map saved before: it is used, never written over."""
+    if held.get("seats"):
+        return str(held["seats"])
+    if not held.get("seat_map"):
+        return None
+    target = data_dir() / "seatmaps" / f"{own_name(protocol)}.seats.json"
+    if not target.exists():
+        write_atomic(target, json.dumps(held["seat_map"], ensure_ascii=False))
+    return str(target)
+
+
+def _open_to_audit(sheet_id: str, protocol: str) -> None:
+    """Open the saved protocol with the sheet's video and its draft's seat map on the vote audit: from the paper
+    sheet to the audit without typing a path again."""
+    video = _pasted(st.session_state.get(box_key(sheet_id, "video"))) or None
+    kept = book().draft(sheet_id)
+    held = kept.draft if kept is not None and video and kept.draft.get("video") == video else {}
+    try:
+        seats = _seat_map_for(protocol, held)
+    except StopframeError as exc:
+        st.session_state[state.OPEN_ERROR] = ("sheet_open", i18n._("Not opened: {why}", why=exc))
+        return
+    if state.try_open(GameSpec(protocol, video, seats), "sheet_open"):
+        st.session_state[state.VIEW] = "Vote audit"
 
 
 def _in_boxes(sheet: Sheet, message: str) -> str:
@@ -811,6 +843,14 @@ def _exports(game: Game | None, sheet_id: str, sheet: Sheet, saved: SavedSheet) 
         said = st.session_state.pop("sheet_saved", None)
         if said is not None:
             (st.error if said[0] == "error" else st.success)(md(said[1]))
+        last = st.session_state.get(SAVED_TO) or {}
+        if last.get("sheet") == sheet_id:
+            st.button(t("Audit this game's votes"), key="sheet_open_audit", on_click=_open_to_audit,
+                      args=(sheet_id, last["path"]),
+                      help=t("Opens the saved protocol with this sheet's video and the seat map its draft used."))
+            if (why := state.open_error("sheet_open")) is not None:
+                st.error(md(why))
+            return
         # the other pages are the open game's, not the sheet's: how the sheet's game gets there
         how = t("To audit this game's votes: save the protocol, then open it with its video on «{page}».",
                 page=t("Open a game"))

@@ -453,3 +453,41 @@ def test_the_nights_are_read_from_the_video_only_when_asked_and_only_with_raise_
         box = [c for c in at.checkbox if c.key == "sheet_draft_nights"]
         shown[name] = (len(box), box[0].disabled, box[0].value) if box else (0,)
     assert shown == {"raise zones": (1, False, False), "none": (1, True, False), "saved": (0,)}
+
+
+@pytest.mark.parametrize("calibrated", [False, True])
+def test_a_saved_sheet_opens_on_the_vote_audit_with_its_video_and_the_draft_s_seat_map(
+        data: Path, tmp_path: Path, calibrated: bool) -> None:
+    """Saved, the sheet's game is one click from the audit: its video and the seat map its draft found go with it
+    (kept in the data folder under the game's own name); a map the judge calibrated there is used, not replaced."""
+    given = tmp_path / "game.protocol.json"
+    given.write_text(SAMPLE_PROTOCOL.read_text(encoding="utf-8"), encoding="utf-8")
+    video = SAMPLE_PROTOCOL.with_name("sample_game.mp4")
+    found = json.loads(SAMPLE_PROTOCOL.with_name("sample_game.seats.json").read_text(encoding="utf-8"))
+    at = page()
+    at.radio(key="sheet_start_from").set_value("protocol").run()
+    at.text_input(key="sheet_protocol_path").input(str(given)).run()
+    at.button(key="sheet_protocol_start").click().run()
+    sheet_id = at.session_state["sheet_id"]
+    SheetStore(Store(default_db_path())).keep_draft(sheet_id, {
+        "proposals": [], "untimed": [], "heard": True, "video": str(video), "seat_map": found}, who="Chief Judge")
+    at.text_input(key=f"sheet_video_{sheet_id}").input(str(video)).run()
+    assert not [b for b in at.button if b.key == "sheet_open_audit"]  # not before the protocol is saved
+    out = tmp_path / "out" / "game.sheet.protocol.json"
+    at.text_input(key="sheet_save_path").input(str(out)).run()
+    at.button(key="sheet_save").click().run()
+    ok(at)
+    from stopframe_app.game import own_name
+
+    seat_file = data / "seatmaps" / f"{own_name(str(out))}.seats.json"
+    mine = json.dumps({**found, "x_note": "calibrated by the judge"})
+    if calibrated:
+        seat_file.parent.mkdir(parents=True)
+        seat_file.write_text(mine, encoding="utf-8")
+    at.button(key="sheet_open_audit").click().run()
+    ok(at)
+    spec = at.session_state["game_spec"]
+    assert at.session_state["view"] == "Vote audit" and at.header[0].value == "Vote audit"
+    assert (spec.protocol, spec.video, spec.seats) == (str(out), str(video), str(seat_file))
+    assert seat_file.read_text(encoding="utf-8") == mine if calibrated else \
+        json.loads(seat_file.read_text(encoding="utf-8")) == found
