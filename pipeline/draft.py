@@ -96,6 +96,7 @@ class GameDraft:
     found_seats: FoundSeats | None  # how sure the seat map found from the video is (None: the judge gave one)
     nights: NightsRead  # the nights' shots as the saved observations show them (also in the draft's x_ fields)
     found_map: SeatMap | None = None  # the seat map found from the video, for auditing the game once it is typed
+    seen: Observations | None = None  # the hands the draft looked at itself (None: it read saved observations)
 
 
 @dataclass(frozen=True)
@@ -247,7 +248,8 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
     if found is not None and found.guessed:  # a seat that had left before the video's votes has nothing to miss
         seated = at_table_when_filmed(result.data, profile)
         found = replace(found, guessed=tuple(n for n in found.guessed if seated is None or n in seated))
-    return GameDraft(result, heard.voice, len(heard.cues), found, shootings, None if found is None else seat_map)
+    return GameDraft(result, heard.voice, len(heard.cues), found, shootings, None if found is None else seat_map,
+                     None if observations is not None else seen)
 
 
 def at_table_when_filmed(data: dict[str, Any], profile: Profile) -> frozenset[int] | None:

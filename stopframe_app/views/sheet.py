@@ -19,7 +19,8 @@ from streamlit.delta_generator import DeltaGenerator
 
 from contract import i18n
 from contract.errors import StopframeError
-from contract.jsonio import format_of, write_atomic
+from contract.jsonio import format_of, write_atomic, write_json
+from contract.observations import load_observations
 from contract.outputs import check_output
 from contract.seats import load_seat_map
 from review.cases.club_exports import FORMATS
@@ -33,7 +34,7 @@ from review.cases.store import data_dir, default_db_path
 from review.game.importers import import_file
 from review.game.profiles import PROFILES, get_profile
 from review.game.protocol import load_protocol
-from review.game.timeline import label_words
+from review.game.timeline import label_words, vote_rounds, vote_windows
 from stopframe_app import state, words
 from stopframe_app.game import Game, GameSpec, own_name
 from stopframe_app.views.open_game import save_upload, upload_hint
@@ -378,6 +379,8 @@ def _draft(source: DraftSource, sheet_id: str, progress: Callable[[str], None] |
         st.session_state[DRAFT_ERROR] = {"sheet": sheet_id, "video": source.video, "error": str(exc)}
         return
     st.session_state.pop(DRAFT_ERROR, None)
+    seen = write_json(data_dir() / "sheets" / f"{sheet_id}.observations.json", made.seen.to_json()) \
+        if made.seen is not None else source.observations  # the hands it read, for the audit once the sheet is saved
     offered = sorted(proposals(made.draft.data, sheet) + night_proposals(made.nights.shots, sheet),
                      key=lambda p: (p.day, p.kind == "shooting"))  # in game order: each day's votes, then its night
     for proposal in offered:  # a new draft's lines, not the edits of the one before
@@ -387,6 +390,7 @@ def _draft(source: DraftSource, sheet_id: str, progress: Callable[[str], None] |
         "in_order": made.draft.in_order,
         "found_seats": made.found_seats.to_json() if made.found_seats is not None else None,
         "seat_map": made.found_map.to_json() if made.found_map is not None else None, "seats": source.seats,
+        "observations": str(seen) if seen else None,
         "video": source.video, "the_games": source.seats is not None or source.observations is not None,
         "nights_unread": made.nights.unread, "nights_unseen": made.nights.unseen}, who=_who())
 
@@ -748,32 +752,51 @@ def _save_protocol(sheet_id: str, saved: SavedSheet) -> None:
     st.session_state[SAVED_TO] = {"sheet": sheet_id, "path": str(out)}
 
 
-def _seat_map_for(protocol: str, held: dict) -> str | None:
-    """The seat map to audit the saved game with: the one its draft was given, else the one it found, saved into
-    the data folder under the game's own name (where the seat calibration saves it too). A file already there is
-    the judge's own calibration, or this map saved before: it is used, never written over."""
+def _seat_map_for(protocol: str, held: dict) -> tuple[str | None, bool]:
+    """The seat map to audit the saved game with, and whether it is the one the draft read the hands with: the map
+    it was given, else the one it found, saved into the data folder under the game's own name (where the seat
+    calibration saves it too). A file already there is the judge's own calibration, or this map saved before: it
+    is used, never written over."""
     if held.get("seats"):
-        return str(held["seats"])
+        return str(held["seats"]), True
     if not held.get("seat_map"):
-        return None
+        return None, False
     target = data_dir() / "seatmaps" / f"{own_name(protocol)}.seats.json"
     if not target.exists():
         write_atomic(target, json.dumps(held["seat_map"], ensure_ascii=False))
-    return str(target)
+        return str(target), True
+    try:
+        return str(target), json.loads(target.read_text(encoding="utf-8")) == held["seat_map"]
+    except (OSError, ValueError):
+        return str(target), False
+
+
+def _covers_every_vote(observations: str | None, protocol: str) -> bool:
+    """Whether the hands the draft read cover every timed vote of the saved protocol, so that they serve as the
+    game's analysis; a vote the draft did not look at (one typed in by hand) leaves the analysis to be run."""
+    if not observations:
+        return False
+    try:
+        seen = load_observations(observations)
+        rounds = [r for r in vote_rounds(vote_windows(load_protocol(protocol).data)) if r.timed]
+    except StopframeError:
+        return False
+    return bool(rounds) and all(seen.covers(r.start, r.end) for r in rounds)
 
 
 def _open_to_audit(sheet_id: str, protocol: str) -> None:
-    """Open the saved protocol with the sheet's video and its draft's seat map on the vote audit: from the paper
-    sheet to the audit without typing a path again."""
+    """Open the saved protocol on the vote audit with the sheet's video, the seat map its draft used and the hands
+    it read there: from the paper sheet to the audit without typing a path or analysing the video again."""
     video = _pasted(st.session_state.get(box_key(sheet_id, "video"))) or None
     kept = book().draft(sheet_id)
     held = kept.draft if kept is not None and video and kept.draft.get("video") == video else {}
     try:
-        seats = _seat_map_for(protocol, held)
+        seats, own = _seat_map_for(protocol, held)
     except StopframeError as exc:
         st.session_state[state.OPEN_ERROR] = ("sheet_open", i18n._("Not opened: {why}", why=exc))
         return
-    if state.try_open(GameSpec(protocol, video, seats), "sheet_open"):
+    observations = held.get("observations") if own and _covers_every_vote(held.get("observations"), protocol) else None
+    if state.try_open(GameSpec(protocol, video, seats, observations), "sheet_open"):
         st.session_state[state.VIEW] = "Vote audit"
 
 

@@ -458,8 +458,9 @@ def test_the_nights_are_read_from_the_video_only_when_asked_and_only_with_raise_
 @pytest.mark.parametrize("calibrated", [False, True])
 def test_a_saved_sheet_opens_on_the_vote_audit_with_its_video_and_the_draft_s_seat_map(
         data: Path, tmp_path: Path, calibrated: bool) -> None:
-    """Saved, the sheet's game is one click from the audit: its video and the seat map its draft found go with it
-    (kept in the data folder under the game's own name); a map the judge calibrated there is used, not replaced."""
+    """Saved, the sheet's game is one click from the audit: its video, the seat map its draft found (kept in the
+    data folder under the game's own name) and the hands it read there go with it, so nothing is analysed again; a
+    map the judge calibrated there is used, not replaced, and the hands read with another map are not used."""
     given = tmp_path / "game.protocol.json"
     given.write_text(SAMPLE_PROTOCOL.read_text(encoding="utf-8"), encoding="utf-8")
     video = SAMPLE_PROTOCOL.with_name("sample_game.mp4")
@@ -470,7 +471,8 @@ def test_a_saved_sheet_opens_on_the_vote_audit_with_its_video_and_the_draft_s_se
     at.button(key="sheet_protocol_start").click().run()
     sheet_id = at.session_state["sheet_id"]
     SheetStore(Store(default_db_path())).keep_draft(sheet_id, {
-        "proposals": [], "untimed": [], "heard": True, "video": str(video), "seat_map": found}, who="Chief Judge")
+        "proposals": [], "untimed": [], "heard": True, "video": str(video), "seat_map": found,
+        "observations": str(SAMPLE_OBSERVATIONS)}, who="Chief Judge")
     at.text_input(key=f"sheet_video_{sheet_id}").input(str(video)).run()
     assert not [b for b in at.button if b.key == "sheet_open_audit"]  # not before the protocol is saved
     out = tmp_path / "out" / "game.sheet.protocol.json"
@@ -489,5 +491,9 @@ def test_a_saved_sheet_opens_on_the_vote_audit_with_its_video_and_the_draft_s_se
     spec = at.session_state["game_spec"]
     assert at.session_state["view"] == "Vote audit" and at.header[0].value == "Vote audit"
     assert (spec.protocol, spec.video, spec.seats) == (str(out), str(video), str(seat_file))
-    assert seat_file.read_text(encoding="utf-8") == mine if calibrated else \
-        json.loads(seat_file.read_text(encoding="utf-8")) == found
+    if calibrated:
+        assert seat_file.read_text(encoding="utf-8") == mine and spec.observations != str(SAMPLE_OBSERVATIONS)
+        assert any(b.key == "analyse" for b in at.button)  # the judge's map: the hands are read again with it
+    else:
+        assert json.loads(seat_file.read_text(encoding="utf-8")) == found
+        assert spec.observations == str(SAMPLE_OBSERVATIONS) and not any(b.key == "analyse" for b in at.button)

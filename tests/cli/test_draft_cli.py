@@ -310,6 +310,7 @@ def test_a_paper_sheets_nights_are_timed_by_the_count_heard_then_only_their_shoo
     assert all(abs(a - b) < 0.2 and abs(c - d) < 0.2 for (a, c), (b, d) in zip(shootings, played, strict=True))
     shots = {s.night: (s.target, s.shots) for s in made.nights.shots}
     assert shots == {1: (10, {"2": 10, "7": 10, "9": 10}), 2: (None, {"2": 4, "7": 8}), 3: (4, {"7": 4})}
+    assert made.seen is vision.saved and made.found_map is None  # the hands read, kept for the game's audit
     assert draft_game(video=VIDEO, protocol=partial, seats=SEATS, observer=_SavedVision()).nights.unread == \
         "not_observed"  # not asked: the day's hands only
 
