@@ -1,11 +1,13 @@
 """`stopframe draft`: a partial protocol's votes drafted from the video (spec §6).
 
     stopframe draft VIDEO --protocol PARTIAL [--seats S] [--rules ID] --out DRAFT [--observations OBS] [--model full|lite]
-                    [--nights]
+                    [--nights] [--seats-out S2] [--observations-out OBS2]
 
 The judge types what only a person knows (players, nominations, phases, nights); the draft adds every vote:
 its times from the judge's voice, its voters and count from the hands in time (pipeline.draft). The DRAFT
-validates, holds everything of the PARTIAL unchanged, and is never written over an input file.
+validates, holds everything of the PARTIAL unchanged, and is never written over an input file. The seat map the
+draft found and the hands it read can be kept (--seats-out, --observations-out), so that `stopframe audit` of the
+finished protocol neither finds the seats nor reads the hands again.
 """
 
 from __future__ import annotations
@@ -39,6 +41,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", required=True, metavar="DRAFT", help=_("where to write the drafted protocol (atomically)"))
     p.add_argument("--observations", metavar="OBS", help=_("saved observations of this video (skip looking at it)"))
     p.add_argument("--model", choices=("full", "lite"), default="full", help=_("hand landmark model (default full)"))
+    p.add_argument("--seats-out", metavar="S2",
+                   help=_("where to write the seat map the draft finds (never over an existing file), for "
+                          "`stopframe audit --seats`"))
+    p.add_argument("--observations-out", metavar="OBS2",
+                   help=_("where to write the hands the draft reads, for `stopframe audit --observations`"))
     p.add_argument("--nights", action="store_true",
                    help=_("also read the nights' shots from the video, in the nights the music marks (slower; the "
                           "seat map needs raise zones; with --observations, their night reading is used)"))
@@ -57,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         if given is not None and Path(given).resolve() == out:
             raise UnreadableInput(_("--out {out} is the {name} file {given}: the draft never overwrites an input; "
                                     "choose another --out file.", out=args.out, name=name, given=given))
+    _check_kept(args)
     made = draft_game(video=args.video, protocol=args.protocol, seats=args.seats, rules=args.rules,
                       observations=args.observations, model=args.model, progress=progress,
                       look_at_nights=args.nights)
@@ -69,6 +77,12 @@ def run(args: argparse.Namespace) -> int:
                    votes="; ".join(map(label_words, made.draft.untimed))))
     else:
         progress(_("draft: written to {path}", path=args.out))
+    if args.seats_out and made.found_map is not None:
+        write_atomic(args.seats_out, dumps(made.found_map.to_json()))
+        progress(_("draft: the seat map it found is written to {path}", path=args.seats_out))
+    if args.observations_out and made.seen is not None:
+        write_atomic(args.observations_out, dumps(made.seen.to_json()))
+        progress(_("draft: the hands it read are written to {path}", path=args.observations_out))
     for said in made.found_seats.words() if made.found_seats is not None else ():
         progress(_("draft: {said}", said=said))
     if made.draft.in_order:
@@ -76,3 +90,16 @@ def run(args: argparse.Namespace) -> int:
                    "were taken in the game's order; if the video begins on a later day, give that day's voting "
                    "phase its time on the video (\"t\") and draft again."))
     return EXIT_OK
+
+
+def _check_kept(args: argparse.Namespace) -> None:
+    """Before the long work: --seats-out and --observations-out ask for what this draft makes. A seat map is never
+    written over (a judge's calibrated map is worth more than a found one); the hands of an earlier draft may be."""
+    if args.seats_out and args.seats:
+        raise UnreadableInput(_("--seats-out: the seat map is given with --seats, so the draft finds none to write."))
+    if args.observations_out and args.observations:
+        raise UnreadableInput(_("--observations-out: the hands are read from --observations, so the draft reads "
+                                "none to write."))
+    if args.seats_out and Path(args.seats_out).exists():
+        raise UnreadableInput(_("{path}: a file is already there; give it with --seats to draft with that seat "
+                                "map, or give --seats-out another file name.", path=args.seats_out))

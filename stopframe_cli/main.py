@@ -81,7 +81,7 @@ INPUT_ARGS = {"video": "a video", "a": "a video", "b": "a video", "protocol": "t
               "seats": "a seat map", "observations": "saved observations", "marks": "the judge's marks",
               "audit": "the audit report it reads", "file": "the file it imports", "decisions": "the decisions"}
 FOLDER_ARGS = ("batch", "folder")
-OUTPUT_ARGS = ("out", "protocol_out")
+OUTPUT_ARGS = ("out", "protocol_out", "seats_out", "observations_out")
 # What a command's output file holds: an existing file at that name is written over only where it is an earlier
 # one of these (contract.jsonio.writes_over_its_own; None: a report with no format). `seats` keeps its stricter
 # rule (--replace), a tournament and `audit --batch` write into a folder of their own.
@@ -90,7 +90,8 @@ WRITES = {("import", "out"): PROTOCOL, ("align", "out"): PROTOCOL, ("draft", "ou
           ("correct", "out"): ("stopframe-protocol", "corrected protocol"), ("sync", "protocol_out"): PROTOCOL,
           ("sync", "out"): ("stopframe-sync", "sync result"), ("observe", "out"): ("stopframe-observations", "observations file"),
           ("audit", "out"): ("stopframe-audit", "audit report"), ("validate", "out"): (None, "report"),
-          ("replay", "out"): (None, "report")}
+          ("replay", "out"): (None, "report"),
+          ("draft", "observations_out"): ("stopframe-observations", "observations file")}
 CLUB_FILES = {"polemica": "polemica game file", "mafiaratings": "mafiaratings game file"}
 GAME_FILES = {".seats.json": "the game's seat map", ".observations.json": "the game's observations",
               ".marks.json": "the game's marks", ".mp4": "the game's video"}

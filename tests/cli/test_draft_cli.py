@@ -179,6 +179,35 @@ def test_short_clip_drafted_by_looking_at_its_hands(fixture_ok, tmp_path: Path, 
     assert day1 == DAY1
 
 
+@pytest.mark.slow
+def test_the_seat_map_found_and_the_hands_read_are_kept_for_the_audit(fixture_ok, tmp_path: Path, capsys) -> None:
+    """Day 1 of the sample game drafted with no seat map: the map the draft found and the hands it read are written
+    where asked, and the audit of the drafted protocol with them is the audit that finds and reads them again; a seat
+    map is never written over, and one asked for beside a given map is refused before the video is read."""
+    clip = tmp_path / "day1.mp4"
+    ffmpeg("-i", VIDEO, "-t", 22, "-c", "copy", clip)
+    partial = write_partial(tmp_path)
+    out, seats, seen = tmp_path / "draft.protocol.json", tmp_path / "found.seats.json", tmp_path / "hands.json"
+    code, _, err = run_cli(capsys, "draft", clip, "--protocol", partial, "--model", "lite", "--out", out,
+                           "--seats-out", seats, "--observations-out", seen)
+    assert code == 0, err
+    assert str(seats) in err and str(seen) in err
+    reports = []
+    for kept in (["--observations", seen], ["--model", "lite"]):  # the hands the draft read, or read again
+        code, report, err = run_cli(capsys, "audit", clip, "--protocol", out, "--seats", seats, *kept, "--json")
+        assert code == 0, err
+        data = json.loads(report)
+        reports.append(([(v["candidate"], v["video_voters"]) for v in data["votes"] if v["day"] == 1],
+                        [(f["kind"], f["seat"], f["candidate"]) for f in data["findings"]]))
+    assert reports[0] == reports[1] and len(reports[0][0]) == 3
+    before = seats.read_bytes()
+    code, _, err = run_cli(capsys, "draft", clip, "--protocol", partial, "--out", out, "--seats-out", seats)
+    assert code == 2 and "--seats" in err and seats.read_bytes() == before
+    code, _, err = run_cli(capsys, "draft", clip, "--protocol", partial, "--seats", SEATS, "--out", out,
+                           "--seats-out", tmp_path / "other.seats.json")
+    assert code == 2 and "--seats-out" in err and not (tmp_path / "other.seats.json").exists()
+
+
 def test_the_nights_shots_the_saved_analysis_shows_are_in_the_draft_beside_the_judges(fixture_ok, tmp_path: Path,
                                                                                        capsys) -> None:
     """The judge's paper sheet: night 1 written as the seat killed only and without times; the draft adds the
