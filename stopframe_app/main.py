@@ -102,9 +102,9 @@ def _is_sample(game: Game) -> bool:
 
 
 def sample_note(game: Game, page: str) -> None:
-    """On the bundled sample game, the way to a game of one's own: the app opens on the sample, and a judge who
-    holds a paper sheet would otherwise have to find the page for it among nine."""
-    if not _is_sample(game) or page in ("Protocol", "Open a game"):
+    """On the page the app opens on, while the game is the bundled sample: the way to a game of one's own; a judge
+    who holds a paper sheet would otherwise have to find the page for it among nine."""
+    if page != "Vote audit" or not _is_sample(game):
         return
     st.info(t("This is Stopframe's sample game: every page can be tried on it. For a game of your own, enter "
               "its paper protocol sheet (page «{sheet}») or open its protocol file (page «{open}»).",
