@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from contract import i18n
-from contract.errors import EXIT_UNREADABLE, StopframeError
+from contract.errors import EXIT_UNREADABLE, StopframeError, UnreadableInput
 from contract.i18n import _
 from contract.jsonio import read_json, writes_over_its_own
-from contract.outputs import check_output, check_output_folder, regular_file
+from contract.outputs import check_output, check_output_folder, regular_file, where_written
 from contract.seats import load_seat_map
 from review.audit.inputs import check_seat_geometry
 from stopframe_cli.parsing import Parser
@@ -139,6 +139,7 @@ def check_paths(args: argparse.Namespace) -> None:
         out = getattr(args, name, None)
         if not isinstance(out, str):
             continue
+        check_folders_above(out)
         if getattr(args, "command", None) == "tournament" or getattr(args, "batch", None):
             check_output_folder(out, folders)
         else:
@@ -148,6 +149,17 @@ def check_paths(args: argparse.Namespace) -> None:
                 kind = (None, CLUB_FILES[args.format])  # `correct --format`: a club's file has no "format"
             if kind is not None:
                 writes_over_its_own(out, *kind)
+
+
+def check_folders_above(out: str) -> None:
+    """Every existing step of the path to an output is a folder: a file on the way (notes.txt/report.json) is
+    refused before the command runs, not after it has looked through the whole video; missing folders are made."""
+    for above in (parent := where_written(out).parent, *parent.parents):
+        if os.path.isdir(above):
+            return
+        if os.path.exists(above):
+            raise UnreadableInput(_("{path}: cannot be written there: {file} is a file, not a folder; give a folder to write into.",
+                                    path=out, file=above))
 
 
 def _lang_option(argv: Sequence[str]) -> str | None:
