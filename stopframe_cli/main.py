@@ -126,13 +126,21 @@ def _named_by(protocol: Path) -> list[tuple[str, str]]:
     return [(str(protocol.parent / n), label) for n, label in named if isinstance(n, str) and n and "\x00" not in n]
 
 
+def _input_kind(args: argparse.Namespace, name: str) -> str:
+    """What a refusal calls the input: a video for sync's A and B, the club's game file for import's FILE."""
+    if name in ("a", "b"):
+        return "video"
+    return CLUB_FILES.get(getattr(args, "source", None), name) if name == "file" else name
+
+
 def check_paths(args: argparse.Namespace) -> None:
-    """Before anything runs: every input that exists is a regular file (a pipe would hang, /dev/zero never end),
-    and no output lands on an input, a device or in a folder the command reads (contract.outputs)."""
+    """Before anything runs: every input that exists is a regular file (a folder is refused as one, a pipe would
+    hang, /dev/zero never end), and no output lands on an input, a device or in a folder the command reads
+    (contract.outputs)."""
     for name in INPUT_ARGS:
         value = getattr(args, name, None)
-        if isinstance(value, str) and os.path.exists(value) and not os.path.isdir(value):  # missing: the command says
-            regular_file(value, "video" if name in ("a", "b") else name)
+        if isinstance(value, str) and os.path.exists(value):  # missing: the command says
+            regular_file(value, _input_kind(args, name))
     inputs = command_inputs(args)
     folders = [v for v in (getattr(args, n, None) for n in FOLDER_ARGS) if isinstance(v, str)]
     for name in OUTPUT_ARGS:

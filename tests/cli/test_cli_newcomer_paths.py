@@ -51,3 +51,15 @@ def test_a_missing_output_folder_is_still_made(game, capsys):
     code, _, err = run_cli(capsys, "--lang", "ru", "validate", game / "sample_game.protocol.json", "--out", out)
     assert code == 0, err
     assert out.is_file()
+
+
+@pytest.mark.parametrize(("argv", "kind"), [
+    (["align", "--protocol", "{game}/sample_game.protocol.json", "{game}"], "видео"),
+    (["sync", "{game}/sample_game.protocol.json", "{game}"], "видео"),
+    (["import", "polemica", "{game}"], "файл игры Polemica"),
+])
+def test_a_folder_given_for_a_file_is_called_a_folder(argv, kind, game, capsys):
+    """The game's folder typed where its video goes: "no such file" before (the folder is right there)."""
+    code, _, err = run_cli(capsys, "--lang", "ru", *[a.format(game=game) for a in argv])
+    assert code == 2
+    assert err.strip() == f"stopframe: {game}: это папка, а не файл ({kind})."
