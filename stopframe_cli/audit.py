@@ -79,6 +79,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    _check_numbers(args)
     if args.batch:
         if args.video or args.protocol or args.seats or args.observations:
             raise UnreadableInput(_("audit --batch takes a folder only, not VIDEO, --protocol, --seats or --observations."))
@@ -96,6 +97,16 @@ def run(args: argparse.Namespace) -> int:
     least = default_least() if args.min_confidence is None else args.min_confidence
     emit(args, report.to_json(), lambda: report_table(report, least))
     return EXIT_INVALID if args.fail_on_findings and report.findings else EXIT_OK
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    """Refuse, before any video is read, a number no audit can use: a confidence outside 0–1 (2 would hide every
+    finding behind «and 8 less sure»), fewer than one game at a time."""
+    least = args.min_confidence
+    if least is not None and not 0 <= least <= 1:
+        raise UnreadableInput(_("--min-confidence {value}: a confidence is a share from 0 to 1.", value=i18n.number(least)))
+    if args.jobs is not None and args.jobs < 1:
+        raise UnreadableInput(_("--jobs {jobs}: at least one game must run at a time.", jobs=args.jobs))
 
 
 def _has_cameras(protocol: str) -> bool:

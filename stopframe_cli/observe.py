@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from contract import i18n
-from contract.errors import InvalidInput
+from contract.errors import UnreadableInput
 from contract.i18n import _
 from pipeline.observer import every_tenth, observe_video
 from pipeline.seat_fit import check_seats_fit_video
@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     from contract.seats import load_seat_map
 
     if args.start is not None and args.end is not None and args.end <= args.start:
-        raise InvalidInput(_("--end {end} must come after --start {start}.", end=args.end, start=args.start))
+        raise UnreadableInput(_("--end {end} must come after --start {start}.", end=i18n.number(args.end),
+                                start=i18n.number(args.start)))
     seat_map = load_seat_map(args.seats)
     note = check_seats_fit_video(seat_map, args.seats, args.video)
     if note:

@@ -63,3 +63,28 @@ def test_a_folder_given_for_a_file_is_called_a_folder(argv, kind, game, capsys):
     code, _, err = run_cli(capsys, "--lang", "ru", *[a.format(game=game) for a in argv])
     assert code == 2
     assert err.strip() == f"stopframe: {game}: это папка, а не файл ({kind})."
+
+
+@pytest.mark.parametrize(("option", "said"), [
+    (["--min-confidence", "2"], "--min-confidence 2: уверенность — доля от 0 до 1."),
+    (["--min-confidence", "-0.5"], "--min-confidence -0,5: уверенность — доля от 0 до 1."),
+    (["--min-confidence", "nan"], "audit: аргумент --min-confidence: «nan» — не число."),
+    (["--jobs", "0"], "--jobs 0: одновременно должна идти хотя бы одна игра."),
+])
+def test_an_audit_number_no_audit_can_use_is_refused(option, said, game, capsys):
+    """`--min-confidence 2` hid every finding behind «и ещё менее уверенных: 8» with exit 0."""
+    code, out, err = run_cli(capsys, "--lang", "ru", "audit", "--protocol", game / "sample_game.protocol.json",
+                             "--seats", game / "sample_game.seats.json",
+                             "--observations", game / "sample_game.observations.json", *option)
+    assert (code, out, err.strip()) == (2, "", f"stopframe: {said}")
+
+
+@pytest.mark.parametrize(("option", "said"), [
+    (["--start", "10.5", "--end", "5"], "--end 5 должен быть позже --start 10,5."),
+    (["--start", "inf"], "observe: аргумент --start: «inf» — не число."),
+])
+def test_an_observe_window_that_holds_no_second_is_a_wrong_argument(option, said, game, capsys):
+    """A window no video has was exit 1 (an invalid file) with Python's «10.5», or looked at nothing and said 0."""
+    code, _, err = run_cli(capsys, "--lang", "ru", "observe", game / "sample_game.mp4",
+                           "--seats", game / "sample_game.seats.json", *option)
+    assert (code, err.strip()) == (2, f"stopframe: {said}")
