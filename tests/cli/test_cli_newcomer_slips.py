@@ -88,3 +88,15 @@ def test_an_observe_window_that_holds_no_second_is_a_wrong_argument(option, said
     code, _, err = run_cli(capsys, "--lang", "ru", "observe", game / "sample_game.mp4",
                            "--seats", game / "sample_game.seats.json", *option)
     assert (code, err.strip()) == (2, f"stopframe: {said}")
+
+
+def test_decisions_that_are_not_a_database_are_refused_in_russian_before_any_game_runs(game, notes, tmp_path, capsys):
+    """`--decisions заметки.txt`: every game was audited first, then SQLite's English «file is not a database»."""
+    shutil.copy(GAME / "sample_game.mp4", game)
+    out = tmp_path / "итоги"
+    code, _, err = run_cli(capsys, "--lang", "ru", "tournament", game, "--out", out, "--decisions", notes,
+                           "--reuse-observations", "--jobs", "1")
+    assert code == 2
+    assert err.strip().endswith(f"stopframe: {notes}: не удаётся открыть базу решений: в файле не база данных, а что-то другое.")
+    assert not list(out.rglob("*.audit.json"))
+    assert notes.read_text(encoding="utf-8") == "мои заметки"
