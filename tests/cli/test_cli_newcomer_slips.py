@@ -3,6 +3,7 @@ or the option, with the exit status of spec §6, and no file of the judge's is t
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -100,3 +101,20 @@ def test_decisions_that_are_not_a_database_are_refused_in_russian_before_any_gam
     assert err.strip().endswith(f"stopframe: {notes}: не удаётся открыть базу решений: в файле не база данных, а что-то другое.")
     assert not list(out.rglob("*.audit.json"))
     assert notes.read_text(encoding="utf-8") == "мои заметки"
+
+
+def test_align_names_the_proposed_times_in_words_not_field_codes(game, capsys):
+    """The table said «t 3,151; cutoff 4,697; announced 5,551»: the protocol's field names, not a judge's words."""
+    shutil.copy(GAME / "sample_game.mp4", game)
+    protocol = game / "sample_game.protocol.json"
+    data = json.loads(protocol.read_text(encoding="utf-8"))
+    for event in (e for e in data["events"] if e["type"] == "vote"):
+        for name in ("t", "cutoff", "announced"):
+            event.pop(name, None)
+    paper = game / "бумажный.protocol.json"
+    paper.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    code, out, err = run_cli(capsys, "--lang", "ru", "align", game / "sample_game.mp4", "--protocol", paper)
+    assert code == 0, err
+    first = next(line for line in out.splitlines() if "кандидатура 6" in line)
+    assert "объявлена " in first and "«Стоп» " in first and "подсчёт " in first, first
+    assert not {"t", "cutoff", "announced"} & set(out.replace(";", " ").replace(":", " ").split())
