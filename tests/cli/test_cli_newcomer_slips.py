@@ -118,3 +118,18 @@ def test_align_names_the_proposed_times_in_words_not_field_codes(game, capsys):
     first = next(line for line in out.splitlines() if "кандидатура 6" in line)
     assert "объявлена " in first and "«Стоп» " in first and "подсчёт " in first, first
     assert not {"t", "cutoff", "announced"} & set(out.replace(";", " ").replace(":", " ").split())
+
+
+def test_seats_out_naming_notes_says_they_are_not_a_seat_map(game, notes, capsys):
+    """`seats --out заметки.txt` said «карта мест уже есть; добавьте --replace» (exit 1): the notes are no seat map,
+    and --replace would not replace them either."""
+    code, _, err = run_cli(capsys, "--lang", "ru", "seats", game / "sample_game.mp4", "--out", notes)
+    assert (code, err.strip()) == (2, f"stopframe: {notes}: здесь лежит файл другого рода, а не карта мест; Stopframe "
+                                      "его не заменяет: укажите другое имя файла.")
+    assert notes.read_text(encoding="utf-8") == "мои заметки"
+
+
+def test_seats_out_naming_the_games_map_is_a_wrong_argument(game, capsys):
+    seats = game / "sample_game.seats.json"
+    code, _, err = run_cli(capsys, "--lang", "ru", "seats", game / "sample_game.mp4", "--out", seats)
+    assert code == 2 and "добавьте --replace" in err
