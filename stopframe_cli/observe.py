@@ -7,11 +7,12 @@ command runs, so `stopframe validate` stays light.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from contract import i18n
 from contract.errors import UnreadableInput
 from contract.i18n import _
-from pipeline.observer import every_tenth, observe_video
+from pipeline.observer import VISION, every_tenth, observe_video
 from pipeline.seat_fit import check_seats_fit_video
 from stopframe_cli.output import add_output_options, emit, progress
 from stopframe_cli.parsing import number
@@ -39,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     note = check_seats_fit_video(seat_map, args.seats, args.video)
     if note:
         progress(note)
+    _check_start_inside(args.video, args.start)
     windows = None
     if args.start is not None or args.end is not None:
         windows = [(args.start or 0.0, args.end if args.end is not None else float("inf"))]
@@ -47,6 +49,16 @@ def run(args: argparse.Namespace) -> int:
     data = result.to_json()
     emit(args, data, lambda: _table(data))
     return 0
+
+
+def _check_start_inside(video: str, start: float | None) -> None:
+    """--start past the video's end (seconds typed as minutes, another game's time) looked at nothing and said
+    «0 hand intervals», as if nobody had voted; it is a wrong argument (exit 2)."""
+    clock = VISION.video_clock(Path(video)) if start is not None else None
+    length = clock.duration if clock is not None else None
+    if start is not None and length is not None and start >= length:
+        raise UnreadableInput(_("--start {start}: the video is only {length} s long.", start=i18n.number(start),
+                                length=i18n.number(length, 1)))
 
 
 def _table(data: dict) -> str:

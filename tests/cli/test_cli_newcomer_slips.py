@@ -133,3 +133,11 @@ def test_seats_out_naming_the_games_map_is_a_wrong_argument(game, capsys):
     seats = game / "sample_game.seats.json"
     code, _, err = run_cli(capsys, "--lang", "ru", "seats", game / "sample_game.mp4", "--out", seats)
     assert code == 2 and "добавьте --replace" in err
+
+
+def test_observe_from_past_the_videos_end_is_refused(game, capsys):
+    """`--start 600` on a three-minute video (seconds typed for 10:00) said «0 интервалов руки» with exit 0."""
+    shutil.copy(GAME / "sample_game.mp4", game)
+    code, out, err = run_cli(capsys, "--lang", "ru", "observe", game / "sample_game.mp4",
+                             "--seats", game / "sample_game.seats.json", "--start", "600")
+    assert (code, out, err.strip()) == (2, "", "stopframe: --start 600: видео длится всего 175 с.")
