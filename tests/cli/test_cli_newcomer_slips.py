@@ -141,3 +141,13 @@ def test_observe_from_past_the_videos_end_is_refused(game, capsys):
     code, out, err = run_cli(capsys, "--lang", "ru", "observe", game / "sample_game.mp4",
                              "--seats", game / "sample_game.seats.json", "--start", "600")
     assert (code, out, err.strip()) == (2, "", "stopframe: --start 600: видео длится всего 175 с.")
+
+
+def test_align_stop_at_outside_the_sound_is_refused(game, capsys):
+    """`--stop-at 9999` was dropped without a word: the closing word was learnt from the protocol instead, exit 0."""
+    shutil.copy(GAME / "sample_game.mp4", game)
+    code, out, err = run_cli(capsys, "--lang", "ru", "align", "--protocol", game / "sample_game.protocol.json",
+                             "--stop-at", "9999")
+    assert (code, out) == (2, "")
+    assert err.strip().endswith("stopframe: --stop-at 9999: звук видео идёт с 0 по 175 с; укажите секунду, на которой "
+                                "слышно закрывающее слово.")
