@@ -211,17 +211,17 @@ def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
 
 
 def summary_table(rows: list[GameResult]) -> str:
-    """Findings per kind per game, for --batch."""
-    kinds = [k for k in FINDING_KINDS if any(r.counts.get(k) for r in rows)]
+    """Findings per game, for --batch: its votes and total, then each kind found in the judge's words, one a line
+    (the kinds' names are too long to head columns)."""
     width = max([4, *(len(r.name) for r in rows)])
-    head = f"{_('game'):<{width}}  {_('votes'):>5}  " + "  ".join(f"{k:>{len(k)}}" for k in kinds) + "  " + _("total")
-    lines = [head]
+    lines = [f"{_('game'):<{width}}  {_('votes'):>7}  {_('total'):>7}"]
     for r in rows:
         if r.error:
             lines.append(f"{r.name:<{width}}  " + _("error: {error}", error=r.error))
             continue
-        cells = "  ".join(f"{r.counts.get(k, 0):>{len(k)}}" for k in kinds)
-        lines.append(f"{r.name:<{width}}  {r.votes:>5}  {cells}  {sum(r.counts.values()):>5}")
+        counts = r.counts or {}
+        lines.append(f"{r.name:<{width}}  {r.votes:>7}  {sum(counts.values()):>7}")
+        lines += [f"  {term('kind', k)}: {counts[k]}" for k in FINDING_KINDS if counts.get(k)]
     return "\n".join(lines)
 
 

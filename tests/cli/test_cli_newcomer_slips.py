@@ -151,3 +151,15 @@ def test_align_stop_at_outside_the_sound_is_refused(game, capsys):
     assert (code, out) == (2, "")
     assert err.strip().endswith("stopframe: --stop-at 9999: звук видео идёт с 0 по 175 с; укажите секунду, на которой "
                                 "слышно закрывающее слово.")
+
+
+def test_audit_batch_names_the_kinds_of_findings_in_russian(game, tmp_path, capsys):
+    """The summary's columns were headed count_mismatch, late_vote… and its progress began «audit:»."""
+    shutil.copy(GAME / "sample_game.mp4", game)
+    code, out, err = run_cli(capsys, "--lang", "ru", "audit", "--batch", game, "--reuse-observations", "--jobs", "1",
+                             "--out", tmp_path / "отчёты")
+    assert code == 0, err
+    assert out.splitlines()[:3] == ["игра          голоса    всего", "sample_game       13        8",
+                                    "  ошибка в подсчёте голосов: 2"]
+    assert "  голос после «Стоп»: 1" in out.splitlines()
+    assert "_" not in out.replace("sample_game", "") and err.startswith("проверка: 1 игра, по 1 одновременно")
