@@ -163,3 +163,12 @@ def test_audit_batch_names_the_kinds_of_findings_in_russian(game, tmp_path, caps
                                     "  ошибка в подсчёте голосов: 2"]
     assert "  голос после «Стоп»: 1" in out.splitlines()
     assert "_" not in out.replace("sample_game", "") and err.startswith("проверка: 1 игра, по 1 одновременно")
+
+
+@pytest.mark.parametrize("text", ["", "\n  \n"])
+def test_an_empty_protocol_is_called_empty(text, game, capsys):
+    """An empty file (a save that failed) was «некорректный JSON: строка 1, столбец 1: ожидалось значение»."""
+    empty = game / "пустой.protocol.json"
+    empty.write_text(text, encoding="utf-8")
+    code, _, err = run_cli(capsys, "--lang", "ru", "validate", empty)
+    assert (code, err.strip()) == (2, f"stopframe: {empty}: файл пуст (протокол): в нём ничего нет.")
