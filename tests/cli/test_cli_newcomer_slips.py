@@ -172,3 +172,13 @@ def test_an_empty_protocol_is_called_empty(text, game, capsys):
     empty.write_text(text, encoding="utf-8")
     code, _, err = run_cli(capsys, "--lang", "ru", "validate", empty)
     assert (code, err.strip()) == (2, f"stopframe: {empty}: файл пуст (протокол): в нём ничего нет.")
+
+
+def test_out_naming_the_protocol_it_reads_is_refused_in_plain_russian(game, capsys):
+    """«а файл (файл --out) — это …» said «file» twice; the protocol stays as it was."""
+    protocol = game / "sample_game.protocol.json"
+    before = protocol.read_bytes()
+    code, _, err = run_cli(capsys, "--lang", "ru", "validate", protocol, "--out", protocol)
+    assert (code, err.strip()) == (2, f"stopframe: {protocol}: Stopframe никогда не перезаписывает читаемый протокол, "
+                                      f"а файл --out — это {protocol}, входной файл этой команды; выберите другой файл.")
+    assert protocol.read_bytes() == before
