@@ -182,3 +182,17 @@ def test_out_naming_the_protocol_it_reads_is_refused_in_plain_russian(game, caps
     assert (code, err.strip()) == (2, f"stopframe: {protocol}: Stopframe никогда не перезаписывает читаемый протокол, "
                                       f"а файл --out — это {protocol}, входной файл этой команды; выберите другой файл.")
     assert protocol.read_bytes() == before
+
+
+def test_draft_from_a_text_file_named_mp4_is_refused_not_drafted_as_silent(game, capsys):
+    """A text file named .mp4 was «в видео нет звука» and a draft written from the saved hands, exit 0."""
+    fake = game / "игра.mp4"
+    fake.write_text("это не видео", encoding="utf-8")
+    draft = game / "черновик.protocol.json"
+    code, _, err = run_cli(capsys, "--lang", "ru", "draft", fake, "--protocol", game / "sample_game.protocol.json",
+                           "--seats", game / "sample_game.seats.json",
+                           "--observations", game / "sample_game.observations.json", "--out", draft)
+    assert code == 2 and not draft.exists()
+    assert err.strip().endswith(f"stopframe: {fake}: видео не читается: его данные повреждены или такого вида, "
+                                "который программа не читает.")
+    assert "нет звука" not in err
