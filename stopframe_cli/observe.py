@@ -19,7 +19,10 @@ from stopframe_cli.parsing import number
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("observe", help=_("per-seat hand intervals seen on a game video"))
+    parser = subparsers.add_parser("observe", help=_("per-seat hand intervals seen on a game video"), description=_(
+        "Find, seat by seat, when a hand lies on the table in the video and in what form; the whole video, or "
+        "--start to --end. Save what is found with --out and give it to audit or draft (--observations) so the video "
+        "is not looked through again."))
     parser.add_argument("video", metavar="VIDEO", help=_("the game video"))
     parser.add_argument("--seats", required=True, metavar="SEATS", help=_("the seat map (stopframe-seats/1)"))
     parser.add_argument("--start", type=number, default=None, metavar="S", help=_("first second to look at"))

@@ -21,7 +21,10 @@ from stopframe_cli.parsing import whole_number
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("seats", help=_("find the seat map from the video (where hands rest in the votes)"))
+    parser = subparsers.add_parser("seats", help=_("find the seat map from the video (where hands rest in the votes)"),
+                                   description=_("Find where each seat's hand rests in the votes and save it as the "
+                                                 "camera's seat map (--out), which observe, audit and draft need. "
+                                                 "Check it in the app before auditing."))
     parser.add_argument("video", metavar="VIDEO", help=_("the game video"))
     parser.add_argument("--protocol", metavar="P", help=_("the game's protocol: its vote times say when to look"))
     parser.add_argument("--flip", action="store_true",

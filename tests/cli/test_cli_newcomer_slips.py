@@ -196,3 +196,12 @@ def test_draft_from_a_text_file_named_mp4_is_refused_not_drafted_as_silent(game,
     assert err.strip().endswith(f"stopframe: {fake}: видео не читается: его данные повреждены или такого вида, "
                                 "который программа не читает.")
     assert "нет звука" not in err
+
+
+@pytest.mark.parametrize(("command", "words"), [("observe", "--observations"), ("seats", "карту мест камеры")])
+def test_every_command_help_says_what_it_does(command, words, capsys):
+    """`observe --help` and `seats --help` gave the usage and options only, not what the command is for."""
+    with pytest.raises(SystemExit):
+        run_cli(capsys, "--lang", "ru", command, "--help")
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.split("позиционные аргументы")[0].count(words) == 1, out
