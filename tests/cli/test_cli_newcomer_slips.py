@@ -171,7 +171,7 @@ def test_an_empty_protocol_is_called_empty(text, game, capsys):
     empty = game / "пустой.protocol.json"
     empty.write_text(text, encoding="utf-8")
     code, _, err = run_cli(capsys, "--lang", "ru", "validate", empty)
-    assert (code, err.strip()) == (2, f"stopframe: {empty}: файл пуст (протокол): в нём ничего нет.")
+    assert (code, err.strip()) == (2, f"stopframe: {empty}: протокол — пустой файл: в нём ничего нет.")
 
 
 def test_out_naming_the_protocol_it_reads_is_refused_in_plain_russian(game, capsys):
