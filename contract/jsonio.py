@@ -31,6 +31,8 @@ def read_json(path: str | os.PathLike[str], what: str = "file", *, reject_duplic
     except UnicodeDecodeError as exc:
         raise UnreadableInput(_("{path}: the {what} is not UTF-8 text (byte {byte}).", path=p, what=doc, byte=exc.start)) from exc
     text = text.removeprefix("\ufeff")  # Windows editors mark UTF-8 with a BOM; it is not part of the JSON
+    if not text.strip():  # a save that failed, a copy not finished: JSON's "expecting value" says nothing of that
+        raise UnreadableInput(_("{path}: the {what} is empty: the file holds nothing.", path=p, what=doc))
     try:
         return json.loads(text, object_pairs_hook=_unique_keys if reject_duplicate_keys else None)
     except json.JSONDecodeError as exc:

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from contract.clock import Clock
-from contract.errors import InvalidInput
-from contract.i18n import _, term
+from contract.errors import InvalidInput, UnreadableInput
+from contract.i18n import _, number, term
 from pipeline.observer import Say
 from review.audit.align import VOTE_TYPES, Alignment, VoteCue, align_protocol, votes_on_video
 from review.game.protocol import Protocol, format_problems, load_protocol, resolve_video_path
@@ -68,6 +68,10 @@ def align_game(protocol: Protocol, video: str | os.PathLike[str] | None = None, 
     say(_("align: reading the audio of {video} …", video=path))
     track = read_audio(path)
     say(_("align: {seconds} s of audio; looking for the judge's cues …", seconds=f"{track.duration:.0f}"))
+    if stop_at is not None and not track.start <= stop_at <= track.end:  # else silently learnt from the protocol
+        raise UnreadableInput(_("--stop-at {t}: the video's sound runs from {start} to {end} s; give the second a closing "
+                                "word is heard at.", t=number(stop_at), start=number(track.start, 1),
+                                end=number(track.end, 1)))
     feats = features(track)
     on_video = Clock.of_protocol(protocol.data)
     hints = [on_video.video_time(e["cutoff"]) for e in protocol.events

@@ -113,13 +113,13 @@ class Heard:
 def _cues(video: Path, expected: int, say: Say, spans: list[tuple[float, float]] | None = None) -> Heard:
     """The vote cues and night music heard on the video (only in `spans` where given: the stretches the timed
     phases leave the votes); none, said in one sentence, where there is no voice."""
-    from vision.audio import AudioError, read_audio, read_audio_parts
+    from vision.audio import NoSound, read_audio, read_audio_parts
     from vision.cues import listen_parts
 
     say(_("draft: reading the audio of {video} …", video=video.name))
     try:
         tracks = read_audio_parts(video, spans) if spans else [read_audio(video)]
-    except AudioError:
+    except NoSound:  # a file that is no video at all is refused, not drafted from as if silent
         say(_("draft: {path}: the video has no sound, so no vote times can be heard; only the hands are proposed.",
               path=video))
         return Heard([], [], False, [])

@@ -401,11 +401,11 @@ def run_tournament(
                    "tournament: {n} games: {earlier} audited earlier, {broken} unreadable, {todo} to audit on the "
                    "{engine} engine, {workers} at a time", len(games), earlier=len(runs) - broken, broken=broken,
                    todo=len(todo), engine=term("engine", engine), workers=workers))
+    store = Store(decisions_db) if decisions_db is not None else None  # a wrong file is refused before the games run
     earlier_run = read_progress(base)  # a run killed mid-way left "running": it is said to be stopped
     if earlier_run is not None and not earlier_run.get("running") and earlier_run.get("stopped"):
         write_atomic(base / "progress.json", dumps(earlier_run))
     _audit(todo, preps, runs, base, engine=engine, workers=workers, address=address, speak=speak, wording=wording)
-    store = Store(decisions_db) if decisions_db is not None else None
     tournament = build_tournament_report(
         runs.values(), decisions=(lambda r: _decisions(store, r)) if store else None, threshold=default_least(),
         created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), folder=str(src.resolve()), code_version=code_version(),

@@ -15,7 +15,7 @@ from typing import Any
 
 from contract import i18n
 from contract.errors import EXIT_OK, UnreadableInput
-from contract.i18n import _
+from contract.i18n import _, term
 from stopframe_cli.output import add_output_options, emit, progress
 from stopframe_cli.parsing import number
 
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
                 v = e.get(name)
                 score = e["x_cue_scores"][name] if name in result.proposed.get(i, {}) else None
                 shown = "—" if v is None else i18n.number(v, 3, fixed=True)
-                cells.append(f"{name} {shown}" + (" " + _("(proposed, score {score})", score=i18n.number(score, 2, fixed=True))
+                cells.append(f"{term('vote_mark', name)} {shown}" + (" " + _("(proposed, score {score})", score=i18n.number(score, 2, fixed=True))
                                                   if score is not None else ""))
             lines.append(f"events[{i}] " + _("day {day} round {round}", day=e.get("day"), round=e.get("round", 1))
                          + f" {who}: " + "; ".join(cells))

@@ -79,6 +79,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    _check_numbers(args)
     if args.batch:
         if args.video or args.protocol or args.seats or args.observations:
             raise UnreadableInput(_("audit --batch takes a folder only, not VIDEO, --protocol, --seats or --observations."))
@@ -96,6 +97,16 @@ def run(args: argparse.Namespace) -> int:
     least = default_least() if args.min_confidence is None else args.min_confidence
     emit(args, report.to_json(), lambda: report_table(report, least))
     return EXIT_INVALID if args.fail_on_findings and report.findings else EXIT_OK
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    """Refuse, before any video is read, a number no audit can use: a confidence outside 0–1 (2 would hide every
+    finding behind «and 8 less sure»), fewer than one game at a time."""
+    least = args.min_confidence
+    if least is not None and not 0 <= least <= 1:
+        raise UnreadableInput(_("--min-confidence {value}: a confidence is a share from 0 to 1.", value=i18n.number(least)))
+    if args.jobs is not None and args.jobs < 1:
+        raise UnreadableInput(_("--jobs {jobs}: at least one game must run at a time.", jobs=args.jobs))
 
 
 def _has_cameras(protocol: str) -> bool:
@@ -200,17 +211,17 @@ def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
 
 
 def summary_table(rows: list[GameResult]) -> str:
-    """Findings per kind per game, for --batch."""
-    kinds = [k for k in FINDING_KINDS if any(r.counts.get(k) for r in rows)]
+    """Findings per game, for --batch: its votes and total, then each kind found in the judge's words, one a line
+    (the kinds' names are too long to head columns)."""
     width = max([4, *(len(r.name) for r in rows)])
-    head = f"{_('game'):<{width}}  {_('votes'):>5}  " + "  ".join(f"{k:>{len(k)}}" for k in kinds) + "  " + _("total")
-    lines = [head]
+    lines = [f"{_('game'):<{width}}  {_('votes'):>7}  {_('total'):>7}"]
     for r in rows:
         if r.error:
             lines.append(f"{r.name:<{width}}  " + _("error: {error}", error=r.error))
             continue
-        cells = "  ".join(f"{r.counts.get(k, 0):>{len(k)}}" for k in kinds)
-        lines.append(f"{r.name:<{width}}  {r.votes:>5}  {cells}  {sum(r.counts.values()):>5}")
+        counts = r.counts or {}
+        lines.append(f"{r.name:<{width}}  {r.votes:>7}  {sum(counts.values()):>7}")
+        lines += [f"  {term('kind', k)}: {counts[k]}" for k in FINDING_KINDS if counts.get(k)]
     return "\n".join(lines)
 
 

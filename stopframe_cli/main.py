@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from contract import i18n
-from contract.errors import EXIT_UNREADABLE, StopframeError
+from contract.errors import EXIT_UNREADABLE, StopframeError, UnreadableInput
 from contract.i18n import _
 from contract.jsonio import read_json, writes_over_its_own
-from contract.outputs import check_output, check_output_folder, regular_file
+from contract.outputs import check_output, check_output_folder, regular_file, where_written
 from contract.seats import load_seat_map
 from review.audit.inputs import check_seat_geometry
 from stopframe_cli.parsing import Parser
@@ -127,19 +127,28 @@ def _named_by(protocol: Path) -> list[tuple[str, str]]:
     return [(str(protocol.parent / n), label) for n, label in named if isinstance(n, str) and n and "\x00" not in n]
 
 
+def _input_kind(args: argparse.Namespace, name: str) -> str:
+    """What a refusal calls the input: a video for sync's A and B, the club's game file for import's FILE."""
+    if name in ("a", "b"):
+        return "video"
+    return CLUB_FILES.get(getattr(args, "source", None), name) if name == "file" else name
+
+
 def check_paths(args: argparse.Namespace) -> None:
-    """Before anything runs: every input that exists is a regular file (a pipe would hang, /dev/zero never end),
-    and no output lands on an input, a device or in a folder the command reads (contract.outputs)."""
+    """Before anything runs: every input that exists is a regular file (a folder is refused as one, a pipe would
+    hang, /dev/zero never end), and no output lands on an input, a device or in a folder the command reads
+    (contract.outputs)."""
     for name in INPUT_ARGS:
         value = getattr(args, name, None)
-        if isinstance(value, str) and os.path.exists(value) and not os.path.isdir(value):  # missing: the command says
-            regular_file(value, "video" if name in ("a", "b") else name)
+        if isinstance(value, str) and os.path.exists(value):  # missing: the command says
+            regular_file(value, _input_kind(args, name))
     inputs = command_inputs(args)
     folders = [v for v in (getattr(args, n, None) for n in FOLDER_ARGS) if isinstance(v, str)]
     for name in OUTPUT_ARGS:
         out = getattr(args, name, None)
         if not isinstance(out, str):
             continue
+        check_folders_above(out)
         if getattr(args, "command", None) == "tournament" or getattr(args, "batch", None):
             check_output_folder(out, folders)
         else:
@@ -149,6 +158,17 @@ def check_paths(args: argparse.Namespace) -> None:
                 kind = (None, CLUB_FILES[args.format])  # `correct --format`: a club's file has no "format"
             if kind is not None:
                 writes_over_its_own(out, *kind)
+
+
+def check_folders_above(out: str) -> None:
+    """Every existing step of the path to an output is a folder: a file on the way (notes.txt/report.json) is
+    refused before the command runs, not after it has looked through the whole video; missing folders are made."""
+    for above in (parent := where_written(out).parent, *parent.parents):
+        if os.path.isdir(above):
+            return
+        if os.path.exists(above):
+            raise UnreadableInput(_("{path}: cannot be written there: {file} is a file, not a folder; give a folder to write into.",
+                                    path=out, file=above))
 
 
 def _lang_option(argv: Sequence[str]) -> str | None:

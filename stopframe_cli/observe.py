@@ -7,18 +7,22 @@ command runs, so `stopframe validate` stays light.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from contract import i18n
-from contract.errors import InvalidInput
+from contract.errors import UnreadableInput
 from contract.i18n import _
-from pipeline.observer import every_tenth, observe_video
+from pipeline.observer import VISION, every_tenth, observe_video
 from pipeline.seat_fit import check_seats_fit_video
 from stopframe_cli.output import add_output_options, emit, progress
 from stopframe_cli.parsing import number
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("observe", help=_("per-seat hand intervals seen on a game video"))
+    parser = subparsers.add_parser("observe", help=_("per-seat hand intervals seen on a game video"), description=_(
+        "Find, seat by seat, when a hand lies on the table in the video and in what form; the whole video, or "
+        "--start to --end. Save what is found with --out and give it to audit or draft (--observations) so the video "
+        "is not looked through again."))
     parser.add_argument("video", metavar="VIDEO", help=_("the game video"))
     parser.add_argument("--seats", required=True, metavar="SEATS", help=_("the seat map (stopframe-seats/1)"))
     parser.add_argument("--start", type=number, default=None, metavar="S", help=_("first second to look at"))
@@ -33,11 +37,13 @@ def run(args: argparse.Namespace) -> int:
     from contract.seats import load_seat_map
 
     if args.start is not None and args.end is not None and args.end <= args.start:
-        raise InvalidInput(_("--end {end} must come after --start {start}.", end=args.end, start=args.start))
+        raise UnreadableInput(_("--end {end} must come after --start {start}.", end=i18n.number(args.end),
+                                start=i18n.number(args.start)))
     seat_map = load_seat_map(args.seats)
     note = check_seats_fit_video(seat_map, args.seats, args.video)
     if note:
         progress(note)
+    _check_start_inside(args.video, args.start)
     windows = None
     if args.start is not None or args.end is not None:
         windows = [(args.start or 0.0, args.end if args.end is not None else float("inf"))]
@@ -46,6 +52,16 @@ def run(args: argparse.Namespace) -> int:
     data = result.to_json()
     emit(args, data, lambda: _table(data))
     return 0
+
+
+def _check_start_inside(video: str, start: float | None) -> None:
+    """--start past the video's end (seconds typed as minutes, another game's time) looked at nothing and said
+    «0 hand intervals», as if nobody had voted; it is a wrong argument (exit 2)."""
+    clock = VISION.video_clock(Path(video)) if start is not None else None
+    length = clock.duration if clock is not None else None
+    if start is not None and length is not None and start >= length:
+        raise UnreadableInput(_("--start {start}: the video is only {length} s long.", start=i18n.number(start),
+                                length=i18n.number(length, 1)))
 
 
 def _table(data: dict) -> str:

@@ -10,6 +10,7 @@ whose refusals name the value in words, not the Python type it failed to become.
 from __future__ import annotations
 
 import argparse
+import math
 
 from contract import i18n
 from contract.errors import EXIT_UNREADABLE, StopframeError
@@ -71,8 +72,12 @@ def whole_number(text: str) -> int:
 
 
 def number(text: str) -> float:
-    """An argument that must be a number of seconds or a share (`--start 12.5`, `--min-confidence 0.6`)."""
+    """An argument that must be a number of seconds or a share (`--start 12.5`, `--min-confidence 0.6`); "nan"
+    and "inf", which Python reads as numbers, are refused too: no second of a video nor a share is one."""
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(_("«{value}» is not a number", value=text)) from None
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(_("«{value}» is not a number", value=text))
+    return value

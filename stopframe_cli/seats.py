@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from contract import i18n
-from contract.errors import InvalidInput, StopframeError
+from contract.errors import StopframeError, UnreadableInput
 from contract.i18n import _, term
 from contract.jsonio import format_of
 from contract.outputs import same_kind
@@ -21,7 +21,10 @@ from stopframe_cli.parsing import whole_number
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("seats", help=_("find the seat map from the video (where hands rest in the votes)"))
+    parser = subparsers.add_parser("seats", help=_("find the seat map from the video (where hands rest in the votes)"),
+                                   description=_("Find where each seat's hand rests in the votes and save it as the "
+                                                 "camera's seat map (--out), which observe, audit and draft need. "
+                                                 "Check it in the app before auditing."))
     parser.add_argument("video", metavar="VIDEO", help=_("the game video"))
     parser.add_argument("--protocol", metavar="P", help=_("the game's protocol: its vote times say when to look"))
     parser.add_argument("--flip", action="store_true",
@@ -39,8 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.seat_finder import renumbered
 
     if args.out and Path(args.out).exists() and not args.replace:
-        raise InvalidInput(_("{path}: a seat map is already there; add --replace to overwrite it, or give another file.",
-                             path=args.out))
+        _refuse_existing(args.out)
     if args.out and args.replace:
         same_kind(args.out, "stopframe-seats/1", "a seat map", format_of)
         _not_another_cameras(args.out, args.video)
@@ -51,6 +53,16 @@ def run(args: argparse.Namespace) -> int:
     emit(args, data, lambda: table(data))
     return 0
 
+
+
+def _refuse_existing(out: str) -> None:
+    """A file already at --out is a wrong argument (exit 2), told as what it is: a seat map, which --replace may
+    replace, or a file of another kind (notes, a protocol), which nothing replaces."""
+    if str(format_of(out)).startswith("stopframe-seats/"):
+        raise UnreadableInput(_("{path}: a seat map is already there; add --replace to overwrite it, or give another file.",
+                                path=out))
+    raise UnreadableInput(_("{path}: a file of another kind is there, not a seat map; Stopframe never replaces it: give "
+                            "another file name.", path=out))
 
 
 def _not_another_cameras(out: str, video: str) -> None:

@@ -24,6 +24,10 @@ class AudioError(UnreadableInput):
     """The file cannot be read as a video with an audio track."""
 
 
+class NoSound(AudioError):
+    """The video reads, but holds no sound: a command that can do without the judge's voice goes on."""
+
+
 @dataclass(frozen=True)
 class AudioTrack:
     """Mono samples in [-1, 1]; `start` is the video-axis time (seconds) of samples[0]; `whole`: the file's whole
@@ -71,7 +75,7 @@ def read_audio(path: str | os.PathLike[str], rate: int = RATE, stream_index: int
     with _open(p) as container:
         samples, start = _decode(container, _stream(container, p, stream_index), rate, p)
     if not len(samples):
-        raise AudioError(_("{path}: the audio track holds no samples.", path=p))
+        raise NoSound(_("{path}: the audio track holds no samples.", path=p))
     return AudioTrack(samples, rate, start or 0.0, p, whole=True)
 
 
@@ -110,8 +114,8 @@ def _open(p: Path):
 def _stream(container, p: Path, stream_index: int):
     streams = container.streams.audio
     if not streams:
-        raise AudioError(_("{path}: the video has no audio track, so there is no judge's voice to find cues in.",
-                            path=p))
+        raise NoSound(_("{path}: the video has no audio track, so there is no judge's voice to find cues in.",
+                        path=p))
     if stream_index >= len(streams):
         raise AudioError(ngettext("{path}: the video has {n} audio track; there is no track {track}.",
                                   "{path}: the video has {n} audio tracks; there is no track {track}.",

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from contract.errors import StopframeError, UnreadableInput
-from contract.i18n import LANGUAGES, _, term
+from contract.i18n import LANGUAGES, N_, _, term
 from contract.outputs import os_reason
 from review.audit.findings import Finding, finding_key
 
@@ -177,6 +177,20 @@ class RecentGame:
     last_opened: float
 
 
+# SQLite's own reasons are English ("file is not a database"): the words of each a judge can meet
+_SQLITE_REASONS = (("not a database", N_("the file holds something other than a database")),
+                   ("malformed", N_("the database is damaged")),
+                   ("locked", N_("another program is writing to it; try again in a moment")),
+                   ("readonly", N_("no right to write there")),
+                   ("unable to open", N_("the file cannot be opened")))
+
+
+def sqlite_reason(exc: sqlite3.DatabaseError) -> str:
+    """Why SQLite refused the file, in the judge's words; its own phrase only for a reason nobody has met."""
+    said = str(exc)
+    return next((_(words) for key, words in _SQLITE_REASONS if key in said), said)
+
+
 class Store:
     """Decisions, the audit trail and recent games in one SQLite file (WAL, one transaction per write).
 
@@ -196,7 +210,7 @@ class Store:
                 con.executescript(_SCHEMA_SQL)  # every statement is idempotent (IF NOT EXISTS)
             except sqlite3.DatabaseError as exc:
                 raise UnreadableInput(_("{path}: not a Stopframe decisions database: {why}.", path=self.path,
-                                        why=exc)) from exc
+                                        why=sqlite_reason(exc))) from exc
         with self.transaction() as con:
             con.execute(_INIT_SQL, (str(SCHEMA_VERSION),))
             if con.execute(_SCHEMA_V1_SQL).fetchone()[0] == "1":
@@ -209,7 +223,8 @@ class Store:
             for pragma in _PRAGMAS_SQL:
                 con.execute(pragma)
         except sqlite3.DatabaseError as exc:
-            raise UnreadableInput(_("{path}: cannot open the decisions database: {why}.", path=self.path, why=exc)) from exc
+            raise UnreadableInput(_("{path}: cannot open the decisions database: {why}.", path=self.path,
+                                    why=sqlite_reason(exc))) from exc
         return con
 
     @contextmanager

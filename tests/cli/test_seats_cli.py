@@ -90,7 +90,7 @@ def test_an_existing_map_is_replaced_only_when_asked(scripted, tmp_path: Path, c
     out = tmp_path / "game.seats.json"
     own = json.dumps({"format": "stopframe-seats/1", "frame_size": [64, 48], "seats": {"1": {"zone": [[2, 2], [9, 2], [2, 9]]}}})
     out.write_text(own)
-    assert main(["seats", "game.mp4", "--out", str(out)]) == 1
+    assert main(["seats", "game.mp4", "--out", str(out)]) == 2
     assert out.read_text() == own
     assert "--replace" in capsys.readouterr().err
     assert main(["seats", "game.mp4", "--out", str(out), "--replace"]) == 0
