@@ -11,6 +11,7 @@ from typing import Any
 from contract.errors import UnreadableInput
 from contract.i18n import _, term
 from contract.outputs import check_output, read_capped, where_written
+from contract.written import untouched
 
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
@@ -150,17 +151,22 @@ def format_of(path: str | os.PathLike[str]) -> object:
 def writes_over_its_own(out: str | os.PathLike[str], family: str | None, what: str) -> None:
     """An existing `out` is written over only where it holds this command's own earlier result: a Stopframe file
     of `family` ("stopframe-audit"), or, for a report that has no format (`family` None), a JSON object without
-    one. Why: a re-run replaces its own result, but a judge's other file at that name — a protocol, a seat map,
-    notes, a spreadsheet, a video — is never lost to a mistyped --out. UnreadableInput (exit 2) otherwise."""
+    one, that Stopframe wrote there and nobody has changed since (contract.written). Why: a re-run replaces its
+    own result, but a judge's other file at that name — a protocol of another game, a club's game file, notes, a
+    spreadsheet, a video — is never lost to a mistyped --out. UnreadableInput (exit 2) otherwise."""
     if not os.path.isfile(out):  # a new name; a folder or a device is check_output's to refuse
         return
     data = _object_in(out)
     fmt = None if data is None else data.get("format")
     if family is None:
-        ours = data is not None and fmt is None
+        same_kind = data is not None and fmt is None
     else:
-        ours = isinstance(fmt, str) and fmt.split("/", 1)[0] == family
-    if not ours:
+        same_kind = isinstance(fmt, str) and fmt.split("/", 1)[0] == family
+    if not same_kind:
         raise UnreadableInput(_("{path}: a file of another kind is already there, not an earlier {what}; Stopframe "
                                 "writes only over its own earlier result: choose another file name.", path=out,
                                 what=term("document", what)))
+    if not untouched(out):
+        raise UnreadableInput(_("{path}: a {what} is already there that Stopframe did not write, or that was changed "
+                                "since; Stopframe writes only over its own earlier result, as it left it: choose "
+                                "another file name.", path=out, what=term("document", what)))

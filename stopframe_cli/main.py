@@ -20,6 +20,7 @@ from contract.i18n import _
 from contract.jsonio import read_json, writes_over_its_own
 from contract.outputs import check_output, check_output_folder, regular_file, where_written
 from contract.seats import load_seat_map
+from contract.written import remember
 from review.audit.inputs import check_seat_geometry
 from stopframe_cli.parsing import Parser
 
@@ -171,6 +172,17 @@ def check_folders_above(out: str) -> None:
                                     path=out, file=above))
 
 
+def _remember_outputs(args: argparse.Namespace) -> None:
+    """Each output file the command wrote is recorded as Stopframe's (contract.written), so a re-run may replace
+    it while it stays as written; a tournament's and a batch's folders keep their own files."""
+    if getattr(args, "command", None) == "tournament" or getattr(args, "batch", None):
+        return
+    for name in OUTPUT_ARGS:
+        out = getattr(args, name, None)
+        if isinstance(out, str) and os.path.isfile(out):
+            remember(out)
+
+
 def _lang_option(argv: Sequence[str]) -> str | None:
     """`--lang ru|en` (or `--lang=en`) before the command, read ahead of the parser so its own refusals
     are in that language too; None where it is absent or not a language (the parser then refuses it)."""
@@ -202,7 +214,9 @@ def _run(argv: list[str]) -> int:
         check_paths(args)
         if args.command == "observe" and getattr(args, "seats", None):
             _check_seats(args.seats)  # zones inside the frame and apart, before any video is decoded
-        return int(args.func(args))
+        code = int(args.func(args))
+        _remember_outputs(args)
+        return code
     except StopframeError as exc:
         if debug:
             raise

@@ -1,4 +1,4 @@
-"""Shared test settings: hypothesis profiles, and English words.
+"""Shared test settings: hypothesis profiles, English words, a data folder of the run's own.
 
 The suite reads Stopframe's English (its assertions quote English words): STOPFRAME_LANG=en is set at
 import, before any test or subprocess starts; the tests of the Russian catalogue choose ru themselves.
@@ -17,6 +17,8 @@ from hypothesis.configuration import set_hypothesis_home_dir
 set_hypothesis_home_dir(tempfile.mkdtemp(prefix="stopframe-hypothesis-"))
 
 os.environ["STOPFRAME_LANG"] = "en"
+# ... and Stopframe's data folder (the app's store, the record of the files the command line wrote) is one too.
+os.environ["STOPFRAME_DATA"] = tempfile.mkdtemp(prefix="stopframe-data-")
 
 settings.register_profile("ci", derandomize=True, max_examples=100, deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow])

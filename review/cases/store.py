@@ -22,6 +22,7 @@ from typing import Any
 from contract.errors import StopframeError, UnreadableInput
 from contract.i18n import LANGUAGES, N_, _, term
 from contract.outputs import os_reason
+from contract.written import data_dir
 from review.audit.findings import Finding, finding_key
 
 STATUSES = ("confirmed", "rejected", "edited")
@@ -109,12 +110,6 @@ _LANGUAGE_KEY = "language:"  # meta rows "language:<judge's name>" -> ru | en
 
 class ConflictError(StopframeError):
     """Another judge changed the decision since this judge loaded it; nothing was written."""
-
-
-def data_dir() -> Path:
-    """The app's data folder: $STOPFRAME_DATA, else ~/.stopframe — never inside the repository."""
-    env = os.environ.get("STOPFRAME_DATA")
-    return Path(env).expanduser() if env else Path.home() / ".stopframe"
 
 
 def default_db_path() -> Path:
