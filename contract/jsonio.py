@@ -148,12 +148,18 @@ def format_of(path: str | os.PathLike[str]) -> object:
     return None if data is None else data.get("format")
 
 
+# The kinds of file a judge makes too, by hand or in another program: a protocol, and JSON with no format (a club's
+# game file, notes). An audit report, observations or a sync result only Stopframe writes.
+JUDGES_KINDS = (None, "stopframe-protocol")
+
+
 def writes_over_its_own(out: str | os.PathLike[str], family: str | None, what: str) -> None:
     """An existing `out` is written over only where it holds this command's own earlier result: a Stopframe file
     of `family` ("stopframe-audit"), or, for a report that has no format (`family` None), a JSON object without
-    one, that Stopframe wrote there and nobody has changed since (contract.written). Why: a re-run replaces its
-    own result, but a judge's other file at that name — a protocol of another game, a club's game file, notes, a
-    spreadsheet, a video — is never lost to a mistyped --out. UnreadableInput (exit 2) otherwise."""
+    one; of a kind a judge also makes (JUDGES_KINDS), only what Stopframe wrote there and nobody has changed since
+    (contract.written). Why: a re-run replaces its own result, but a judge's other file at that name — a protocol
+    of another game, a club's game file, notes, a spreadsheet, a video — is never lost to a mistyped --out.
+    UnreadableInput (exit 2) otherwise."""
     if not os.path.isfile(out):  # a new name; a folder or a device is check_output's to refuse
         return
     data = _object_in(out)
@@ -166,7 +172,7 @@ def writes_over_its_own(out: str | os.PathLike[str], family: str | None, what: s
         raise UnreadableInput(_("{path}: a file of another kind is already there, not an earlier {what}; Stopframe "
                                 "writes only over its own earlier result: choose another file name.", path=out,
                                 what=term("document", what)))
-    if not untouched(out):
+    if family in JUDGES_KINDS and not untouched(out):
         raise UnreadableInput(_("{path}: a {what} is already there that Stopframe did not write, or that was changed "
                                 "since; Stopframe writes only over its own earlier result, as it left it: choose "
                                 "another file name.", path=out, what=term("document", what)))
