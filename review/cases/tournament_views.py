@@ -159,20 +159,33 @@ CSV_HEAD = ["game", "game_id", "tournament", "date", "table", "judge", "rules", 
             "seconds", "audit"]
 
 
+def csv_header() -> list[str]:
+    """CSV_HEAD in the reader's words: the file is opened in a spreadsheet by a person (the codes are
+    tournament.json's)."""
+    fields = {"game_id": "id", "tournament": "tournament", "date": "date", "table": "table", "judge": "judge"}
+    words = {"game": _("game"), "rules": _("rules"), "status": _("status"), "error": _("error"), "votes": _("votes"),
+             "findings": _("findings"), "suggestions": _("suggestions"), "changed_outcomes": _("outcomes changed"),
+             "decided": _("decided"), "confirmed": _("confirmed"), "seconds": _("audit time (s)"),
+             "audit": term("document", "audit report")}
+    return [words[c] if c in words else term("game_field", fields[c]) if c in fields else
+            term("kind", c) if c in FINDING_KINDS else
+            _("findings: {band}", band=term("confidence_band", c.removeprefix("confidence_"))) for c in CSV_HEAD]
+
+
 def tournament_csv(t: Tournament, separator: str = ",") -> str:
     """One row per game (UTF-8 with a BOM so spreadsheets read Cyrillic; every cell neutralised whichever of `,`
-    and `;` a spreadsheet splits it on). `;` is what Excel in a Russian locale splits on; beside it a fraction
-    carries a decimal comma, as that Excel reads it. The header is the columns' codes (docs/formats.md)."""
+    and `;` a spreadsheet splits it on), headed and filled in the reader's words. `;` is what Excel in a Russian
+    locale splits on; beside it a fraction carries a decimal comma, as that Excel reads it."""
     if separator not in (",", ";"):
         raise ValueError(f"a CSV separator is ',' or ';', not {separator!r}")
     buf = io.StringIO()
     buf.write("\ufeff")
     writer = csv.writer(buf, delimiter=separator, lineterminator="\r\n")
-    writer.writerow(CSV_HEAD)
+    writer.writerow(csv_header())
     for g in t.games:
-        row = [g.id, g.game_id, g.tournament, g.date, g.table, g.judge, g.rules, g.status, g.error, g.votes, g.findings,
-               g.suggestions, *(g.by_kind.get(k, 0) for k in FINDING_KINDS), *(g.by_confidence.get(b, 0) for b in BANDS),
-               g.changed_outcomes, g.decided, g.confirmed, g.seconds, g.audit]
+        row = [g.id, g.game_id, g.tournament, g.date, g.table, g.judge, g.rules, term("game_status", g.status), g.error,
+               g.votes, g.findings, g.suggestions, *(g.by_kind.get(k, 0) for k in FINDING_KINDS),
+               *(g.by_confidence.get(b, 0) for b in BANDS), g.changed_outcomes, g.decided, g.confirmed, g.seconds, g.audit]
         writer.writerow([_decimal(neutralise(v), separator) for v in row])
     return buf.getvalue()
 

@@ -202,6 +202,18 @@ def html_escaped(text: str) -> str:
     return html.escape(text)
 
 
+def test_csv_reads_in_the_judges_words(report):
+    """The organiser opens tournament.csv in Excel: its header and each game's status are words, never codes."""
+    from contract import i18n
+
+    with i18n.using("ru"):
+        text = tournament_csv(_hostile(report), ";")
+    header, first = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))[:2]
+    assert header[:3] == ["игра", "номер игры", "турнир"] and "голос после «Стоп»" in header
+    assert "находки: уверенно" in header and not [h for h in header if "_" in h]
+    assert first[header.index("статус")] in ("проверена", "проверена ранее", "ошибка")
+
+
 def test_csv_neutralises_formulas_and_keeps_numbers(report):
     text = tournament_csv(_hostile(report))
     assert text.startswith("\ufeff")
@@ -233,7 +245,7 @@ def test_csv_for_either_separator_holds_no_formula(report, separator):
             for field in (cell, *cell.split(","), *cell.split(";")):
                 assert not field.startswith(("=", "+", "@")) and not re.match(r"-\D", field), (separator, cell)
     row = next(csv.DictReader(io.StringIO(tournament_csv(timed, separator).lstrip("\ufeff")), delimiter=separator))
-    assert row["seconds"] == ("41,25" if separator == ";" else "41.25")
+    assert row["audit time (s)"] == ("41,25" if separator == ";" else "41.25")
     with pytest.raises(ValueError):
         tournament_csv(report, "\t")
 
