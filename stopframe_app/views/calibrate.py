@@ -25,6 +25,7 @@ from review.game.protocol import resolve_camera_path
 from stopframe_app import state, words
 from stopframe_app.decisions import game_inputs
 from stopframe_app.game import Game, GameSpec, stem_of
+from stopframe_app.views.open_game import pasted
 from vision.seat_finder import FoundMap, renumbered
 from vision.seats import default_seat_map
 
@@ -204,10 +205,10 @@ def _save_target(game: Game, typed: str, folder: Path) -> tuple[Path | None, str
     """The file the judge typed to save the seat map to, and why it may not be written (None: it may): never one
     of the game's other files by any name (contract.outputs), never something other than a file. A bare name
     lands in `folder` (where the default map lives), never in whatever folder the app server was started from."""
-    if not typed.strip():
+    if not typed:
         return None, None
     try:
-        target = Path(typed.strip()).expanduser()
+        target = Path(typed).expanduser()
         target = target if target.is_absolute() else folder / target
         check_output(target, game_inputs(game, seats=False), what="seat map")
     except RuntimeError:  # `~nosuchuser/x`
@@ -298,7 +299,7 @@ def _shape_inputs(w: int, h: int) -> None:
 def _save_panel(game: Game, seat_map: SeatMap, frame: int) -> None:
     """The file to save the map to, the tick that allows replacing one already there, and the save button."""
     default_path, path_key = _save_path(game)
-    path = st.text_input(words.t("Save the seat map as"), value=str(default_path), key=path_key)
+    path = pasted(st.text_input(words.t("Save the seat map as"), value=str(default_path), key=path_key))
     target_file, refused = _save_target(game, path, default_path.parent)
     existing = target_file is not None and refused is None and target_file.exists()
     in_use = existing and bool(game.spec.seats) and _same_file(target_file, Path(game.spec.seats))

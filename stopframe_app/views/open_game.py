@@ -41,9 +41,19 @@ def upload_hint() -> None:
                        size=MAX_UPLOAD_BYTES // (1024 * 1024)))
 
 
+def pasted(text: object) -> str:
+    """A path as the judge typed or pasted it into a box: the spaces around it and one pair of quotes around it
+    taken off (Windows' «Copy as path» gives "C:\\games\\table1.mp4" in quotes, a file manager or a terminal may
+    give '…')."""
+    text = str(text or "").strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        text = text[1:-1].strip()
+    return text
+
+
 def _typed(value: str | None) -> str | None:
     """The path the judge typed, `~` expanded; ValueError with one sentence where it cannot name a file."""
-    value = (value or "").strip().strip('"')
+    value = pasted(value)
     if not value:
         return None
     try:
@@ -56,6 +66,14 @@ def _is_file(path: str) -> bool:
     """Whether a regular file is there; False for a name too long for the system or holding a NUL byte."""
     try:
         return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def is_folder(path: str | Path) -> bool:
+    """Whether a folder is there, where the judge was asked for a file (said so, not «no file there»)."""
+    try:
+        return Path(path).is_dir()
     except (OSError, ValueError):
         return False
 
@@ -75,6 +93,9 @@ def _open_paths() -> None:
         return
     if not path:
         s[state.OPEN_ERROR] = ("paths", _("Give the protocol's path first (the «Protocol» box)."))
+    elif is_folder(path):
+        s[state.OPEN_ERROR] = ("paths", _("Not opened: {path} is a folder; give the protocol file in it "
+                                          "(NAME.protocol.json).", path=path[:200] + ("…" if len(path) > 200 else "")))
     elif not _is_file(path):
         s[state.OPEN_ERROR] = ("paths", _("Not opened: there is no protocol file at {path}.",
                                           path=path[:200] + ("…" if len(path) > 200 else "")))

@@ -36,7 +36,7 @@ from review.game.protocol import load_protocol
 from review.game.timeline import label_words
 from stopframe_app import state, words
 from stopframe_app.game import Game
-from stopframe_app.views.open_game import save_upload, upload_hint
+from stopframe_app.views.open_game import is_folder, pasted, save_upload, upload_hint
 from stopframe_app.words import md, t
 
 SHEET = "sheet_id"  # session: the sheet on the page
@@ -118,15 +118,6 @@ def _start_from_file(base: dict, chosen: tuple[str, str], source: str) -> bool:
     return True
 
 
-def _pasted(text: object) -> str:
-    """A path as the judge typed or pasted it into a box: the spaces around it and one pair of quotes around it
-    taken off (Windows' «Copy as path» gives "C:\\games\\table1.mp4" in quotes, a file manager may give '…')."""
-    text = str(text or "").strip()
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
-        text = text[1:-1].strip()
-    return text
-
-
 def _chosen_file(choice: str, typed: str, default: str = "") -> tuple[str, str] | None:
     """The file to start from, and its name: an upload (kept under the data folder), else the path typed, else
     `default`; None when there is none."""
@@ -137,7 +128,7 @@ def _chosen_file(choice: str, typed: str, default: str = "") -> tuple[str, str] 
         except (ValueError, OSError) as exc:
             raise StopframeError(i18n._("{name}: the upload cannot be kept ({error}); give the file by path.",
                                         name=upload.name, error=exc), 2) from exc
-    typed = _pasted(typed)
+    typed = pasted(typed)
     path = str(Path(typed).expanduser()) if typed else default
     return (path, Path(path).name) if path else None
 
@@ -549,7 +540,7 @@ def _draft_source(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedShe
         st.session_state[key] = sheet.text("video") if any(e.slot == "video" for e in sheet.entries) else \
             str(saved.draft.get("video") or "") if saved is not None else \
             str(game.spec.video) if same and game is not None and game.spec.video else ""
-    typed = _pasted(st.session_state.get(key))
+    typed = pasted(st.session_state.get(key))
     st.text_input(t("This game's video (path)"), key=key, placeholder="/home/judge/games/table1.mp4",
                   on_change=_entered, args=(sheet_id, "video"))
     if not typed:
@@ -559,9 +550,10 @@ def _draft_source(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedShe
         path = Path(typed).expanduser()
         is_file = path.is_file()
     except (OSError, RuntimeError, ValueError):
-        is_file = False
+        path, is_file = Path(typed), False
     if not is_file:
-        st.error(t("{path}: no video file there.", path=typed[:300]))
+        st.error(t("{path} is a folder; give the video file in it.", path=typed[:300]) if is_folder(path) else
+                 t("{path}: no video file there.", path=typed[:300]))
         return None
     if game is not None and game.spec.video and path.resolve() == Path(game.spec.video).resolve():
         return DraftSource(str(path), game.spec.seats, game.spec.observations)  # they describe this video
@@ -686,7 +678,7 @@ def _in_data_folder(path: Path) -> Path:
 def _save_target() -> Path | None:
     """The file the judge typed to save the protocol to (a bare name in the data folder); None while none is typed
     or it names no place (`~nosuchuser/x`)."""
-    typed = _pasted(st.session_state.get("sheet_save_path"))
+    typed = pasted(st.session_state.get("sheet_save_path"))
     try:
         return _in_data_folder(Path(typed).expanduser()) if typed else None
     except RuntimeError:
@@ -714,7 +706,7 @@ def _save_protocol(sheet_id: str, saved: SavedSheet) -> None:
     """Write the protocol where the judge asked, never over the file the sheet started from; a file already there
     only when the judge ticked «Replace …», and only when it is itself a protocol (never a video or another file
     typed by a slip)."""
-    target = _pasted(st.session_state.get("sheet_save_path"))
+    target = pasted(st.session_state.get("sheet_save_path"))
     if not target:
         st.session_state["sheet_saved"] = ("error", i18n._("Give the path to save the protocol to first."))
         return

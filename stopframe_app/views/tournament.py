@@ -28,6 +28,7 @@ from review.game.profiles import PROFILES
 from stopframe_app import state, words
 from stopframe_app.decisions import md
 from stopframe_app.game import Game, GameSpec
+from stopframe_app.views.open_game import pasted
 
 REPORT = "tournament.json"
 FOLDER = "tournament_folder"  # the open tournament's folder (plain session state)
@@ -56,7 +57,7 @@ def _remember(folder: str) -> None:
 def folder_of(typed: str) -> Path:
     """The tournament folder from what the judge typed: the folder the tournament's audit wrote, or its
     tournament.json."""
-    path = Path(typed.strip().strip('"')).expanduser()
+    path = Path(pasted(typed)).expanduser()
     return path.parent if path.name == REPORT else path
 
 
