@@ -448,8 +448,11 @@ def _round_lines(proposal: Proposal) -> float | None:
                           "them on the video · named {t} · «Стоп» {cutoff} · count {announced}",
                           candidate=who_for, count=count, **times))
             continue
-        st.markdown(t("{candidate}: {count} · voters {voters} · named {t} · «Стоп» {cutoff} · count {announced}",
-                      candidate=who_for, count=count, voters=words.seat_list(e.get("voters")), **times))
+        voters = list(e.get("voters") or [])  # «проголосовали 3» read as three voters: the seats are said as seats
+        st.markdown(words.md(i18n.ngettext(
+            "{candidate}: {count} · seat {voters} voted · named {t} · «Стоп» {cutoff} · count {announced}",
+            "{candidate}: {count} · seats {voters} voted · named {t} · «Стоп» {cutoff} · count {announced}",
+            len(voters), candidate=who_for, count=count, voters=words.seat_list(voters), **times)))
     cutoff = proposal.events[0].get("cutoff") if proposal.events else None
     return float(cutoff) if isinstance(cutoff, int | float) else None
 
