@@ -121,7 +121,18 @@ def _open_uploads() -> None:
     except ValueError as exc:
         s[state.OPEN_ERROR] = ("uploads", _("Not opened: {why}", why=exc))
         return
-    state.try_open(GameSpec(protocol_path, video, seats_path, None), "uploads")
+    if not state.try_open(GameSpec(protocol_path, video, seats_path, None), "uploads"):
+        kept = {protocol_path: up_protocol, seats_path: up_seats}
+        said = state.open_error("uploads") or ""
+        for path, upload in kept.items():
+            said = as_uploaded(said, path, upload.name) if upload else said
+        s[state.OPEN_ERROR] = ("uploads", said)
+
+
+def as_uploaded(message: str, kept: str | Path, name: str) -> str:
+    """A message about an uploaded file naming it as the judge chose it, not as the app keeps it in its data
+    folder (uploads/3e62…/name.json, a place the judge never saw)."""
+    return message.replace(str(kept), name)
 
 
 def _open_recent(g: object, where: str) -> None:

@@ -36,7 +36,7 @@ from review.game.protocol import load_protocol
 from review.game.timeline import label_words
 from stopframe_app import state, words
 from stopframe_app.game import Game
-from stopframe_app.views.open_game import is_folder, pasted, save_upload, upload_hint
+from stopframe_app.views.open_game import as_uploaded, is_folder, pasted, save_upload, upload_hint
 from stopframe_app.words import md, t
 
 SHEET = "sheet_id"  # session: the sheet on the page
@@ -118,6 +118,19 @@ def _start_from_file(base: dict, chosen: tuple[str, str], source: str) -> bool:
     return True
 
 
+def _read(reader: Callable[[], dict], chosen: tuple[str, str]) -> dict:
+    """The file `chosen` read; a refusal of an upload names it as the judge chose it, not where it is kept."""
+    try:
+        return reader()
+    except StopframeError as exc:
+        raise StopframeError(as_uploaded(str(exc), chosen[0], chosen[1]) if _uploaded(chosen) else str(exc),
+                             exc.exit_code) from exc
+
+
+def _uploaded(chosen: tuple[str, str]) -> bool:
+    return Path(chosen[0]).is_relative_to(data_dir() / "uploads")
+
+
 def _chosen_file(choice: str, typed: str, default: str = "") -> tuple[str, str] | None:
     """The file to start from, and its name: an upload (kept under the data folder), else the path typed, else
     `default`; None when there is none."""
@@ -154,7 +167,7 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
                 if chosen is None:
                     st.error(t("Give the protocol's path, or upload it."))
                     return
-                if _start_from_file(load_protocol(chosen[0]).data, chosen, "protocol"):
+                if _start_from_file(_read(lambda: load_protocol(chosen[0]).data, chosen), chosen, "protocol"):
                     st.rerun()
         elif choice in ("polemica", "mafiaratings"):
             path = st.text_input(t("Game file (path)"), key="sheet_import_path")
@@ -167,7 +180,7 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
                 if chosen is None:
                     st.error(t("Give the game file's path, or upload it."))
                     return
-                if _start_from_file(import_file(choice, chosen[0], rules), chosen, choice):
+                if _start_from_file(_read(lambda: import_file(choice, chosen[0], rules), chosen), chosen, choice):
                     st.rerun()
         else:
             saved = book().sheets()
