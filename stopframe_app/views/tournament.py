@@ -28,7 +28,7 @@ from review.game.profiles import PROFILES
 from stopframe_app import state, words
 from stopframe_app.decisions import md
 from stopframe_app.game import Game, GameSpec
-from stopframe_app.views.open_game import pasted
+from stopframe_app.views.open_game import is_folder, pasted
 
 REPORT = "tournament.json"
 FOLDER = "tournament_folder"  # the open tournament's folder (plain session state)
@@ -61,6 +61,17 @@ def folder_of(typed: str) -> Path:
     return path.parent if path.name == REPORT else path
 
 
+def _not_a_run(folder: Path) -> str:
+    """Why `folder` is not a tournament's results, told by what is there (nothing, a file, another folder), and
+    which folder to give instead."""
+    where = words.t("Give the folder the tournament's audit wrote its results to (it holds {report}).", report=REPORT)
+    if is_folder(folder):
+        return words.t("Not opened: there is no {report} in {folder}.", report=REPORT, folder=folder) + " " + where
+    if folder.exists():
+        return words.t("Not opened: {folder} is a file, not a tournament's folder.", folder=folder) + " " + where
+    return words.t("Not opened: there is no folder {folder}.", folder=folder)
+
+
 def _open_folder(typed: str | None) -> None:
     st.session_state.pop(SAID, None)
     if not (typed or "").strip():
@@ -69,7 +80,7 @@ def _open_folder(typed: str | None) -> None:
         return
     folder = folder_of(typed or "")
     if not (folder / REPORT).is_file():
-        st.session_state[SAID] = words.t("Not opened: there is no {report} in {folder}.", report=REPORT, folder=folder)
+        st.session_state[SAID] = _not_a_run(folder)
         return
     try:
         load_tournament(folder / REPORT)

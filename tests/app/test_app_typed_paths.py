@@ -63,3 +63,21 @@ def test_a_folder_given_for_the_sheets_video_is_said_to_be_a_folder(data: Path, 
     at.button(key="sheet_new_start").click().run()
     at.text_input(key=f"sheet_video_{at.session_state['sheet_id']}").input(str(tmp_path)).run()
     assert [shown(e.value) for e in at.error] == [f"{tmp_path} — это папка; укажите сам видеофайл в ней."]
+
+
+def _tournament_said(typed: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    at = goto(sample_game_in_russian(monkeypatch), "Tournament")
+    at.text_input(key="tournament_path").input(typed).run()
+    at.button(key="tournament_open").click().run()
+    assert not at.exception
+    return [shown(e.value) for e in at.error]
+
+
+def test_a_tournament_folder_that_is_not_one_says_what_is_there_and_what_to_give(data: Path, tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    give = "Укажите папку, в которую проверка турнира записала результаты (в ней лежит tournament.json)."
+    assert _tournament_said(str(tmp_path / "nope"), monkeypatch) == [f"Не открыто: папки {tmp_path / 'nope'} нет."]
+    video = tmp_path / "table 1.mp4"
+    video.write_bytes(b"not a video")
+    assert _tournament_said(str(video), monkeypatch) == [f"Не открыто: {video} — файл, а не папка турнира. {give}"]
+    assert _tournament_said(str(tmp_path), monkeypatch) == [f"Не открыто: в {tmp_path} нет tournament.json. {give}"]
