@@ -49,7 +49,6 @@ from stopframe_app.game import Game
 from stopframe_app.report import evidence_in_words, header_protocol
 
 CASE = "appeal_case"
-KEPT = "kept:"  # session: a new case's box as last typed, under its widget's key
 NEW = "new"  # the case picker's option for a new case, shown as «Open a new case»
 TIME_FORMAT = "%Y-%m-%d %H:%M"
 EVENT_TYPES = ("vote", "lift_vote", "shooting", "check", "nomination", "elimination", "removal", "foul", "result")
@@ -201,18 +200,6 @@ def game_day(game: Game, now: datetime) -> datetime:
     return datetime.combine(day.date(), now.time()) if len(given) <= 10 else day.replace(tzinfo=None)
 
 
-def _kept(key: str, default: object) -> str:
-    """The key of a box of the new case's form, holding what the judge typed there before going to another page
-    (the frame viewer, for the frame to attach) and back: Streamlit forgets a box it did not draw."""
-    if key not in st.session_state:
-        st.session_state[key] = st.session_state.get(KEPT + key, default)
-    return key
-
-
-def _keep(key: str) -> None:
-    st.session_state[KEPT + key] = st.session_state[key]
-
-
 def _new_case(game: Game) -> None:
     st.subheader(words.t("Open a new case"))
     found = sources(game)
@@ -231,18 +218,18 @@ def _new_case(game: Game) -> None:
                  format_func=lambda c: f"{ground_name(c)} — {texts[c]}")
     st.session_state["appeal_ground"] = st.session_state[f"appeal_ground_{picked}"]
     left, right = st.columns(2)
-    left.text_input(words.t("Who appeals"), key=_kept("appeal_who", ""), on_change=_keep, args=("appeal_who",),
+    left.text_input(words.t("Who appeals"), key=state.kept("appeal_who", ""), on_change=state.keep, args=("appeal_who",),
                     placeholder=_("seat 4, or the player's name"))
-    right.selectbox(words.t("Appellant's seat"), [None, *range(1, 11)], key=_kept("appeal_seat", None),
-                    on_change=_keep, args=("appeal_seat",),
+    right.selectbox(words.t("Appellant's seat"), [None, *range(1, 11)], key=state.kept("appeal_seat", None),
+                    on_change=state.keep, args=("appeal_seat",),
                     format_func=lambda s: "—" if s is None else f"{s} {game.players.get(s, '')}")
     claim = f"appeal_claim_{picked}"
-    st.text_area(words.t("What the appeal claims"), key=_kept(claim, words.said(f) if f is not None else ""),
-                 on_change=_keep, args=(claim,))
+    st.text_area(words.t("What the appeal claims"), key=state.kept(claim, words.said(f) if f is not None else ""),
+                 on_change=state.keep, args=(claim,))
     st.session_state["appeal_claim"] = st.session_state[claim]
     when = game_day(game, datetime.now()).strftime(TIME_FORMAT)
-    left.text_input(words.t("Game ended at"), key=_kept("appeal_ended", when), on_change=_keep, args=("appeal_ended",))
-    right.text_input(words.t("Appeal filed at"), key=_kept("appeal_filed", when), on_change=_keep,
+    left.text_input(words.t("Game ended at"), key=state.kept("appeal_ended", when), on_change=state.keep, args=("appeal_ended",))
+    right.text_input(words.t("Appeal filed at"), key=state.kept("appeal_filed", when), on_change=state.keep,
                      args=("appeal_filed",))
     if game.profile_id == "rfm":
         try:

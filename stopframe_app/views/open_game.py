@@ -155,10 +155,14 @@ def render(game: Game | None) -> None:
     _said("sample")
     with st.container(border=True):
         st.markdown(words.t("**By local path** (the video is read where it is; nothing is uploaded)"))
-        st.text_input(words.t("Protocol (*.protocol.json)"), key="path_protocol")
-        st.text_input(words.t("Video (optional: else the video the protocol names)"), key="path_video")
-        st.text_input(words.t("Seat map (optional: NAME.seats.json beside the protocol)"), key="path_seats")
-        st.text_input(words.t("Observations (optional: an earlier analysis)"), key="path_observations")
+        st.text_input(words.t("Protocol (*.protocol.json)"), key=state.kept("path_protocol"),
+                      on_change=state.keep, args=("path_protocol",))
+        st.text_input(words.t("Video (optional: else the video the protocol names)"), key=state.kept("path_video"),
+                      on_change=state.keep, args=("path_video",))
+        st.text_input(words.t("Seat map (optional: NAME.seats.json beside the protocol)"), key=state.kept("path_seats"),
+                      on_change=state.keep, args=("path_seats",))
+        st.text_input(words.t("Observations (optional: an earlier analysis)"), key=state.kept("path_observations"),
+                      on_change=state.keep, args=("path_observations",))
         st.button(words.t("Open"), key="open_paths", on_click=_open_paths)
         _said("paths")
     with st.container(border=True):
