@@ -211,11 +211,19 @@ def _save_target(game: Game, typed: str, folder: Path) -> tuple[Path | None, str
         target = Path(typed).expanduser()
         target = target if target.is_absolute() else folder / target
         check_output(target, game_inputs(game, seats=False), what="seat map")
+        if target.is_file() and not _is_seat_map(target):  # never offered to be replaced by a seat map
+            return target, _("{path} is a file that is not a seat map, and Stopframe writes a seat map over another "
+                             "seat map only; give another file name.", path=typed[:200])
     except RuntimeError:  # `~nosuchuser/x`
         return Path(typed), _("{path}: there is no such user's home folder to save into.", path=typed[:200])
     except (StopframeError, ValueError) as exc:
         return Path(typed), str(exc)
     return target, None
+
+
+def _is_seat_map(path: Path) -> bool:
+    fmt = format_of(path)
+    return isinstance(fmt, str) and fmt.startswith("stopframe-seats/")
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -81,3 +81,19 @@ def test_a_tournament_folder_that_is_not_one_says_what_is_there_and_what_to_give
     video.write_bytes(b"not a video")
     assert _tournament_said(str(video), monkeypatch) == [f"Не открыто: {video} — файл, а не папка турнира. {give}"]
     assert _tournament_said(str(tmp_path), monkeypatch) == [f"Не открыто: в {tmp_path} нет tournament.json. {give}"]
+
+
+def test_a_seat_map_is_never_offered_to_replace_a_file_that_is_not_one(data: Path, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page offered «Replace an existing seat map» for a text file named .json, then refused with the command
+    line's «--replace»; it says at once what the file is and to give another name, and the file is left as it was."""
+    notes = tmp_path / "notes.json"
+    notes.write_text("**x** <b>y</b>", encoding="utf-8")
+    at = goto(sample_game_in_russian(monkeypatch), "Seat calibration")
+    next(b for b in at.text_input if b.label == "Сохранить карту мест как").input(str(notes)).run()
+    assert not [c for c in at.checkbox if c.key == "calib_replace"]
+    at.button(key="calib_save").click().run()
+    assert [shown(e.value) for e in at.error] == [
+        f"Не сохранено: {notes} — файл, который не является картой мест, а Stopframe записывает карту мест только "
+        "поверх другой карты мест; укажите другое имя файла."]
+    assert notes.read_text(encoding="utf-8") == "**x** <b>y</b>"
