@@ -35,6 +35,7 @@ FRAME_BOX = "frame_box"  # the viewer's frame number box (a widget: Streamlit fo
 VIEW = "view"
 JUDGE = "judge"
 LANG = "lang"  # the language this browser tab shows its words in (ru, en)
+KEPT = "kept:"  # session: a box's words as last typed, under the box's key (`kept`)
 OPEN_ERROR = "open_error"  # why the last attempt to open a game failed (shown beside the control that tried)
 
 
@@ -173,6 +174,19 @@ def open_spec(spec: GameSpec) -> None:
     if old is None or complete_spec(old).video != complete_spec(spec).video:
         st.session_state[FRAME] = 0
     st.session_state.pop(OPEN_ERROR, None)
+
+
+def kept(key: str, default: object = "") -> str:
+    """The key of a box whose words stay when the judge goes to another page and back (to the frame viewer from a
+    finding or an appeal, say): Streamlit forgets a box it did not draw, so what was typed (`keep`) is put back."""
+    if key not in st.session_state:
+        st.session_state[key] = st.session_state.get(KEPT + key, default)
+    return key
+
+
+def keep(key: str) -> None:
+    """The box at `key` was changed: what it holds now is what `kept` puts back."""
+    st.session_state[KEPT + key] = st.session_state[key]
 
 
 def try_open(spec: GameSpec, where: str) -> bool:

@@ -206,8 +206,9 @@ def mark(q: Question, r: Response) -> Marked:
     lo, hi = q.count_range
     count_ok = lo <= r.count <= hi
     key = f"{lo}" if lo == hi else _("{low} or {high}", low=lo, high=hi)
+    why = q.count_explanation  # «…подтверждает 6. Руки поставлены…»: a sentence of its own after the count's
     lines = [("✓" if count_ok else "✗") + " " + _("Count: {count}; the video supports {key}.", count=r.count, key=key)
-             + f" {q.count_explanation}"]
+             + f" {why[:1].upper()}{why[1:]}"]
     truth, given = set(q.voters), set(r.voters)
     union = truth | given
     voters_score = 1.0 if not union else 1 - len(truth ^ given) / len(union)

@@ -25,6 +25,7 @@ from review.game.protocol import resolve_camera_path
 from stopframe_app import state, words
 from stopframe_app.decisions import game_inputs
 from stopframe_app.game import Game, GameSpec, own_name
+from stopframe_app.views.open_game import pasted
 from vision.seat_finder import FoundMap, renumbered
 from vision.seats import default_seat_map
 
@@ -204,17 +205,25 @@ def _save_target(game: Game, typed: str, folder: Path) -> tuple[Path | None, str
     """The file the judge typed to save the seat map to, and why it may not be written (None: it may): never one
     of the game's other files by any name (contract.outputs), never something other than a file. A bare name
     lands in `folder` (where the default map lives), never in whatever folder the app server was started from."""
-    if not typed.strip():
+    if not typed:
         return None, None
     try:
-        target = Path(typed.strip()).expanduser()
+        target = Path(typed).expanduser()
         target = target if target.is_absolute() else folder / target
         check_output(target, game_inputs(game, seats=False), what="seat map")
+        if target.is_file() and not _is_seat_map(target):  # never offered to be replaced by a seat map
+            return target, _("{path} is a file that is not a seat map, and Stopframe writes a seat map over another "
+                             "seat map only; give another file name.", path=typed[:200])
     except RuntimeError:  # `~nosuchuser/x`
         return Path(typed), _("{path}: there is no such user's home folder to save into.", path=typed[:200])
     except (StopframeError, ValueError) as exc:
         return Path(typed), str(exc)
     return target, None
+
+
+def _is_seat_map(path: Path) -> bool:
+    fmt = format_of(path)
+    return isinstance(fmt, str) and fmt.startswith("stopframe-seats/")
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -298,7 +307,7 @@ def _shape_inputs(w: int, h: int) -> None:
 def _save_panel(game: Game, seat_map: SeatMap, frame: int) -> None:
     """The file to save the map to, the tick that allows replacing one already there, and the save button."""
     default_path, path_key = _save_path(game)
-    path = st.text_input(words.t("Save the seat map as"), value=str(default_path), key=path_key)
+    path = pasted(st.text_input(words.t("Save the seat map as"), value=str(default_path), key=path_key))
     target_file, refused = _save_target(game, path, default_path.parent)
     existing = target_file is not None and refused is None and target_file.exists()
     in_use = existing and bool(game.spec.seats) and _same_file(target_file, Path(game.spec.seats))

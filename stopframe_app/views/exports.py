@@ -192,12 +192,22 @@ def _club_notes(made: dict[str, ClubFile], refused: dict[str, str]) -> None:
                            "{what}.", format=NAMES[target], what="; ".join(club.never)))
 
 
+def _broken(game: Game) -> str | None:
+    """Why no corrected file can be made of a protocol whose format is broken, in the judge's words: what to fix
+    and where the page lists it (the command line's `stopframe validate` is no help on this page)."""
+    if "protocol" not in game.notes:
+        return None
+    return _("the format of the protocol {name} is broken ({problems}); «{audit}» lists each with its place. Fix them "
+             "in the file and open it again.", name=Path(game.spec.protocol).name, audit=_("Vote audit"),
+             problems=ngettext("{n} problem", "{n} problems", len(game.problems)))
+
+
 def _save(game: Game) -> None:
     try:
         paths = save_all(game, voters_from_video=bool(st.session_state.get("voters_from_video")),
                          separator=csv_separator())
     except (OSError, ValueError, StopframeError) as exc:
-        st.session_state["exports_said"] = ("error", words.t("Not saved: {why}", why=exc))
+        st.session_state["exports_said"] = ("error", words.t("Not saved: {why}", why=_broken(game) or exc))
     else:
         st.session_state["exports_said"] = ("success", words.t("Saved: {paths}", paths=", ".join(map(str, paths))))
 
@@ -211,7 +221,10 @@ def render(game: Game) -> None:
                      decided=len(decisions), name=Path(game.spec.protocol).name))
     st.subheader(words.t("The corrected protocol and the club files"))
     refusals = report.correction_warnings(game.data, decisions.values(), game.votes)
-    if refusals:
+    broken = _broken(game)
+    if broken:
+        st.error(words.t("No corrected protocol and no club file: {why}", why=broken))
+    elif refusals:
         st.error(words.t("No corrected protocol and no club file while a confirmed finding cannot go into them; reject "
                          "it or edit its consequence on its page:") + "\n"
                  + "\n".join(f"- {words.md(w)}" for w in refusals))

@@ -41,9 +41,19 @@ def upload_hint() -> None:
                        size=MAX_UPLOAD_BYTES // (1024 * 1024)))
 
 
+def pasted(text: object) -> str:
+    """A path as the judge typed or pasted it into a box: the spaces around it and one pair of quotes around it
+    taken off (Windows' «Copy as path» gives "C:\\games\\table1.mp4" in quotes, a file manager or a terminal may
+    give '…')."""
+    text = str(text or "").strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        text = text[1:-1].strip()
+    return text
+
+
 def _typed(value: str | None) -> str | None:
     """The path the judge typed, `~` expanded; ValueError with one sentence where it cannot name a file."""
-    value = (value or "").strip().strip('"')
+    value = pasted(value)
     if not value:
         return None
     try:
@@ -56,6 +66,14 @@ def _is_file(path: str) -> bool:
     """Whether a regular file is there; False for a name too long for the system or holding a NUL byte."""
     try:
         return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def is_folder(path: str | Path) -> bool:
+    """Whether a folder is there, where the judge was asked for a file (said so, not «no file there»)."""
+    try:
+        return Path(path).is_dir()
     except (OSError, ValueError):
         return False
 
@@ -75,6 +93,9 @@ def _open_paths() -> None:
         return
     if not path:
         s[state.OPEN_ERROR] = ("paths", _("Give the protocol's path first (the «Protocol» box)."))
+    elif is_folder(path):
+        s[state.OPEN_ERROR] = ("paths", _("Not opened: {path} is a folder; give the protocol file in it "
+                                          "(NAME.protocol.json).", path=path[:200] + ("…" if len(path) > 200 else "")))
     elif not _is_file(path):
         s[state.OPEN_ERROR] = ("paths", _("Not opened: there is no protocol file at {path}.",
                                           path=path[:200] + ("…" if len(path) > 200 else "")))
@@ -100,7 +121,18 @@ def _open_uploads() -> None:
     except ValueError as exc:
         s[state.OPEN_ERROR] = ("uploads", _("Not opened: {why}", why=exc))
         return
-    state.try_open(GameSpec(protocol_path, video, seats_path, None), "uploads")
+    if not state.try_open(GameSpec(protocol_path, video, seats_path, None), "uploads"):
+        kept = {protocol_path: up_protocol, seats_path: up_seats}
+        said = state.open_error("uploads") or ""
+        for path, upload in kept.items():
+            said = as_uploaded(said, path, upload.name) if upload else said
+        s[state.OPEN_ERROR] = ("uploads", said)
+
+
+def as_uploaded(message: str, kept: str | Path, name: str) -> str:
+    """A message about an uploaded file naming it as the judge chose it, not as the app keeps it in its data
+    folder (uploads/3e62…/name.json, a place the judge never saw)."""
+    return message.replace(str(kept), name)
 
 
 def _open_recent(g: object, where: str) -> None:
@@ -123,10 +155,14 @@ def render(game: Game | None) -> None:
     _said("sample")
     with st.container(border=True):
         st.markdown(words.t("**By local path** (the video is read where it is; nothing is uploaded)"))
-        st.text_input(words.t("Protocol (*.protocol.json)"), key="path_protocol")
-        st.text_input(words.t("Video (optional: else the video the protocol names)"), key="path_video")
-        st.text_input(words.t("Seat map (optional: NAME.seats.json beside the protocol)"), key="path_seats")
-        st.text_input(words.t("Observations (optional: an earlier analysis)"), key="path_observations")
+        st.text_input(words.t("Protocol (*.protocol.json)"), key=state.kept("path_protocol"),
+                      on_change=state.keep, args=("path_protocol",))
+        st.text_input(words.t("Video (optional: else the video the protocol names)"), key=state.kept("path_video"),
+                      on_change=state.keep, args=("path_video",))
+        st.text_input(words.t("Seat map (optional: NAME.seats.json beside the protocol)"), key=state.kept("path_seats"),
+                      on_change=state.keep, args=("path_seats",))
+        st.text_input(words.t("Observations (optional: an earlier analysis)"), key=state.kept("path_observations"),
+                      on_change=state.keep, args=("path_observations",))
         st.button(words.t("Open"), key="open_paths", on_click=_open_paths)
         _said("paths")
     with st.container(border=True):

@@ -37,7 +37,7 @@ from review.game.protocol import load_protocol
 from review.game.timeline import label_words, vote_rounds, vote_windows
 from stopframe_app import state, words
 from stopframe_app.game import Game, GameSpec, own_name
-from stopframe_app.views.open_game import save_upload, upload_hint
+from stopframe_app.views.open_game import as_uploaded, is_folder, pasted, save_upload, upload_hint
 from stopframe_app.words import md, t
 
 SHEET = "sheet_id"  # session: the sheet on the page
@@ -120,13 +120,17 @@ def _start_from_file(base: dict, chosen: tuple[str, str], source: str) -> bool:
     return True
 
 
-def _pasted(text: object) -> str:
-    """A path as the judge typed or pasted it into a box: the spaces around it and one pair of quotes around it
-    taken off (Windows' «Copy as path» gives "C:\\games\\table1.mp4" in quotes, a file manager may give '…')."""
-    text = str(text or "").strip()
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
-        text = text[1:-1].strip()
-    return text
+def _read(reader: Callable[[], dict], chosen: tuple[str, str]) -> dict:
+    """The file `chosen` read; a refusal of an upload names it as the judge chose it, not where it is kept."""
+    try:
+        return reader()
+    except StopframeError as exc:
+        raise StopframeError(as_uploaded(str(exc), chosen[0], chosen[1]) if _uploaded(chosen) else str(exc),
+                             exc.exit_code) from exc
+
+
+def _uploaded(chosen: tuple[str, str]) -> bool:
+    return Path(chosen[0]).is_relative_to(data_dir() / "uploads")
 
 
 def _chosen_file(choice: str, typed: str, default: str = "") -> tuple[str, str] | None:
@@ -139,7 +143,7 @@ def _chosen_file(choice: str, typed: str, default: str = "") -> tuple[str, str] 
         except (ValueError, OSError) as exc:
             raise StopframeError(i18n._("{name}: the upload cannot be kept ({error}); give the file by path.",
                                         name=upload.name, error=exc), 2) from exc
-    typed = _pasted(typed)
+    typed = pasted(typed)
     path = str(Path(typed).expanduser()) if typed else default
     return (path, Path(path).name) if path else None
 
@@ -165,7 +169,7 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
                 if chosen is None:
                     st.error(t("Give the protocol's path, or upload it."))
                     return
-                if _start_from_file(load_protocol(chosen[0]).data, chosen, "protocol"):
+                if _start_from_file(_read(lambda: load_protocol(chosen[0]).data, chosen), chosen, "protocol"):
                     st.rerun()
         elif choice in ("polemica", "mafiaratings"):
             path = st.text_input(t("Game file (path)"), key="sheet_import_path")
@@ -178,7 +182,7 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
                 if chosen is None:
                     st.error(t("Give the game file's path, or upload it."))
                     return
-                if _start_from_file(import_file(choice, chosen[0], rules), chosen, choice):
+                if _start_from_file(_read(lambda: import_file(choice, chosen[0], rules), chosen), chosen, choice):
                     st.rerun()
         else:
             saved = book().sheets()
@@ -463,8 +467,11 @@ def _round_lines(proposal: Proposal) -> float | None:
                           "them on the video · named {t} · «Стоп» {cutoff} · count {announced}",
                           candidate=who_for, count=count, **times))
             continue
-        st.markdown(t("{candidate}: {count} · voters {voters} · named {t} · «Стоп» {cutoff} · count {announced}",
-                      candidate=who_for, count=count, voters=words.seat_list(e.get("voters")), **times))
+        voters = list(e.get("voters") or [])  # «проголосовали 3» read as three voters: the seats are said as seats
+        st.markdown(words.md(i18n.ngettext(
+            "{candidate}: {count} · seat {voters} voted · named {t} · «Стоп» {cutoff} · count {announced}",
+            "{candidate}: {count} · seats {voters} voted · named {t} · «Стоп» {cutoff} · count {announced}",
+            len(voters), candidate=who_for, count=count, voters=words.seat_list(voters), **times)))
     cutoff = proposal.events[0].get("cutoff") if proposal.events else None
     return float(cutoff) if isinstance(cutoff, int | float) else None
 
@@ -555,7 +562,7 @@ def _draft_source(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedShe
         st.session_state[key] = sheet.text("video") if any(e.slot == "video" for e in sheet.entries) else \
             str(saved.draft.get("video") or "") if saved is not None else \
             str(game.spec.video) if same and game is not None and game.spec.video else ""
-    typed = _pasted(st.session_state.get(key))
+    typed = pasted(st.session_state.get(key))
     st.text_input(t("This game's video (path)"), key=key, placeholder="/home/judge/games/table1.mp4",
                   on_change=_entered, args=(sheet_id, "video"))
     if not typed:
@@ -565,9 +572,10 @@ def _draft_source(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedShe
         path = Path(typed).expanduser()
         is_file = path.is_file()
     except (OSError, RuntimeError, ValueError):
-        is_file = False
+        path, is_file = Path(typed), False
     if not is_file:
-        st.error(t("{path}: no video file there.", path=typed[:300]))
+        st.error(t("{path} is a folder; give the video file in it.", path=typed[:300]) if is_folder(path) else
+                 t("{path}: no video file there.", path=typed[:300]))
         return None
     if game is not None and game.spec.video and path.resolve() == Path(game.spec.video).resolve():
         return DraftSource(str(path), game.spec.seats, game.spec.observations)  # they describe this video
@@ -692,7 +700,7 @@ def _in_data_folder(path: Path) -> Path:
 def _save_target() -> Path | None:
     """The file the judge typed to save the protocol to (a bare name in the data folder); None while none is typed
     or it names no place (`~nosuchuser/x`)."""
-    typed = _pasted(st.session_state.get("sheet_save_path"))
+    typed = pasted(st.session_state.get("sheet_save_path"))
     try:
         return _in_data_folder(Path(typed).expanduser()) if typed else None
     except RuntimeError:
@@ -720,7 +728,7 @@ def _save_protocol(sheet_id: str, saved: SavedSheet) -> None:
     """Write the protocol where the judge asked, never over the file the sheet started from; a file already there
     only when the judge ticked «Replace …», and only when it is itself a protocol (never a video or another file
     typed by a slip)."""
-    target = _pasted(st.session_state.get("sheet_save_path"))
+    target = pasted(st.session_state.get("sheet_save_path"))
     if not target:
         st.session_state["sheet_saved"] = ("error", i18n._("Give the path to save the protocol to first."))
         return
@@ -787,7 +795,7 @@ def _covers_every_vote(observations: str | None, protocol: str) -> bool:
 def _open_to_audit(sheet_id: str, protocol: str) -> None:
     """Open the saved protocol on the vote audit with the sheet's video, the seat map its draft used and the hands
     it read there: from the paper sheet to the audit without typing a path or analysing the video again."""
-    video = _pasted(st.session_state.get(box_key(sheet_id, "video"))) or None
+    video = pasted(st.session_state.get(box_key(sheet_id, "video"))) or None
     kept = book().draft(sheet_id)
     held = kept.draft if kept is not None and video and kept.draft.get("video") == video else {}
     try:

@@ -28,6 +28,7 @@ from review.game.profiles import PROFILES
 from stopframe_app import state, words
 from stopframe_app.decisions import md
 from stopframe_app.game import Game, GameSpec
+from stopframe_app.views.open_game import is_folder, pasted
 
 REPORT = "tournament.json"
 FOLDER = "tournament_folder"  # the open tournament's folder (plain session state)
@@ -56,8 +57,19 @@ def _remember(folder: str) -> None:
 def folder_of(typed: str) -> Path:
     """The tournament folder from what the judge typed: the folder the tournament's audit wrote, or its
     tournament.json."""
-    path = Path(typed.strip().strip('"')).expanduser()
+    path = Path(pasted(typed)).expanduser()
     return path.parent if path.name == REPORT else path
+
+
+def _not_a_run(folder: Path) -> str:
+    """Why `folder` is not a tournament's results, told by what is there (nothing, a file, another folder), and
+    which folder to give instead."""
+    where = words.t("Give the folder the tournament's audit wrote its results to (it holds {report}).", report=REPORT)
+    if is_folder(folder):
+        return words.t("Not opened: there is no {report} in {folder}.", report=REPORT, folder=folder) + " " + where
+    if folder.exists():
+        return words.t("Not opened: {folder} is a file, not a tournament's folder.", folder=folder) + " " + where
+    return words.t("Not opened: there is no folder {folder}.", folder=folder)
 
 
 def _open_folder(typed: str | None) -> None:
@@ -68,7 +80,7 @@ def _open_folder(typed: str | None) -> None:
         return
     folder = folder_of(typed or "")
     if not (folder / REPORT).is_file():
-        st.session_state[SAID] = words.t("Not opened: there is no {report} in {folder}.", report=REPORT, folder=folder)
+        st.session_state[SAID] = _not_a_run(folder)
         return
     try:
         load_tournament(folder / REPORT)
@@ -211,7 +223,7 @@ def _progress(folder: Path) -> None:
 def _chooser() -> None:
     with st.container(border=True):
         st.text_input(words.t("Tournament folder (where the tournament's audit wrote its results)"),
-                      key="tournament_path")
+                      key=state.kept("tournament_path"), on_change=state.keep, args=("tournament_path",))
         st.button(words.t("Open"), key="tournament_open", on_click=lambda: _open_folder(st.session_state.get("tournament_path")))
         recent = [p for p in recent_folders() if p != st.session_state.get(FOLDER)]
         if recent:

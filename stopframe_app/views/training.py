@@ -199,9 +199,12 @@ def progress(trainee: str) -> None:
                                    for k, v in latest.items()]), hide_index=True)  # 0,5 as the reader writes it
     chart = pd.DataFrame([{"attempt": i + 1, "when": time.strftime("%d.%m %H:%M", time.localtime(r["at"])),
                            "score": r["score"]} for i, r in enumerate(rows)])
+    # the score as the page's «Оценка» gives it, 50 %: the axis would write 0.5 with an English decimal point
     st.altair_chart(alt.Chart(chart).mark_line(point=True).encode(
-        x=alt.X("attempt:O", title=_("attempt")), y=alt.Y("score:Q", title=_("score"), scale=alt.Scale(domain=[0, 1])),
-        tooltip=[alt.Tooltip("when", title=_("when")), alt.Tooltip("score", title=_("score"))]), width="stretch")
+        x=alt.X("attempt:O", title=_("attempt")),
+        y=alt.Y("score:Q", title=_("score"), scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%")),
+        tooltip=[alt.Tooltip("when", title=_("when")), alt.Tooltip("score", title=_("score"), format=".0%")]),
+        width="stretch")
 
 
 def term_of(column: str) -> str:
@@ -226,9 +229,22 @@ def _take(sets: dict[str, QuizSet]) -> None:
         _summary(qs)
 
 
+def _missing(title: str) -> str | None:
+    """What the trainer has to fill before a set is saved, and where: the trainer's name is the sidebar's."""
+    if not state.judge_name():
+        return _("Enter your name first (in the sidebar, under «Your name»): a quiz set records its trainer.")
+    if not title.strip():
+        return _("Give the set a title first (the «Title of the set» box).")
+    return None
+
+
 def _save_set(candidates: dict[str, Question]) -> None:
     s = st.session_state
     chosen = [candidates[k] for k in s.get("trainer_pick") or () if k in candidates]
+    missing = _missing(str(s.get("trainer_title") or ""))
+    if missing:
+        flash("error", missing, "trainer_save")
+        return
     try:
         made = state.training().save_set(str(s.get("trainer_title") or ""), chosen, who=state.judge_name())
     except StopframeError as exc:

@@ -288,7 +288,7 @@ def test_a_drafted_round_says_which_number_is_the_candidate_and_what_its_line_is
         at.button(key="sheet_draft_run").click().run()
         ok(at)
     lines = [m.value.replace("\\", "") for m in at.markdown if "проголосовали" in m.value]
-    assert lines and lines[0].startswith("кандидатура 6: 6 голосов"), lines
+    assert lines and lines[0].startswith("кандидатура 6: 6 голосов · проголосовали места 1, 2, 4, 5, 7, 10 · "), lines
     # the box under the card is the line that enters the sheet, editable; «Исправьте строку …» read as an order
     # to correct something wrong in the draft
     line_box = at.text_input(key=f"sheet_draft_edit_{sheet_id}_round.1.1")
@@ -576,7 +576,8 @@ def test_a_drafted_count_the_videos_hands_do_not_make_says_so(data: Path) -> Non
     six = lines["кандидатура 6"]
     assert six.startswith("кандидатура 6: 5 голосов по бланку · ") and "руки на видео с этим счётом не сходятся" in six
     assert "проголосовали" not in six, six
-    assert lines["кандидатура 3"].startswith("кандидатура 3: 1 голос · проголосовали 3 · "), lines
+    # «1 голос · проголосовали 3» read as three voters: the one voter is said as a seat
+    assert lines["кандидатура 3"].startswith("кандидатура 3: 1 голос · проголосовало место 3 · "), lines
     assert lines["кандидатура 8"].startswith("кандидатура 8: 4 голоса по бланку · руки на видео"), lines
     votes[2]["x_video_voters"] = [1, 6, 9]  # a draft that kept the hands the video saw: they are named
     eight = cards()["кандидатура 8"]

@@ -104,7 +104,9 @@ def test_a_folder_without_a_report_is_one_sentence(data: Path, tmp_path: Path) -
     goto(at, "Tournament")
     at.text_input(key="tournament_path").set_value(str(tmp_path))
     at.button(key="tournament_open").click().run()
-    assert [shown(e.value) for e in at.error] == [f"Not opened: there is no tournament.json in {tmp_path}."]
+    assert [shown(e.value) for e in at.error] == [f"Not opened: there is no tournament.json in {tmp_path}. Give the "
+                                                  "folder the tournament's audit wrote its results to (it holds "
+                                                  "tournament.json)."]
     (tmp_path / "tournament.json").write_text('{"format": "stopframe-tournament/9"}', encoding="utf-8")
     at.button(key="tournament_open").click().run()
     [said] = [shown(e.value) for e in at.error]
