@@ -116,6 +116,7 @@ def sample_note(game: Game, page: str) -> None:
 
 def main() -> None:
     st.set_page_config(page_title="Stopframe", layout="wide")
+    state.welcome_back()
     state.apply_language()
     page_style()
     game: Game | None = None

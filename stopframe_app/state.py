@@ -277,11 +277,29 @@ def remember_language() -> None:
 
 
 def recall_language() -> None:
-    """The judge's name box's callback: a judge who chose a language before gets it back."""
+    """The judge's name box's callback: the name is kept for the next tab or reload, and a judge who chose a
+    language before gets it back."""
     judge = judge_name()
+    store().set_last_judge(judge)
     lang = store().judge_language(judge) if judge else None
     if lang:
         st.session_state[LANG] = lang
+
+
+def welcome_back() -> None:
+    """A new tab or a reload starts with the name last given here and that judge's language: a judge is not asked
+    to type their name again before each decision."""
+    if JUDGE in st.session_state:
+        return
+    try:
+        judge = store().last_judge()
+        lang = store().judge_language(judge) if judge else None
+    except StopframeError:  # a store that cannot be read is said where the decisions are made
+        return
+    if judge:
+        st.session_state[JUDGE] = judge
+        if lang and LANG not in st.session_state:
+            st.session_state[LANG] = lang
 
 
 def judge_name() -> str:

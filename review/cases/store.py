@@ -106,6 +106,7 @@ _REKEY_SQL = "UPDATE decisions SET finding_key=? WHERE game_id=? AND finding_key
 _SCHEMA_VERSION_SQL = "UPDATE meta SET value=? WHERE key='schema'"
 
 _LANGUAGE_KEY = "language:"  # meta rows "language:<judge's name>" -> ru | en
+_LAST_JUDGE_KEY = "last_judge"  # meta row: the name last given in the app on this computer
 
 
 class ConflictError(StopframeError):
@@ -347,6 +348,16 @@ class Store:
         with self.reading() as con:
             row = con.execute(_META_SQL, (_LANGUAGE_KEY + judge.strip(),)).fetchone()
         return row[0] if row and row[0] in LANGUAGES else None
+
+    def last_judge(self) -> str | None:
+        """The name last given in the app here (None: none yet): a reload or a new tab starts with it."""
+        with self.reading() as con:
+            row = con.execute(_META_SQL, (_LAST_JUDGE_KEY,)).fetchone()
+        return row[0] if row and row[0] else None
+
+    def set_last_judge(self, judge: str) -> None:
+        with self.transaction() as con:
+            con.execute(_SET_META_SQL, (_LAST_JUDGE_KEY, judge.strip()))
 
     def set_judge_language(self, judge: str, lang: str) -> None:
         """Remember the language `judge` reads the app in, so it opens in it next time they give their name."""

@@ -22,3 +22,19 @@ def test_the_sample_game_shows_the_way_to_the_paper_sheet_in_russian(monkeypatch
     at.button(key="sample_to_open").click().run()
     assert at.sidebar.radio(key="view").value == "Open a game"
 
+
+
+def test_a_reload_keeps_the_judges_name_and_language(data: Path) -> None:
+    """The name is recorded with each decision: a reload (a new session) must not leave it empty, or the judge
+    types it again before every confirmation; the language the judge chose comes back with it."""
+    from streamlit.testing.v1 import AppTest
+
+    app = str(Path(__file__).resolve().parents[2] / "app.py")
+    first = AppTest.from_file(app, default_timeout=60).run()
+    first.sidebar.text_input(key="judge").input("Мария Судейская").run()
+    first.sidebar.radio(key="lang").set_value("en").run()
+    renders(first)
+    again = AppTest.from_file(app, default_timeout=60).run()
+    renders(again)
+    assert again.sidebar.text_input(key="judge").value == "Мария Судейская"
+    assert again.session_state["lang"] == "en" and again.header[0].value == "Vote audit"
