@@ -45,6 +45,16 @@ def write_partial(folder: Path, keep_day1_times: bool = False, name: str = "part
     return path
 
 
+def observations_of(copy: Path) -> Path:
+    """The sample's saved hands as made from `copy`, a copy of its video with the same frames (`-c:v copy`) and
+    another sound track: what `stopframe observe` of that copy would save."""
+    data = json.loads(SAMPLE_OBSERVATIONS.read_text(encoding="utf-8"))
+    data = {**{k: v for k, v in data.items() if k != "x_video_fingerprint"}, "video": copy.name}
+    path = copy.with_suffix(".observations.json")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
 def ffmpeg(*args: object) -> None:
     subprocess.run(["ffmpeg", "-loglevel", "error", "-y", *map(str, args)], check=True)
 
@@ -89,7 +99,7 @@ def test_video_without_sound_proposes_only_the_hands_of_the_judges_timed_votes(f
     partial = write_partial(tmp_path, keep_day1_times=True)
     out = tmp_path / "draft.protocol.json"
     code, _, err = run_cli(capsys, "draft", silent, "--protocol", partial, "--seats", SEATS,
-                           "--observations", SAMPLE_OBSERVATIONS, "--out", out)
+                           "--observations", observations_of(silent), "--out", out)
     assert code == 0, err
     said = [line for line in err.splitlines() if "no sound" in line]
     assert len(said) == 1 and str(silent) in said[0]
@@ -106,7 +116,7 @@ def test_a_sound_track_without_the_judges_voice_is_said_once(fixture_ok, tmp_pat
            "-c:v", "copy", "-c:a", "aac", hushed)
     out = tmp_path / "draft.protocol.json"
     code, _, err = run_cli(capsys, "draft", hushed, "--protocol", write_partial(tmp_path), "--seats", SEATS,
-                           "--observations", SAMPLE_OBSERVATIONS, "--out", out)
+                           "--observations", observations_of(hushed), "--out", out)
     assert code == 0, err
     said = [line for line in err.splitlines() if "cannot be heard" in line]
     assert len(said) == 1 and str(hushed) in said[0]
@@ -358,3 +368,16 @@ def test_the_seats_a_video_of_later_days_can_show_are_those_still_at_the_table_a
     assert at_table_when_filmed(day2, rfm) == frozenset(range(1, 11)) - {6, 10}
     untimed = dict(data, events=[{k: v for k, v in e.items() if k != "cutoff"} for e in data["events"]])
     assert at_table_when_filmed(untimed, rfm) is None
+
+
+def test_observations_of_another_video_are_refused_before_the_sound_is_read(fixture_ok, tmp_path: Path,
+                                                                             capsys) -> None:
+    """The sample game's saved hands given with another video (day 1 cut out of it): a draft from them would
+    propose another game's voters; refused as the audit refuses them (exit 1, naming both videos)."""
+    clip = tmp_path / "day1.mp4"
+    ffmpeg("-i", VIDEO, "-t", 22, "-c", "copy", clip)
+    out = tmp_path / "draft.protocol.json"
+    code, _, err = run_cli(capsys, "draft", clip, "--protocol", write_partial(tmp_path), "--seats", SEATS,
+                           "--observations", SAMPLE_OBSERVATIONS, "--out", out)
+    assert code == 1 and "sample_game.mp4" in err and "day1.mp4" in err and "draft: reading" not in err
+    assert not out.exists()
