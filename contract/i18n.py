@@ -170,6 +170,8 @@ def number(value: float | int, digits: int = 2, *, fixed: bool = False, signed: 
     `digits` decimals without trailing zeros (exactly `digits` when `fixed`), no thousands separator;
     `signed` writes a plus too (points: +0,5 / -1)."""
     pattern = "0" if digits <= 0 else "0." + ("0" if fixed else "#") * digits
+    if round(value, max(digits, 0)) == 0:
+        value = 0  # never «-0,000»: a value that rounds to nothing has no sign
     if signed:
         pattern = f"+{pattern};-{pattern}"
     return format_decimal(value, format=pattern, locale=language())

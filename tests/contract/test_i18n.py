@@ -39,6 +39,8 @@ def test_numbers_and_dates_as_a_russian_reader_writes_them(ru):
     assert i18n.number(5.0) == "5"
     assert i18n.number(1234.5) == "1234,5"  # no thousands separator inside a protocol's numbers
     assert i18n.number(23.7, 2, fixed=True) == "23,70"
+    # a camera synced with itself: an offset that rounds to nothing has no sign («-0,000 с» reads as a mistake)
+    assert i18n.number(-0.0, 3, fixed=True) == "0,000" and i18n.number(-0.0004, 3, fixed=True, signed=True) == "+0,000"
     assert i18n.date(dt.date(2026, 12, 6)) == "6 декабря 2026\u202fг."  # CLDR keeps «г.» with the year (narrow no-break space)
     with i18n.using("en"):
         assert i18n.number(23.7) == "23.7"
