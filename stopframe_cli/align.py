@@ -23,7 +23,7 @@ from stopframe_cli.parsing import number
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "align",
-        help=_("propose the missing vote times (t, cutoff, announced) from the judge's voice"),
+        help=_("propose the missing vote times (the candidate's call, «Стоп», the count) from the judge's voice"),
         description=_("Find the judge's «Стоп»/«Спасибо», calls and counts on the audio track and fill the "
                       "protocol's missing vote times; each proposed time's score goes into x_cue_scores."),
     )
