@@ -74,8 +74,8 @@ def check_output(out: PathLike, inputs: Iterable[Input], *, what: str = "output"
                 raise UnreadableInput(_("{path}: the {what} would be written inside {source}, the folder it reads; choose a place outside it.",
                                         path=target, what=doc, source=source))
         elif (have is not None and _same(have, given)) or real == Path(os.path.realpath(source)):
-            raise UnreadableInput(_("{path}: Stopframe never overwrites {label}, and the {what} is {source}, an input of this command; "
-                                    "choose another file.", path=target, label=term("input", label), what=doc,
+            raise UnreadableInput(_("{path}: Stopframe never overwrites {label}, and the {what} is {source}, one of the files it is "
+                                    "working from; choose another file.", path=target, label=term("input", label), what=doc,
                                     source=source))
     return target
 

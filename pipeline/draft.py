@@ -215,12 +215,12 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
         if note:
             say(note)
     obs_json = read_observations(observations) if observations is not None else None
-    if observations is not None:  # refused before the audio is listened to, as the seat map is
+    heard = _cues(video_path, expected, say, listening_spans(proto.data, profile))  # a file that is no video: refused
+    if observations is not None:
         saved = observations_from_json(obs_json, observations)
         # of this video (its name, version and frame rate), as the audit asks; the votes they cover are what it drafts
         check_observations_fit(saved, obs_json, observations, proto.data, rounds=[], video_name=video_path.name,
                                video_file=video_path, video_clock=observer.video_clock(video_path))
-    heard = _cues(video_path, expected, say, listening_spans(proto.data, profile))
     nights = heard.nights
     cues = cues_to_look_at(proto.data, heard.cues, nights, profile)
     seat_map, found = (given, None) if given is not None else _found_seats(video_path, cues, say)

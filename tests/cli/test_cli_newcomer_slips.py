@@ -180,7 +180,7 @@ def test_out_naming_the_protocol_it_reads_is_refused_in_plain_russian(game, caps
     before = protocol.read_bytes()
     code, _, err = run_cli(capsys, "--lang", "ru", "validate", protocol, "--out", protocol)
     assert (code, err.strip()) == (2, f"stopframe: {protocol}: Stopframe никогда не перезаписывает читаемый протокол, "
-                                      f"а файл --out — это {protocol}, входной файл этой команды; выберите другой файл.")
+                                      f"а файл --out — это {protocol}, один из файлов, с которыми он работает; выберите другой файл.")
     assert protocol.read_bytes() == before
 
 
