@@ -182,6 +182,16 @@ def date(value: _dt.date) -> str:
     return format_date(value, format="long", locale=language())
 
 
+def moment(stamp: str) -> str:
+    """A file's ISO 8601 time in UTC (`2026-12-07T13:25:59Z`) as a reader writes it: «7 декабря 2026 г., 13:25 UTC»;
+    a text that is no such time is given as it is."""
+    try:
+        when = _dt.datetime.fromisoformat(stamp).astimezone(_dt.UTC)
+    except (TypeError, ValueError):
+        return str(stamp)
+    return f"{date(when.date())}, {when:%H:%M} UTC"
+
+
 def clause(ref: Any) -> str:
     """A rulebook clause: «п. 4.4.7» in Russian, "clause 4.4.7" in English; empty for none."""
     text = str(ref or "").strip()

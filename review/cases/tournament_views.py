@@ -14,7 +14,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from contract.i18n import _, language, ngettext, number, term
+from contract.i18n import _, language, moment, ngettext, number, term
 from review.audit.findings import FINDING_KINDS
 from review.cases.exports import neutralise
 from review.cases.tournament import BANDS, Tournament
@@ -113,7 +113,7 @@ def tournament_html(t: Tournament) -> str:
     given = _("not given")
     summary = _("{folder} · made {created} · {games}: {audited} audited now, {reused} audited earlier, {failed} failed · "
                 "{suggestions} (confidence at least {threshold}) of {findings} · code {code}", folder=t.folder or given,
-                created=t.created or given, games=ngettext("{n} game", "{n} games", totals["games"]), audited=totals["audited"],
+                created=moment(t.created) if t.created else given, games=ngettext("{n} game", "{n} games", totals["games"]), audited=totals["audited"],
                 reused=totals["reused"], failed=totals["failed"], threshold=number(t.threshold, 3),
                 suggestions=ngettext("{n} suggestion", "{n} suggestions", totals["suggestions"]),
                 findings=ngettext("{n} finding", "{n} findings", totals["findings"]), code=t.code_version or given)

@@ -42,6 +42,8 @@ def test_numbers_and_dates_as_a_russian_reader_writes_them(ru):
     # a camera synced with itself: an offset that rounds to nothing has no sign («-0,000 с» reads as a mistake)
     assert i18n.number(-0.0, 3, fixed=True) == "0,000" and i18n.number(-0.0004, 3, fixed=True, signed=True) == "+0,000"
     assert i18n.date(dt.date(2026, 12, 6)) == "6 декабря 2026\u202fг."  # CLDR keeps «г.» with the year (narrow no-break space)
+    assert i18n.moment("2026-12-07T13:25:59Z") == "7 декабря 2026\u202fг., 13:25 UTC"  # a report's «made», not ISO
+    assert i18n.moment("not a time") == "not a time"
     with i18n.using("en"):
         assert i18n.number(23.7) == "23.7"
         assert i18n.date(dt.date(2026, 12, 6)) == "December 6, 2026"
