@@ -171,3 +171,13 @@ def test_every_argument_of_every_command_is_explained_in_its_help():
     bare = [f"{name} {a.metavar or a.dest}" for name, parser in commands.items() for a in parser._actions
             if not a.help and not isinstance(a, argparse._HelpAction)]
     assert bare == []
+
+
+def test_the_findings_table_lines_up_in_russian(russian_system, capsys):
+    """A finding's Russian name runs longer than its English one: each column starts at one place on every line."""
+    game = Path(__file__).parents[2] / "sample_videos" / "game"
+    code, out, _ = run_cli(capsys, "audit", "--protocol", game / "sample_game.protocol.json", "--seats",
+                           game / "sample_game.seats.json", "--observations", game / "sample_game.observations.json")
+    rows = [line for line in out.splitlines() if line.startswith("  #")]
+    assert code == 0 and len(rows) > 3
+    assert len({row.index(" д1 г1 ") for row in rows}) == 1 and len({row.index(" rfm ") for row in rows}) == 1
