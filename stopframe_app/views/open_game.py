@@ -135,6 +135,16 @@ def as_uploaded(message: str, kept: str | Path, name: str) -> str:
     return message.replace(str(kept), name)
 
 
+def shown_path(path: str) -> str:
+    """A protocol's path as the judge knows it: an upload kept in the data folder (uploads/3e62…/name.json, a place
+    the judge never saw) by its name and that it was uploaded."""
+    try:
+        uploaded = Path(path).resolve().is_relative_to((data_dir() / "uploads").resolve())
+    except (OSError, ValueError):
+        uploaded = False
+    return _("{name} (uploaded)", name=Path(path).name) if uploaded else path
+
+
 def _open_recent(g: object, where: str) -> None:
     state.try_open(GameSpec(g.protocol_path, g.video_path, g.seats_path, None, g.profile), where)  # type: ignore[attr-defined]
 
@@ -179,7 +189,7 @@ def render(game: Game | None) -> None:
             cols = st.columns([4, 1])
             named = words.profile_label(g.profile) if g.profile in PROFILES else g.profile  # the rulebook, and its code
             profile = " · " + words.t("rules: {profile}", profile=named) if g.profile else ""
-            cols[0].markdown(f"**{md(g.title)}** — {md(g.protocol_path or '')}{profile}")
+            cols[0].markdown(f"**{md(g.title)}** — {md(shown_path(g.protocol_path or ''))}{profile}")
             cols[1].button(words.t("Open"), key=f"recent_{i}", disabled=not (g.protocol_path and _is_file(g.protocol_path)),
                            on_click=_open_recent, args=(g, f"recent_{i}"))
             _said(f"recent_{i}")

@@ -280,6 +280,20 @@ def test_upload_is_kept_in_the_data_folder(data: Path) -> None:
         save_upload("big.json", b" " * (21 * 1024 * 1024))
 
 
+def test_recent_games_name_an_upload_as_the_judge_chose_it(data: Path, game_folder: Path) -> None:
+    """An uploaded protocol is kept under the data folder's uploads/<hash>/: the list of recent games names it
+    by its own name, never by that place the judge never saw; a protocol opened from its folder keeps its path."""
+    from stopframe_app.views.open_game import save_upload
+
+    kept = save_upload("tour3.protocol.json", (game_folder / "app_game.protocol.json").read_bytes())
+    Store(data / "stopframe.sqlite").remember_game("uploaded-game", "Tour 3", protocol_path=str(kept), video_path=None,
+                                                  seats_path=None, profile=None)
+    at = goto(app(spec_of(game_folder)), "Open a game")
+    listed = " ".join(m.value for m in at.markdown)
+    assert "tour3.protocol.json (uploaded)" in shown(listed) and "uploads" not in listed
+    assert str(game_folder / "app_game.protocol.json") in shown(listed)
+
+
 def test_finding_keys_match_between_app_and_store() -> None:
     f = Finding.from_json({"kind": "late_vote", "day": 1, "round": 1, "candidate": 5, "seat": 9, "night": None})
     assert finding_key(f) == '["late_vote",1,1,5,9]'
