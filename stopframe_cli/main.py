@@ -54,7 +54,7 @@ _ERRNO = re.compile(r"\[Errno -?\d+\]\s*")
 _QUOTED_PATH = re.compile(r":\s*'([^']+)'(?=[.)]|$)")
 _DICT_REPR = re.compile(r"\{'[^{}]*\}")  # {'civ': True}: Python's way of showing a JSON object
 _LIST_REPR = re.compile(r"(?<![\w\]])\['[^\[\]]*\]")  # ['RED_WIN'] (a JSON path's [3] is kept)
-_QUOTED_NAME = re.compile(r"(?<![\w'])'([A-Za-z_]\w*)'(?![\w'])")  # 'winner' -> "winner"
+_QUOTED_NAME = re.compile(r"(?<![\w'])'([^'\s]{1,40})'(?![\w'])")  # 'winner' -> "winner", ',' -> ","
 
 
 def plain_words(message: str) -> str:

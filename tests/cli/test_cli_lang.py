@@ -181,3 +181,9 @@ def test_the_findings_table_lines_up_in_russian(russian_system, capsys):
     rows = [line for line in out.splitlines() if line.startswith("  #")]
     assert code == 0 and len(rows) > 3
     assert len({row.index(" д1 г1 ") for row in rows}) == 1 and len({row.index(" rfm ") for row in rows}) == 1
+
+
+def test_a_choice_refused_lists_the_choices_as_the_other_lists_do(russian_system, capsys, tmp_path):
+    """The CSV separators are quoted like every other list of choices, not in Python's quotes."""
+    code, _, err = run_cli(capsys, "tournament", tmp_path, "--out", tmp_path / "out", "--csv-sep", "abc")
+    assert code == 2 and err.strip().endswith('такого варианта нет: "abc" (можно: ",", ";").')
