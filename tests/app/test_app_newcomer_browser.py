@@ -134,8 +134,11 @@ def _to(page: Any, name: str, header: str) -> str:
 
 
 def _judge(page: Any, name: str) -> None:
+    """The judge's name in the sidebar; a tab opened after it was given here already holds it (the app keeps the
+    name last given on this computer), and then there is nothing to type."""
     box = page.locator('[data-testid="stSidebar"]').get_by_label("Your name (recorded with each decision)")
-    _act(page, lambda: (box.fill(name), box.press("Tab")))
+    if box.input_value() != name:
+        _act(page, lambda: (box.fill(name), box.press("Tab")))
 
 
 def _options(page: Any, label: str) -> list[str]:
