@@ -150,17 +150,19 @@ def _chosen_file(choice: str, typed: str, default: str = "") -> tuple[str, str] 
 
 def _start_panel(game: Game | None, open_now: bool) -> None:
     with st.expander(t("Start a sheet"), expanded=not open_now):
-        choice = st.radio(t("Start from"), STARTS, key=START, horizontal=True,
-                          format_func=lambda c: i18n.term("sheet_start", c))
+        choice = st.radio(t("Start from"), STARTS, key=state.kept(START, STARTS[0]), horizontal=True,
+                          format_func=lambda c: i18n.term("sheet_start", c), on_change=state.keep, args=(START,))
         if choice == "new":
             rules = st.selectbox(t("Rule profile"), list(PROFILES), key="sheet_new_rules", format_func=words.profile_label)
-            title = st.text_input(t("The game (as the sheet names it)"), key="sheet_new_title")
+            title = st.text_input(t("The game (as the sheet names it)"), key=state.kept("sheet_new_title"),
+                                  on_change=state.keep, args=("sheet_new_title",))
             if st.button(t("Start an empty sheet"), key="sheet_new_start"):
                 _start(new_protocol(rules), title.strip() or i18n._("New sheet"), "new")
                 st.rerun()
         elif choice == "protocol":
             given = game.spec.protocol if game is not None else ""
-            path = st.text_input(t("Protocol file (empty: the open game's)"), key="sheet_protocol_path",
+            path = st.text_input(t("Protocol file (empty: the open game's)"), key=state.kept("sheet_protocol_path"),
+                                 on_change=state.keep, args=("sheet_protocol_path",),
                                  placeholder=given)
             upload_hint()
             st.file_uploader(t("Or upload it"), type=["json"], key="sheet_upload_protocol")
@@ -172,7 +174,8 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
                 if _start_from_file(_read(lambda: load_protocol(chosen[0]).data, chosen), chosen, "protocol"):
                     st.rerun()
         elif choice in ("polemica", "mafiaratings"):
-            path = st.text_input(t("Game file (path)"), key="sheet_import_path")
+            path = st.text_input(t("Game file (path)"), key=state.kept("sheet_import_path"), on_change=state.keep,
+                                 args=("sheet_import_path",))
             upload_hint()
             st.file_uploader(t("Or upload it"), type=["json"], key=f"sheet_upload_{choice}")
             rules = st.selectbox(t("Rule profile"), list(PROFILES), key="sheet_import_rules",
@@ -563,7 +566,7 @@ def _draft_source(game: Game | None, sheet_id: str, sheet: Sheet, this: SavedShe
             str(saved.draft.get("video") or "") if saved is not None else \
             str(game.spec.video) if same and game is not None and game.spec.video else ""
     typed = pasted(st.session_state.get(key))
-    st.text_input(t("This game's video (path)"), key=key, placeholder="/home/judge/games/table1.mp4",
+    st.text_input(t("This game's video (path)"), key=key, placeholder=str(Path.home() / "table1.mp4"),  # a path as this computer writes one
                   on_change=_entered, args=(sheet_id, "video"))
     if not typed:
         st.caption(t("Give the path of this game's video to draft its votes from it."))
@@ -863,7 +866,8 @@ def _exports(game: Game | None, sheet_id: str, sheet: Sheet, saved: SavedSheet) 
         _pdf(sheet_id, page, name)
         for what, why in refused.items():
             st.info(t("{what} is not offered: {why}", what=i18n.term("sheet_export", what), why=why))
-        st.text_input(t("Save the protocol to (path)"), key="sheet_save_path",
+        st.text_input(t("Save the protocol to (path)"), key=state.kept("sheet_save_path"),
+                      on_change=state.keep, args=("sheet_save_path",),
                       placeholder=f"{name}.sheet.protocol.json",
                       help=t("A file name without a folder is saved in {folder}.", folder=data_dir() / "protocols"))
         there = _save_target()

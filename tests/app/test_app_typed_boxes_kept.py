@@ -43,3 +43,14 @@ def test_a_findings_reason_and_the_paths_typed_stay_across_pages(data: Path, mon
         goto(at, page)
         assert at.text_input(key=key).value == "/games/table 1", page
     assert not at.exception
+
+
+def test_the_protocol_pages_paths_stay_across_pages(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge types where the sheet's protocol comes from, looks at the vote audit, and comes back to it."""
+    at = goto(sample_game_in_russian(monkeypatch), "Protocol")
+    at.radio(key="sheet_start_from").set_value("protocol").run()
+    at.text_input(key="sheet_protocol_path").input("/games/стол 1.protocol.json").run()
+    goto(at, "Vote audit")
+    goto(at, "Protocol")
+    assert at.text_input(key="sheet_protocol_path").value == "/games/стол 1.protocol.json"
+    assert not at.exception
