@@ -13,6 +13,7 @@ finished protocol neither finds the seats nor reads the hands again.
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +90,23 @@ def run(args: argparse.Namespace) -> int:
         progress(_("draft: no night music and no time in the protocol tell the days apart, so the votes heard "
                    "were taken in the game's order; if the video begins on a later day, give that day's voting "
                    "phase its time on the video (\"t\") and draft again."))
+    progress(_("draft: once the sheet is checked, audit it: {command}", command=_audit_command(args)))
     return EXIT_OK
+
+
+def _audit_command(args: argparse.Namespace) -> str:
+    """The audit of the drafted protocol with the seat map and the hands the draft used, as a line to paste; where
+    the found map was not kept, it is found again first, into a file named after the draft."""
+    seats = args.seats or args.seats_out
+    hands = (args.observations or args.observations_out) if seats else None  # read with the map that goes with them
+    find = []
+    if not seats:
+        out = Path(args.out)
+        seats = str(out.with_name(out.name.removesuffix(".json").removesuffix(".protocol") + ".seats.json"))
+        find = ["stopframe", "seats", args.video, "--protocol", args.out, "--out", seats]
+    audit = ["stopframe", "audit", args.video, "--protocol", args.out, "--seats", seats,
+             *(["--observations", hands] if hands else [])]
+    return " && ".join(shlex.join(map(str, line)) for line in (find, audit) if line)
 
 
 def _check_kept(args: argparse.Namespace) -> None:

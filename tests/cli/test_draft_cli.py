@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,9 @@ def test_sample_game_votes_drafted_from_the_video(fixture_ok, tmp_path: Path, ca
                                 "--observations", SAMPLE_OBSERVATIONS, "--out", out)
     assert code == 0, err
     assert "13 vote(s) heard" in err and "written to" in err
+    # the next step, to paste: the audit of the draft with what the draft was given
+    assert shlex.join(map(str, ["stopframe", "audit", VIDEO, "--protocol", out, "--seats", SEATS, "--observations",
+                                SAMPLE_OBSERVATIONS])) in err
     draft = json.loads(out.read_text(encoding="utf-8"))
     assert validate(draft) == []
     drafted = [e for e in draft["events"] if e.get("type") in VOTE_TYPES]
@@ -202,6 +206,8 @@ def test_the_seat_map_found_and_the_hands_read_are_kept_for_the_audit(fixture_ok
                            "--seats-out", seats, "--observations-out", seen)
     assert code == 0, err
     assert str(seats) in err and str(seen) in err
+    assert shlex.join(map(str, ["stopframe", "audit", clip, "--protocol", out, "--seats", seats, "--observations",
+                                seen])) in err  # the line the judge pastes next
     reports = []
     for kept in (["--observations", seen], ["--model", "lite"]):  # the hands the draft read, or read again
         code, report, err = run_cli(capsys, "audit", clip, "--protocol", out, "--seats", seats, *kept, "--json")
@@ -381,3 +387,17 @@ def test_observations_of_another_video_are_refused(fixture_ok, tmp_path: Path,
                            "--observations", SAMPLE_OBSERVATIONS, "--out", out)
     assert code == 1 and "sample_game.mp4" in err and "day1.mp4" in err
     assert not out.exists()
+
+
+def test_the_next_step_finds_the_seats_first_where_the_found_map_was_not_kept(tmp_path: Path) -> None:
+    """Without --seats or --seats-out the map the draft found is gone: the line to paste finds it again first, and
+    leaves out the hands read with it (another map's zones would not fit them)."""
+    from argparse import Namespace
+
+    from stopframe_cli.draft import _audit_command
+
+    args = Namespace(video="игра 1.mp4", out="черновик.protocol.json", seats=None, seats_out=None,
+                     observations=None, observations_out="руки.json")
+    assert _audit_command(args) == ("stopframe seats 'игра 1.mp4' --protocol черновик.protocol.json --out "
+                                    "черновик.seats.json && stopframe audit 'игра 1.mp4' --protocol "
+                                    "черновик.protocol.json --seats черновик.seats.json")
