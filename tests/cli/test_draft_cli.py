@@ -398,6 +398,6 @@ def test_the_next_step_finds_the_seats_first_where_the_found_map_was_not_kept(tm
 
     args = Namespace(video="игра 1.mp4", out="черновик.protocol.json", seats=None, seats_out=None,
                      observations=None, observations_out="руки.json")
-    assert _audit_command(args) == ("stopframe seats 'игра 1.mp4' --protocol черновик.protocol.json --out "
-                                    "черновик.seats.json && stopframe audit 'игра 1.mp4' --protocol "
-                                    "черновик.protocol.json --seats черновик.seats.json")
+    assert _audit_command(args) == ("stopframe seats 'игра 1.mp4' --protocol 'черновик.protocol.json' --out "
+                                    "'черновик.seats.json' && stopframe audit 'игра 1.mp4' --protocol "
+                                    "'черновик.protocol.json' --seats 'черновик.seats.json'")
