@@ -154,9 +154,7 @@ def check_paths(args: argparse.Namespace) -> None:
             check_output_folder(out, folders)
         else:
             check_output(out, [*inputs, *folders], what="--" + name.replace("_", "-") + " file")
-            kind = WRITES.get((getattr(args, "command", None), name))
-            if kind is not None and getattr(args, "format", "protocol") in ("polemica", "mafiaratings"):
-                kind = (None, CLUB_FILES[args.format])  # `correct --format`: a club's file has no "format"
+            kind = _written_kind(args, name)
             if kind is not None:
                 writes_over_its_own(out, *kind)
 
@@ -170,6 +168,15 @@ def check_folders_above(out: str) -> None:
         if os.path.exists(above):
             raise UnreadableInput(_("{path}: cannot be written there: {file} is a file, not a folder; give a folder to write into.",
                                     path=out, file=above))
+
+
+def _written_kind(args: argparse.Namespace, name: str) -> tuple[str | None, str] | None:
+    """What the output `name` of this command holds (WRITES); `correct --format` writes a club's file, which has
+    no "format"."""
+    kind = WRITES.get((getattr(args, "command", None), name))
+    if kind is not None and getattr(args, "format", None) in CLUB_FILES:
+        return None, CLUB_FILES[args.format]
+    return kind
 
 
 def _remember_outputs(args: argparse.Namespace) -> None:
