@@ -156,33 +156,7 @@ def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
             lines.append(f"  {'':>10}{mark}" + _("by the protocol: {protocol}; by the video: {video}", protocol=by_protocol,
                                                   video=humanise(v.outcome.video)))
     lines += ["", _("Findings ({n}, most confident first)", n=len(report.findings))]
-    if not report.findings:
-        lines.append("  " + _("none"))
-    index_of = {id(f): i for i, f in enumerate(report.findings)}
-    listed = sure_first(report.findings, min_confidence)  # the app's list leaves out the same (review.audit.tally)
-    hidden = [f for f in report.findings if less_sure(f, min_confidence)]
-    kinds = {id(f): term("kind", f.kind) for f in listed}
-    whos = {id(f): about(f) for f in listed}
-    conses = {id(f): term("consequence", f.consequence.type) + (
-        f" {i18n.number(f.consequence.points, signed=True)}" if f.consequence.points is not None else "") for f in listed}
-    # the columns as wide as their longest words in this language (Russian names run longer than English ones)
-    kind_w, who_w, cons_w = (max((len(w) for w in words.values()), default=0) for words in (kinds, whos, conses))
-    for f in listed:
-        index = index_of[id(f)]
-        when = "-" if f.t is None else _("{seconds}s", seconds=f"{i18n.number(f.t, 2, fixed=True):>8}")
-        cons = conses[id(f)]
-        assumed = " " + _("[assumed: {what}]", what=", ".join(term("assumed_cli", a) for a in f.assumed_times)) if f.assumed_times else ""
-        seen = [c.id for c in f.cameras if c.evidence]  # a game filmed from several cameras: whose view it is
-        assumed += " " + _("[seen by camera {cameras}]", cameras=", ".join(seen)) if seen else ""
-        text = finding_said(f.to_json())  # in the reader's words, whole: a sentence cut off says less than a long line
-        moment = _("n{night}", night=f.night) if f.day is None and f.night is not None else _("d{day} r{round}", day=f.day, round=f.round)
-        lines.append(
-            f"  #{index:<3} {when} {kinds[id(f)]:<{kind_w}} {whos[id(f)]:<{who_w}} {moment:<5} {f.clause or '-':<16} {cons:<{cons_w}} "
-            f"{i18n.number(f.confidence, 2, fixed=True):>4}  {text}{assumed}"
-        )
-    if hidden:
-        lines.append("  " + _("and {n} less sure (confidence under {least}; --min-confidence 0 lists them)", n=len(hidden),
-                              least=i18n.number(min_confidence, 2, fixed=True)))
+    lines += _finding_lines(report, min_confidence)
     if "x_nights" in report.extra:
         lines += ["", _("Nights")]
         rows = report.extra["x_nights"] or []
@@ -213,6 +187,39 @@ def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
             lines.append(f"  {_('n{night}', night=r.get('night'))} {what:<19} {span} "
                          + _("protocol: {protocol}  video: {video}", protocol=protocol_words, video=video) + note)
     return "\n".join(lines)
+
+
+def _finding_lines(report: AuditReport, min_confidence: float) -> list[str]:
+    """The findings most confident first, one a line, the columns as wide as their longest words in this language
+    (Russian names run longer than English ones); those below `min_confidence` counted, not listed."""
+    lines: list[str] = []
+    if not report.findings:
+        lines.append("  " + _("none"))
+    index_of = {id(f): i for i, f in enumerate(report.findings)}
+    listed = sure_first(report.findings, min_confidence)  # the app's list leaves out the same (review.audit.tally)
+    hidden = [f for f in report.findings if less_sure(f, min_confidence)]
+    kinds = {id(f): term("kind", f.kind) for f in listed}
+    whos = {id(f): about(f) for f in listed}
+    conses = {id(f): term("consequence", f.consequence.type) + (
+        f" {i18n.number(f.consequence.points, signed=True)}" if f.consequence.points is not None else "") for f in listed}
+    kind_w, who_w, cons_w = (max((len(w) for w in words.values()), default=0) for words in (kinds, whos, conses))
+    for f in listed:
+        index = index_of[id(f)]
+        when = "-" if f.t is None else _("{seconds}s", seconds=f"{i18n.number(f.t, 2, fixed=True):>8}")
+        cons = conses[id(f)]
+        assumed = " " + _("[assumed: {what}]", what=", ".join(term("assumed_cli", a) for a in f.assumed_times)) if f.assumed_times else ""
+        seen = [c.id for c in f.cameras if c.evidence]  # a game filmed from several cameras: whose view it is
+        assumed += " " + _("[seen by camera {cameras}]", cameras=", ".join(seen)) if seen else ""
+        text = finding_said(f.to_json())  # in the reader's words, whole: a sentence cut off says less than a long line
+        moment = _("n{night}", night=f.night) if f.day is None and f.night is not None else _("d{day} r{round}", day=f.day, round=f.round)
+        lines.append(
+            f"  #{index:<3} {when} {kinds[id(f)]:<{kind_w}} {whos[id(f)]:<{who_w}} {moment:<5} {f.clause or '-':<16} {cons:<{cons_w}} "
+            f"{i18n.number(f.confidence, 2, fixed=True):>4}  {text}{assumed}"
+        )
+    if hidden:
+        lines.append("  " + _("and {n} less sure (confidence under {least}; --min-confidence 0 lists them)", n=len(hidden),
+                              least=i18n.number(min_confidence, 2, fixed=True)))
+    return lines
 
 
 def summary_table(rows: list[GameResult]) -> str:
