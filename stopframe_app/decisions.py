@@ -247,7 +247,7 @@ def finding_card(game: Game, f: Finding, decisions: dict[str, Decision], key: st
                          args=(frame, FRAMES_VIEW))
         reason_key = f"{key}_reason"
         default_reason = _("Seen on video at frame {frame}", frame=frame) if frame is not None else _("Seen on video")
-        right.text_input(words.t("reason"), key=state.kept(reason_key), on_change=state.keep, args=(reason_key,),
+        right.text_input(words.t("reason"), **state.kept_box(reason_key),
                          placeholder=_("{reason} (needed to reject or edit)", reason=default_reason))
         b1, b2, b3 = right.columns(3)
         b1.button(words.t("Confirm"), key=f"{key}_confirm", type="primary", on_click=_decide,

@@ -189,6 +189,11 @@ def keep(key: str) -> None:
     st.session_state[KEPT + key] = st.session_state[key]
 
 
+def kept_box(key: str, default: object = "") -> dict[str, Any]:
+    """A widget's key and callback for a box that keeps its words across pages (`kept`, `keep`)."""
+    return {"key": kept(key, default), "on_change": keep, "args": (key,)}
+
+
 def try_open(spec: GameSpec, where: str) -> bool:
     """Open a game only if it can be read: a protocol that cannot be read, or a named video, seat map or
     observations file that cannot be used, leaves the game open before as it was, and the reason is kept

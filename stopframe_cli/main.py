@@ -150,7 +150,7 @@ def check_paths(args: argparse.Namespace) -> None:
         if not isinstance(out, str):
             continue
         check_folders_above(out)
-        if getattr(args, "command", None) == "tournament" or getattr(args, "batch", None):
+        if _writes_a_folder(args):
             check_output_folder(out, folders)
         else:
             check_output(out, [*inputs, *folders], what="--" + name.replace("_", "-") + " file")
@@ -170,6 +170,11 @@ def check_folders_above(out: str) -> None:
                                     path=out, file=above))
 
 
+def _writes_a_folder(args: argparse.Namespace) -> bool:
+    """A tournament and `audit --batch` write into a folder of their own; the other commands write one file."""
+    return getattr(args, "command", None) == "tournament" or bool(getattr(args, "batch", None))
+
+
 def _written_kind(args: argparse.Namespace, name: str) -> tuple[str | None, str] | None:
     """What the output `name` of this command holds (WRITES); `correct --format` writes a club's file, which has
     no "format"."""
@@ -182,7 +187,7 @@ def _written_kind(args: argparse.Namespace, name: str) -> tuple[str | None, str]
 def _remember_outputs(args: argparse.Namespace) -> None:
     """Each output file the command wrote is recorded as Stopframe's (contract.written), so a re-run may replace
     it while it stays as written; a tournament's and a batch's folders keep their own files."""
-    if getattr(args, "command", None) == "tournament" or getattr(args, "batch", None):
+    if _writes_a_folder(args):
         return
     for name in OUTPUT_ARGS:
         out = getattr(args, name, None)

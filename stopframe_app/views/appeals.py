@@ -218,19 +218,16 @@ def _new_case(game: Game) -> None:
                  format_func=lambda c: f"{ground_name(c)} — {texts[c]}")
     st.session_state["appeal_ground"] = st.session_state[f"appeal_ground_{picked}"]
     left, right = st.columns(2)
-    left.text_input(words.t("Who appeals"), key=state.kept("appeal_who", ""), on_change=state.keep, args=("appeal_who",),
+    left.text_input(words.t("Who appeals"), **state.kept_box("appeal_who", ""),
                     placeholder=_("seat 4, or the player's name"))
-    right.selectbox(words.t("Appellant's seat"), [None, *range(1, 11)], key=state.kept("appeal_seat", None),
-                    on_change=state.keep, args=("appeal_seat",),
+    right.selectbox(words.t("Appellant's seat"), [None, *range(1, 11)], **state.kept_box("appeal_seat", None),
                     format_func=lambda s: "—" if s is None else f"{s} {game.players.get(s, '')}")
     claim = f"appeal_claim_{picked}"
-    st.text_area(words.t("What the appeal claims"), key=state.kept(claim, words.said(f) if f is not None else ""),
-                 on_change=state.keep, args=(claim,))
+    st.text_area(words.t("What the appeal claims"), **state.kept_box(claim, words.said(f) if f is not None else ""))
     st.session_state["appeal_claim"] = st.session_state[claim]
     when = game_day(game, datetime.now()).strftime(TIME_FORMAT)
-    left.text_input(words.t("Game ended at"), key=state.kept("appeal_ended", when), on_change=state.keep, args=("appeal_ended",))
-    right.text_input(words.t("Appeal filed at"), key=state.kept("appeal_filed", when), on_change=state.keep,
-                     args=("appeal_filed",))
+    left.text_input(words.t("Game ended at"), **state.kept_box("appeal_ended", when))
+    right.text_input(words.t("Appeal filed at"), **state.kept_box("appeal_filed", when))
     if game.profile_id == "rfm":
         try:
             ends = _parse_time(str(st.session_state["appeal_ended"]), _("Game ended at")) + 600

@@ -135,14 +135,18 @@ def as_uploaded(message: str, kept: str | Path, name: str) -> str:
     return message.replace(str(kept), name)
 
 
-def shown_path(path: str) -> str:
-    """A protocol's path as the judge knows it: an upload kept in the data folder (uploads/3e62…/name.json, a place
-    the judge never saw) by its name and that it was uploaded."""
+def is_upload(path: str | Path) -> bool:
+    """Whether `path` is an upload the app keeps in its data folder (uploads/3e62…/name.json)."""
     try:
-        uploaded = Path(path).resolve().is_relative_to((data_dir() / "uploads").resolve())
+        return Path(path).resolve().is_relative_to((data_dir() / "uploads").resolve())
     except (OSError, ValueError):
-        uploaded = False
-    return _("{name} (uploaded)", name=Path(path).name) if uploaded else path
+        return False
+
+
+def shown_path(path: str) -> str:
+    """A protocol's path as the judge knows it: an upload by its name and that it was uploaded, never the data
+    folder's place for it, which the judge never saw."""
+    return _("{name} (uploaded)", name=Path(path).name) if is_upload(path) else path
 
 
 def _open_recent(g: object, where: str) -> None:
@@ -165,14 +169,10 @@ def render(game: Game | None) -> None:
     _said("sample")
     with st.container(border=True):
         st.markdown(words.t("**By local path** (the video is read where it is; nothing is uploaded)"))
-        st.text_input(words.t("Protocol (*.protocol.json)"), key=state.kept("path_protocol"),
-                      on_change=state.keep, args=("path_protocol",))
-        st.text_input(words.t("Video (optional: else the video the protocol names)"), key=state.kept("path_video"),
-                      on_change=state.keep, args=("path_video",))
-        st.text_input(words.t("Seat map (optional: NAME.seats.json beside the protocol)"), key=state.kept("path_seats"),
-                      on_change=state.keep, args=("path_seats",))
-        st.text_input(words.t("Observations (optional: an earlier analysis)"), key=state.kept("path_observations"),
-                      on_change=state.keep, args=("path_observations",))
+        st.text_input(words.t("Protocol (*.protocol.json)"), **state.kept_box("path_protocol"))
+        st.text_input(words.t("Video (optional: else the video the protocol names)"), **state.kept_box("path_video"))
+        st.text_input(words.t("Seat map (optional: NAME.seats.json beside the protocol)"), **state.kept_box("path_seats"))
+        st.text_input(words.t("Observations (optional: an earlier analysis)"), **state.kept_box("path_observations"))
         st.button(words.t("Open"), key="open_paths", on_click=_open_paths)
         _said("paths")
     with st.container(border=True):

@@ -37,7 +37,7 @@ from review.game.protocol import load_protocol
 from review.game.timeline import label_words, vote_rounds, vote_windows
 from stopframe_app import state, words
 from stopframe_app.game import Game, GameSpec, own_name
-from stopframe_app.views.open_game import as_uploaded, is_folder, pasted, save_upload, upload_hint
+from stopframe_app.views.open_game import as_uploaded, is_folder, is_upload, pasted, save_upload, upload_hint
 from stopframe_app.words import md, t
 
 SHEET = "sheet_id"  # session: the sheet on the page
@@ -125,12 +125,8 @@ def _read(reader: Callable[[], dict], chosen: tuple[str, str]) -> dict:
     try:
         return reader()
     except StopframeError as exc:
-        raise StopframeError(as_uploaded(str(exc), chosen[0], chosen[1]) if _uploaded(chosen) else str(exc),
+        raise StopframeError(as_uploaded(str(exc), chosen[0], chosen[1]) if is_upload(chosen[0]) else str(exc),
                              exc.exit_code) from exc
-
-
-def _uploaded(chosen: tuple[str, str]) -> bool:
-    return Path(chosen[0]).is_relative_to(data_dir() / "uploads")
 
 
 def _chosen_file(choice: str, typed: str, default: str = "") -> tuple[str, str] | None:
@@ -150,19 +146,17 @@ def _chosen_file(choice: str, typed: str, default: str = "") -> tuple[str, str] 
 
 def _start_panel(game: Game | None, open_now: bool) -> None:
     with st.expander(t("Start a sheet"), expanded=not open_now):
-        choice = st.radio(t("Start from"), STARTS, key=state.kept(START, STARTS[0]), horizontal=True,
-                          format_func=lambda c: i18n.term("sheet_start", c), on_change=state.keep, args=(START,))
+        choice = st.radio(t("Start from"), STARTS, horizontal=True, format_func=lambda c: i18n.term("sheet_start", c),
+                          **state.kept_box(START, STARTS[0]))
         if choice == "new":
             rules = st.selectbox(t("Rule profile"), list(PROFILES), key="sheet_new_rules", format_func=words.profile_label)
-            title = st.text_input(t("The game (as the sheet names it)"), key=state.kept("sheet_new_title"),
-                                  on_change=state.keep, args=("sheet_new_title",))
+            title = st.text_input(t("The game (as the sheet names it)"), **state.kept_box("sheet_new_title"))
             if st.button(t("Start an empty sheet"), key="sheet_new_start"):
                 _start(new_protocol(rules), title.strip() or i18n._("New sheet"), "new")
                 st.rerun()
         elif choice == "protocol":
             given = game.spec.protocol if game is not None else ""
-            path = st.text_input(t("Protocol file (empty: the open game's)"), key=state.kept("sheet_protocol_path"),
-                                 on_change=state.keep, args=("sheet_protocol_path",),
+            path = st.text_input(t("Protocol file (empty: the open game's)"), **state.kept_box("sheet_protocol_path"),
                                  placeholder=given)
             upload_hint()
             st.file_uploader(t("Or upload it"), type=["json"], key="sheet_upload_protocol")
@@ -174,8 +168,7 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
                 if _start_from_file(_read(lambda: load_protocol(chosen[0]).data, chosen), chosen, "protocol"):
                     st.rerun()
         elif choice in ("polemica", "mafiaratings"):
-            path = st.text_input(t("Game file (path)"), key=state.kept("sheet_import_path"), on_change=state.keep,
-                                 args=("sheet_import_path",))
+            path = st.text_input(t("Game file (path)"), **state.kept_box("sheet_import_path"))
             upload_hint()
             st.file_uploader(t("Or upload it"), type=["json"], key=f"sheet_upload_{choice}")
             rules = st.selectbox(t("Rule profile"), list(PROFILES), key="sheet_import_rules",
@@ -798,7 +791,11 @@ def _covers_every_vote(observations: str | None, protocol: str) -> bool:
 def _open_to_audit(sheet_id: str, protocol: str) -> None:
     """Open the saved protocol on the vote audit with the sheet's video, the seat map its draft used and the hands
     it read there: from the paper sheet to the audit without typing a path or analysing the video again."""
-    video = pasted(st.session_state.get(box_key(sheet_id, "video"))) or None
+    typed = pasted(st.session_state.get(box_key(sheet_id, "video")))
+    try:
+        video = str(Path(typed).expanduser()) if typed else None  # as the draft kept it (_draft_source)
+    except RuntimeError:  # `~nosuchuser/…`: no draft was made from it
+        video = typed
     kept = book().draft(sheet_id)
     held = kept.draft if kept is not None and video and kept.draft.get("video") == video else {}
     try:
@@ -866,8 +863,7 @@ def _exports(game: Game | None, sheet_id: str, sheet: Sheet, saved: SavedSheet) 
         _pdf(sheet_id, page, name)
         for what, why in refused.items():
             st.info(t("{what} is not offered: {why}", what=i18n.term("sheet_export", what), why=why))
-        st.text_input(t("Save the protocol to (path)"), key=state.kept("sheet_save_path"),
-                      on_change=state.keep, args=("sheet_save_path",),
+        st.text_input(t("Save the protocol to (path)"), **state.kept_box("sheet_save_path"),
                       placeholder=f"{name}.sheet.protocol.json",
                       help=t("A file name without a folder is saved in {folder}.", folder=data_dir() / "protocols"))
         there = _save_target()

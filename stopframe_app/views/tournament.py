@@ -223,7 +223,7 @@ def _progress(folder: Path) -> None:
 def _chooser() -> None:
     with st.container(border=True):
         st.text_input(words.t("Tournament folder (where the tournament's audit wrote its results)"),
-                      key=state.kept("tournament_path"), on_change=state.keep, args=("tournament_path",))
+                      **state.kept_box("tournament_path"))
         st.button(words.t("Open"), key="tournament_open", on_click=lambda: _open_folder(st.session_state.get("tournament_path")))
         recent = [p for p in recent_folders() if p != st.session_state.get(FOLDER)]
         if recent:
