@@ -14,12 +14,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-
-def data_dir() -> Path:
-    """The data folder of the app and the command line: $STOPFRAME_DATA, else ~/.stopframe — never inside the
-    repository."""
-    env = os.environ.get("STOPFRAME_DATA")
-    return Path(env).expanduser() if env else Path.home() / ".stopframe"
+from contract.data_folder import data_dir
 
 
 def _record() -> sqlite3.Connection:

@@ -22,7 +22,7 @@ from contract.i18n import _
 from contract.jsonio import dumps, write_atomic
 from review.game.profiles import PROFILES
 from review.game.timeline import label_words
-from stopframe_cli.output import progress
+from stopframe_cli.output import beside, progress
 
 
 def register(subparsers: Any) -> None:
@@ -101,8 +101,7 @@ def _audit_command(args: argparse.Namespace) -> str:
     hands = (args.observations or args.observations_out) if seats else None  # read with the map that goes with them
     find = []
     if not seats:
-        out = Path(args.out)
-        seats = str(out.with_name(out.name.removesuffix(".json").removesuffix(".protocol") + ".seats.json"))
+        seats = str(beside(args.out, ".seats.json"))
         find = ["stopframe", "seats", args.video, "--protocol", args.out, "--out", seats]
     audit = ["stopframe", "audit", args.video, "--protocol", args.out, "--seats", seats,
              *(["--observations", hands] if hands else [])]

@@ -22,6 +22,7 @@ from contract.outputs import check_output, check_output_folder, regular_file, wh
 from contract.seats import load_seat_map
 from contract.written import remember
 from review.audit.inputs import check_seat_geometry
+from stopframe_cli.output import beside
 from stopframe_cli.parsing import Parser
 
 # Modules that add commands. Vision commands import cv2/mediapipe only when they run.
@@ -106,10 +107,8 @@ def command_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
               for item in getattr(args, "camera_observations", None) or () if "=" in item]
     protocol = getattr(args, "protocol", None)
     if isinstance(protocol, str):
-        base = Path(protocol)
-        stem = base.name.removesuffix(".json").removesuffix(".protocol")
-        found += [(str(base.with_name(stem + suffix)), label) for suffix, label in GAME_FILES.items()]
-        found += _named_by(base)
+        found += [(str(beside(protocol, suffix)), label) for suffix, label in GAME_FILES.items()]
+        found += _named_by(Path(protocol))
     return found
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from contract.i18n import _
@@ -30,3 +31,9 @@ def emit(args: argparse.Namespace, data: Any, table: Callable[[], str]) -> None:
 def progress(message: str) -> None:
     """Progress for long jobs goes to stderr so stdout stays clean JSON."""
     print(message, file=sys.stderr, flush=True)
+
+
+def beside(protocol: str | Path, suffix: str) -> Path:
+    """The game's file of `suffix` beside its protocol: NAME.protocol.json -> NAME.seats.json."""
+    base = Path(protocol)
+    return base.with_name(base.name.removesuffix(".json").removesuffix(".protocol") + suffix)

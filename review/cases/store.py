@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contract.data_folder import data_dir
 from contract.errors import StopframeError, UnreadableInput
 from contract.i18n import LANGUAGES, N_, _, term
 from contract.outputs import os_reason
-from contract.written import data_dir
 from review.audit.findings import Finding, finding_key
 
 STATUSES = ("confirmed", "rejected", "edited")
