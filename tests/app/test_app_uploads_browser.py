@@ -34,6 +34,12 @@ def _to(page: object, name: str, header: str) -> None:
     _wait_rendered(page, header)
 
 
+def _uploaded(page: object) -> None:
+    """Wait until the file chosen is uploaded (its name shown under the box and the run it started done): a click
+    before that finds no upload on a loaded machine."""
+    _wait_rendered(page, "notes.json")
+
+
 def test_an_upload_that_is_not_json_is_named_as_the_judge_chose_it(url: str, tmp_path: Path) -> None:
     playwright = pytest.importorskip("playwright.sync_api")
     notes = tmp_path / "notes.json"
@@ -48,6 +54,7 @@ def test_an_upload_that_is_not_json_is_named_as_the_judge_chose_it(url: str, tmp
             _wait_rendered(page, "Проверка голосований")
             _to(page, "Открыть игру", "Открыть загруженные файлы")
             page.locator("[data-testid='stFileUploader'] input[type=file]").first.set_input_files(str(notes))
+            _uploaded(page)
             page.get_by_role("button", name="Открыть загруженные файлы").click()
             _wait_rendered(page, "Не открыто")
             assert f"Не открыто: {said} Открытая ранее игра остаётся открытой." in _alerts(page)
@@ -57,6 +64,7 @@ def test_an_upload_that_is_not_json_is_named_as_the_judge_chose_it(url: str, tmp
             _wait_rendered(page, "Начать с этого протокола")
             page.locator("[data-testid='stMain'] [data-testid='stFileUploader'] input[type=file]").first.set_input_files(
                 str(notes))
+            _uploaded(page)
             page.get_by_role("button", name="Начать с этого протокола").click()
             _wait_rendered(page, "ожидалось значение")
             assert said in _alerts(page)
