@@ -67,9 +67,9 @@ def run_clip(stem: Path, group: dict[str, VisionOptions], folder: Path) -> str:
     with open_video(f"{stem}.mp4") as video:
         seat_map = load_seat_map(f"{stem}.seats.json").scaled_to(video.meta.width, video.meta.height)
         with SeatDetector(seat_map, options=first) as detector:
-            zones: dict[int, list] = {n: [] for n in detector.streams}
             stats = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
-            seen, _dark, end = watch_window(video, detector, 0.0, video.meta.duration, stats, zones=zones)
+            watch, end = watch_window(video, detector, 0.0, video.meta.duration, stats)
+            seen, zones = watch.seen, watch.zones
         fps = video.meta.fps
     for name, options in todo.items():
         hands = [HandInterval(n, r.on, r.off, r.pose, r.confidence, r.on_frame, r.off_frame).to_json()

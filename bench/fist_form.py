@@ -42,9 +42,9 @@ def sightings_of(stem: Path, folder: Path) -> Path:
     with open_video(f"{stem}.mp4") as video:
         seat_map = load_seat_map(f"{stem}.seats.json").scaled_to(video.meta.width, video.meta.height)
         with SeatDetector(seat_map) as detector:
-            zones: dict[int, list] = {n: [] for n in detector.streams}
             stats = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
-            seen, _dark, end = watch_window(video, detector, 0.0, video.meta.duration, stats, zones=zones)
+            watch, end = watch_window(video, detector, 0.0, video.meta.duration, stats)
+            seen, zones = watch.seen, watch.zones
     folder.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps((seen, zones, end)))
     return path

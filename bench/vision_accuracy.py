@@ -47,8 +47,8 @@ def sightings_of(video: Path, seat_map: SeatMap, model: str = "full") -> tuple[d
     with open_video(video) as v, SeatDetector(seat_map.scaled_to(v.meta.width, v.meta.height), model=model,
                                               options=DEFAULT) as det:
         stats = {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
-        zones: dict[int, list] = {n: [] for n in det.streams}
-        seen, _dark, end = watch_window(v, det, 0.0, v.meta.duration, stats, zones=zones)
+        watch, end = watch_window(v, det, 0.0, v.meta.duration, stats)
+        seen, zones = watch.seen, watch.zones
         return (seen, zones), end, v.meta.fps
 
 

@@ -36,6 +36,7 @@ COMMAND_MODULES = (
     "stopframe_cli.tournament",  # tournament
     "stopframe_cli.sync",  # sync
     "stopframe_cli.draft",  # draft (the votes drafted from the video)
+    "stopframe_cli.live",  # live (each vote counted while the game is played)
     "stopframe_cli.app",  # app (the judge's workspace, served by Streamlit)
 )
 

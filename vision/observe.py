@@ -33,7 +33,7 @@ from vision.intervals import (
 )
 from vision.options import DEFAULT, VisionOptions
 from vision.thumb import knows_footage
-from vision.video import VideoSource, open_video
+from vision.video import Picture, VideoSource, open_video
 from vision.workers import default_jobs, frame_done, in_worker_process, run_parallel, split
 from vision.zone_model import decode_runs, noise_sigma
 
@@ -107,15 +107,9 @@ def watch_spans(spans: list[tuple[float, float]], video_path: str, seat_map: Sea
         for k, (a, b) in enumerate(spans):
             if k:
                 detector.reset()
-            zones: dict[int, list] = {n: [] for n in detector.streams}
-            seen, dark, end = watch_window(video, detector, a, b, stats, step, zones)
-            for n, runs in window_runs(seen, zones, end, options, gap_frames, min_run_frames).items():
-                hands += [HandInterval(n, run.on, run.off, run.pose, run.confidence, run.on_frame, run.off_frame,
-                                       run.pose_share) for run in runs]
-            for n in detector.streams:
-                for run in runs_from_sightings(dark[n], *end, gap_frames, DARK_MIN_RUN):
-                    unseen.append(Unseen(seat=n, start=round(run.on, 4), end=round(run.off, 4),
-                                         why=N_("the seat's view is dark or covered")))
+            watch, end = watch_window(video, detector, a, b, stats, step)
+            hands += watch.hands(end, options, gap_frames, min_run_frames)
+            unseen += watch.unseen(end, gap_frames)
         stats.update({f"{k}_s": v for k, v in detector.seconds.items()})
         if detector.pose_check is not None:
             stats.update(second_looks=detector.pose_check.looks, second_look_s=detector.pose_check.seconds)
@@ -171,16 +165,60 @@ def settle_thumbs(seen: dict[int, list[Sighting]]) -> dict[int, list[Sighting]]:
     return {n: [settle(s) for s in sightings] for n, sightings in seen.items()}
 
 
+class WindowWatch:
+    """One window's sightings, gathered frame by frame as the detector looks: from a file (watch_window) or
+    from a camera while the game is played (pipeline.live), so both read a window the same way."""
+
+    def __init__(self, detector: SeatDetector, first: int, stats: dict | None = None) -> None:
+        self.detector, self.first = detector, first  # one sighting per frame and seat: seen[n][i - first] is frame i
+        self.seen: dict[int, list[Sighting]] = {n: [] for n in detector.streams}
+        self.dark: dict[int, list[Sighting]] = {n: [] for n in detector.streams}
+        self.zones: dict[int, list] = {n: [] for n in detector.streams}
+        self.stats = stats if stats is not None else {"frames": 0, "detector_runs": 0, "gated": 0, "decode_s": 0.0}
+
+    def look(self, frame: Picture) -> None:
+        """The detector's look at the next frame, and the frames it skipped in flight filled in once a hand came
+        or went."""
+        result = self.detector.process(frame.index, frame.t, frame)
+        self.stats["frames"] += 1
+        self.stats["detector_runs"] += result.ran
+        self.stats["gated"] += result.skipped
+        for n in self.detector.streams:
+            hand = result.hands.get(n)
+            self.seen[n].append(_sighting(frame.index, frame.t, hand, n in result.unread, n in result.looked,
+                                          n not in result.fresh))
+            self.dark[n].append(Sighting(frame.index, frame.t, n in result.dark, score=1.0))
+            self.zones[n].append(result.zones.get(n, _NO_CELLS))
+        for n, frames_back in result.pinned.items():
+            for i, t, hand, unread in frames_back:
+                if n in self.seen and self.first <= i < frame.index:
+                    self.seen[n][i - self.first] = _sighting(i, t, hand, unread, repeat=False)
+
+    def hands(self, end: tuple[int, float], options: VisionOptions = DEFAULT, gap_frames: int = GAP_FRAMES,
+              min_run_frames: int = MIN_RUN_FRAMES) -> list[HandInterval]:
+        """Every seat's hand intervals of the window up to `end`, the first frame after it (index, time): the
+        window's end, or a frame looked at already (the live table asks before the window is over)."""
+        upto = end[0] - self.first
+        seen = {n: s[:upto] for n, s in self.seen.items()}
+        zones = {n: z[:upto] for n, z in self.zones.items()}
+        return [HandInterval(n, run.on, run.off, run.pose, run.confidence, run.on_frame, run.off_frame, run.pose_share)
+                for n, runs in window_runs(seen, zones, end, options, gap_frames, min_run_frames).items()
+                for run in runs]
+
+    def unseen(self, end: tuple[int, float], gap_frames: int = GAP_FRAMES) -> list[Unseen]:
+        """The stretches of the window up to `end` where a seat's view was dark or covered."""
+        upto = end[0] - self.first
+        return [Unseen(seat=n, start=round(run.on, 4), end=round(run.off, 4), why=N_("the seat's view is dark or covered"))
+                for n in self.detector.streams
+                for run in runs_from_sightings(self.dark[n][:upto], *end, gap_frames, DARK_MIN_RUN)]
+
+
 def watch_window(video: VideoSource, detector: SeatDetector, a: float, b: float, stats: dict,
-                 on_frame: Callable[[], None] | None = None, zones: dict[int, list] | None = None,
-                 ) -> tuple[dict[int, list[Sighting]], dict[int, list[Sighting]], tuple[int, float]]:
-    """Run the detector over one window's frames: per seat, hand sightings and dark-view sightings,
-    plus the first frame after the window (index, time) for hands still present at its end. `zones`, where
-    given, gets every seat's zone cells per frame appended (one per sighting; empty where the view was dark)."""
-    seen: dict[int, list[Sighting]] = {n: [] for n in detector.streams}
-    dark: dict[int, list[Sighting]] = {n: [] for n in detector.streams}
+                 on_frame: Callable[[], None] | None = None) -> tuple[WindowWatch, tuple[int, float]]:
+    """Run the detector over one window's frames: the window's sightings, and the first frame after the window
+    (index, time) for hands still present at its end."""
     span = video.frames_in(a, b)
-    first, end_index = span.start, span.stop  # one sighting per frame and seat: seen[n][i - first] is frame i
+    watch = WindowWatch(detector, span.start, stats)
     frames = video.iter_pictures(a, b)  # converted to BGR only where a seat's detector runs (vision.video.Picture)
     while True:
         t0 = time.perf_counter()
@@ -188,23 +226,9 @@ def watch_window(video: VideoSource, detector: SeatDetector, a: float, b: float,
         stats["decode_s"] += time.perf_counter() - t0
         if frame is None:
             break
-        result = detector.process(frame.index, frame.t, frame)
-        stats["frames"] += 1
-        stats["detector_runs"] += result.ran
-        stats["gated"] += result.skipped
-        for n in detector.streams:
-            hand = result.hands.get(n)
-            seen[n].append(_sighting(frame.index, frame.t, hand, n in result.unread, n in result.looked,
-                                     n not in result.fresh))
-            dark[n].append(Sighting(frame.index, frame.t, n in result.dark, score=1.0))
-            if zones is not None:
-                zones[n].append(result.zones.get(n, _NO_CELLS))
-        for n, frames_back in result.pinned.items():  # frames skipped in flight, looked at once the hand came or went
-            for i, t, hand, unread in frames_back:
-                if n in seen and first <= i < frame.index:
-                    seen[n][i - first] = _sighting(i, t, hand, unread, repeat=False)
+        watch.look(frame)
         if on_frame is not None:
             on_frame()
     meta = video.meta
-    end_t = video.time_of(end_index) if end_index < meta.frame_count else meta.duration
-    return seen, dark, (end_index, end_t)
+    end_t = video.time_of(span.stop) if span.stop < meta.frame_count else meta.duration
+    return watch, (span.stop, end_t)

@@ -71,8 +71,13 @@ class VoteWindow:
     def label(self) -> str:
         """The vote as the audit report and the draft list it (`x_untimed_votes`, `x_draft_untimed`): a code of
         those files, kept in English whatever the reader's language."""
-        what = f"candidate {self.candidate}" if self.kind == "vote" else "lift " + ", ".join(map(str, self.candidates))
-        return f"day {self.day} round {self.round} {what}"
+        return vote_label(self.kind, self.day, self.round, self.candidate, self.candidates)
+
+
+def vote_label(kind: str, day: Any, round_: Any, candidate: Any, candidates: Sequence[Any]) -> str:
+    """A vote's label as the files keep it (English, whatever the reader's language)."""
+    what = f"candidate {candidate}" if kind == "vote" else "lift " + ", ".join(map(str, candidates))
+    return f"day {day} round {round_} {what}"
 
 
 _LABEL = re.compile(r"day (\d+) round (\d+) (?:candidate (\d+)|lift ([\d, ]+))")

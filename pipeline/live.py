@@ -1,0 +1,503 @@
+"""The live table: the hands of every vote counted while the game is played, before the judge announces the count.
+
+    table = LiveTable(protocol, seat_map, profile, fps=…)   # then: source.start(table.feed, table.source_ended)
+    table.name(candidate) · table.stop() · table.announce(count) · table.add(event) · table.state()
+
+Frames come from a live source (vision.live_source: a camera, or a file played at real speed) on its own thread;
+`feed` only queues them, so the recording never waits for vision. One vision thread looks at the frames of each
+voting round as the offline audit does (the round from its first candidate less the lead to its last count plus
+the tail, one detector over the whole stretch, vision.observe.WindowWatch) and, a moment after each «Стоп», asks
+the audit itself (review.audit.audit) about the round so far: so the counts shown at the table are the ones the
+audit of the recording gives afterwards. Between rounds the vision thread only keeps the last seconds of frames,
+since a round's stretch begins before its first candidate is named.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from contract.i18n import _, ngettext, term
+from contract.observations import Observations
+from contract.seats import SeatMap
+from pipeline.game import replay_game
+from review.audit.audit import audit
+from review.audit.findings import AuditReport
+from review.cases.exports import finding_said
+from review.game.engine import Replay
+from review.game.profiles import Profile
+from review.game.timeline import (
+    WINDOW_LEAD_S,
+    WINDOW_TAIL_S,
+    VoteRound,
+    label_words,
+    vote_label,
+    vote_rounds,
+    vote_windows,
+)
+
+HOLD_S = 0.25  # looked at past «Стоп» before the first count: a hand landing just after it is seen late
+REFRESH_S = 0.5  # the count is asked again this often (video seconds) until the round's stretch is over
+KEEP_S = WINDOW_LEAD_S + 1.5  # frames kept between rounds: a round's stretch begins before its first candidate
+SEAT_STATES = ("in_time", "late", "lifted", "early", "none", "unseen")
+VOTE_TYPES = ("vote", "lift_vote")
+
+
+@dataclass(frozen=True)
+class LiveVote:
+    """One candidate's vote as the table shows it: the judge's times and count, and what the video shows."""
+
+    event: int  # its index in the live protocol's events
+    label: str  # «день 1, голосование 1, кандидат 6», in the reader's words
+    t: float
+    cutoff: float | None  # None until «Стоп»
+    judge_count: int | None  # None until the judge announces it
+    video_count: int | None  # None until the video has been looked at past «Стоп»
+    seats: dict[int, str] = field(default_factory=dict)  # living seat -> one of SEAT_STATES
+    findings: tuple[str, ...] = ()  # the audit's sentences on this vote
+    final: bool = False  # the round's whole stretch has been looked at
+    shown_after_s: float | None = None  # wall seconds from «Стоп» to the first count
+    asked_t: float = 0.0  # the video time the audit was last asked at
+
+    @property
+    def matches(self) -> bool | None:
+        """Whether the judge's count is the video's (None while either is unknown)."""
+        if self.judge_count is None or self.video_count is None:
+            return None
+        return self.judge_count == self.video_count
+
+
+@dataclass(frozen=True)
+class LiveState:
+    """The table at one moment, for the page and the command line."""
+
+    votes: tuple[LiveVote, ...]
+    received_t: float  # the newest frame's time on the video's clock
+    watched_t: float  # the newest frame vision has looked at (in a round) or set aside (between rounds)
+    frames: int
+    ended: str | None  # why the source ended ("" for a file played to its end), None while it plays
+
+    @property
+    def behind_s(self) -> float:
+        return max(0.0, self.received_t - self.watched_t)
+
+
+@dataclass
+class _Round:
+    """The stretch of video being looked at for one voting round (or rounds whose stretches overlap)."""
+
+    start: float
+    first_event: int
+    watch: Any = None  # vision.observe.WindowWatch once the first frame is looked at
+    frames: list[tuple[int, float]] = field(default_factory=list)  # (index, time) of every frame looked at
+
+
+class LiveTable:
+    """The game as it is played: its protocol growing with the judge's cues, and each vote's hands."""
+
+    def __init__(self, protocol: dict[str, Any], seat_map: SeatMap, profile: Profile, *, fps: float,
+                 model: str = "full", on_change: Callable[[dict[str, Any]], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """`protocol`: what is known before the game (players, maybe nominations), copied; `seat_map` already on
+        the source's frame size; `on_change(protocol)` after every cue (the caller saves it: nothing is lost)."""
+        self.data = copy.deepcopy(protocol)
+        self.data.setdefault("events", [])
+        self.seat_map, self.profile, self.fps, self.model = seat_map, profile, fps, model
+        self.on_change, self.clock = on_change, clock
+        self._lock = threading.Condition()
+        self._incoming: deque[Any] = deque()
+        self._kept: deque[Any] = deque()
+        self._round: _Round | None = None
+        self._closing: list[tuple[_Round, float]] = []  # rounds over, to be finished at their stretch's end
+        self._votes: dict[int, LiveVote] = {}
+        self._stopped_at: dict[int, float] = {}  # vote event -> wall time of «Стоп»
+        self._received = (-1, 0.0)
+        self._watched_t = 0.0
+        self._ended: str | None = None
+        self._running = False
+        self._thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+
+    # ------------------------------------------------------------ the source's side
+    def feed(self, picture: Any) -> None:
+        """A decoded frame (vision.video.Picture) from the source's thread: queued, never waited on."""
+        with self._lock:
+            self._incoming.append(picture)
+            self._received = (picture.index, picture.t)
+            self._lock.notify_all()
+
+    def source_ended(self, reason: str | None) -> None:
+        """The source is over: None for a file played to its end, else why (a camera that stopped)."""
+        with self._lock:
+            self._ended = reason or ""
+            self._lock.notify_all()
+
+    # ------------------------------------------------------------ the judge's cues
+    def now(self) -> float:
+        """The newest frame's time: when the judge's cue was given, on the video's clock."""
+        with self._lock:
+            return self._received[1]
+
+    def name(self, candidate: int, t: float | None = None, *, day: int | None = None,
+             round_: int | None = None) -> int:
+        """The judge names a candidate for the vote; returns the vote's event index."""
+        with self._lock:
+            at = self._received[1] if t is None else t
+            day = day if day is not None else self._day()
+            round_ = round_ if round_ is not None else self._next_round(day, candidate)
+            self._voting_phase(day, at)
+            return self._add_vote({"type": "vote", "day": day, "round": round_, "candidate": candidate,
+                                   "t": round(at, 3)})
+
+    def name_lift(self, candidates: Sequence[int], t: float | None = None, *, day: int | None = None,
+                  round_: int | None = None) -> int:
+        """The judge puts the lift of several candidates to the vote."""
+        with self._lock:
+            at = self._received[1] if t is None else t
+            day = day if day is not None else self._day()
+            round_ = round_ if round_ is not None else 1 + max(
+                (e["round"] for e in self._day_votes(day)), default=0)
+            self._voting_phase(day, at)
+            return self._add_vote({"type": "lift_vote", "day": day, "round": round_,
+                                   "candidates": list(candidates), "t": round(at, 3)})
+
+    def stop(self, t: float | None = None) -> None:
+        """«Стоп» / «Спасибо»: the vote of the candidate named last is closed."""
+        with self._lock:
+            k = self._last_vote()
+            if k is None or "cutoff" in self.data["events"][k]:
+                raise ValueError(_("No candidate is being voted on: name the candidate first."))
+            at = self._received[1] if t is None else t
+            self.data["events"][k]["cutoff"] = round(max(at, self.data["events"][k]["t"]), 3)
+            self._stopped_at[k] = self.clock()
+            self._changed()
+
+    def announce(self, count: int, t: float | None = None) -> None:
+        """The judge announces the count of the vote closed last."""
+        with self._lock:
+            k = self._last_vote()
+            if k is None or "cutoff" not in self.data["events"][k]:
+                raise ValueError(_("Say «Stop» before the count is announced."))
+            ev = self.data["events"][k]
+            ev["count"] = int(count)
+            ev["announced"] = round(max(self._received[1] if t is None else t, ev["cutoff"]), 3)
+            self._votes[k] = _with(self._votes.get(k) or self._fresh(k), judge_count=int(count))
+            self._changed()
+
+    def add(self, event: dict[str, Any]) -> None:
+        """Any other entry of the protocol as the game goes (phases, nominations, eliminations, nights): it ends the
+        voting round under way, as the next round's first candidate does."""
+        with self._lock:
+            if event.get("type") in VOTE_TYPES:
+                raise ValueError("votes are named with name(), stop() and announce()")
+            self.data["events"].append(copy.deepcopy(event))
+            if event.get("type") != "nomination":
+                self._end_round()
+            self._changed()
+
+    # ------------------------------------------------------------ what the table shows
+    def state(self) -> LiveState:
+        with self._lock:
+            votes = tuple(self._votes.get(k) or self._fresh(k) for k in self._vote_events())
+            return LiveState(votes, self._received[1], self._watched_t, self._received[0] + 1, self._ended)
+
+    def protocol(self) -> dict[str, Any]:
+        """The live protocol as it stands (a copy)."""
+        with self._lock:
+            return copy.deepcopy(self.data)
+
+    # ------------------------------------------------------------ the vision thread
+    def start(self) -> None:
+        self._running = True
+        self._thread = threading.Thread(target=self._watch, name="stopframe-live-vision", daemon=True)
+        self._thread.start()
+
+    def close(self, timeout: float | None = None) -> None:
+        """Look at whatever frames are still queued, finish the last round and stop the vision thread."""
+        with self._lock:
+            self._end_round()
+            self._running = False
+            self._lock.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def caught_up(self) -> bool:
+        """Every frame received has been looked at or set aside (the bench and the tests wait for it)."""
+        with self._lock:
+            return not self._incoming and self._watched_t >= self._received[1]
+
+    def _watch(self) -> None:
+        from vision.detect import SeatDetector
+
+        try:
+            with SeatDetector(self.seat_map, model=self.model) as detector:
+                while True:
+                    with self._lock:
+                        while self._running and not self._incoming:
+                            self._lock.wait(0.2)
+                        if not self._incoming:
+                            break
+                        picture = self._incoming.popleft()
+                    self._look(detector, picture)
+                with self._lock:
+                    closing, self._closing = self._closing, []
+                for rnd, end in closing:
+                    self._finish(rnd, end)
+        except BaseException as exc:  # noqa: BLE001 - kept for the caller: the page and the command line say it
+            self.error = exc
+
+    def _look(self, detector: Any, picture: Any) -> None:
+        """One frame: to the round under way, or to a round over whose stretch still runs (its last count and the
+        tail); a round whose stretch is over is finished first."""
+        from vision.observe import WindowWatch
+
+        with self._lock:
+            done = [c for c in self._closing if picture.t >= c[1]]
+            self._closing = [c for c in self._closing if picture.t < c[1]]
+            rounds = [c[0] for c in self._closing] + ([self._round] if self._round is not None else [])
+        for rnd, end in done:
+            self._finish(rnd, end)
+        for rnd in rounds:
+            if rnd.watch is None:  # a round just began: its stretch starts among the kept frames
+                detector.reset()
+                earlier = [p for p in self._kept if p.t >= rnd.start]
+                rnd.watch = WindowWatch(detector, earlier[0].index if earlier else picture.index)
+                for kept in earlier:
+                    self._look_in(rnd, kept)
+            self._look_in(rnd, picture)
+            self._ask(rnd)
+        self._kept.append(picture)
+        while self._kept and self._kept[0].t < picture.t - KEEP_S:
+            self._kept.popleft()
+        with self._lock:
+            self._watched_t = picture.t
+
+    @staticmethod
+    def _look_in(rnd: _Round, picture: Any) -> None:
+        rnd.watch.look(picture)
+        rnd.frames.append((picture.index, picture.t))
+
+    # ------------------------------------------------------------ asking the audit
+    def _ask(self, rnd: _Round) -> None:
+        """After «Стоп» (and HOLD_S), and every REFRESH_S of video after, the round's counts so far."""
+        seen_t = rnd.frames[-1][1]
+        with self._lock:
+            due = [k for k in self._vote_events(rnd.first_event) if "cutoff" in self.data["events"][k]
+                   and seen_t >= self.data["events"][k]["cutoff"] + HOLD_S
+                   and (k not in self._votes or self._votes[k].video_count is None
+                        or seen_t >= self._votes[k].asked_t + REFRESH_S)]
+            if not due:
+                return
+            data = self._asked_data(rnd, seen_t)
+        self._report(rnd, data, seen_t, final=False)
+
+    def _finish(self, rnd: _Round, end: float) -> None:
+        """The round's stretch is over: its counts from exactly the frames the offline audit looks at."""
+        if rnd.watch is None:
+            return
+        with self._lock:
+            data = self._asked_data(rnd, end)
+        self._report(rnd, data, end, final=True)
+
+    def _asked_data(self, rnd: _Round, seen_t: float) -> dict[str, Any]:
+        """The protocol up to the round's last closed vote; a vote not yet announced is taken as announced now."""
+        closed = [k for k in self._vote_events(rnd.first_event) if "cutoff" in self.data["events"][k]]
+        data = copy.deepcopy({**self.data, "events": self.data["events"][:closed[-1] + 1] if closed else []})
+        for k in closed:
+            ev = data["events"][k]
+            if "announced" not in ev:
+                ev["announced"] = round(max(ev["cutoff"], min(seen_t, ev["cutoff"] + 1.0)), 3)
+        data["events"] = [e for i, e in enumerate(data["events"]) if e.get("type") not in VOTE_TYPES
+                          or i in closed or i < rnd.first_event]
+        return data
+
+    def _report(self, rnd: _Round, data: dict[str, Any], seen_t: float, *, final: bool) -> None:
+        from vision.hands import unusable_seats
+
+        upto = [(i, t) for i, t in rnd.frames if t < seen_t] or rnd.frames[:1]
+        end = (upto[-1][0] + 1, upto[-1][1] + 1.0 / self.fps)
+        hands = [h for h in rnd.watch.hands(end) if h.on < seen_t]
+        blocked = [{"seat": n, "start": rnd.start, "end": end[1], "why": why}
+                   for n, why in sorted(unusable_seats(self.seat_map).items())]
+        seen = Observations(hands, self.fps, blocked + rnd.watch.unseen(end), None,
+                            [(max(0.0, rnd.start), end[1])])
+        rounds = [r for r in vote_rounds(vote_windows(data)) if r.windows[0].event_index >= rnd.first_event]
+        if not rounds:
+            return
+        game = replay_game(data, self.profile)
+        report = audit(data, seen, profile=self.profile, visible_seats=set(self.seat_map.seats), game=game,
+                       rounds=rounds)
+        with self._lock:
+            for r in rounds:
+                for vote in _votes_of(report, r, self.data["events"], game):
+                    old = self._votes.get(vote.event)
+                    shown = old.shown_after_s if old is not None and old.shown_after_s is not None else (
+                        self.clock() - self._stopped_at[vote.event] if vote.event in self._stopped_at else None)
+                    judge = self.data["events"][vote.event].get("count")
+                    self._votes[vote.event] = _with(vote, final=final, shown_after_s=shown,
+                                                    judge_count=judge if isinstance(judge, int) else None,
+                                                    asked_t=seen_t)
+
+    # ------------------------------------------------------------ the protocol's bookkeeping (under the lock)
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change(copy.deepcopy(self.data))
+
+    def _vote_events(self, first: int = 0) -> list[int]:
+        return [i for i, e in enumerate(self.data["events"]) if i >= first and e.get("type") in VOTE_TYPES]
+
+    def _last_vote(self) -> int | None:
+        votes = self._vote_events()
+        return votes[-1] if votes else None
+
+    def _day(self) -> int:
+        days = [e.get("number") for e in self.data["events"] if e.get("type") == "phase" and e.get("phase") == "day"]
+        days += [e.get("day") for e in self.data["events"] if e.get("type") in (*VOTE_TYPES, "nomination")]
+        return max((d for d in days if isinstance(d, int)), default=1)
+
+    def _day_votes(self, day: int) -> list[dict[str, Any]]:
+        return [e for e in self.data["events"] if e.get("type") in VOTE_TYPES and e.get("day") == day]
+
+    def _next_round(self, day: int, candidate: int) -> int:
+        """The round the candidate is named in: a candidate voted on already in this round begins the next."""
+        votes = self._day_votes(day)
+        if not votes:
+            return 1
+        last = votes[-1]["round"]
+        named = [e.get("candidate") for e in votes if e["round"] == last]
+        return last + 1 if candidate in named or votes[-1]["type"] == "lift_vote" else last
+
+    def _voting_phase(self, day: int, at: float) -> None:
+        if not any(e.get("type") == "phase" and e.get("phase") == "voting" and e.get("number") == day
+                   for e in self.data["events"]):
+            self.data["events"].append({"type": "phase", "phase": "voting", "number": day, "t": round(at, 3)})
+
+    def _add_vote(self, event: dict[str, Any]) -> int:
+        votes = self._vote_events()
+        last = self.data["events"][votes[-1]] if votes else None
+        if last is not None and (last["day"], last["round"]) != (event["day"], event["round"]):
+            self._end_round()
+        self.data["events"].append(event)
+        k = len(self.data["events"]) - 1
+        start = event["t"] - WINDOW_LEAD_S
+        if self._round is None and self._closing and self._closing[-1][1] >= start:
+            self._round = self._closing.pop()[0]  # the stretches overlap: one stretch, as the audit merges them
+        elif self._round is None:
+            self._round = _Round(start, k)
+        self._changed()
+        return k
+
+    def _end_round(self) -> None:
+        """The voting round under way is over: finished once vision has looked at its stretch (to its last count
+        and the tail); a round named before that stretch is over joins it, as the audit's stretches merge."""
+        rnd = self._round
+        if rnd is None:
+            return
+        votes = [self.data["events"][k] for k in self._vote_events(rnd.first_event)]
+        last = max((e.get("announced", e.get("cutoff", e["t"])) for e in votes), default=rnd.start)
+        self._closing.append((rnd, last + WINDOW_TAIL_S))
+        self._round = None
+        self._lock.notify_all()
+
+    def _fresh(self, k: int) -> LiveVote:
+        ev = self.data["events"][k]
+        return LiveVote(k, vote_words(ev), ev["t"], ev.get("cutoff"), ev.get("count"), None)
+
+
+def vote_words(ev: dict[str, Any]) -> str:
+    """A vote event in the reader's words."""
+    kind = "vote" if ev.get("type") == "vote" else "lift"
+    return label_words(vote_label(kind, ev.get("day"), ev.get("round"), ev.get("candidate"), ev.get("candidates") or ()))
+
+
+def _with(vote: LiveVote, **changes: Any) -> LiveVote:
+    return dataclasses.replace(vote, **changes)
+
+
+def _votes_of(report: AuditReport, rnd: VoteRound, events: list[dict[str, Any]], game: Replay) -> list[LiveVote]:
+    """The round's votes as the table shows them, from the audit's report (its events are the live protocol's)."""
+    out = []
+    for w in rnd.windows:
+        row = next((v for v in report.votes if v.extra.get("x_event") == w.event_index), None)
+        if row is None or row.video_voters is None:
+            continue
+        context = game.vote_contexts.get(w.event_index)
+        states = {seat: "none" for seat in (context.living if context is not None else ())}
+        for seat in row.extra.get("x_cannot_see") or ():
+            states[seat] = "unseen"
+        for seat in row.extra.get("x_late_seats") or ():
+            states[seat] = "late"
+        mine = [f for f in report.findings if f.day == w.day and f.round == w.round
+                and (f.candidate == w.candidate or w.kind == "lift")]
+        for f in mine:
+            if f.kind in ("lifted_early", "early_hand") and f.seat is not None:
+                states[f.seat] = "lifted" if f.kind == "lifted_early" else "early"
+        for seat in row.video_voters:
+            states[seat] = "in_time" if states.get(seat) != "lifted" else "lifted"
+        ev = events[w.event_index]
+        out.append(LiveVote(w.event_index, vote_words(ev), w.t or 0.0, w.cutoff, None, len(row.video_voters),
+                            dict(sorted(states.items())), tuple(finding_said(f.to_json()) for f in mine)))
+    return out
+
+
+def seat_state_words(state: str) -> str:
+    """A seat's hand for the candidate, in the reader's words."""
+    return term("live_hand", state)
+
+
+def count_line(vote: LiveVote) -> str:
+    """One line for the command line: the vote, the video's count and voters, the judge's count."""
+    voters = [s for s, st in vote.seats.items() if st == "in_time"]
+    parts = [_("{vote}: video {count}", vote=vote.label, count=vote.video_count)]
+    parts.append(ngettext("seat {seats}", "seats {seats}", len(voters), seats=", ".join(map(str, voters)))
+                 if voters else _("no hand in time"))
+    for state in ("late", "lifted", "early", "unseen"):
+        seats = [s for s, st in vote.seats.items() if st == state]
+        if seats:
+            parts.append(f"{seat_state_words(state)}: {', '.join(map(str, seats))}")
+    if vote.judge_count is not None:
+        parts.append(_("judge {count}", count=vote.judge_count) + (" ✓" if vote.matches else " ✗"))
+    return " · ".join(parts)
+
+
+class ProtocolCues:
+    """A filmed game's protocol given back as the judge's cues at their times: a game replayed at the table
+    (`stopframe live` on a recorded game, the bench and the tests). Each entry comes at its own time; one without
+    a time comes with the entry before it."""
+
+    def __init__(self, protocol: dict[str, Any]) -> None:
+        self.cues: deque[tuple[float, Callable[[LiveTable], None]]] = deque()
+        at = 0.0
+        for ev in protocol.get("events") or ():
+            for t, cue in _cues_of(ev):
+                at = max(at, t if t is not None else at)
+                self.cues.append((at, cue))
+
+    def until(self, table: LiveTable, t: float) -> None:
+        """Give the table every cue due by video time `t`."""
+        while self.cues and self.cues[0][0] <= t + 1e-6:
+            self.cues.popleft()[1](table)
+
+
+def _cues_of(ev: dict[str, Any]) -> list[tuple[float | None, Callable[[LiveTable], None]]]:
+    kind, t = ev.get("type"), ev.get("t")
+    if kind not in VOTE_TYPES or not isinstance(t, (int, float)):
+        return [(t if isinstance(t, (int, float)) else None, lambda table: table.add(ev))]
+    day, rnd = ev.get("day"), ev.get("round")
+    if kind == "vote":
+        cues: list[tuple[float | None, Callable[[LiveTable], None]]] = [
+            (t, lambda table: table.name(ev["candidate"], t, day=day, round_=rnd) and None)]
+    else:
+        cues = [(t, lambda table: table.name_lift(ev["candidates"], t, day=day, round_=rnd) and None)]
+    cutoff, announced = ev.get("cutoff"), ev.get("announced")
+    if isinstance(cutoff, (int, float)):
+        cues.append((cutoff, lambda table: table.stop(cutoff)))
+        if isinstance(announced, (int, float)) and isinstance(ev.get("count"), int):
+            cues.append((announced, lambda table: table.announce(ev["count"], announced)))
+    return cues

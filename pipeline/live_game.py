@@ -1,0 +1,119 @@
+"""A game played live, as one thing the page and the command line hold: the source recording itself into the game's
+folder, the table counting each vote (pipeline.live), and the protocol saved at every cue.
+
+    game = LiveGame.begin(source, protocol=…, seats=…, folder=…)   # folder: new or empty
+    game.table.name(6) · game.table.stop() · game.table.announce(5) · game.state()
+    finished = game.finish()   # the joined recording, its protocol and seat map, ready for the review pages
+
+The folder holds the recording's segments (`recording/`), NAME.protocol.json (rewritten at every cue: a crash
+loses no cue), NAME.seats.json (the seat map the game was counted with) and, once finished, NAME.mp4. The protocol
+names NAME.mp4 as its video from the start, so the finished folder opens as any other game, every time on the
+recording's clock.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from contract.errors import UnreadableInput
+from contract.i18n import _
+from contract.jsonio import dumps, write_atomic
+from contract.seats import load_seat_map
+from pipeline.live import LiveState, LiveTable, ProtocolCues
+from review.game.profiles import Profile, get_profile
+
+RECORDING = "recording"
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A live game's files once it is over: what `stopframe audit` and the review pages open."""
+
+    video: Path
+    protocol: Path
+    seats: Path
+
+
+def game_files(folder: Path, name: str) -> Finished:
+    return Finished(folder / f"{name}.mp4", folder / f"{name}.protocol.json", folder / f"{name}.seats.json")
+
+
+def live_protocol(protocol: dict[str, Any], name: str, *, replay: bool) -> dict[str, Any]:
+    """The protocol the table starts from: the given one without its votes' times (`replay`: without any event,
+    its events coming back as cues), naming the recording as its video."""
+    base = {k: v for k, v in protocol.items() if k not in ("events", "videos")}
+    base["video"] = {"path": f"{name}.mp4", "offset_s": 0.0}
+    base["events"] = [] if replay else list(protocol.get("events") or ())
+    return base
+
+
+def replayable(protocol: dict[str, Any]) -> bool:
+    """Whether the protocol holds a filmed game's timed votes, to be given back as the judge's cues."""
+    return any(e.get("type") in ("vote", "lift_vote") and isinstance(e.get("cutoff"), (int, float))
+               for e in protocol.get("events") or () if isinstance(e, dict))
+
+
+class LiveGame:
+    """The source, the table and the folder of one game played live."""
+
+    def __init__(self, source: Any, table: LiveTable, files: Finished, folder: Path,
+                 cues: ProtocolCues | None) -> None:
+        self.source, self.table, self.files, self.folder, self.cues = source, table, files, folder, cues
+        self.finished: Finished | None = None
+
+    @classmethod
+    def begin(cls, source: str, *, protocol: dict[str, Any], seats: str | Path, folder: Path, name: str,
+              rules: str | None = None, model: str = "full", speed: float | None = 1.0) -> LiveGame:
+        """Open the source, start recording into `folder` (new or empty) and counting. A protocol with a filmed
+        game's timed votes is replayed: its entries come back as the judge's cues at their times."""
+        from vision.live_source import LiveSource
+
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            raise UnreadableInput(_("{folder}: a live game is recorded into a new or empty folder, and this one holds "
+                                    "files already; give another folder.", folder=folder))
+        folder.mkdir(parents=True, exist_ok=True)
+        profile: Profile = get_profile(rules or str(protocol.get("rules") or ""))
+        replay = replayable(protocol)
+        files = game_files(folder, name)
+        live = LiveSource(source, folder / RECORDING, speed=speed)
+        try:
+            meta = live.meta
+            seat_map = load_seat_map(seats).scaled_to(meta.width, meta.height, source)
+            shutil.copyfile(seats, files.seats)
+            start = live_protocol(protocol, name, replay=replay)
+            write_atomic(files.protocol, dumps(start))
+            table = LiveTable(start, seat_map, profile, fps=meta.fps, model=model,
+                              on_change=lambda data: write_atomic(files.protocol, dumps(data)))
+        except BaseException:
+            live.close()
+            raise
+        game = cls(live, table, files, folder, ProtocolCues(protocol) if replay else None)
+        table.start()
+        live.start(game._frame, table.source_ended)
+        return game
+
+    def _frame(self, picture: Any) -> None:
+        if self.cues is not None:
+            self.cues.until(self.table, picture.t)
+        self.table.feed(picture)
+
+    def state(self) -> LiveState:
+        if self.table.error is not None:
+            raise UnreadableInput(_("The live count stopped: {why}", why=self.table.error))
+        return self.table.state()
+
+    def finish(self) -> Finished:
+        """The game is over: the source closed, the last round counted, the recording joined into NAME.mp4."""
+        from vision.live_source import join_recording
+
+        if self.finished is not None:
+            return self.finished
+        self.source.close()
+        self.table.close()
+        join_recording(self.folder / RECORDING, self.files.video)
+        write_atomic(self.files.protocol, dumps(self.table.protocol()))
+        self.finished = self.files
+        return self.files

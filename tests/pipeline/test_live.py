@@ -1,0 +1,118 @@
+"""The live table: the counts a judge sees a moment after «Стоп» are the audit's counts of the same video, and the
+protocol fills in with every cue as the game goes."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from contract.seats import load_seat_map
+from pipeline.audit import audit_game
+from pipeline.live import LiveTable, LiveVote, ProtocolCues, count_line
+from review.game.profiles import get_profile
+from review.game.protocol import format_problems
+from stopframe_app.game import SAMPLE_PROTOCOL
+from tests.samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
+from vision.video import open_video
+
+SAMPLE_SEATS = SAMPLE_PROTOCOL.with_name("sample_game.seats.json")
+SAMPLE_VIDEO = SAMPLE_PROTOCOL.with_name("sample_game.mp4")
+DAY_1_END_S = 24.0  # the sample game's first night begins at 22 s: day 1's round and its tail are over
+
+
+def _players_only(protocol: dict) -> dict:
+    return {**protocol, "events": []}
+
+
+def _table(protocol: dict, fps: float = 25.0) -> LiveTable:
+    return LiveTable(_players_only(protocol), load_seat_map(SAMPLE_SEATS), get_profile(protocol["rules"]), fps=fps)
+
+
+def test_day_one_counted_live_equals_the_audit_of_the_same_video() -> None:
+    """The sample game's day 1 played through the table with the judge's cues at the protocol's times: each vote's
+    hands in time, late and lifted are the audit's (the committed observations of the same video)."""
+    require_current_sample_fixture()
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    offline = audit_game(protocol=SAMPLE_PROTOCOL, seats=SAMPLE_SEATS, observations=SAMPLE_OBSERVATIONS)
+    with open_video(SAMPLE_VIDEO) as video:
+        table = _table(protocol, video.meta.fps)
+        cues = ProtocolCues(protocol)
+        table.start()
+        for picture in video.iter_pictures(0.0, DAY_1_END_S):
+            cues.until(table, picture.t)
+            table.feed(picture)
+            while len(table._incoming) > 40:  # the file is read faster than real speed: keep memory flat
+                time.sleep(0.01)
+        table.close()
+    assert table.error is None
+    live = table.state().votes
+    day_1 = [v for v in offline.votes if v.day == 1]
+    assert [v.label for v in live] == ["day 1, round 1: candidate 6", "day 1, round 1: candidate 3",
+                                       "day 1, round 1: candidate 8"]
+    assert len(live) == len(day_1) == 3
+    for shown, audited in zip(live, day_1, strict=True):
+        assert shown.final
+        assert shown.video_count == audited.video_count
+        assert sorted(s for s, st in shown.seats.items() if st in ("in_time", "lifted")) == list(audited.video_voters)
+        assert sorted(s for s, st in shown.seats.items() if st == "late") == audited.extra["x_late_seats"]
+        assert shown.judge_count == audited.protocol_count
+        assert shown.shown_after_s is not None
+    # candidate 6: the judge announced 5, the video shows 6 (seat 7's hand lifted early is the audit's finding)
+    assert live[0].matches is False and live[0].seats[7] == "lifted"
+    assert live[1].matches is True
+    assert live[2].seats[9] == "late"
+    made = table.protocol()
+    assert not format_problems(made)
+    votes = [e for e in made["events"] if e["type"] == "vote"]
+    assert [(e["candidate"], e["t"], e["cutoff"], e["announced"], e["count"]) for e in votes] == [
+        (e["candidate"], e["t"], e["cutoff"], e["announced"], e["count"])
+        for e in protocol["events"][:10] if e["type"] == "vote"]
+
+
+def test_cues_fill_the_protocol_at_the_moment_they_are_given() -> None:
+    """Cues with no time take the newest frame's time; the day and the round follow the game (a candidate named
+    twice begins the next round), and a voting phase is opened once."""
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    table = _table(protocol)
+
+    class Frame:
+        def __init__(self, index: int) -> None:
+            self.index, self.t = index, index / 25
+
+    for i in range(0, 100):
+        table.feed(Frame(i))
+    table.name(4)
+    table.name(5, 5.0)
+    table.stop(6.5)
+    table.announce(3, 7.0)
+    table.name(4, 10.0)
+    events = table.protocol()["events"]
+    assert events[0] == {"type": "phase", "phase": "voting", "number": 1, "t": 3.96}
+    assert events[1] == {"type": "vote", "day": 1, "round": 1, "candidate": 4, "t": 3.96}
+    assert events[2] == {"type": "vote", "day": 1, "round": 1, "candidate": 5, "t": 5.0, "cutoff": 6.5, "count": 3,
+                         "announced": 7.0}
+    assert events[3]["round"] == 2 and events[3]["candidate"] == 4
+    shown = table.state().votes
+    assert [v.judge_count for v in shown] == [None, 3, None]
+    assert shown[1].video_count is None  # vision was not started: nothing is claimed about the hands
+
+
+def test_a_count_or_stop_out_of_turn_is_refused_with_a_sentence() -> None:
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    table = _table(protocol)
+    with pytest.raises(ValueError, match="name the candidate first"):
+        table.stop(1.0)
+    table.name(3, 1.0)
+    with pytest.raises(ValueError, match="before the count is announced"):
+        table.announce(2, 2.0)
+    assert table.protocol()["events"][-1] == {"type": "vote", "day": 1, "round": 1, "candidate": 3, "t": 1.0}
+
+
+def test_the_printed_line_says_who_voted_and_whether_the_judge_agrees() -> None:
+    vote = LiveVote(3, "day 1, round 1: candidate 6", 3.1, 4.7, 5, 6,
+                    {1: "in_time", 2: "in_time", 3: "none", 7: "lifted", 9: "late"})
+    line = count_line(vote)
+    assert line.startswith("day 1, round 1: candidate 6: video 6 · seats 1, 2")
+    assert "7" in line and "9" in line and line.endswith("judge 5 ✗")
