@@ -13,7 +13,7 @@ from contract import i18n
 from contract.errors import StopframeError
 from stopframe_app import state
 from stopframe_app.game import SAMPLE_PROTOCOL, Game, profile_ids
-from stopframe_app.views import appeals, calibrate, exports, frames, open_game, tournament, training, votes
+from stopframe_app.views import appeals, calibrate, exports, frames, live, open_game, tournament, training, votes
 from stopframe_app.views import sheet as protocol_sheet
 from stopframe_app.words import md, profile_label, t
 
@@ -27,6 +27,7 @@ PAGES: dict[str, Callable[[Game], None]] = {
     "Training": training.render,
     "Tournament": tournament.render,
     "Protocol": protocol_sheet.render,
+    "Live table": live.render,
     "Open a game": open_game.render,
 }
 PROFILE = "profile_pick"

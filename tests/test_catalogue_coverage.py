@@ -57,7 +57,9 @@ FINISHED: dict[str, frozenset[str]] = {
     # file's own note on its shooting target) that the club exports read back
     "review/game/importers.py": frozenset({"fourth warning", "removed by the judge", "left the game", "technical foul",
                                            "{} game file", "the seat every living black shot, else a miss (null)"}),
-    "stopframe_app/main.py": frozenset({"Vote audit", "Timeline & frames", "Seat calibration", "Open a game"}),
+    "stopframe_app/main.py": frozenset({"Vote audit", "Timeline & frames", "Seat calibration", "Open a game",
+                                        "Live table"}),
+    "stopframe_app/views/live.py": frozenset({"Vote audit"}),  # the page it opens, by its English name
     "stopframe_app/views/votes.py": frozenset(),
     "stopframe_app/views/frames.py": frozenset({"observations file"}),  # shown as term("document", ...) by jsonio
     "stopframe_app/views/appeals.py": frozenset(),

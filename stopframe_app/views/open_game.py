@@ -208,11 +208,17 @@ def analysis_panel(game: Game) -> None:
         return
     label = words.t("Analyse the vote windows") if game.observations is None else words.t("Analyse again")
     if st.button(label, key="analyse"):
-        bar = st.progress(0.0, text=_("Finding hands in the vote windows…"))
-        # the analysis reports its progress as a share; its own English line is not shown to the reader
-        out = analyse(game, lambda done, _msg: bar.progress(done, text=_("{share} of the vote windows",
-                                                                           share=f"{done:.0%}")))
-        bar.progress(1.0, text=_("Done."))
-        spec = game.spec
-        state.open_spec(GameSpec(spec.protocol, spec.video, spec.seats, str(out), spec.profile))
+        analyse_and_open(game)
         st.rerun()
+
+
+def analyse_and_open(game: Game) -> None:
+    """Find the hands in the game's vote windows, with a progress bar, and open the game with them: the audit then
+    runs on what was found (the live table's finished games come through here too)."""
+    bar = st.progress(0.0, text=_("Finding hands in the vote windows…"))
+    # the analysis reports its progress as a share; its own English line is not shown to the reader
+    out = analyse(game, lambda done, _msg: bar.progress(done, text=_("{share} of the vote windows",
+                                                                       share=f"{done:.0%}")))
+    bar.progress(1.0, text=_("Done."))
+    spec = game.spec
+    state.open_spec(GameSpec(spec.protocol, spec.video, spec.seats, str(out), spec.profile))

@@ -1,0 +1,439 @@
+"""За столом (Live table): the judge's tablet or phone while the game is played. The judge taps the candidate,
+«Стоп» and the count announced; a moment after «Стоп» the page shows each seat's hand and the video's count
+(pipeline.live), so a count that does not match is seen before the game goes on.
+
+The game runs in the server process (`GAMES`), not in the browser's session: a tablet whose connection drops, a
+reload or a second tab finds the game under way and follows it. Once finished, the game's folder opens in the
+review pages through the same door as any game (state.try_open), and its vote windows are analysed in full.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from contract.data_folder import data_dir
+from contract.errors import StopframeError, UnreadableInput
+from contract.i18n import _
+from contract.jsonio import read_json
+from pipeline.live import SEAT_STATES, VOTE_TYPES, LiveState, LiveVote, count_line, seat_state_words, vote_words
+from pipeline.live_game import Finished, LiveGame
+from stopframe_app import state
+from stopframe_app.game import Game, GameSpec, stem_of
+from stopframe_app.views.open_game import analyse_and_open, pasted
+from stopframe_app.views.sheet import book
+from stopframe_app.words import md, number, t
+
+REFRESH_S = 0.5  # the page follows the table about twice a second
+SILENT_S = 2.0  # a camera silent this long has stopped sending video
+SEATS = tuple(range(1, 11))
+CHOICES = ("open", "sheet", "file")  # where the game's protocol comes from
+FOLLOWED = "live_followed"  # session: the folder of the game this tab follows
+SAID = "live_said"  # session: why the last start was refused
+TAPPED = "live_tapped"  # session: why the last tap was refused (a count before «Стоп»)
+CONFIRM = "live_confirm"  # session: «Завершить игру» tapped once, waiting for the second tap
+REVIEW = "live_review"  # the control whose opening of the finished game failed (state.open_error)
+_LIVE_STYLE = """<style>
+.st-key-live_cues button{min-height:4.5rem;min-width:4.5rem}
+.st-key-live_cues button p{font-size:2rem;font-weight:600}
+.st-key-live_end button{min-height:3.5rem}
+.st-key-live_end button p{font-size:1.3rem}
+.sf-seats{display:grid;grid-template-columns:repeat(5,1fr);gap:.5rem;margin:.5rem 0}
+.sf-seat{border-radius:.6rem;padding:.6rem .3rem;text-align:center;border:3px solid transparent}
+.sf-seat b{display:block;font-size:2.2rem;line-height:1.1}
+.sf-seat span{display:block;font-size:1rem}
+.sf-in_time{background:#1e8e3e;color:#fff}
+.sf-late{background:#f29900;color:#000}
+.sf-lifted{background:#d93025;color:#fff}
+.sf-early{background:#8e24aa;color:#fff}
+.sf-none{background:#f1f3f4;color:#202124;border-color:#bdc1c6}
+.sf-unseen{background:repeating-linear-gradient(45deg,#bdc1c6 0 8px,#dadce0 8px 16px);color:#202124}
+.sf-out{background:#5f6368;color:#dadce0}
+.sf-pending{background:#fff;color:#5f6368;border:3px dashed #bdc1c6}
+</style>"""
+_CELL = "<div class='sf-seat sf-{kind}'><b>{seat}</b><span>{word}</span></div>"
+
+
+@dataclass
+class Running:
+    """A game at the table as the server keeps it: the day the judge is on, and its files once it is over."""
+
+    game: LiveGame
+    name: str
+    day: int
+    finished: Finished | None = None
+
+    @property
+    def key(self) -> str:
+        return str(self.game.folder)
+
+
+GAMES: dict[str, Running] = {}  # the games under way in this server process, by their folder
+_LOCK = threading.Lock()
+
+
+def keep(game: LiveGame, name: str) -> Running:
+    """Keep a game just begun in the server, on the day after the last one its protocol holds votes of."""
+    days = [e.get("day") for e in game.table.protocol()["events"] if e.get("type") in VOTE_TYPES]
+    entry = Running(game, name, 1 + max((d for d in days if isinstance(d, int)), default=0))
+    with _LOCK:
+        GAMES[entry.key] = entry
+    return entry
+
+
+def followed() -> Running | None:
+    """The game this tab follows: the one it started or chose, else the newest under way (a reload, a new tab)."""
+    with _LOCK:
+        chosen = GAMES.get(str(st.session_state.get(FOLLOWED) or ""))
+        playing = [g for g in GAMES.values() if g.finished is None]
+    if chosen is None and playing:
+        chosen = playing[-1]
+        st.session_state[FOLLOWED] = chosen.key
+    return chosen
+
+
+def render(game: Game | None) -> None:
+    st.html(_LIVE_STYLE)
+    st.header(t("Live table"))
+    entry = followed()
+    if entry is None:
+        _before(game)
+    elif entry.finished is not None:
+        _after(entry)
+    else:
+        _table(entry.key)
+        _end(entry)
+
+
+# ------------------------------------------------------------------------------------------ before the game
+
+
+def _choice_words(choice: str) -> str:
+    if choice == "open":
+        return t("The open game's protocol")
+    if choice == "sheet":
+        return t("A saved paper sheet")
+    return t("A protocol file")
+
+
+def _before(game: Game | None) -> None:
+    st.subheader(t("Before the game"))
+    choices = CHOICES if game is not None else CHOICES[1:]
+    if st.session_state.get("live_from") not in choices:
+        st.session_state["live_from"] = choices[0]
+    choice = st.radio(t("The game"), choices, format_func=_choice_words, horizontal=True, key="live_from")
+    if choice == "open" and game is not None:
+        st.caption(t("Its players and nominations: {title} ({file}).", title=game.title,
+                     file=Path(game.spec.protocol).name))
+    elif choice == "sheet":
+        sheets = {s.sheet_id: s for s in book().sheets()}
+        if sheets:
+            st.selectbox(t("Saved sheets"), list(sheets), key="live_sheet", format_func=lambda i: sheets[i].title)
+        else:
+            st.caption(t("No sheet is saved yet: enter one on the page «{page}».", page=t("Protocol")))
+    else:
+        st.text_input(t("Protocol file (players and nominations)"), **state.kept_box("live_protocol"))
+    st.text_input(t("Source: a camera (/dev/video0), a stream (rtsp://…) or a video file"),
+                  **state.kept_box("live_source"))
+    st.caption(t("A video file is played at real speed, as a camera would send it."))
+    seats = game.spec.seats if game is not None and game.spec.seats else ""
+    st.text_input(t("The camera's seat map (empty: the open game's)"), placeholder=seats,
+                  **state.kept_box("live_seats"))
+    st.text_input(t("Folder for the recording (new or empty)"), **state.kept_box("live_folder"),
+                  placeholder=str(data_dir() / "live" / _("GAME-DATE-TIME")))
+    with st.container(key="live_end"):
+        if st.button(t("Start the game"), key="live_start", type="primary", width="stretch"):
+            _start(game, choice)
+    if st.session_state.get(SAID):
+        st.error(md(st.session_state[SAID]))
+
+
+def _typed(key: str) -> str:
+    """A path or address as typed: spaces and quotes around it off, `~` expanded (an address stays as it is)."""
+    return os.path.expanduser(pasted(st.session_state.get(key)))
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name.strip())[:60] or "game"
+
+
+def _chosen(game: Game | None, choice: str) -> tuple[dict[str, Any], str]:
+    """The protocol the game starts from and the name of its files."""
+    if choice == "open" and game is not None:
+        return dict(game.data), _safe(stem_of(Path(game.spec.protocol)))
+    if choice == "sheet":
+        sheet_id = st.session_state.get("live_sheet")
+        saved = {s.sheet_id: s for s in book().sheets()}.get(str(sheet_id or ""))
+        if saved is None:
+            raise UnreadableInput(_("Choose the saved sheet of the game first."))
+        return book().load(saved.sheet_id).protocol(), _safe(saved.title)
+    path = _typed("live_protocol")
+    if not path:
+        raise UnreadableInput(_("Give the path of the game's protocol file."))
+    data = read_json(path, "protocol")
+    if not isinstance(data, dict):
+        raise UnreadableInput(_("{path}: not a protocol (a JSON object is expected).", path=path))
+    return data, _safe(stem_of(Path(path)))
+
+
+def _start(game: Game | None, choice: str) -> None:
+    """Begin the game from the boxes; a refusal is one sentence under the button and nothing is started."""
+    st.session_state.pop(SAID, None)
+    try:
+        protocol, name = _chosen(game, choice)
+        source = _typed("live_source")
+        seats = _typed("live_seats") or (game.spec.seats if game is not None else None)
+        if not source:
+            raise UnreadableInput(_("Give the source: a camera (/dev/video0), a stream (rtsp://…) or a video file."))
+        if not seats:
+            raise UnreadableInput(_("Give the camera's seat map (NAME.seats.json); make one on the page «{page}».",
+                                    page=_("Seat calibration")))
+        folder = Path(_typed("live_folder") or data_dir() / "live" / f"{name}-{datetime.now():%Y%m%d-%H%M%S}")
+        live = LiveGame.begin(source, protocol=protocol, seats=seats, folder=folder, name=name)
+    except StopframeError as exc:
+        st.session_state[SAID] = str(exc)
+        return
+    st.session_state[FOLLOWED] = keep(live, name).key
+    st.rerun()
+
+
+# ------------------------------------------------------------------------------------------ during the game
+
+
+@st.fragment(run_every=REFRESH_S)
+def _table(key: str) -> None:
+    """What the judge sees at the table, followed twice a second without a reload."""
+    entry = GAMES.get(key)
+    if entry is None or entry.finished is not None:
+        st.rerun(scope="app")
+        return
+    now = _status(entry)
+    if entry.game.cues is not None:
+        st.info(t("This game is replayed from its protocol: the judge's cues come by themselves, each at its time."))
+    else:
+        _cues(entry)
+    if st.session_state.get(TAPPED):
+        st.warning(md(st.session_state[TAPPED]))
+    if now.votes:
+        _under_way(now.votes[-1])
+        _earlier(now.votes[:-1])
+    else:
+        st.caption(t("No vote yet: name the first candidate when the voting begins."))
+
+
+def _status(entry: Running) -> LiveState:
+    """Where the source and vision are: how far behind vision is, a camera gone silent, the source ended."""
+    game = entry.game
+    try:
+        now = game.state()
+    except StopframeError as exc:  # vision stopped: the cues are still recorded
+        st.error(md(str(exc)))
+        now = game.table.state()
+    if now.ended == "":
+        st.warning(t("The video file has played to its end: finish the game below."))
+    elif now.ended is not None:
+        st.error(t("The source has ended: {why}", why=now.ended))
+    elif game.source.silent_for() > SILENT_S:
+        st.error(t("The camera has stopped sending video ({seconds} s without a frame).",
+                   seconds=number(game.source.silent_for(), 0)))
+    minutes, seconds = divmod(int(now.received_t), 60)
+    st.caption(t("{name} · video {at} · vision {behind} s behind · recording into {folder}", name=entry.name,
+                 at=f"{minutes}:{seconds:02d}", behind=number(now.behind_s, 1), folder=game.folder))
+    return now
+
+
+def _cues(entry: Running) -> None:
+    """The judge's buttons: «Стоп» while a vote is open, the count after it, else the candidates."""
+    data = entry.game.table.protocol()
+    votes = [e for e in data["events"] if e.get("type") in VOTE_TYPES]
+    last = votes[-1] if votes else None
+    with st.container(key="live_cues"):
+        if last is not None and "cutoff" not in last:
+            st.markdown(t("Voting: {vote}", vote=vote_words(last)))
+            st.button(t("Stop"), key="live_stop", type="primary", width="stretch", on_click=_cue,
+                      args=(entry.key, "stop"))
+        elif last is not None and "count" not in last:
+            st.markdown(t("The count the judge announces for {vote}:", vote=vote_words(last)))
+            with st.container(horizontal=True):
+                for n in range(len(SEATS) + 1):
+                    st.button(str(n), key=f"live_count_{n}", on_click=_cue, args=(entry.key, "count", n))
+        else:
+            _candidates(entry, data)
+
+
+def _candidates(entry: Running, data: dict[str, Any]) -> None:
+    """The seats to name: the day's nominated seats first, then the other living seats; the lift vote after a tie;
+    the next day."""
+    left = {e.get("seat") for e in data["events"] if e.get("type") in ("elimination", "removal")}
+    living = [s for s in SEATS if s not in left]
+    nominated = list(dict.fromkeys(e.get("target") for e in data["events"] if e.get("type") == "nomination"
+                                   and e.get("day") == entry.day and e.get("target") in living))
+    st.markdown(t("Day {day}: tap the candidate the judge names.", day=entry.day))
+    rows = [(t("Nominated"), nominated), (t("Other seats"), [s for s in living if s not in nominated])]
+    for caption, seats in rows:
+        if not seats:
+            continue
+        if nominated:
+            st.caption(caption)
+        with st.container(horizontal=True):
+            for seat in seats:
+                st.button(str(seat), key=f"live_name_{seat}", type="primary" if seat in nominated else "secondary",
+                          on_click=_cue, args=(entry.key, "name", seat))
+    tie = _tie(data, entry.day)
+    if tie:
+        st.button(t("Lift vote: {seats}", seats=", ".join(map(str, tie))), key="live_lift", width="stretch",
+                  on_click=_cue, args=(entry.key, "lift", tie))
+    st.button(t("Next day (day {day})", day=entry.day + 1), key="live_day", width="stretch",
+              on_click=_cue, args=(entry.key, "day"))
+
+
+def _tie(data: dict[str, Any], day: int) -> list[int] | None:
+    """The candidates of the day's last round when it ended in a tie (all counted): the lift vote's candidates."""
+    votes = [e for e in data["events"] if e.get("type") in VOTE_TYPES and e.get("day") == day]
+    if not votes or votes[-1].get("type") != "vote":
+        return None
+    last = [e for e in votes if e.get("round") == votes[-1].get("round")]
+    counts = [e.get("count") for e in last]
+    if len(last) < 2 or not all(isinstance(c, int) for c in counts):
+        return None
+    top = [e["candidate"] for e in last if e["count"] == max(counts)]
+    return top if len(top) > 1 else None
+
+
+def _cue(key: str, what: str, value: Any = None) -> None:
+    """A tap, given to the table at once (its time is the newest frame's); a tap out of turn is said, not kept."""
+    entry = GAMES.get(key)
+    st.session_state.pop(TAPPED, None)
+    if entry is None or entry.finished is not None:
+        return
+    table = entry.game.table
+    try:
+        if what == "name":
+            table.name(value, day=entry.day)
+        elif what == "lift":
+            table.name_lift(value, day=entry.day)
+        elif what == "stop":
+            table.stop()
+        elif what == "count":
+            table.announce(value)
+        else:
+            entry.day += 1
+            if not any(e.get("type") == "phase" and e.get("phase") == "day" and e.get("number") == entry.day
+                       for e in table.protocol()["events"]):
+                table.add({"type": "phase", "phase": "day", "number": entry.day})
+    except ValueError as exc:
+        st.session_state[TAPPED] = str(exc)
+
+
+def _under_way(vote: LiveVote) -> None:
+    """The newest vote: each seat's hand in ten big cells, the video's count and the judge's."""
+    st.subheader(vote.label)
+    counted = vote.video_count is not None
+    cells = []
+    for seat in SEATS:
+        kind = (vote.seats.get(seat, "out") if counted else "pending")
+        word = seat_state_words(kind) if kind in SEAT_STATES else _("out of the game") if kind == "out" else "…"
+        cells.append(_CELL.format(kind=kind, seat=seat, word=html.escape(word)))
+    st.html("<div class='sf-seats'>" + "".join(cells) + "</div>")
+    if not counted:
+        st.markdown("### " + (t("Video: counting…") if vote.cutoff is not None
+                              else t("Video: counted a moment after «Stop».")))
+    else:
+        said = [t("Video: {count}", count=vote.video_count)]
+        if vote.judge_count is not None:
+            said.append(t("Judge: {count}", count=vote.judge_count))
+            said.append("✓ " + t("matches") if vote.matches else "✗ " + t("does not match"))
+        st.markdown("### " + " · ".join(said))
+        if not vote.final:
+            st.caption(t("The count may still change until the round's video is looked at to its end."))
+    for sentence in vote.findings:
+        st.markdown("- " + md(sentence))
+
+
+def _earlier(votes: tuple[LiveVote, ...]) -> None:
+    """The earlier votes, newest first, one line each, with the audit's sentences."""
+    if not votes:
+        return
+    st.subheader(t("Earlier votes"))
+    for vote in reversed(votes):
+        if vote.video_count is not None:
+            line = count_line(vote)
+        else:
+            line = _("{vote}: the hands are not counted yet", vote=vote.label)
+            if vote.judge_count is not None:
+                line += " · " + _("judge {count}", count=vote.judge_count)
+        st.markdown(md(line))
+        for sentence in vote.findings:
+            st.caption(md(sentence))
+
+
+# ------------------------------------------------------------------------------------------ after the game
+
+
+def _end(entry: Running) -> None:
+    """«Завершить игру», tapped twice: a slip of the finger does not end a game."""
+    with st.container(key="live_end"):
+        if not st.session_state.get(CONFIRM):
+            st.button(t("Finish the game"), key="live_finish", width="stretch",
+                      on_click=lambda: st.session_state.update({CONFIRM: True}))
+            return
+        st.warning(t("Finish the game? The recording stops and the game opens for review."))
+        yes, no = st.columns(2)
+        no.button(t("No, go on"), key="live_finish_no", width="stretch",
+                  on_click=lambda: st.session_state.pop(CONFIRM, None))
+        if yes.button(t("Yes, finish"), key="live_finish_yes", type="primary", width="stretch"):
+            st.session_state.pop(CONFIRM, None)
+            _finish(entry)
+
+
+def _finish(entry: Running) -> None:
+    """The recording joined and the protocol written, then the game opened in the review pages and analysed."""
+    with _LOCK, st.spinner(_("Joining the recording…")):
+        try:
+            files = entry.game.finish()
+        except StopframeError as exc:
+            st.error(md(str(exc)))
+            return
+        entry.finished = files
+    _open_for_review(files)
+    st.rerun()
+
+
+def _open_for_review(files: Finished) -> None:
+    """The finished game opened as any game is (video, protocol and seat map aligned), its votes analysed in full."""
+    if not state.try_open(GameSpec(str(files.protocol), str(files.video), str(files.seats)), REVIEW):
+        return
+    game = state.current_game()
+    if game.observations is None and game.seat_map is not None and game.video_meta is not None and game.windows:
+        analyse_and_open(game)
+
+
+def _is_open(files: Finished) -> bool:
+    return Path(state.current_spec().protocol).resolve() == files.protocol.resolve()
+
+
+def _after(entry: Running) -> None:
+    files = entry.finished
+    assert files is not None
+    st.success(t("The game is over: {name}.", name=entry.name))
+    st.markdown(t("Its files are in {folder}:", folder=entry.game.folder))
+    st.markdown("\n".join(f"- {md(path)}" for path in (files.video, files.protocol, files.seats)))
+    if state.open_error(REVIEW):
+        st.error(md(state.open_error(REVIEW)))
+    with st.container(key="live_end"):
+        if _is_open(files):
+            st.info(t("It is open in the review pages: the vote audit reads the recording."))
+            st.button(t("Go to the vote audit"), key="live_to_audit", type="primary", width="stretch",
+                      on_click=state.go_to_frame, args=(0, "Vote audit"))
+        elif st.button(t("Open it for review"), key="live_open", type="primary", width="stretch"):
+            _open_for_review(files)
+            st.rerun()
+        st.button(t("Prepare the next game"), key="live_next", width="stretch",
+                  on_click=lambda: st.session_state.pop(FOLLOWED, None))

@@ -1,0 +1,227 @@
+"""За столом: the judge starts a game from the tablet, taps the candidate, «Стоп» and the count, sees each seat's hand
+and the video's count, finds the game again after a reload, and ends it into the review pages.
+
+The camera is played by a video file: the sample game's, handed to the table frame by frame by a source that goes
+no further than the moment the test lets it reach, so each tap lands at the moment of the game the test means."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sys
+import threading
+import time
+import types
+from pathlib import Path
+
+import pytest
+from appcheck import goto, renders
+from streamlit.testing.v1 import AppTest
+
+from pipeline.live import seat_state_words
+from stopframe_app.game import SAMPLE_PROTOCOL
+from stopframe_app.views import live
+from vision.video import open_video
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+SAMPLE_VIDEO = SAMPLE_PROTOCOL.with_name("sample_game.mp4")
+SAMPLE_SEATS = SAMPLE_PROTOCOL.with_name("sample_game.seats.json")
+SEGMENT = "segment.mp4"
+
+
+class FileCamera:
+    """A live source made of a video file: its frames at up to twice real speed, never past `until` (seconds)."""
+
+    def __init__(self, source: str, folder: Path, speed: float | None = 1.0) -> None:
+        self.video = open_video(source)
+        self.meta = self.video.meta
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, folder / SEGMENT)  # what a recording of the whole file would hold
+        self.until = 0.0
+        self._closed = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, on_frame, on_end) -> None:
+        def play() -> None:
+            began = time.monotonic()
+            for picture in self.video.iter_pictures(0.0):
+                while not self._closed.is_set() and (picture.t > self.until or picture.t > 2 * (time.monotonic() - began)):
+                    time.sleep(0.01)
+                if self._closed.is_set():
+                    return
+                on_frame(picture)
+            on_end(None)
+
+        self._thread = threading.Thread(target=play, daemon=True)
+        self._thread.start()
+
+    def silent_for(self) -> float:
+        return 0.0  # held on purpose by the test, never silent
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._thread is not None:
+            self._thread.join()
+        self.video.close()
+
+
+def join_recording(folder: Path, video: Path) -> None:
+    shutil.copyfile(folder / SEGMENT, video)
+
+
+@pytest.fixture
+def camera(monkeypatch):
+    """The live source played by a file; every game still under way is ended after the test."""
+    fake = types.ModuleType("vision.live_source")
+    fake.LiveSource, fake.join_recording = FileCamera, join_recording
+    monkeypatch.setitem(sys.modules, "vision.live_source", fake)
+    yield
+    _end_all()
+
+
+def _end_all() -> None:
+    for entry in list(live.GAMES.values()):
+        if entry.finished is None:
+            entry.game.source.close()
+            entry.game.table.close()
+    live.GAMES.clear()
+
+
+def _protocol_before_the_votes(tmp_path: Path) -> Path:
+    """The sample game as the judge knows it before the first vote: its players, day 1 and its three nominations."""
+    data = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    data["events"] = data["events"][:5]
+    path = tmp_path / "table1.protocol.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def _page() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["judge"] = "Судья"
+    return goto(at.run(), "Live table")
+
+
+def _start(at: AppTest, protocol: Path, source: Path, folder: Path) -> AppTest:
+    at.radio(key="live_from").set_value("file").run()
+    at.text_input(key="live_protocol").input(str(protocol))
+    at.text_input(key="live_source").input(str(source))
+    at.text_input(key="live_seats").input(str(SAMPLE_SEATS))
+    at.text_input(key="live_folder").input(str(folder))
+    return at.button(key="live_start").click().run()
+
+
+def _play_to(entry: live.Running, t: float) -> None:
+    """Let the camera reach video time `t` and wait for its frame to come."""
+    entry.game.source.until = t
+    deadline = time.monotonic() + 30
+    while entry.game.table.now() < t - 0.05 and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def _cells(at: AppTest) -> dict[int, str]:
+    """The ten seat cells of the vote under way: seat -> the words in its cell."""
+    body = next(h.proto.body for h in at.get("html") if "sf-seats" in h.proto.body)
+    return {int(seat): word for seat, word in re.findall(r"<b>(\d+)</b><span>([^<]*)</span>", body)}
+
+
+def test_a_vote_tapped_at_the_table_is_counted_saved_and_opened_for_review(camera, tmp_path) -> None:
+    folder = tmp_path / "table1"
+    at = _start(_page(), _protocol_before_the_votes(tmp_path), SAMPLE_VIDEO, folder)
+    renders(at)
+    entry = live.GAMES[str(folder)]
+    # the day's nominated seats first, then the other living seats
+    named = [b.label for b in at.button if b.key and b.key.startswith("live_name_")]
+    assert named[:3] == ["6", "3", "8"] and sorted(map(int, named)) == list(range(1, 11))
+
+    _play_to(entry, 3.15)
+    at.button(key="live_name_6").click().run()
+    assert [b.key for b in at.button if b.key == "live_stop"]
+    _play_to(entry, 4.7)
+    at.button(key="live_stop").click().run()
+    assert [f"live_count_{n}" for n in range(11)] == [b.key for b in at.button if b.key.startswith("live_count_")]
+    _play_to(entry, 5.55)
+    at.button(key="live_count_5").click().run()
+
+    # the protocol in the game's folder holds the vote with the moments of the taps
+    saved = json.loads((folder / "table1.protocol.json").read_text(encoding="utf-8"))
+    vote = next(e for e in saved["events"] if e["type"] == "vote")
+    assert vote["candidate"] == 6 and vote["count"] == 5
+    assert 3.0 <= vote["t"] <= 3.15 < vote["cutoff"] <= 4.7 < vote["announced"] <= 5.55
+    assert (folder / "table1.seats.json").is_file()
+
+    _play_to(entry, 12.0)
+    deadline = time.monotonic() + 60
+    while entry.game.table.state().votes[0].video_count is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    shown = entry.game.table.state().votes[0]
+    at.run()
+    renders(at)
+    assert shown.video_count is not None
+    assert shown.label in [s.value for s in at.subheader]
+    cells = _cells(at)
+    assert sorted(cells) == list(range(1, 11))
+    assert all(cells[seat] == seat_state_words(kind) for seat, kind in shown.seats.items())
+    verdict = " ".join(m.value for m in at.markdown)
+    assert f"Video: {shown.video_count}" in verdict and "Judge: 5" in verdict
+    assert ("✓ matches" if shown.matches else "✗ does not match") in verdict
+
+    # a reload, or another tablet, finds the game under way
+    again = _page()
+    renders(again)
+    assert shown.label in [s.value for s in again.subheader]
+    assert again.button(key="live_name_3")
+
+    at.button(key="live_finish").click().run()
+    at.button(key="live_finish_yes").click().run()
+    renders(at)
+    spec = at.session_state["game_spec"]
+    assert Path(spec.video) == folder / "table1.mp4" and (folder / "table1.mp4").is_file()
+    assert Path(spec.protocol) == folder / "table1.protocol.json" and Path(spec.seats) == folder / "table1.seats.json"
+    assert spec.observations  # the recording's vote window analysed, as for any game opened
+    assert any(str(folder / "table1.mp4") in m.value.replace("\\", "") for m in at.markdown)
+    audit = goto(at, "Vote audit")
+    renders(audit)
+
+
+def test_a_folder_holding_files_or_a_missing_source_is_refused_and_nothing_starts(camera, tmp_path) -> None:
+    protocol = _protocol_before_the_votes(tmp_path)
+    used = tmp_path / "used"
+    used.mkdir()
+    (used / "notes.txt").write_text("kept", encoding="utf-8")
+    at = _start(_page(), protocol, SAMPLE_VIDEO, used)
+    assert any("holds files already" in e.value for e in at.error)
+    assert (used / "notes.txt").read_text(encoding="utf-8") == "kept" and len(list(used.iterdir())) == 1
+    assert not live.GAMES
+
+    at = _start(at, protocol, tmp_path / "no_such_video.mp4", tmp_path / "fresh")
+    assert any("no_such_video.mp4" in e.value.replace("\\", "") for e in at.error)
+    assert not live.GAMES
+    assert [b.key for b in at.button if b.key == "live_start"]
+
+
+def test_a_filmed_game_replayed_through_the_real_source_shows_its_cues_coming(tmp_path) -> None:
+    """The bundled sample through the real live source: its protocol's cues come by themselves."""
+    pytest.importorskip("vision.live_source")
+    from pipeline.live_game import LiveGame
+
+    folder = tmp_path / "replay"
+    game = LiveGame.begin(str(SAMPLE_VIDEO), protocol=json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8")),
+                          seats=SAMPLE_SEATS, folder=folder, name="sample_game", speed=2.0)
+    try:
+        live.keep(game, "sample_game")
+        deadline = time.monotonic() + 60
+        while not any(v.video_count is not None for v in game.table.state().votes) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        at = _page()
+        renders(at)
+        assert any("replayed" in i.value for i in at.info)
+        assert not [b for b in at.button if b.key and b.key.startswith(("live_name_", "live_stop", "live_count_"))]
+        assert "day 1, round 1: candidate 6" in [s.value for s in at.subheader] + [m.value for m in at.markdown]
+        at.button(key="live_finish").click().run()
+        at.button(key="live_finish_yes").click().run()
+        renders(at)
+        assert Path(at.session_state["game_spec"].video) == folder / "sample_game.mp4"
+    finally:
+        _end_all()
