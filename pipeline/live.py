@@ -201,6 +201,13 @@ class LiveTable:
                 self._end_round()
             self._changed()
 
+    def next_day(self, t: float | None = None) -> int:
+        """The next day begins (after the night): its votes are numbered from round 1 again."""
+        with self._lock:
+            day = self._day() + 1 if self._vote_events() else self._day()
+        self.add({"type": "phase", "phase": "day", "number": day, "t": round(self.now() if t is None else t, 3)})
+        return day
+
     # ------------------------------------------------------------ what the table shows
     def state(self) -> LiveState:
         with self._lock:

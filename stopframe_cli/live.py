@@ -30,6 +30,7 @@ from stopframe_cli.output import progress
 
 STOP_WORDS = ("", "с", "s", "стоп", "stop", "спасибо")
 END_WORDS = ("q", "й", "конец", "end")
+DAY_WORDS = ("d", "д", "день", "day")
 
 
 def register(subparsers: Any) -> None:
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     progress(_("live: recording into {folder}", folder=folder))
     if game.cues is None:
         progress(_("live: a seat number and Enter names the candidate; Enter alone is «Stop»; =5 the count "
-                   "announced; q the end of the game"))
+                   "announced; d the next day; q the end of the game"))
         threading.Thread(target=_keys, args=(game,), daemon=True).start()
     shown: dict[int, str] = {}
     try:
@@ -128,11 +129,13 @@ def _keys(game: Any) -> None:
                 return
             if word in STOP_WORDS:
                 game.table.stop()
+            elif word in DAY_WORDS:
+                game.table.next_day()
             elif word.startswith("=") and word[1:].strip().isdigit():
                 game.table.announce(int(word[1:]))
             elif word.isdigit() and 1 <= int(word) <= 10:
                 game.table.name(int(word))
             else:
-                progress(_("live: «{word}» is no cue: a seat number, Enter, =count or q.", word=raw.strip()[:20]))
+                progress(_("live: «{word}» is no cue: a seat number, Enter, =count, d or q.", word=raw.strip()[:20]))
         except ValueError as exc:
             progress(str(exc))

@@ -116,3 +116,17 @@ def test_the_printed_line_says_who_voted_and_whether_the_judge_agrees() -> None:
     line = count_line(vote)
     assert line.startswith("day 1, round 1: candidate 6: video 6 · seats 1, 2")
     assert "7" in line and "9" in line and line.endswith("judge 5 ✗")
+
+
+def test_the_next_day_numbers_its_votes_from_round_one() -> None:
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    table = _table(protocol)
+    table.name(3, 1.0)
+    table.stop(2.5)
+    table.announce(4, 3.0)
+    assert table.next_day(40.0) == 2
+    table.name(3, 50.0)
+    events = table.protocol()["events"]
+    assert events[-3] == {"type": "phase", "phase": "day", "number": 2, "t": 40.0}
+    assert events[-2] == {"type": "phase", "phase": "voting", "number": 2, "t": 50.0}
+    assert events[-1] == {"type": "vote", "day": 2, "round": 1, "candidate": 3, "t": 50.0}
