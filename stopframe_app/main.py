@@ -13,7 +13,17 @@ from contract import i18n
 from contract.errors import StopframeError
 from stopframe_app import state
 from stopframe_app.game import SAMPLE_PROTOCOL, Game, profile_ids
-from stopframe_app.views import appeals, calibrate, exports, frames, live, open_game, tournament, training, votes
+from stopframe_app.views import (
+    appeals,
+    calibrate,
+    exports,
+    frames,
+    live,
+    open_game,
+    tournament,
+    training,
+    votes,
+)
 from stopframe_app.views import sheet as protocol_sheet
 from stopframe_app.words import md, profile_label, t
 
@@ -86,9 +96,12 @@ def _sidebar(game: Game | None) -> str:
                          on_change=lambda: state.set_profile(st.session_state[PROFILE]))
         st.text_input(t("Your name (recorded with each decision)"), key=state.JUDGE, on_change=state.recall_language)
         pages = list(PAGES)
-        if st.session_state.get(state.VIEW) not in pages:
-            st.session_state[state.VIEW] = pages[0] if game is not None else "Open a game"
-        return st.radio(t("Page"), pages, key=state.VIEW, format_func=t)
+        if st.session_state.get(state.VIEW) not in pages:  # a new tab or a reload: the page its address names
+            asked = st.query_params.get("page")
+            st.session_state[state.VIEW] = asked if asked in pages else pages[0] if game is not None else "Open a game"
+        page = st.radio(t("Page"), pages, key=state.VIEW, format_func=t)
+        st.query_params["page"] = page
+        return page
 
 
 def _go_to(page: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -23,8 +23,15 @@ from contract.data_folder import data_dir
 from contract.errors import StopframeError, UnreadableInput
 from contract.i18n import _
 from contract.jsonio import read_json
-from pipeline.live import SEAT_STATES, VOTE_TYPES, LiveState, LiveVote, count_line, seat_state_words, vote_words
-from pipeline.live_game import Finished, LiveGame
+from pipeline.live import (
+    SEAT_STATES,
+    VOTE_TYPES,
+    LiveState,
+    LiveVote,
+    count_line,
+    seat_state_words,
+)
+from pipeline.live_game import Finished, LiveGame, replayable
 from stopframe_app import state
 from stopframe_app.game import Game, GameSpec, stem_of
 from stopframe_app.views.open_game import analyse_and_open, pasted
@@ -43,6 +50,8 @@ REVIEW = "live_review"  # the control whose opening of the finished game failed 
 _LIVE_STYLE = """<style>
 .st-key-live_cues button{min-height:4.5rem;min-width:4.5rem}
 .st-key-live_cues button p{font-size:2rem;font-weight:600}
+.st-key-live_cues .st-key-live_more button{min-height:3.5rem}
+.st-key-live_cues .st-key-live_more button p{font-size:1.3rem;font-weight:400}
 .st-key-live_end button{min-height:3.5rem}
 .st-key-live_end button p{font-size:1.3rem}
 .sf-seats{display:grid;grid-template-columns:repeat(5,1fr);gap:.5rem;margin:.5rem 0}
@@ -63,23 +72,33 @@ _CELL = "<div class='sf-seat sf-{kind}'><b>{seat}</b><span>{word}</span></div>"
 
 @dataclass
 class Running:
-    """A game at the table as the server keeps it: the day the judge is on, and its files once it is over."""
+    """A game at the table as the server keeps it, with the day the judge is on."""
 
     game: LiveGame
     name: str
     day: int
-    finished: Finished | None = None
+    ending: threading.Lock = field(default_factory=threading.Lock)  # one tablet finishes it, the others wait
 
     @property
     def key(self) -> str:
         return str(self.game.folder)
 
 
+@dataclass(frozen=True)
+class Over:
+    """A game finished at the table: its files (the game itself is let go, its table holds seconds of frames)."""
+
+    name: str
+    folder: Path
+    files: Finished
+
+
 GAMES: dict[str, Running] = {}  # the games under way in this server process, by their folder
+OVER: dict[str, Over] = {}  # the games finished here, by their folder: a tablet that reconnects is told where
 _LOCK = threading.Lock()
 
 
-def keep(game: LiveGame, name: str) -> Running:
+def _keep(game: LiveGame, name: str) -> Running:
     """Keep a game just begun in the server, on the day after the last one its protocol holds votes of."""
     days = [e.get("day") for e in game.table.protocol()["events"] if e.get("type") in VOTE_TYPES]
     entry = Running(game, name, 1 + max((d for d in days if isinstance(d, int)), default=0))
@@ -88,11 +107,12 @@ def keep(game: LiveGame, name: str) -> Running:
     return entry
 
 
-def followed() -> Running | None:
-    """The game this tab follows: the one it started or chose, else the newest under way (a reload, a new tab)."""
+def followed() -> Running | Over | None:
+    """The game this tab follows: the one it started, else the newest under way (a reload, a new tab)."""
+    key = str(st.session_state.get(FOLLOWED) or "")
     with _LOCK:
-        chosen = GAMES.get(str(st.session_state.get(FOLLOWED) or ""))
-        playing = [g for g in GAMES.values() if g.finished is None]
+        chosen = GAMES.get(key) or OVER.get(key)
+        playing = list(GAMES.values())
     if chosen is None and playing:
         chosen = playing[-1]
         st.session_state[FOLLOWED] = chosen.key
@@ -105,7 +125,7 @@ def render(game: Game | None) -> None:
     entry = followed()
     if entry is None:
         _before(game)
-    elif entry.finished is not None:
+    elif isinstance(entry, Over):
         _after(entry)
     else:
         _table(entry.key)
@@ -132,6 +152,9 @@ def _before(game: Game | None) -> None:
     if choice == "open" and game is not None:
         st.caption(t("Its players and nominations: {title} ({file}).", title=game.title,
                      file=Path(game.spec.protocol).name))
+        if replayable(game.data):
+            st.caption(t("This protocol holds a filmed game's timed votes: the game is replayed, its cues come by "
+                         "themselves."))
     elif choice == "sheet":
         sheets = {s.sheet_id: s for s in book().sheets()}
         if sheets:
@@ -161,6 +184,7 @@ def _typed(key: str) -> str:
 
 
 def _safe(name: str) -> str:
+    """A name for the game's files: letters, digits, `-_.` (a sheet's title may hold anything)."""
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name.strip())[:60] or "game"
 
 
@@ -200,7 +224,7 @@ def _start(game: Game | None, choice: str) -> None:
     except StopframeError as exc:
         st.session_state[SAID] = str(exc)
         return
-    st.session_state[FOLLOWED] = keep(live, name).key
+    st.session_state[FOLLOWED] = _keep(live, name).key
     st.rerun()
 
 
@@ -211,21 +235,21 @@ def _start(game: Game | None, choice: str) -> None:
 def _table(key: str) -> None:
     """What the judge sees at the table, followed twice a second without a reload."""
     entry = GAMES.get(key)
-    if entry is None or entry.finished is not None:
+    if entry is None:  # finished from another tablet
         st.rerun(scope="app")
         return
     now = _status(entry)
+    if now.votes:  # first: after «Стоп» the judge reads the hands here, then taps the count right below
+        _under_way(now.votes[-1])
+    else:
+        st.caption(t("No vote yet: name the first candidate when the voting begins."))
     if entry.game.cues is not None:
         st.info(t("This game is replayed from its protocol: the judge's cues come by themselves, each at its time."))
     else:
         _cues(entry)
     if st.session_state.get(TAPPED):
         st.warning(md(st.session_state[TAPPED]))
-    if now.votes:
-        _under_way(now.votes[-1])
-        _earlier(now.votes[:-1])
-    else:
-        st.caption(t("No vote yet: name the first candidate when the voting begins."))
+    _earlier(now.votes[:-1])
 
 
 def _status(entry: Running) -> LiveState:
@@ -256,11 +280,10 @@ def _cues(entry: Running) -> None:
     last = votes[-1] if votes else None
     with st.container(key="live_cues"):
         if last is not None and "cutoff" not in last:
-            st.markdown(t("Voting: {vote}", vote=vote_words(last)))
             st.button(t("Stop"), key="live_stop", type="primary", width="stretch", on_click=_cue,
                       args=(entry.key, "stop"))
         elif last is not None and "count" not in last:
-            st.markdown(t("The count the judge announces for {vote}:", vote=vote_words(last)))
+            st.markdown(t("The count the judge announces:"))
             with st.container(horizontal=True):
                 for n in range(len(SEATS) + 1):
                     st.button(str(n), key=f"live_count_{n}", on_click=_cue, args=(entry.key, "count", n))
@@ -287,11 +310,12 @@ def _candidates(entry: Running, data: dict[str, Any]) -> None:
                 st.button(str(seat), key=f"live_name_{seat}", type="primary" if seat in nominated else "secondary",
                           on_click=_cue, args=(entry.key, "name", seat))
     tie = _tie(data, entry.day)
-    if tie:
-        st.button(t("Lift vote: {seats}", seats=", ".join(map(str, tie))), key="live_lift", width="stretch",
-                  on_click=_cue, args=(entry.key, "lift", tie))
-    st.button(t("Next day (day {day})", day=entry.day + 1), key="live_day", width="stretch",
-              on_click=_cue, args=(entry.key, "day"))
+    with st.container(key="live_more"):
+        if tie:
+            st.button(t("Lift vote: {seats}", seats=", ".join(map(str, tie))), key="live_lift", width="stretch",
+                      on_click=_cue, args=(entry.key, "lift", tie))
+        st.button(t("Next day (day {day})", day=entry.day + 1), key="live_day", width="stretch",
+                  on_click=_cue, args=(entry.key, "day"))
 
 
 def _tie(data: dict[str, Any], day: int) -> list[int] | None:
@@ -311,7 +335,7 @@ def _cue(key: str, what: str, value: Any = None) -> None:
     """A tap, given to the table at once (its time is the newest frame's); a tap out of turn is said, not kept."""
     entry = GAMES.get(key)
     st.session_state.pop(TAPPED, None)
-    if entry is None or entry.finished is not None:
+    if entry is None:
         return
     table = entry.game.table
     try:
@@ -324,10 +348,10 @@ def _cue(key: str, what: str, value: Any = None) -> None:
         elif what == "count":
             table.announce(value)
         else:
-            entry.day += 1
+            entry.day += 1  # the page's own day: a sheet may hold nominations of later days already
             if not any(e.get("type") == "phase" and e.get("phase") == "day" and e.get("number") == entry.day
                        for e in table.protocol()["events"]):
-                table.add({"type": "phase", "phase": "day", "number": entry.day})
+                table.add({"type": "phase", "phase": "day", "number": entry.day, "t": round(table.now(), 3)})
     except ValueError as exc:
         st.session_state[TAPPED] = str(exc)
 
@@ -395,14 +419,17 @@ def _end(entry: Running) -> None:
 
 def _finish(entry: Running) -> None:
     """The recording joined and the protocol written, then the game opened in the review pages and analysed."""
-    with _LOCK, st.spinner(_("Joining the recording…")):
-        try:
-            files = entry.game.finish()
-        except StopframeError as exc:
-            st.error(md(str(exc)))
-            return
-        entry.finished = files
-    _open_for_review(files)
+    with entry.ending, st.spinner(_("Joining the recording…")):
+        if entry.key in GAMES:
+            try:
+                files = entry.game.finish()
+            except StopframeError as exc:
+                st.error(md(str(exc)))
+                return
+            with _LOCK:
+                OVER[entry.key] = Over(entry.name, entry.game.folder, files)
+                GAMES.pop(entry.key, None)
+    _open_for_review(OVER[entry.key].files)
     st.rerun()
 
 
@@ -419,11 +446,11 @@ def _is_open(files: Finished) -> bool:
     return Path(state.current_spec().protocol).resolve() == files.protocol.resolve()
 
 
-def _after(entry: Running) -> None:
-    files = entry.finished
-    assert files is not None
+def _after(entry: Over) -> None:
+    """Where the finished game's files are, and the way into the review pages."""
+    files = entry.files
     st.success(t("The game is over: {name}.", name=entry.name))
-    st.markdown(t("Its files are in {folder}:", folder=entry.game.folder))
+    st.markdown(t("Its files are in {folder}:", folder=entry.folder))
     st.markdown("\n".join(f"- {md(path)}" for path in (files.video, files.protocol, files.seats)))
     if state.open_error(REVIEW):
         st.error(md(state.open_error(REVIEW)))

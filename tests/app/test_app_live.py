@@ -16,7 +16,7 @@ import types
 from pathlib import Path
 
 import pytest
-from appcheck import goto, renders
+from appcheck import goto, renders, shown
 from streamlit.testing.v1 import AppTest
 
 from pipeline.live import seat_state_words
@@ -71,21 +71,22 @@ def join_recording(folder: Path, video: Path) -> None:
 
 
 @pytest.fixture
-def camera(monkeypatch):
-    """The live source played by a file; every game still under way is ended after the test."""
+def games():
+    """Every game still under way is ended after the test (the page keeps them in the server process)."""
+    yield
+    for entry in list(live.GAMES.values()):
+        entry.game.source.close()
+        entry.game.table.close()
+    live.GAMES.clear()
+    live.OVER.clear()
+
+
+@pytest.fixture
+def camera(monkeypatch, games):
+    """The live source played by a file the test holds at the moment it means."""
     fake = types.ModuleType("vision.live_source")
     fake.LiveSource, fake.join_recording = FileCamera, join_recording
     monkeypatch.setitem(sys.modules, "vision.live_source", fake)
-    yield
-    _end_all()
-
-
-def _end_all() -> None:
-    for entry in list(live.GAMES.values()):
-        if entry.finished is None:
-            entry.game.source.close()
-            entry.game.table.close()
-    live.GAMES.clear()
 
 
 def _protocol_before_the_votes(tmp_path: Path) -> Path:
@@ -155,27 +156,30 @@ def test_a_vote_tapped_at_the_table_is_counted_saved_and_opened_for_review(camer
     deadline = time.monotonic() + 60
     while entry.game.table.state().votes[0].video_count is None and time.monotonic() < deadline:
         time.sleep(0.1)
-    shown = entry.game.table.state().votes[0]
+    counted = entry.game.table.state().votes[0]
     at.run()
     renders(at)
-    assert shown.video_count is not None
-    assert shown.label in [s.value for s in at.subheader]
+    assert counted.video_count is not None
+    assert counted.label in [s.value for s in at.subheader]
     cells = _cells(at)
     assert sorted(cells) == list(range(1, 11))
-    assert all(cells[seat] == seat_state_words(kind) for seat, kind in shown.seats.items())
+    assert all(cells[seat] == seat_state_words(kind) for seat, kind in counted.seats.items())
     verdict = " ".join(m.value for m in at.markdown)
-    assert f"Video: {shown.video_count}" in verdict and "Judge: 5" in verdict
-    assert ("✓ matches" if shown.matches else "✗ does not match") in verdict
+    assert f"Video: {counted.video_count}" in verdict and "Judge: 5" in verdict
+    assert ("✓ matches" if counted.matches else "✗ does not match") in verdict
 
-    # a reload, or another tablet, finds the game under way
-    again = _page()
+    # the tablet reloads the page's address (or another tablet opens it): the game under way is there
+    again = AppTest.from_file(APP, default_timeout=120)
+    again.query_params["page"] = "Live table"
+    again.run()
     renders(again)
-    assert shown.label in [s.value for s in again.subheader]
+    assert counted.label in [s.value for s in again.subheader]
     assert again.button(key="live_name_3")
 
     at.button(key="live_finish").click().run()
     at.button(key="live_finish_yes").click().run()
     renders(at)
+    assert not live.GAMES and str(folder) in live.OVER  # the recording is over and the game let go
     spec = at.session_state["game_spec"]
     assert Path(spec.video) == folder / "table1.mp4" and (folder / "table1.mp4").is_file()
     assert Path(spec.protocol) == folder / "table1.protocol.json" and Path(spec.seats) == folder / "table1.seats.json"
@@ -185,7 +189,7 @@ def test_a_vote_tapped_at_the_table_is_counted_saved_and_opened_for_review(camer
     renders(audit)
 
 
-def test_a_folder_holding_files_or_a_missing_source_is_refused_and_nothing_starts(camera, tmp_path) -> None:
+def test_a_folder_holding_files_or_a_missing_source_is_refused_and_nothing_starts(games, tmp_path) -> None:
     protocol = _protocol_before_the_votes(tmp_path)
     used = tmp_path / "used"
     used.mkdir()
@@ -201,27 +205,28 @@ def test_a_folder_holding_files_or_a_missing_source_is_refused_and_nothing_start
     assert [b.key for b in at.button if b.key == "live_start"]
 
 
-def test_a_filmed_game_replayed_through_the_real_source_shows_its_cues_coming(tmp_path) -> None:
-    """The bundled sample through the real live source: its protocol's cues come by themselves."""
-    pytest.importorskip("vision.live_source")
-    from pipeline.live_game import LiveGame
-
+def test_the_sample_game_replayed_through_the_live_source_shows_its_cues_coming(games, tmp_path) -> None:
+    """The open game (the bundled sample) played from its video at real speed: its protocol's votes come back as
+    the judge's cues by themselves, the first vote is counted, and the finished game opens for review."""
     folder = tmp_path / "replay"
-    game = LiveGame.begin(str(SAMPLE_VIDEO), protocol=json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8")),
-                          seats=SAMPLE_SEATS, folder=folder, name="sample_game", speed=2.0)
-    try:
-        live.keep(game, "sample_game")
-        deadline = time.monotonic() + 60
-        while not any(v.video_count is not None for v in game.table.state().votes) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        at = _page()
-        renders(at)
-        assert any("replayed" in i.value for i in at.info)
-        assert not [b for b in at.button if b.key and b.key.startswith(("live_name_", "live_stop", "live_count_"))]
-        assert "day 1, round 1: candidate 6" in [s.value for s in at.subheader] + [m.value for m in at.markdown]
-        at.button(key="live_finish").click().run()
-        at.button(key="live_finish_yes").click().run()
-        renders(at)
-        assert Path(at.session_state["game_spec"].video) == folder / "sample_game.mp4"
-    finally:
-        _end_all()
+    at = _page()
+    at.text_input(key="live_source").input(str(SAMPLE_VIDEO))
+    at.text_input(key="live_folder").input(str(folder))
+    at.button(key="live_start").click().run()
+    renders(at)
+    game = live.GAMES[str(folder)].game
+    assert game.cues is not None
+    deadline = time.monotonic() + 90
+    while not any(v.video_count is not None for v in game.table.state().votes) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    at.run()
+    renders(at)
+    assert any("replayed" in i.value for i in at.info)
+    assert not [b for b in at.button if b.key and b.key.startswith(("live_name_", "live_stop", "live_count_"))]
+    said = [s.value for s in at.subheader] + [shown(m.value) for m in at.markdown]
+    assert any(line.startswith("day 1, round 1: candidate 6") for line in said)
+    at.button(key="live_finish").click().run()
+    at.button(key="live_finish_yes").click().run()
+    renders(at)
+    assert Path(at.session_state["game_spec"].video) == folder / "sample_game.mp4"
+    assert (folder / "sample_game.mp4").is_file()
