@@ -45,6 +45,7 @@ from review.game.timeline import (
 HOLD_S = 0.25  # looked at past «Стоп» before the first count: a hand landing just after it is seen late
 REFRESH_S = 0.5  # the count is asked again this often (video seconds) until the round's stretch is over
 KEEP_S = WINDOW_LEAD_S + 1.5  # frames kept between rounds: a round's stretch begins before its first candidate
+QUEUE_S = 20.0  # frames waiting for vision beyond this are dropped (for vision only: the recording keeps them)
 SEAT_STATES = ("in_time", "late", "lifted", "early", "none", "unseen")
 VOTE_TYPES = ("vote", "lift_vote")
 
@@ -82,6 +83,7 @@ class LiveState:
     watched_t: float  # the newest frame vision has looked at (in a round) or set aside (between rounds)
     frames: int
     ended: str | None  # why the source ended ("" for a file played to its end), None while it plays
+    dropped: int = 0  # frames vision never saw: it fell more than QUEUE_S behind (the audit of the recording sees them)
 
     @property
     def behind_s(self) -> float:
@@ -120,6 +122,7 @@ class LiveTable:
         self._received = (-1, 0.0)
         self._watched_t = 0.0
         self._ended: str | None = None
+        self._dropped = 0
         self._running = False
         self._thread: threading.Thread | None = None
         self.error: BaseException | None = None
@@ -130,6 +133,9 @@ class LiveTable:
         with self._lock:
             self._incoming.append(picture)
             self._received = (picture.index, picture.t)
+            while self._incoming[0].t < picture.t - QUEUE_S:  # memory stays bounded on a machine too slow for the game
+                self._incoming.popleft()
+                self._dropped += 1
             self._lock.notify_all()
 
     def source_ended(self, reason: str | None) -> None:
@@ -191,11 +197,11 @@ class LiveTable:
             self._changed()
 
     def add(self, event: dict[str, Any]) -> None:
-        """Any other entry of the protocol as the game goes (phases, nominations, eliminations, nights): it ends the
-        voting round under way, as the next round's first candidate does."""
+        """Any other entry of the protocol as the game goes (phases, nominations, eliminations, nights, a vote held
+        before the recording began): it ends the voting round under way, as the next round's first candidate does."""
         with self._lock:
-            if event.get("type") in VOTE_TYPES:
-                raise ValueError("votes are named with name(), stop() and announce()")
+            if event.get("type") in VOTE_TYPES and "t" in event:
+                raise ValueError("votes at the table are named with name(), stop() and announce()")
             self.data["events"].append(copy.deepcopy(event))
             if event.get("type") != "nomination":
                 self._end_round()
@@ -212,7 +218,8 @@ class LiveTable:
     def state(self) -> LiveState:
         with self._lock:
             votes = tuple(self._votes.get(k) or self._fresh(k) for k in self._vote_events())
-            return LiveState(votes, self._received[1], self._watched_t, self._received[0] + 1, self._ended)
+            return LiveState(votes, self._received[1], self._watched_t, self._received[0] + 1, self._ended,
+                             self._dropped)
 
     def protocol(self) -> dict[str, Any]:
         """The live protocol as it stands (a copy)."""
@@ -313,13 +320,13 @@ class LiveTable:
         self._report(rnd, data, end, final=True)
 
     def _asked_data(self, rnd: _Round, seen_t: float) -> dict[str, Any]:
-        """The protocol up to the round's last closed vote; a vote not yet announced is taken as announced now."""
+        """The protocol up to the round's last closed vote; a vote not yet announced is taken as announced at «Стоп»."""
         closed = [k for k in self._vote_events(rnd.first_event) if "cutoff" in self.data["events"][k]]
         data = copy.deepcopy({**self.data, "events": self.data["events"][:closed[-1] + 1] if closed else []})
         for k in closed:
             ev = data["events"][k]
-            if "announced" not in ev:
-                ev["announced"] = round(max(ev["cutoff"], min(seen_t, ev["cutoff"] + 1.0)), 3)
+            if "announced" not in ev:  # the count is still to come: a hand resting now has not been lifted early
+                ev["announced"] = ev["cutoff"]
         data["events"] = [e for i, e in enumerate(data["events"]) if e.get("type") not in VOTE_TYPES
                           or i in closed or i < rnd.first_event]
         return data
@@ -357,7 +364,9 @@ class LiveTable:
             self.on_change(copy.deepcopy(self.data))
 
     def _vote_events(self, first: int = 0) -> list[int]:
-        return [i for i, e in enumerate(self.data["events"]) if i >= first and e.get("type") in VOTE_TYPES]
+        """The votes held at the table (a vote with no time was held before the recording began)."""
+        return [i for i, e in enumerate(self.data["events"])
+                if i >= first and e.get("type") in VOTE_TYPES and "t" in e]
 
     def _last_vote(self) -> int | None:
         votes = self._vote_events()

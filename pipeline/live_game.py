@@ -74,7 +74,6 @@ class LiveGame:
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
             raise UnreadableInput(_("{folder}: a live game is recorded into a new or empty folder, and this one holds "
                                     "files already; give another folder.", folder=folder))
-        folder.mkdir(parents=True, exist_ok=True)
         profile: Profile = get_profile(rules or str(protocol.get("rules") or ""))
         replay = replayable(protocol)
         files = game_files(folder, name)
@@ -82,6 +81,7 @@ class LiveGame:
         try:
             meta = live.meta
             seat_map = load_seat_map(seats).scaled_to(meta.width, meta.height, source)
+            folder.mkdir(parents=True, exist_ok=True)  # once the source is open: a refused start leaves nothing
             shutil.copyfile(seats, files.seats)
             start = live_protocol(protocol, name, replay=replay)
             write_atomic(files.protocol, dumps(start))

@@ -86,6 +86,10 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         progress(_("live: the game is ended here"))
     files = game.finish()
+    dropped = game.table.state().dropped
+    if dropped:
+        progress(_("live: this computer fell behind the game and {n} frames were not counted live; the audit of the "
+                   "recording below looks at every one", n=dropped))
     for line in _changed_lines(game, shown, count_line):
         print(line, flush=True)
     progress(_("live: the game's video {video}, its protocol {protocol}", video=files.video, protocol=files.protocol))

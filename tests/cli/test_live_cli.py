@@ -1,0 +1,65 @@
+"""`stopframe live`: a filmed game replayed at the table prints each vote's count before the judge's, and leaves a
+folder that opens as any other game; a folder that holds files is never written into."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from review.game.protocol import format_problems
+from tests.clirun import run_cli
+from vision.video import open_video
+
+CLIPS = Path(__file__).resolve().parents[2] / "sample_videos" / "clips"
+CLIP = CLIPS / "day4_final_vote"  # 16 s: day 4's two votes, timed; days 1-3's votes held before it, untimed
+
+
+def test_a_replayed_clip_prints_each_count_and_leaves_a_game_to_audit(capsys: pytest.CaptureFixture[str],
+                                                                      tmp_path: Path) -> None:
+    folder = tmp_path / "game"
+    code, out, err = run_cli(capsys, "--lang", "en", "live", CLIP.with_suffix(".mp4"), "--protocol",
+                             CLIP.with_suffix(".protocol.json"), "--seats", CLIP.with_suffix(".seats.json"),
+                             "--record", folder, "--speed", "8")
+    assert code == 0, err
+    lines = [line for line in out.splitlines() if line]
+    # the last line per vote is the count over its whole stretch: candidate 7 got 3 hands, candidate 1 one
+    last = {line.split(": video")[0]: line for line in lines}
+    assert set(last) == {"day 4, round 1: candidate 7", "day 4, round 1: candidate 1"}
+    assert "video 3" in last["day 4, round 1: candidate 7"] and last["day 4, round 1: candidate 7"].endswith("judge 3 ✓")
+    assert "video 1" in last["day 4, round 1: candidate 1"] and last["day 4, round 1: candidate 1"].endswith("judge 1 ✓")
+    made = json.loads((folder / "day4_final_vote.protocol.json").read_text(encoding="utf-8"))
+    assert not format_problems(made)
+    given = json.loads(CLIP.with_suffix(".protocol.json").read_text(encoding="utf-8"))
+    times = ("t", "cutoff", "announced", "count")
+    assert [[e.get(k) for k in times] for e in made["events"] if e["type"] == "vote"] == [
+        [e.get(k) for k in times] for e in given["events"] if e["type"] == "vote"]
+    assert made["video"]["path"] == "day4_final_vote.mp4"
+    with open_video(folder / "day4_final_vote.mp4") as recording, open_video(CLIP.with_suffix(".mp4")) as clip:
+        assert recording.meta.frame_count == clip.meta.frame_count
+    assert (folder / "day4_final_vote.seats.json").read_bytes() == CLIP.with_suffix(".seats.json").read_bytes()
+    assert "stopframe audit" in err and str(folder / "day4_final_vote.mp4") in err
+
+
+def test_a_folder_holding_files_is_refused_and_left_as_it_was(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: Path) -> None:
+    folder = tmp_path / "club"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("the judge's own notes", encoding="utf-8")
+    code, out, err = run_cli(capsys, "--lang", "en", "live", CLIP.with_suffix(".mp4"), "--protocol",
+                             CLIP.with_suffix(".protocol.json"), "--seats", CLIP.with_suffix(".seats.json"),
+                             "--record", folder)
+    assert code == 2
+    assert f"{folder}: a live game is recorded into a new or empty folder" in err
+    assert [p.name for p in folder.iterdir()] == ["notes.txt"]
+    assert (folder / "notes.txt").read_text(encoding="utf-8") == "the judge's own notes"
+
+
+def test_a_source_that_cannot_be_opened_is_one_sentence(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run_cli(capsys, "--lang", "en", "live", tmp_path / "no_such_camera.mp4", "--protocol",
+                             CLIP.with_suffix(".protocol.json"), "--seats", CLIP.with_suffix(".seats.json"),
+                             "--record", tmp_path / "game")
+    assert code == 2
+    assert "no_such_camera.mp4" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "game").exists()
