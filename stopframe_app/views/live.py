@@ -21,7 +21,7 @@ import streamlit as st
 
 from contract.data_folder import data_dir
 from contract.errors import StopframeError, UnreadableInput
-from contract.i18n import _
+from contract.i18n import _, ngettext
 from contract.jsonio import read_json
 from pipeline.live import (
     SEAT_STATES,
@@ -267,6 +267,10 @@ def _status(entry: Running) -> LiveState:
     elif game.source.silent_for() > SILENT_S:
         st.error(t("The camera has stopped sending video ({seconds} s without a frame).",
                    seconds=number(game.source.silent_for(), 0)))
+    if now.dropped:
+        st.warning(ngettext("Vision fell behind: {n} frame was not looked at live (the audit of the recording sees "
+                            "it).", "Vision fell behind: {n} frames were not looked at live (the audit of the "
+                            "recording sees them).", now.dropped))
     minutes, seconds = divmod(int(now.received_t), 60)
     st.caption(t("{name} · video {at} · vision {behind} s behind · recording into {folder}", name=entry.name,
                  at=f"{minutes}:{seconds:02d}", behind=number(now.behind_s, 1), folder=game.folder))
@@ -276,7 +280,7 @@ def _status(entry: Running) -> LiveState:
 def _cues(entry: Running) -> None:
     """The judge's buttons: «Стоп» while a vote is open, the count after it, else the candidates."""
     data = entry.game.table.protocol()
-    votes = [e for e in data["events"] if e.get("type") in VOTE_TYPES]
+    votes = [e for e in data["events"] if e.get("type") in VOTE_TYPES and "t" in e]  # untimed: held before it began
     last = votes[-1] if votes else None
     with st.container(key="live_cues"):
         if last is not None and "cutoff" not in last:
