@@ -111,6 +111,8 @@ class LiveTable:
         self.data = copy.deepcopy(protocol)
         self.data.setdefault("events", [])
         self.seat_map, self.profile, self.fps, self.model = seat_map, profile, fps, model
+        held = [e.get("day") for e in self.data["events"] if e.get("type") in VOTE_TYPES]
+        self.day = 1 + max((d for d in held if isinstance(d, int)), default=0)  # the day whose votes come next
         self.on_change, self.clock = on_change, clock
         self._lock = threading.Condition()
         self._incoming: deque[Any] = deque()
@@ -155,7 +157,7 @@ class LiveTable:
         """The judge names a candidate for the vote; returns the vote's event index."""
         with self._lock:
             at = self._received[1] if t is None else t
-            day = day if day is not None else self._day()
+            day = self.day = day if day is not None else self.day
             round_ = round_ if round_ is not None else self._next_round(day, candidate)
             self._voting_phase(day, at)
             return self._add_vote({"type": "vote", "day": day, "round": round_, "candidate": candidate,
@@ -166,7 +168,7 @@ class LiveTable:
         """The judge puts the lift of several candidates to the vote."""
         with self._lock:
             at = self._received[1] if t is None else t
-            day = day if day is not None else self._day()
+            day = self.day = day if day is not None else self.day
             round_ = round_ if round_ is not None else 1 + max(
                 (e["round"] for e in self._day_votes(day)), default=0)
             self._voting_phase(day, at)
@@ -210,9 +212,32 @@ class LiveTable:
     def next_day(self, t: float | None = None) -> int:
         """The next day begins (after the night): its votes are numbered from round 1 again."""
         with self._lock:
-            day = self._day() + 1 if self._vote_events() else self._day()
-        self.add({"type": "phase", "phase": "day", "number": day, "t": round(self.now() if t is None else t, 3)})
+            self.day += 1
+            day = self.day
+            begun = any(e.get("type") == "phase" and e.get("phase") == "day" and e.get("number") == day
+                        for e in self.data["events"])  # a sheet may hold the day's nominations already
+        if not begun:
+            self.add({"type": "phase", "phase": "day", "number": day, "t": round(self.now() if t is None else t, 3)})
         return day
+
+    def take_back(self) -> None:
+        """The candidate named last was named by mistake: the vote goes, as long as «Стоп» has not been said
+        (with the voting phase its naming opened, and the round its naming began)."""
+        with self._lock:
+            k = self._last_vote()
+            events = self.data["events"]
+            if k is None or "cutoff" in events[k] or k != len(events) - 1:
+                raise ValueError(_("Only a candidate named last, before «Stop», can be taken back."))
+            events.pop()
+            self._votes.pop(k, None)
+            self._stopped_at.pop(k, None)
+            opened = events[-1] if events else None
+            if (opened is not None and opened.get("type") == "phase" and opened.get("phase") == "voting"
+                    and not self._day_votes(opened.get("number"))):
+                events.pop()
+            if self._round is not None and self._round.first_event >= len(events):
+                self._round = None
+            self._changed()
 
     # ------------------------------------------------------------ what the table shows
     def state(self) -> LiveState:
@@ -371,11 +396,6 @@ class LiveTable:
     def _last_vote(self) -> int | None:
         votes = self._vote_events()
         return votes[-1] if votes else None
-
-    def _day(self) -> int:
-        days = [e.get("number") for e in self.data["events"] if e.get("type") == "phase" and e.get("phase") == "day"]
-        days += [e.get("day") for e in self.data["events"] if e.get("type") in (*VOTE_TYPES, "nomination")]
-        return max((d for d in days if isinstance(d, int)), default=1)
 
     def _day_votes(self, day: int) -> list[dict[str, Any]]:
         return [e for e in self.data["events"] if e.get("type") in VOTE_TYPES and e.get("day") == day]

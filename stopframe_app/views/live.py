@@ -72,12 +72,16 @@ _CELL = "<div class='sf-seat sf-{kind}'><b>{seat}</b><span>{word}</span></div>"
 
 @dataclass
 class Running:
-    """A game at the table as the server keeps it, with the day the judge is on."""
+    """A game at the table as the server keeps it."""
 
     game: LiveGame
     name: str
-    day: int
     ending: threading.Lock = field(default_factory=threading.Lock)  # one tablet finishes it, the others wait
+
+    @property
+    def day(self) -> int:
+        """The day the judge is on (the table's: a sheet's votes held before the recording come before it)."""
+        return self.game.table.day
 
     @property
     def key(self) -> str:
@@ -99,9 +103,8 @@ _LOCK = threading.Lock()
 
 
 def _keep(game: LiveGame, name: str) -> Running:
-    """Keep a game just begun in the server, on the day after the last one its protocol holds votes of."""
-    days = [e.get("day") for e in game.table.protocol()["events"] if e.get("type") in VOTE_TYPES]
-    entry = Running(game, name, 1 + max((d for d in days if isinstance(d, int)), default=0))
+    """Keep a game just begun in the server, where every tablet finds it."""
+    entry = Running(game, name)
     with _LOCK:
         GAMES[entry.key] = entry
     return entry
@@ -286,6 +289,9 @@ def _cues(entry: Running) -> None:
         if last is not None and "cutoff" not in last:
             st.button(t("Stop"), key="live_stop", type="primary", width="stretch", on_click=_cue,
                       args=(entry.key, "stop"))
+            with st.container(key="live_more"):
+                st.button(t("Not this candidate (take back)"), key="live_take_back", width="stretch",
+                          on_click=_cue, args=(entry.key, "take_back"))
         elif last is not None and "count" not in last:
             st.markdown(t("The count the judge announces:"))
             with st.container(horizontal=True):
@@ -351,11 +357,10 @@ def _cue(key: str, what: str, value: Any = None) -> None:
             table.stop()
         elif what == "count":
             table.announce(value)
+        elif what == "take_back":
+            table.take_back()
         else:
-            entry.day += 1  # the page's own day: a sheet may hold nominations of later days already
-            if not any(e.get("type") == "phase" and e.get("phase") == "day" and e.get("number") == entry.day
-                       for e in table.protocol()["events"]):
-                table.add({"type": "phase", "phase": "day", "number": entry.day, "t": round(table.now(), 3)})
+            table.next_day()
     except ValueError as exc:
         st.session_state[TAPPED] = str(exc)
 

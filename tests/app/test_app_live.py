@@ -136,6 +136,10 @@ def test_a_vote_tapped_at_the_table_is_counted_saved_and_opened_for_review(camer
     named = [b.label for b in at.button if b.key and b.key.startswith("live_name_")]
     assert named[:3] == ["6", "3", "8"] and sorted(map(int, named)) == list(range(1, 11))
 
+    _play_to(entry, 2.0)
+    at.button(key="live_name_3").click().run()  # a slip of the finger: taken back before «Стоп»
+    at.button(key="live_take_back").click().run()
+    assert not [b for b in at.button if b.key == "live_stop"]
     _play_to(entry, 3.15)
     at.button(key="live_name_6").click().run()
     assert [b.key for b in at.button if b.key == "live_stop"]

@@ -130,3 +130,27 @@ def test_the_next_day_numbers_its_votes_from_round_one() -> None:
     assert events[-3] == {"type": "phase", "phase": "day", "number": 2, "t": 40.0}
     assert events[-2] == {"type": "phase", "phase": "voting", "number": 2, "t": 50.0}
     assert events[-1] == {"type": "vote", "day": 2, "round": 1, "candidate": 3, "t": 50.0}
+
+
+def test_a_candidate_named_by_mistake_is_taken_back_before_stop_only() -> None:
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    table = _table(protocol)
+    table.name(4, 2.0)
+    table.take_back()  # the voting phase it opened goes with it
+    assert table.protocol()["events"] == []
+    assert table.state().votes == ()
+    table.name(6, 3.0)
+    table.stop(4.5)
+    with pytest.raises(ValueError, match="before «Stop»"):
+        table.take_back()
+    assert [e["candidate"] for e in table.protocol()["events"] if e["type"] == "vote"] == [6]
+
+
+def test_the_day_follows_the_sheet_s_votes_held_before_the_recording() -> None:
+    """A sheet whose day 1 was voted before the camera started: the table's first vote is day 2's."""
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    day_1 = [{k: v for k, v in e.items() if k not in ("t", "cutoff", "announced")} for e in protocol["events"][:10]]
+    table = LiveTable({**protocol, "events": day_1}, load_seat_map(SAMPLE_SEATS), get_profile("rfm"), fps=25.0)
+    assert table.day == 2
+    table.name(9, 5.0)
+    assert table.protocol()["events"][-1] == {"type": "vote", "day": 2, "round": 1, "candidate": 9, "t": 5.0}
