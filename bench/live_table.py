@@ -81,7 +81,7 @@ def sample_at_speed(folder: Path, speed: float) -> dict[str, Any]:
     offline = audit_game(protocol=files.protocol, seats=files.seats, video=files.video)
     delays = [v.shown_after_s for v in votes if v.shown_after_s is not None]
     live, off = shown(votes), audited(offline)
-    return {"file_frames": file_frames, "decoded": game.source.stats["frames"], "recorded": recorded,
+    return {"file_frames": file_frames, "decoded": game.source.stats.frames, "recorded": recorded,
             "lag_max": max(lags), "lag_p95": sorted(lags)[int(0.95 * (len(lags) - 1))], "votes": len(votes),
             "delay_median": statistics.median(delays) if delays else None, "delay_worst": max(delays, default=None),
             "shown": len(delays), "same": sum(a == b for a, b in zip(live, off, strict=False)), "audited": len(off),

@@ -41,6 +41,7 @@ from review.game.timeline import (
     vote_rounds,
     vote_windows,
 )
+from review.game.voting import VoteContext
 
 HOLD_S = 0.25  # looked at past «Стоп» before the first count: a hand landing just after it is seen late
 REFRESH_S = 0.5  # the count is asked again this often (video seconds) until the round's stretch is over
@@ -48,6 +49,7 @@ KEEP_S = WINDOW_LEAD_S + 1.5  # frames kept between rounds: a round's stretch be
 QUEUE_S = 20.0  # frames waiting for vision beyond this are dropped (for vision only: the recording keeps them)
 SEAT_STATES = ("in_time", "late", "lifted", "early", "none", "unseen")
 VOTE_TYPES = ("vote", "lift_vote")
+UNANNOUNCED = "x_live_unannounced"  # on a vote asked about before its count: no count to check yet
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,6 @@ class LiveVote:
     findings: tuple[str, ...] = ()  # the audit's sentences on this vote
     final: bool = False  # the round's whole stretch has been looked at
     shown_after_s: float | None = None  # wall seconds from «Стоп» to the first count
-    asked_t: float = 0.0  # the video time the audit was last asked at
 
     @property
     def matches(self) -> bool | None:
@@ -121,6 +122,7 @@ class LiveTable:
         self._closing: list[tuple[_Round, float]] = []  # rounds over, to be finished at their stretch's end
         self._votes: dict[int, LiveVote] = {}
         self._stopped_at: dict[int, float] = {}  # vote event -> wall time of «Стоп»
+        self._asked: dict[int, float] = {}  # vote event -> the video time the audit was last asked about it at
         self._received = (-1, 0.0)
         self._watched_t = 0.0
         self._ended: str | None = None
@@ -231,6 +233,7 @@ class LiveTable:
             events.pop()
             self._votes.pop(k, None)
             self._stopped_at.pop(k, None)
+            self._asked.pop(k, None)
             opened = events[-1] if events else None
             if (opened is not None and opened.get("type") == "phase" and opened.get("phase") == "voting"
                     and not self._day_votes(opened.get("number"))):
@@ -329,8 +332,7 @@ class LiveTable:
         with self._lock:
             due = [k for k in self._vote_events(rnd.first_event) if "cutoff" in self.data["events"][k]
                    and seen_t >= self.data["events"][k]["cutoff"] + HOLD_S
-                   and (k not in self._votes or self._votes[k].video_count is None
-                        or seen_t >= self._votes[k].asked_t + REFRESH_S)]
+                   and (k not in self._asked or seen_t >= self._asked[k] + REFRESH_S)]
             if not due:
                 return
             data = self._asked_data(rnd, seen_t)
@@ -349,9 +351,13 @@ class LiveTable:
         closed = [k for k in self._vote_events(rnd.first_event) if "cutoff" in self.data["events"][k]]
         data = copy.deepcopy({**self.data, "events": self.data["events"][:closed[-1] + 1] if closed else []})
         for k in closed:
+            self._asked[k] = seen_t
             ev = data["events"][k]
             if "announced" not in ev:  # the count is still to come: a hand resting now has not been lifted early
                 ev["announced"] = ev["cutoff"]
+            if "count" not in ev:  # the rules engine places a vote by its count; the audit's count check is left out
+                ev["count"] = 0
+                ev[UNANNOUNCED] = True
         data["events"] = [e for i, e in enumerate(data["events"]) if e.get("type") not in VOTE_TYPES
                           or i in closed or i < rnd.first_event]
         return data
@@ -369,19 +375,18 @@ class LiveTable:
         rounds = [r for r in vote_rounds(vote_windows(data)) if r.windows[0].event_index >= rnd.first_event]
         if not rounds:
             return
-        game = replay_game(data, self.profile)
+        game = _placed(replay_game(data, self.profile), rounds, data)
         report = audit(data, seen, profile=self.profile, visible_seats=set(self.seat_map.seats), game=game,
                        rounds=rounds)
         with self._lock:
             for r in rounds:
-                for vote in _votes_of(report, r, self.data["events"], game):
+                for vote in _votes_of(report, r, data, self.data["events"], game):
                     old = self._votes.get(vote.event)
                     shown = old.shown_after_s if old is not None and old.shown_after_s is not None else (
                         self.clock() - self._stopped_at[vote.event] if vote.event in self._stopped_at else None)
                     judge = self.data["events"][vote.event].get("count")
                     self._votes[vote.event] = _with(vote, final=final, shown_after_s=shown,
-                                                    judge_count=judge if isinstance(judge, int) else None,
-                                                    asked_t=seen_t)
+                                                    judge_count=judge if isinstance(judge, int) else None)
 
     # ------------------------------------------------------------ the protocol's bookkeeping (under the lock)
     def _changed(self) -> None:
@@ -456,7 +461,8 @@ def _with(vote: LiveVote, **changes: Any) -> LiveVote:
     return dataclasses.replace(vote, **changes)
 
 
-def _votes_of(report: AuditReport, rnd: VoteRound, events: list[dict[str, Any]], game: Replay) -> list[LiveVote]:
+def _votes_of(report: AuditReport, rnd: VoteRound, data: dict[str, Any], events: list[dict[str, Any]],
+              game: Replay) -> list[LiveVote]:
     """The round's votes as the table shows them, from the audit's report (its events are the live protocol's)."""
     out = []
     for w in rnd.windows:
@@ -469,8 +475,10 @@ def _votes_of(report: AuditReport, rnd: VoteRound, events: list[dict[str, Any]],
             states[seat] = "unseen"
         for seat in row.extra.get("x_late_seats") or ():
             states[seat] = "late"
+        unannounced = bool(data["events"][w.event_index].get(UNANNOUNCED))
         mine = [f for f in report.findings if f.day == w.day and f.round == w.round
-                and (f.candidate == w.candidate or w.kind == "lift")]
+                and (f.candidate == w.candidate or w.kind == "lift")
+                and not (unannounced and f.kind == "count_mismatch")]
         for f in mine:
             if f.kind in ("lifted_early", "early_hand") and f.seat is not None:
                 states[f.seat] = "lifted" if f.kind == "lifted_early" else "early"
@@ -480,6 +488,26 @@ def _votes_of(report: AuditReport, rnd: VoteRound, events: list[dict[str, Any]],
         out.append(LiveVote(w.event_index, vote_words(ev), w.t or 0.0, w.cutoff, None, len(row.video_voters),
                             dict(sorted(states.items())), tuple(finding_said(f.to_json()) for f in mine)))
     return out
+
+
+def _placed(game: Replay, rounds: Sequence[VoteRound], data: dict[str, Any]) -> Replay:
+    """Every vote held at the table placed in its round, where the rules engine would not place it yet: a round
+    whose other candidates are still to be named (a lone candidate on day 1 is voted on by no rulebook), or a vote
+    the judge held against the rules. The table counts the hands it sees either way; `stopframe validate` and the
+    audit of the finished game say what the rules make of it."""
+    contexts = dict(game.vote_contexts)
+    left = {e.get("seat") for e in data["events"] if e.get("type") in ("elimination", "removal")}
+    seats = [p.get("seat") for p in data.get("players") or () if isinstance(p, dict)] or list(range(1, 11))
+    for rnd in rounds:
+        named = tuple(w.candidate for w in rnd.windows if w.candidate is not None)
+        for i, w in enumerate(rnd.windows):
+            if w.event_index in contexts:
+                continue
+            stage = "lift" if w.kind == "lift" else "revote" if w.round > 1 else "first"
+            living = tuple(s for s in seats if s not in left)
+            contexts[w.event_index] = VoteContext(w.day, w.round, w.kind, named or w.candidates, living,
+                                                  i == len(rnd.windows) - 1, stage, w.candidate)
+    return dataclasses.replace(game, vote_contexts=contexts)
 
 
 def seat_state_words(state: str) -> str:

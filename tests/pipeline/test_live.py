@@ -154,3 +154,28 @@ def test_the_day_follows_the_sheet_s_votes_held_before_the_recording() -> None:
     assert table.day == 2
     table.name(9, 5.0)
     assert table.protocol()["events"][-1] == {"type": "vote", "day": 2, "round": 1, "candidate": 9, "t": 5.0}
+
+
+def test_the_count_is_shown_after_stop_before_the_judge_announces_it() -> None:
+    """Between «Стоп» and the announcement the table already shows the video's count, with no count mismatch
+    claimed against a count nobody has said yet."""
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    first = next(e for e in protocol["events"] if e["type"] == "vote")  # candidate 6: «Стоп» 4.7 s, count at 5.55 s
+    with open_video(SAMPLE_VIDEO) as video:
+        table = _table(protocol, video.meta.fps)
+        table.start()
+        for picture in video.iter_pictures(0.0, first["cutoff"] + 0.6):
+            if picture.t >= first["t"] and not table.state().votes:
+                table.name(first["candidate"], first["t"], day=1, round_=1)
+            if picture.t >= first["cutoff"] and table.protocol()["events"][-1].get("cutoff") is None:
+                table.stop(first["cutoff"])
+            table.feed(picture)
+        deadline = time.monotonic() + 60
+        while not table.caught_up() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        shown = table.state().votes[0]
+        table.close()
+    assert table.error is None
+    assert shown.judge_count is None and shown.video_count == 6 and not shown.final
+    assert shown.seats[1] == "in_time" and shown.seats[3] == "none" and shown.seats[7] == "lifted"
+    assert not [s for s in shown.findings if s.startswith("The protocol has")]  # no count to check yet
