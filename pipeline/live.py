@@ -23,11 +23,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from contract.i18n import _, ngettext, term
 from contract.observations import Observations
 from contract.seats import SeatMap
 from pipeline.game import replay_game
-from review.audit.audit import audit
+from review.audit.audit import LATE_TAIL_S, audit
 from review.audit.findings import AuditReport
 from review.cases.exports import finding_said
 from review.game.engine import Replay
@@ -129,6 +131,7 @@ class LiveTable:
         self._dropped = 0
         self._running = False
         self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
         self.error: BaseException | None = None
 
     # ------------------------------------------------------------ the source's side
@@ -256,9 +259,12 @@ class LiveTable:
 
     # ------------------------------------------------------------ the vision thread
     def start(self) -> None:
+        """Start the vision thread and wait for its hand detector to load (a second or so), so that the first
+        frames of the game do not queue behind the loading."""
         self._running = True
         self._thread = threading.Thread(target=self._watch, name="stopframe-live-vision", daemon=True)
         self._thread.start()
+        self._ready.wait(60.0)
 
     def close(self, timeout: float | None = None) -> None:
         """Look at whatever frames are still queued, finish the last round and stop the vision thread."""
@@ -279,6 +285,8 @@ class LiveTable:
 
         try:
             with SeatDetector(self.seat_map, model=self.model) as detector:
+                detector.backend.look(np.zeros((64, 64, 3), np.uint8))  # the model's graph is built on its first look
+                self._ready.set()
                 while True:
                     with self._lock:
                         while self._running and not self._incoming:
@@ -293,6 +301,7 @@ class LiveTable:
                     self._finish(rnd, end)
         except BaseException as exc:  # noqa: BLE001 - kept for the caller: the page and the command line say it
             self.error = exc
+            self._ready.set()
 
     def _look(self, detector: Any, picture: Any) -> None:
         """One frame: to the round under way, or to a round over whose stretch still runs (its last count and the
@@ -330,9 +339,8 @@ class LiveTable:
         """After «Стоп» (and HOLD_S), and every REFRESH_S of video after, the round's counts so far."""
         seen_t = rnd.frames[-1][1]
         with self._lock:
-            due = [k for k in self._vote_events(rnd.first_event) if "cutoff" in self.data["events"][k]
-                   and seen_t >= self.data["events"][k]["cutoff"] + HOLD_S
-                   and (k not in self._asked or seen_t >= self._asked[k] + REFRESH_S)]
+            due = [k for k in self._vote_events(rnd.first_event) if _due(self.data["events"][k], seen_t,
+                                                                           self._asked.get(k))]
             if not due:
                 return
             data = self._asked_data(rnd, seen_t)
@@ -449,6 +457,16 @@ class LiveTable:
     def _fresh(self, k: int) -> LiveVote:
         ev = self.data["events"][k]
         return LiveVote(k, vote_words(ev), ev["t"], ev.get("cutoff"), ev.get("count"), None)
+
+
+def _due(ev: dict[str, Any], seen_t: float, asked: float | None) -> bool:
+    """Whether the audit is to be asked about a vote now: past «Стоп» and HOLD_S, then every REFRESH_S until a late
+    hand can no longer land (a second past the count); the round's end gives the last word."""
+    if "cutoff" not in ev or seen_t < ev["cutoff"] + HOLD_S:
+        return False
+    if asked is None:
+        return True
+    return seen_t >= asked + REFRESH_S and seen_t <= ev.get("announced", seen_t) + LATE_TAIL_S + REFRESH_S
 
 
 def vote_words(ev: dict[str, Any]) -> str:
