@@ -41,6 +41,29 @@ def game_files(folder: Path, name: str) -> Finished:
     return Finished(folder / f"{name}.mp4", folder / f"{name}.protocol.json", folder / f"{name}.seats.json")
 
 
+def interrupted(folder: Path) -> Finished | None:
+    """The files of a live game whose recording was never joined (the computer or the program stopped during the
+    game): its folder holds NAME.protocol.json and recorded segments, but no NAME.mp4. None for any other folder."""
+    protocols = sorted(folder.glob("*.protocol.json")) if folder.is_dir() else []
+    if len(protocols) != 1 or not any((folder / RECORDING).glob("segment_*.ts")):
+        return None
+    files = game_files(folder, protocols[0].name.removesuffix(".protocol.json"))
+    return None if files.video.exists() else files
+
+
+def finish_interrupted(folder: Path) -> Finished:
+    """Join the recording of a game cut short into NAME.mp4: the game then opens as any other, every cue saved up to
+    the end kept in its protocol."""
+    from vision.live_source import join_recording
+
+    files = interrupted(folder)
+    if files is None:
+        raise UnreadableInput(_("{folder}: no live game waiting to be finished here (a folder with NAME.protocol.json "
+                                "and a recording, and no NAME.mp4 yet).", folder=folder))
+    join_recording(folder / RECORDING, files.video)
+    return files
+
+
 def live_protocol(protocol: dict[str, Any], name: str, *, replay: bool) -> dict[str, Any]:
     """The protocol the table starts from: the given one without its votes' times (`replay`: without any event,
     its events coming back as cues), naming the recording as its video."""

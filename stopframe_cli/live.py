@@ -42,12 +42,15 @@ def register(subparsers: Any) -> None:
                       "the keyboard: a seat number names the candidate, an empty line is «Stop», =5 the count "
                       "announced, q the end. The recording, the live protocol and the seat map stay in --record."),
     )
-    p.add_argument("source", metavar="SOURCE",
+    p.add_argument("source", metavar="SOURCE", nargs="?",
                    help=_("a camera (/dev/video0), a stream (rtsp://…) or a video file, played at real speed"))
-    p.add_argument("--protocol", required=True, metavar="P",
+    p.add_argument("--finish", metavar="DIR",
+                   help=_("join the recording of a live game cut short (the program or the computer stopped) in "
+                          "its folder DIR, so that it opens as any game"))
+    p.add_argument("--protocol", metavar="P",
                    help=_("the game's protocol so far (players, nominations); one with a filmed game's timed votes "
                           "is replayed as the judge's cues"))
-    p.add_argument("--seats", required=True, metavar="S", help=_("the camera's seat map"))
+    p.add_argument("--seats", metavar="S", help=_("the camera's seat map"))
     p.add_argument("--record", metavar="DIR",
                    help=_("a new or empty folder for the recording and the live protocol (default: in the data "
                           "folder, live/)"))
@@ -61,8 +64,14 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from pipeline.live import count_line
-    from pipeline.live_game import LiveGame
+    from pipeline.live_game import LiveGame, finish_interrupted
 
+    if args.finish is not None:
+        _next_steps(finish_interrupted(Path(args.finish)))
+        return EXIT_OK
+    if args.source is None or args.protocol is None or args.seats is None:
+        raise UnreadableInput(_("stopframe live needs SOURCE, --protocol and --seats (or --finish DIR for a game cut "
+                                "short)."))
     if args.rules is not None and args.rules not in PROFILES:
         raise UnreadableInput(_("--rules {rules}: not a rule profile; known: {known}.", rules=args.rules[:30],
                                  known=", ".join(PROFILES)))
@@ -92,10 +101,15 @@ def run(args: argparse.Namespace) -> int:
                    "recording below looks at every one", n=dropped))
     for line in _changed_lines(game, shown, count_line):
         print(line, flush=True)
+    _next_steps(files)
+    return EXIT_OK
+
+
+def _next_steps(files: Any) -> None:
+    """Where the finished game's files are, and the command that audits its recording in full."""
     progress(_("live: the game's video {video}, its protocol {protocol}", video=files.video, protocol=files.protocol))
     audit = ["stopframe", "audit", files.video, "--protocol", files.protocol, "--seats", files.seats]
     progress(_("live: audit the recording at full care: {command}", command=shlex.join(map(str, audit))))
-    return EXIT_OK
 
 
 def _follow(game: Any, shown: dict[int, str], count_line: Any) -> None:

@@ -469,14 +469,18 @@ def join_recording(record_dir: Path, out: Path) -> Path:
     if not inputs:
         raise VideoError(_("{folder} holds no recording: there is no readable segment_00000.ts in it.",
                            folder=record_dir))
+    part = out.with_name(out.name + ".part")  # a join cut short leaves no half video under the game's name
     try:
-        with av.open(str(out), "w", format="mp4") as sink:
+        with av.open(str(part), "w", format="mp4") as sink:
             _copy_segments(sink, inputs)
+        if out.exists():
+            raise VideoError(_("{path} already exists; the joined recording is never written over a file.", path=out))
+        part.rename(out)
     except (av.FFmpegError, OSError) as exc:
-        out.unlink(missing_ok=True)
         raise VideoError(_("{path}: the joined recording cannot be written ({reason}).", path=out,
                            reason=reason(exc).rstrip(".").lower())) from exc
     finally:
+        part.unlink(missing_ok=True)
         for container, _whole in inputs:
             container.close()
     return out

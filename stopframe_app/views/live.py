@@ -31,7 +31,7 @@ from pipeline.live import (
     count_line,
     seat_state_words,
 )
-from pipeline.live_game import Finished, LiveGame, replayable
+from pipeline.live_game import Finished, LiveGame, finish_interrupted, interrupted, replayable
 from stopframe_app import state
 from stopframe_app.game import Game, GameSpec, stem_of
 from stopframe_app.views.open_game import analyse_and_open, pasted
@@ -179,6 +179,31 @@ def _before(game: Game | None) -> None:
             _start(game, choice)
     if st.session_state.get(SAID):
         st.error(md(st.session_state[SAID]))
+    _interrupted()
+
+
+def _interrupted() -> None:
+    """Games of the data folder cut short (the computer or the program stopped): their recording joined on a tap,
+    then opened as any finished game."""
+    root = data_dir() / "live"
+    cut = [f for f in sorted(root.iterdir()) if interrupted(f) is not None] if root.is_dir() else []
+    if not cut:
+        return
+    st.subheader(t("Games cut short"))
+    st.caption(t("The recording stopped before the game was finished; every cue up to then is in its protocol."))
+    for folder in cut:
+        if st.button(t("Join the recording of {name} and open it", name=folder.name), key=f"live_join_{folder.name}",
+                     width="stretch"):
+            try:
+                files = finish_interrupted(folder)
+            except StopframeError as exc:
+                st.session_state[SAID] = str(exc)
+                st.rerun()
+            with _LOCK:
+                OVER[str(folder)] = Over(folder.name, folder, files)
+            st.session_state[FOLLOWED] = str(folder)
+            _open_for_review(files)
+            st.rerun()
 
 
 def _typed(key: str) -> str:

@@ -234,3 +234,31 @@ def test_the_sample_game_replayed_through_the_live_source_shows_its_cues_coming(
     renders(at)
     assert Path(at.session_state["game_spec"].video) == folder / "sample_game.mp4"
     assert (folder / "sample_game.mp4").is_file()
+
+
+def test_a_game_cut_short_is_offered_and_opens_once_its_recording_is_joined(games, tmp_path) -> None:
+    """The program stopped during a game: the page lists the folder, joins its recording on a tap and opens the game
+    with the cues saved up to then."""
+    from contract.data_folder import data_dir
+    from vision.live_source import LiveSource
+
+    folder = data_dir() / "live" / "table3-20261207-190000"
+    clip = Path(__file__).resolve().parents[2] / "sample_videos" / "clips" / "day4_final_vote"
+    ended = threading.Event()
+    with LiveSource(str(clip.with_suffix(".mp4")), folder / "recording", speed=None) as source:
+        source.start(lambda picture: None, lambda why: ended.set())
+        assert ended.wait(60)
+    protocol = json.loads(clip.with_suffix(".protocol.json").read_text(encoding="utf-8"))
+    protocol["video"] = {"path": "table3.mp4", "offset_s": 0.0}
+    (folder / "table3.protocol.json").write_text(json.dumps(protocol, ensure_ascii=False), encoding="utf-8")
+    shutil.copyfile(clip.with_suffix(".seats.json"), folder / "table3.seats.json")
+
+    at = _page()
+    renders(at)
+    assert "Games cut short" in [h.value for h in at.subheader]
+    at.button(key=f"live_join_{folder.name}").click().run()
+    renders(at)
+    assert (folder / "table3.mp4").is_file()
+    assert any("The game is over" in s.value for s in at.success)
+    assert any("It is open in the review pages" in i.value for i in at.info)
+    assert not [b for b in at.button if (b.key or "").startswith("live_join_")]

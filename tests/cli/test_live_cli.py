@@ -4,6 +4,9 @@ folder that opens as any other game; a folder that holds files is never written 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,3 +66,37 @@ def test_a_source_that_cannot_be_opened_is_one_sentence(capsys: pytest.CaptureFi
     assert code == 2
     assert "no_such_camera.mp4" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "game").exists()
+
+
+CRASHING_GAME = """
+import json, os, sys, time
+from pathlib import Path
+from pipeline.live_game import LiveGame
+clip = Path(sys.argv[1])
+protocol = json.loads(clip.with_suffix(".protocol.json").read_text(encoding="utf-8"))
+game = LiveGame.begin(str(clip.with_suffix(".mp4")), protocol=protocol, seats=clip.with_suffix(".seats.json"),
+                      folder=Path(sys.argv[2]), name="table2", speed=2.0)
+while game.table.now() < 5.5:  # day 4's first vote («Стоп» at 4.8 s) is given, then the computer stops
+    time.sleep(0.02)
+os._exit(1)
+"""
+
+
+def test_a_game_cut_short_is_joined_afterwards_with_its_cues(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: Path) -> None:
+    folder = tmp_path / "table2"
+    repo = Path(__file__).resolve().parents[2]
+    crashed = subprocess.run([sys.executable, "-c", CRASHING_GAME, str(CLIP), str(folder)], cwd=repo, timeout=120,
+                             env={**os.environ, "PYTHONPATH": str(repo)}, capture_output=True, text=True)
+    assert crashed.returncode == 1, crashed.stderr
+    assert not (folder / "table2.mp4").exists()
+    code, out, err = run_cli(capsys, "--lang", "en", "live", "--finish", folder)
+    assert code == 0, err
+    with open_video(folder / "table2.mp4") as recording:
+        assert 3.0 <= recording.meta.duration <= 6.5  # every whole segment up to the stop: at most one lost
+    saved = json.loads((folder / "table2.protocol.json").read_text(encoding="utf-8"))
+    first = next(e for e in saved["events"] if e["type"] == "vote" and "t" in e)
+    assert (first["candidate"], first["t"], first["cutoff"]) == (7, 3.15, 4.8)
+    assert "stopframe audit" in err
+    code, out, err = run_cli(capsys, "--lang", "en", "live", "--finish", folder)
+    assert code == 2 and "no live game waiting to be finished" in err  # the joined video is never written over
