@@ -135,3 +135,22 @@ def test_the_app_serves_at_the_printed_address_and_stops_with_the_command(tmp_pa
     finally:
         if command.poll() is None:
             command.kill()
+
+
+def test_lan_serves_the_tablet_on_this_network_and_says_where(capsys: pytest.CaptureFixture[str], started: list,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --lan nothing listens on the network; with it the server listens on every address and the command
+    prints the address a tablet on the same network opens the live table at, with who else can."""
+    assert all(not a.startswith("127.") and a.count(".") == 3 for a in app_cli.lan_addresses())  # never loopback
+    monkeypatch.setattr(app_cli, "lan_addresses", lambda: ["192.168.1.20"])
+    port = _free_port()
+    code, out, _ = run_cli(capsys, "--lang", "en", "app", "--port", port, "--lan")
+    assert code == 0
+    [(cmd, _env)] = started
+    assert _flag(cmd, "--server.address") == "0.0.0.0"
+    assert f"http://192.168.1.20:{port}/?page=Live+table" in out and "anyone on this network" in out
+    monkeypatch.setattr(app_cli, "lan_addresses", lambda: [])
+    code, out, _ = run_cli(capsys, "--lang", "en", "app", "--port", port, "--lan")
+    assert code == 0 and "on no network a tablet could reach" in out
+    code, out, _ = run_cli(capsys, "--lang", "en", "app", "--port", port)
+    assert _flag(started[-1][0], "--server.address") == "127.0.0.1" and "tablet" not in out
