@@ -323,8 +323,14 @@ class LiveSource:
             why = _("{folder}: the recording could not be written further ({reason}); what was written so far is "
                     "kept.", folder=self.record_dir, reason=reason(failed.__cause__ or failed).rstrip(".").lower())
         except (av.FFmpegError, OSError) as exc:
-            why = _("{source}: the video could not be read further ({reason}); the recording so far is kept in "
-                    "{folder}.", source=self.source, reason=reason(exc).rstrip(".").lower(), folder=self.record_dir)
+            self._salvage(on_frame)
+            if self.meta.live:  # a stream or camera that goes quiet ends in a read timeout: it stopped sending
+                why = _("{source}: the camera stopped sending video; the recording so far is kept in {folder}.",
+                        source=self.source, folder=self.record_dir)
+            else:
+                why = _("{source}: the video could not be read further ({reason}); the recording so far is kept in "
+                        "{folder}.", source=self.source, reason=reason(exc).rstrip(".").lower(),
+                        folder=self.record_dir)
         finally:
             self._close_files()
         on_end(why)
@@ -412,6 +418,14 @@ class LiveSource:
         if self._encoders.audio is not None:
             for packet in self._encoders.sound(None):
                 self._recorder.write(packet, "audio")
+
+    def _salvage(self, on_frame: Callable[[Picture], None]) -> None:
+        """After the source failed, the frames the decoder still holds handed on as well, so the live frames are
+        the recording's; what cannot be had any more is left (the failure is what the judge is told)."""
+        try:
+            self._finish(on_frame)
+        except (av.FFmpegError, OSError, _WriteFailed):
+            return
 
     def _close_files(self) -> None:
         """Everything the reader opened, whatever ended it; a segment that cannot be closed after a failure is

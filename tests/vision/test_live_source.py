@@ -224,3 +224,29 @@ def test_joining_over_an_existing_file_is_refused_and_it_stays(clip: Path, tmp_p
     with pytest.raises(VideoError, match="holds no recording"):
         join_recording(tmp_path / "empty", tmp_path / "other.mp4")
     assert not (tmp_path / "other.mp4").exists()
+
+
+def test_a_stream_over_the_network_is_recorded_and_its_silence_is_a_stopped_camera(clip: Path, tmp_path: Path) -> None:
+    """A stream (here UDP MPEG-TS sent by ffmpeg at real speed, as a phone's camera app sends one) is never paced,
+    every frame is handed on and recorded, and when the sender goes quiet the judge is told the camera stopped."""
+    port = 23000 + os.getpid() % 2000
+    sent: list[subprocess.Popen] = []
+
+    def send() -> None:  # once the receiver listens (opening a stream waits for its first packets)
+        time.sleep(1.0)
+        sent.append(subprocess.Popen(["ffmpeg", "-loglevel", "error", "-re", "-i", str(clip), "-c", "copy", "-f",
+                                      "mpegts", f"udp://127.0.0.1:{port}?pkt_size=1316"]))
+
+    threading.Thread(target=send, daemon=True).start()
+    try:
+        watcher, live = watch(f"udp://127.0.0.1:{port}?timeout=2000000", tmp_path / "rec")
+    finally:
+        for sender in sent:
+            sender.wait(30)
+    assert live.meta.live
+    assert "the camera stopped sending video" in (watcher.reason or "")
+    joined = join_recording(tmp_path / "rec", tmp_path / "game.mp4")
+    with open_video(joined) as rec:
+        assert rec.meta.frame_count == len(watcher.frames) >= 70  # a stream joined mid-way begins at a keyframe
+        for index, t, _image in watcher.frames:
+            assert rec.time_of(index) == pytest.approx(t, abs=1e-3)
