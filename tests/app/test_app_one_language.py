@@ -37,8 +37,10 @@ SWITCH = "Язык · Language"  # the language switch speaks both, so either re
 # file names and paths, a file's field (video.path, videos[].seats), Streamlit's colour markup (:green[…])
 FILE_NAME = re.compile(r"[\w~.-]*[/\\][^\s,;:()«»]*|[\w-]+(?:\.[\w-]+)*\.(?:json|mp4|csv|html|pdf|sqlite|jpg|png)\b"
                        r"|\b[\w\[\]]+\.[a-z_][\w\[\]]*|:[a-z]+\["
-                       r"|`[^`]*`|\bstopframe [a-z]+|--[a-z-]+")  # ... and a command, an option
+                       r"|`[^`]*`|\bstopframe [a-z]+|--[a-z-]+"  # ... and a command, an option
+                       r"|\b[a-z]+://[^\s,;()«»]*")  # ... and an address (rtsp://…)
 LATIN_WORD = re.compile(r"[A-Za-z0-9']*[A-Za-z][A-Za-z0-9']*")  # a whole token: a case id's 99fdbf is one code
+CASE_ID = re.compile(r"\bA\d{8}-[0-9a-f]{6}\b")  # an appeal's id: its random hex part may be all letters (cafcff)
 IDENTIFIER = re.compile(r"\d")  # a word with a digit is a code (lvi2015, a case's id A20261206), not English
 CYRILLIC = re.compile(r"[А-Яа-яЁё]+")
 QUOTED = re.compile(r"«[^«»]*(?:«[^«»]*»[^«»]*)*»")
@@ -59,7 +61,7 @@ def foreign_words(text: str, lang: str, names: set[str]) -> list[str]:
     plain = text.replace("\\", "").replace(SWITCH, " ")
     for name in sorted(names, key=len, reverse=True):
         plain = plain.replace(name, " ")
-    plain = FILE_NAME.sub(" ", plain)
+    plain = CASE_ID.sub(" ", FILE_NAME.sub(" ", plain))
     if lang == "ru":
         return [w for w in LATIN_WORD.findall(plain)
                 if len(w) > 1 and w not in NAMES and not IDENTIFIER.search(w) and not w.isupper()]
@@ -92,7 +94,8 @@ def walk(lang: str, check: Callable[[AppTest, str], None]) -> None:
     at.selectbox(key="vote_round").set_value(at.selectbox(key="vote_round").options[0]).run()
     at.button(key=f"{LATE8}_confirm").click().run()
     check(at, "Vote audit, a finding confirmed")
-    for page in ("Timeline & frames", "Seat calibration", "Exports", "Appeals", "Training", "Tournament", "Open a game"):
+    for page in ("Timeline & frames", "Seat calibration", "Exports", "Appeals", "Training", "Tournament", "Open a game",
+                 "Live table"):
         goto(at, page)
         check(at, page)
     goto(at, "Protocol")  # the paper sheet: the open game's protocol, box by box, then a slip the rules refuse

@@ -88,7 +88,7 @@ def test_the_help_is_russian_through_and_through(russian_system, capsys):
      "stopframe: observe: аргумент --start: «abc» — не число."),
     (["validate", "a.json", "b.json"], "stopframe: лишние аргументы: b.json."),
     (["drat"], 'stopframe: аргумент COMMAND: такого варианта нет: "drat" (можно: "validate", "replay", "import", '
-               '"observe", "audit", "align", "correct", "seats", "tournament", "sync", "draft", "app").'),
+               '"observe", "audit", "align", "correct", "seats", "tournament", "sync", "draft", "live", "app").'),
 ])
 def test_wrong_arguments_are_refused_in_one_russian_sentence(russian_system, capsys, argv, sentence):
     """A judge who mistypes a command reads what is wrong in Russian, once, with the exit status of a usage error."""
