@@ -38,6 +38,7 @@ COPIED_AUDIO = frozenset({"aac", "mp3", "ac3"})
 OPEN_TIMEOUT_S = 10.0  # a camera or stream that answers nothing this long cannot be opened
 READ_TIMEOUT_S = 10.0  # ... and one that sends nothing this long has stopped (the page says so sooner: silent_for)
 SEGMENT = "segment_{:05d}.ts"
+ROTATION_FILE = "display_rotation.txt"  # beside the segments: the rotation the joined video is shown at
 TS_PACKET = 188  # MPEG-TS is written in packets of this many bytes: a segment of another length was cut short
 AAC_FRAME = 1024  # samples per AAC frame
 URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -292,6 +293,8 @@ class LiveSource:
             raise ValueError("start() is called once per LiveSource")
         _check_folder(self.record_dir)
         self.record_dir.mkdir(parents=True, exist_ok=True)
+        if self._rotation:  # MPEG-TS keeps no display rotation: the join gives it back to the recording
+            (self.record_dir / ROTATION_FILE).write_text(str(self._rotation), encoding="utf-8")
         copied_video = self._video.codec_context.name in COPIED_VIDEO
         copied_audio = self._audio is None or self._audio.codec_context.name in COPIED_AUDIO
         gop = max(1, round(self.meta.fps * self._segment_s))
@@ -486,7 +489,7 @@ def join_recording(record_dir: Path, out: Path) -> Path:
     part = out.with_name(out.name + ".part")  # a join cut short leaves no half video under the game's name
     try:
         with av.open(str(part), "w", format="mp4") as sink:
-            _copy_segments(sink, inputs)
+            _copy_segments(sink, inputs, _rotation_of(record_dir))
         if out.exists():
             raise VideoError(_("{path} already exists; the joined recording is never written over a file.", path=out))
         part.rename(out)
@@ -498,6 +501,14 @@ def join_recording(record_dir: Path, out: Path) -> Path:
         for container, _whole in inputs:
             container.close()
     return out
+
+
+def _rotation_of(record_dir: Path) -> int:
+    """The display rotation the source had (a phone's file), kept beside the segments; 0 when none was kept."""
+    try:
+        return int((record_dir / ROTATION_FILE).read_text(encoding="utf-8").strip()) % 360
+    except (OSError, ValueError):
+        return 0
 
 
 def _open_segments(segments: list[Path]) -> list[tuple[Any, bool]]:
@@ -517,10 +528,12 @@ def _open_segments(segments: list[Path]) -> list[tuple[Any, bool]]:
     return opened
 
 
-def _copy_segments(sink: Any, inputs: list[tuple[Any, bool]]) -> None:
+def _copy_segments(sink: Any, inputs: list[tuple[Any, bool]], rotation: int = 0) -> None:
     """Copy every packet of the whole segments, and of a cut one what makes whole pictures (`_whole_pictures`)."""
     first = inputs[0][0]
     streams = {"video": sink.add_stream_from_template(first.streams.video[0])}
+    if rotation:
+        streams["video"].set_display_rotation(rotation)
     if first.streams.audio:
         streams["audio"] = sink.add_stream_from_template(first.streams.audio[0])
     for container, whole in inputs:

@@ -250,3 +250,25 @@ def test_a_stream_over_the_network_is_recorded_and_its_silence_is_a_stopped_came
         assert rec.meta.frame_count == len(watcher.frames) >= 70  # a stream joined mid-way begins at a keyframe
         for index, t, _image in watcher.frames:
             assert rec.time_of(index) == pytest.approx(t, abs=1e-3)
+
+
+def test_a_phone_file_shown_rotated_records_and_joins_upright(clip: Path, tmp_path: Path) -> None:
+    """A phone's file carries its rotation as display data, which MPEG-TS segments cannot hold: the joined recording
+    is shown at the same rotation, so its upright pictures are the live ones and the seat map fits both."""
+    phone = tmp_path / "phone.mp4"
+    with av.open(str(clip)) as src, av.open(str(phone), "w", format="mp4") as out:
+        video = out.add_stream_from_template(src.streams.video[0])
+        video.set_display_rotation(90)
+        for packet in src.demux(src.streams.video[0]):
+            if packet.size:
+                packet.stream = video
+                out.mux(packet)
+    watcher, live = watch(str(phone), tmp_path / "rec", speed=None)
+    assert live.meta.rotation == 90 and (live.meta.width, live.meta.height) == (192, 320)
+    joined = join_recording(tmp_path / "rec", tmp_path / "game.mp4")
+    with open_video(joined) as rec:
+        assert rec.meta.rotation == 90 and (rec.meta.width, rec.meta.height) == (192, 320)
+        assert rec.meta.frame_count == len(watcher.frames)
+        for index, t, image in watcher.frames[::10]:
+            assert rec.time_of(index) == pytest.approx(t, abs=1e-3)
+            assert np.array_equal(rec.frame_at(index), image)
