@@ -43,7 +43,7 @@ from review.game.timeline import (
     vote_rounds,
     vote_windows,
 )
-from review.game.voting import VoteContext
+from review.game.voting import Outcome, VoteContext
 
 HOLD_S = 0.25  # looked at past «Стоп» before the first count: a hand landing just after it is seen late
 REFRESH_S = 0.5  # the count is asked again this often (video seconds) until the round's stretch is over
@@ -161,6 +161,7 @@ class LiveTable:
              round_: int | None = None) -> int:
         """The judge names a candidate for the vote; returns the vote's event index."""
         with self._lock:
+            self._no_vote_open()
             at = self._received[1] if t is None else t
             day = self.day = day if day is not None else self.day
             round_ = round_ if round_ is not None else self._next_round(day, candidate)
@@ -172,6 +173,7 @@ class LiveTable:
                   round_: int | None = None) -> int:
         """The judge puts the lift of several candidates to the vote."""
         with self._lock:
+            self._no_vote_open()
             at = self._received[1] if t is None else t
             day = self.day = day if day is not None else self.day
             round_ = round_ if round_ is not None else 1 + max(
@@ -200,7 +202,7 @@ class LiveTable:
             ev = self.data["events"][k]
             ev["count"] = int(count)
             ev["announced"] = round(max(self._received[1] if t is None else t, ev["cutoff"]), 3)
-            self._votes[k] = _with(self._votes.get(k) or self._fresh(k), judge_count=int(count))
+            self._votes[k] = dataclasses.replace(self._votes.get(k) or self._fresh(k), judge_count=int(count))
             self._changed()
 
     def add(self, event: dict[str, Any]) -> None:
@@ -251,6 +253,16 @@ class LiveTable:
             votes = tuple(self._votes.get(k) or self._fresh(k) for k in self._vote_events())
             return LiveState(votes, self._received[1], self._watched_t, self._received[0] + 1, self._ended,
                              self._dropped)
+
+    def standing(self) -> tuple[frozenset[int], Outcome | None]:
+        """What the rules make of the game so far (the rules engine's replay, never a count of its own): the seats
+        that have left the table, and what the round of the vote held last decided (a revote, a lift vote, who
+        leaves), None while its round is still being voted."""
+        data = self.protocol()
+        game = replay_game(data, self.profile)
+        votes = [i for i, e in enumerate(data["events"]) if e.get("type") in VOTE_TYPES]
+        left = frozenset(int(e["seat"]) for e in game.eliminations if isinstance(e.get("seat"), int))
+        return left, game.outcomes.get(votes[-1]) if votes else None
 
     def protocol(self) -> dict[str, Any]:
         """The live protocol as it stands (a copy)."""
@@ -343,6 +355,7 @@ class LiveTable:
                                                                            self._asked.get(k))]
             if not due:
                 return
+            self._asked.update(dict.fromkeys(due, seen_t))
             data = self._asked_data(rnd, seen_t)
         self._report(rnd, data, seen_t, final=False)
 
@@ -355,31 +368,27 @@ class LiveTable:
         self._report(rnd, data, end, final=True)
 
     def _asked_data(self, rnd: _Round, seen_t: float) -> dict[str, Any]:
-        """The protocol up to the round's last closed vote; a vote not yet announced is taken as announced at «Стоп»."""
+        """The protocol up to the round's last closed vote (every vote before it is closed: `_no_vote_open`); a vote
+        not yet announced is taken as announced at «Стоп»."""
         closed = [k for k in self._vote_events(rnd.first_event) if "cutoff" in self.data["events"][k]]
         data = copy.deepcopy({**self.data, "events": self.data["events"][:closed[-1] + 1] if closed else []})
         for k in closed:
-            self._asked[k] = seen_t
             ev = data["events"][k]
             if "announced" not in ev:  # the count is still to come: a hand resting now has not been lifted early
                 ev["announced"] = ev["cutoff"]
             if "count" not in ev:  # the rules engine places a vote by its count; the audit's count check is left out
                 ev["count"] = 0
                 ev[UNANNOUNCED] = True
-        data["events"] = [e for i, e in enumerate(data["events"]) if e.get("type") not in VOTE_TYPES
-                          or i in closed or i < rnd.first_event]
         return data
 
     def _report(self, rnd: _Round, data: dict[str, Any], seen_t: float, *, final: bool) -> None:
-        from vision.hands import unusable_seats
+        from vision.observe import unwatchable
 
         upto = [(i, t) for i, t in rnd.frames if t < seen_t] or rnd.frames[:1]
         end = (upto[-1][0] + 1, upto[-1][1] + 1.0 / self.fps)
         hands = [h for h in rnd.watch.hands(end) if h.on < seen_t]
-        blocked = [{"seat": n, "start": rnd.start, "end": end[1], "why": why}
-                   for n, why in sorted(unusable_seats(self.seat_map).items())]
-        seen = Observations(hands, self.fps, blocked + rnd.watch.unseen(end), None,
-                            [(max(0.0, rnd.start), end[1])])
+        span = (max(0.0, rnd.start), end[1])
+        seen = Observations(hands, self.fps, unwatchable(self.seat_map, [span]) + rnd.watch.unseen(end), None, [span])
         rounds = [r for r in vote_rounds(vote_windows(data)) if r.windows[0].event_index >= rnd.first_event]
         if not rounds:
             return
@@ -393,7 +402,7 @@ class LiveTable:
                     shown = old.shown_after_s if old is not None and old.shown_after_s is not None else (
                         self.clock() - self._stopped_at[vote.event] if vote.event in self._stopped_at else None)
                     judge = self.data["events"][vote.event].get("count")
-                    self._votes[vote.event] = _with(vote, final=final, shown_after_s=shown,
+                    self._votes[vote.event] = dataclasses.replace(vote, final=final, shown_after_s=shown,
                                                     judge_count=judge if isinstance(judge, int) else None)
 
     # ------------------------------------------------------------ the protocol's bookkeeping (under the lock)
@@ -405,6 +414,12 @@ class LiveTable:
         """The votes held at the table (a vote with no time was held before the recording began)."""
         return [i for i, e in enumerate(self.data["events"])
                 if i >= first and e.get("type") in VOTE_TYPES and "t" in e]
+
+    def _no_vote_open(self) -> None:
+        """A candidate is named once the vote before is closed: every vote at the table has its «Стоп»."""
+        k = self._last_vote()
+        if k is not None and "cutoff" not in self.data["events"][k]:
+            raise ValueError(_("Say «Stop» for the candidate named last, or take him back, before naming another."))
 
     def _last_vote(self) -> int | None:
         votes = self._vote_events()
@@ -473,10 +488,6 @@ def vote_words(ev: dict[str, Any]) -> str:
     """A vote event in the reader's words."""
     kind = "vote" if ev.get("type") == "vote" else "lift"
     return label_words(vote_label(kind, ev.get("day"), ev.get("round"), ev.get("candidate"), ev.get("candidates") or ()))
-
-
-def _with(vote: LiveVote, **changes: Any) -> LiveVote:
-    return dataclasses.replace(vote, **changes)
 
 
 def _votes_of(report: AuditReport, rnd: VoteRound, data: dict[str, Any], events: list[dict[str, Any]],
@@ -562,14 +573,21 @@ class ProtocolCues:
                 self.cues.append((at, cue))
 
     def until(self, table: LiveTable, t: float) -> None:
-        """Give the table every cue due by video time `t`."""
+        """Give the table every cue due by video time `t`; a cue out of turn (a protocol whose entries do not follow
+        the game's order) is left out, so the replay, and the recording it rides on, goes on."""
         while self.cues and self.cues[0][0] <= t + 1e-6:
-            self.cues.popleft()[1](table)
+            try:
+                self.cues.popleft()[1](table)
+            except ValueError:
+                continue
 
 
 def _cues_of(ev: dict[str, Any]) -> list[tuple[float | None, Callable[[LiveTable], None]]]:
-    kind, t = ev.get("type"), ev.get("t")
-    if kind not in VOTE_TYPES or not isinstance(t, (int, float)):
+    kind, t, cutoff = ev.get("type"), ev.get("t"), ev.get("cutoff")
+    if kind in VOTE_TYPES and not (isinstance(t, (int, float)) and isinstance(cutoff, (int, float))):
+        held = {k: v for k, v in ev.items() if k not in ("t", "announced")}  # no «Стоп» to give: kept as written
+        return [(t if isinstance(t, (int, float)) else None, lambda table: table.add(held))]
+    if kind not in VOTE_TYPES:
         return [(t if isinstance(t, (int, float)) else None, lambda table: table.add(ev))]
     day, rnd = ev.get("day"), ev.get("round")
     if kind == "vote":
@@ -577,9 +595,8 @@ def _cues_of(ev: dict[str, Any]) -> list[tuple[float | None, Callable[[LiveTable
             (t, lambda table: table.name(ev["candidate"], t, day=day, round_=rnd) and None)]
     else:
         cues = [(t, lambda table: table.name_lift(ev["candidates"], t, day=day, round_=rnd) and None)]
-    cutoff, announced = ev.get("cutoff"), ev.get("announced")
-    if isinstance(cutoff, (int, float)):
-        cues.append((cutoff, lambda table: table.stop(cutoff)))
-        if isinstance(announced, (int, float)) and isinstance(ev.get("count"), int):
-            cues.append((announced, lambda table: table.announce(ev["count"], announced)))
+    announced = ev.get("announced")
+    cues.append((cutoff, lambda table: table.stop(cutoff)))
+    if isinstance(announced, (int, float)) and isinstance(ev.get("count"), int):
+        cues.append((announced, lambda table: table.announce(ev["count"], announced)))
     return cues

@@ -66,11 +66,17 @@ def stem_of(path: Path) -> str:
     return path.stem
 
 
+def safe_name(text: str) -> str:
+    """A name for files made from a game's name: letters, digits and `-_.` kept, anything else `_` (a sheet's title
+    or a protocol's name may hold anything)."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in text)
+
+
 def own_name(protocol: str | Path) -> str:
     """A name for the files the app keeps of one game (its exports folder, its seat map): the protocol's name
     and a mark of where it lies, so two games whose protocols share a file name (game1.protocol.json of two
     tournaments) never take each other's files."""
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in stem_of(Path(protocol)))
+    safe = safe_name(stem_of(Path(protocol)))
     where = hashlib.sha256(os.path.realpath(protocol).encode("utf-8", "surrogateescape")).hexdigest()[:10]
     return f"{safe}-{where}"
 

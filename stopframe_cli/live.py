@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     if dropped:
         progress(_("live: this computer fell behind the game and {n} frames were not counted live; the audit of the "
                    "recording below looks at every one", n=dropped))
-    for line in _changed_lines(game, shown, count_line):
+    for line in _changed_lines(game.table.state().votes, shown, count_line):
         print(line, flush=True)
     _next_steps(files)
     return EXIT_OK
@@ -116,7 +116,7 @@ def _follow(game: Any, shown: dict[int, str], count_line: Any) -> None:
     """Print each vote's count as it is first shown and again when it changes, until the source ends."""
     while True:
         state = game.state()
-        for line in _changed_lines(game, shown, count_line):
+        for line in _changed_lines(state.votes, shown, count_line):
             print(line, flush=True)
         if state.ended is not None and game.table.caught_up():
             if state.ended:
@@ -125,9 +125,10 @@ def _follow(game: Any, shown: dict[int, str], count_line: Any) -> None:
         time.sleep(0.1)
 
 
-def _changed_lines(game: Any, shown: dict[int, str], count_line: Any) -> list[str]:
+def _changed_lines(votes: Any, shown: dict[int, str], count_line: Any) -> list[str]:
+    """The lines of the votes whose reading is new or has changed since last printed (`shown`)."""
     lines = []
-    for vote in game.table.state().votes:
+    for vote in votes:
         if vote.video_count is None:
             continue
         line = count_line(vote)

@@ -72,9 +72,7 @@ def observe(
         spans = merge_windows(windows if windows is not None else [(0.0, meta.duration)])
         spans = [(a, min(b, meta.duration)) for a, b in spans if a < meta.duration]
         sizes = [len(video.frames_in(a, b)) for a, b in spans]
-    blocked = unusable_seats(seat_map)
-    unseen = [Unseen(seat=n, start=round(a, 4), end=round(b, 4), why=why)
-              for a, b in spans for n, why in sorted(blocked.items())]
+    unseen = unwatchable(seat_map, spans)
     counter = _Progress(progress, sum(sizes))
     groups = split(spans, sizes, jobs or default_jobs()) if spans else []
     args = (str(video_path), seat_map, model, gating, gap_frames, min_run_frames, options)
@@ -92,6 +90,13 @@ def observe(
     hands.sort(key=lambda h: (h.on, h.seat))
     unseen.sort(key=lambda u: (u["start"], u["seat"]))
     return Observations(hands, meta.fps, unseen, str(video_path), spans or None, stats)
+
+
+def unwatchable(seat_map: SeatMap, spans: Sequence[tuple[float, float]]) -> list[Unseen]:
+    """The seats that cannot be watched at all (no zone, or a zone outside the picture), over every span."""
+    blocked = unusable_seats(seat_map)
+    return [Unseen(seat=n, start=round(a, 4), end=round(b, 4), why=why)
+            for a, b in spans for n, why in sorted(blocked.items())]
 
 
 def watch_spans(spans: list[tuple[float, float]], video_path: str, seat_map: SeatMap, model: str, gating: bool,

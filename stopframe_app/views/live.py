@@ -33,7 +33,7 @@ from pipeline.live import (
 )
 from pipeline.live_game import Finished, LiveGame, finish_interrupted, interrupted, replayable
 from stopframe_app import state
-from stopframe_app.game import Game, GameSpec, stem_of
+from stopframe_app.game import Game, GameSpec, safe_name, stem_of
 from stopframe_app.views.open_game import analyse_and_open, pasted
 from stopframe_app.views.sheet import book
 from stopframe_app.words import md, number, t
@@ -212,8 +212,8 @@ def _typed(key: str) -> str:
 
 
 def _safe(name: str) -> str:
-    """A name for the game's files: letters, digits, `-_.` (a sheet's title may hold anything)."""
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name.strip())[:60] or "game"
+    """A name for the game's files, short enough for any file system."""
+    return safe_name(name.strip())[:60] or "game"
 
 
 def _chosen(game: Game | None, choice: str) -> tuple[dict[str, Any], str]:
@@ -327,12 +327,13 @@ def _cues(entry: Running) -> None:
 
 
 def _candidates(entry: Running, data: dict[str, Any]) -> None:
-    """The seats to name: the day's nominated seats first, then the other living seats; the lift vote after a tie;
-    the next day."""
-    left = {e.get("seat") for e in data["events"] if e.get("type") in ("elimination", "removal")}
+    """The seats to name: after a tie the tied seats (a revote) or their lift vote, as the rules decide; else the
+    day's nominated seats first, then the other seats still at the table; the next day."""
+    left, outcome = entry.game.table.standing()
     living = [s for s in SEATS if s not in left]
-    nominated = list(dict.fromkeys(e.get("target") for e in data["events"] if e.get("type") == "nomination"
-                                   and e.get("day") == entry.day and e.get("target") in living))
+    first = list(outcome.tied) if outcome is not None and outcome.next == "revote" else [
+        e.get("target") for e in data["events"] if e.get("type") == "nomination" and e.get("day") == entry.day]
+    nominated = [s for s in dict.fromkeys(first) if s in living]
     st.markdown(t("Day {day}: tap the candidate the judge names.", day=entry.day))
     rows = [(t("Nominated"), nominated), (t("Other seats"), [s for s in living if s not in nominated])]
     for caption, seats in rows:
@@ -344,26 +345,13 @@ def _candidates(entry: Running, data: dict[str, Any]) -> None:
             for seat in seats:
                 st.button(str(seat), key=f"live_name_{seat}", type="primary" if seat in nominated else "secondary",
                           on_click=_cue, args=(entry.key, "name", seat))
-    tie = _tie(data, entry.day)
     with st.container(key="live_more"):
-        if tie:
-            st.button(t("Lift vote: {seats}", seats=", ".join(map(str, tie))), key="live_lift", width="stretch",
-                      on_click=_cue, args=(entry.key, "lift", tie))
+        if outcome is not None and outcome.next == "lift":
+            tied = list(outcome.tied)
+            st.button(t("Lift vote: {seats}", seats=", ".join(map(str, tied))), key="live_lift", width="stretch",
+                      on_click=_cue, args=(entry.key, "lift", tied))
         st.button(t("Next day (day {day})", day=entry.day + 1), key="live_day", width="stretch",
                   on_click=_cue, args=(entry.key, "day"))
-
-
-def _tie(data: dict[str, Any], day: int) -> list[int] | None:
-    """The candidates of the day's last round when it ended in a tie (all counted): the lift vote's candidates."""
-    votes = [e for e in data["events"] if e.get("type") in VOTE_TYPES and e.get("day") == day]
-    if not votes or votes[-1].get("type") != "vote":
-        return None
-    last = [e for e in votes if e.get("round") == votes[-1].get("round")]
-    counts = [e.get("count") for e in last]
-    if len(last) < 2 or not all(isinstance(c, int) for c in counts):
-        return None
-    top = [e["candidate"] for e in last if e["count"] == max(counts)]
-    return top if len(top) > 1 else None
 
 
 def _cue(key: str, what: str, value: Any = None) -> None:

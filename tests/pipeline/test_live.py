@@ -84,13 +84,14 @@ def test_cues_fill_the_protocol_at_the_moment_they_are_given() -> None:
     for i in range(0, 100):
         table.feed(Frame(i))
     table.name(4)
+    table.stop(4.5)
     table.name(5, 5.0)
     table.stop(6.5)
     table.announce(3, 7.0)
     table.name(4, 10.0)
     events = table.protocol()["events"]
     assert events[0] == {"type": "phase", "phase": "voting", "number": 1, "t": 3.96}
-    assert events[1] == {"type": "vote", "day": 1, "round": 1, "candidate": 4, "t": 3.96}
+    assert events[1] == {"type": "vote", "day": 1, "round": 1, "candidate": 4, "t": 3.96, "cutoff": 4.5}
     assert events[2] == {"type": "vote", "day": 1, "round": 1, "candidate": 5, "t": 5.0, "cutoff": 6.5, "count": 3,
                          "announced": 7.0}
     assert events[3]["round"] == 2 and events[3]["candidate"] == 4
@@ -179,3 +180,24 @@ def test_the_count_is_shown_after_stop_before_the_judge_announces_it() -> None:
     assert shown.judge_count is None and shown.video_count == 6 and not shown.final
     assert shown.seats[1] == "in_time" and shown.seats[3] == "none" and shown.seats[7] == "lifted"
     assert not [s for s in shown.findings if s.startswith("The protocol has")]  # no count to check yet
+
+
+def test_a_candidate_is_named_once_the_vote_before_is_closed() -> None:
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    table = _table(protocol)
+    table.name(6, 3.0)
+    with pytest.raises(ValueError, match="before naming another"):
+        table.name(3, 5.0)
+    assert [e["candidate"] for e in table.protocol()["events"] if e["type"] == "vote"] == [6]
+
+
+def test_the_standing_is_the_rules_engine_s() -> None:
+    """After day 2's tie (rfm 4.4.12) the rules ask for a revote of 9 and 3, after the revote's tie for the lift vote;
+    seats 6 (voted out on day 1) and 10 (shot on night 1) have left the table."""
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    for upto, what in ((22, "revote"), (24, "lift")):
+        table = LiveTable({**protocol, "events": protocol["events"][:upto]}, load_seat_map(SAMPLE_SEATS),
+                          get_profile("rfm"), fps=25.0)
+        left, outcome = table.standing()
+        assert left == {6, 10}
+        assert outcome is not None and (outcome.next, outcome.tied) == (what, (9, 3))
