@@ -192,7 +192,7 @@ def test_a_candidate_is_named_once_the_vote_before_is_closed() -> None:
 
 
 def test_the_standing_is_the_rules_engine_s() -> None:
-    """After day 2's tie (rfm 4.4.12) the rules ask for a revote of 9 and 3, after the revote's tie for the lift vote;
+    """After day 2's tie (rfm 4.4.13) the rules ask for a revote of 9 and 3, after the revote's tie for the lift vote;
     seats 6 (voted out on day 1) and 10 (shot on night 1) have left the table."""
     protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
     for upto, what in ((22, "revote"), (24, "lift")):
