@@ -44,6 +44,7 @@ from review.game.timeline import (
     vote_windows,
 )
 from review.game.voting import Outcome, VoteContext
+from vision.audio import RATE, AudioTrack
 
 HOLD_S = 0.25  # looked at past «Стоп» before the first count: a hand landing just after it is seen late
 REFRESH_S = 0.5  # the count is asked again this often (video seconds) until the round's stretch is over
@@ -52,6 +53,11 @@ QUEUE_S = 20.0  # frames waiting for vision beyond this are dropped (for vision 
 SEAT_STATES = ("in_time", "late", "lifted", "early", "none", "unseen")
 VOTE_TYPES = ("vote", "lift_vote")
 UNANNOUNCED = "x_live_unannounced"  # on a vote asked about before its count: no count to check yet
+TAPPED = "x_stop_tapped"  # on a vote closed by a tap: when the judge tapped «Стоп» (video time)
+HEARD = "x_stop_heard"  # ... and whether the word itself was heard before the tap (its onset is then the cutoff)
+HEAR_KEEP_S = 8.0  # sound kept: the closing word, the quiet before it in which the hands land, and a margin
+STOP_WITHIN_S = 1.5  # a closing word this long before the tap is the one the tap means
+SOUND_WAIT_S = 2.0  # video seconds a tap waits for the sound up to it before the vote is closed at the tap
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,13 @@ class LiveVote:
     findings: tuple[str, ...] = ()  # the audit's sentences on this vote
     final: bool = False  # the round's whole stretch has been looked at
     shown_after_s: float | None = None  # wall seconds from «Стоп» to the first count
+    tapped: float | None = None  # when «Стоп» was tapped, where the vote was closed by a tap
+    heard: bool | None = None  # whether the word was heard in the sound before the tap (None: not listened for)
+
+    @property
+    def heard_before_s(self) -> float | None:
+        """How long before the tap the closing word was said (None unless it was heard)."""
+        return self.tapped - self.cutoff if self.heard and self.tapped is not None and self.cutoff is not None else None
 
     @property
     def matches(self) -> bool | None:
@@ -87,6 +100,7 @@ class LiveState:
     frames: int
     ended: str | None  # why the source ended ("" for a file played to its end), None while it plays
     dropped: int = 0  # frames vision never saw: it fell more than QUEUE_S behind (the audit of the recording sees them)
+    hearing: bool = False  # the source's sound comes in: a tapped «Стоп» is placed at the word heard before it
 
     @property
     def behind_s(self) -> float:
@@ -126,6 +140,8 @@ class LiveTable:
         self._stopped_at: dict[int, float] = {}  # vote event -> wall time of «Стоп»
         self._asked: dict[int, float] = {}  # vote event -> the video time the audit was last asked about it at
         self._received = (-1, 0.0)
+        self._sound: deque[tuple[float, np.ndarray]] = deque()  # (time of the first sample, samples at RATE)
+        self._listening: dict[int, float] = {}  # vote event -> its tap, while the sound up to the tap is awaited
         self._watched_t = 0.0
         self._ended: str | None = None
         self._dropped = 0
@@ -140,10 +156,21 @@ class LiveTable:
         with self._lock:
             self._incoming.append(picture)
             self._received = (picture.index, picture.t)
+            if self._listening:
+                self._hear_stops()
             while self._incoming[0].t < picture.t - QUEUE_S:  # memory stays bounded on a machine too slow for the game
                 self._incoming.popleft()
                 self._dropped += 1
             self._lock.notify_all()
+
+    def hear(self, t: float, samples: np.ndarray) -> None:
+        """Sound from the source's thread (vision.live_source: mono at vision.audio.RATE): the last seconds are kept
+        to hear the closing word a tap on «Стоп» follows."""
+        with self._lock:
+            self._sound.append((t, samples))
+            while self._sound and self._sound[0][0] < t - HEAR_KEEP_S:
+                self._sound.popleft()
+            self._hear_stops()
 
     def source_ended(self, reason: str | None) -> None:
         """The source is over: None for a file played to its end, else why (a camera that stopped)."""
@@ -182,15 +209,23 @@ class LiveTable:
             return self._add_vote({"type": "lift_vote", "day": day, "round": round_,
                                    "candidates": list(candidates), "t": round(at, 3)})
 
-    def stop(self, t: float | None = None) -> None:
-        """«Стоп» / «Спасибо»: the vote of the candidate named last is closed."""
+    def stop(self, t: float | None = None, *, listen: bool | None = None) -> None:
+        """«Стоп» / «Спасибо»: the vote of the candidate named last is closed. A tap (`listen`, the default when no
+        time is given) closes it where the closing word was heard in the sound just before the tap, when it was:
+        the finger follows the voice, and a hand landing in between is late. Until the sound up to the tap has
+        come (it may trail the pictures a little) the vote is closed at the tap and not yet counted."""
         with self._lock:
             k = self._last_vote()
             if k is None or "cutoff" in self.data["events"][k]:
                 raise ValueError(_("No candidate is being voted on: name the candidate first."))
             at = self._received[1] if t is None else t
-            self.data["events"][k]["cutoff"] = round(max(at, self.data["events"][k]["t"]), 3)
+            ev = self.data["events"][k]
+            ev["cutoff"] = round(max(at, ev["t"]), 3)
             self._stopped_at[k] = self.clock()
+            if self._sound and (t is None if listen is None else listen):
+                ev[TAPPED] = round(at, 3)
+                self._listening[k] = at
+                self._hear_stops()
             self._changed()
 
     def announce(self, count: int, t: float | None = None) -> None:
@@ -252,7 +287,7 @@ class LiveTable:
         with self._lock:
             votes = tuple(self._votes.get(k) or self._fresh(k) for k in self._vote_events())
             return LiveState(votes, self._received[1], self._watched_t, self._received[0] + 1, self._ended,
-                             self._dropped)
+                             self._dropped, bool(self._sound))
 
     def standing(self) -> tuple[frozenset[int], Outcome | None]:
         """What the rules make of the game so far (the rules engine's replay, never a count of its own): the seats
@@ -406,6 +441,21 @@ class LiveTable:
                                                     judge_count=judge if isinstance(judge, int) else None)
 
     # ------------------------------------------------------------ the protocol's bookkeeping (under the lock)
+    def _hear_stops(self) -> None:
+        """Each tapped «Стоп» whose sound has come (or has not come SOUND_WAIT_S of video after it) placed at the
+        closing word heard before the tap, or left at the tap."""
+        heard_to = self._sound[-1][0] + len(self._sound[-1][1]) / RATE if self._sound else 0.0
+        for k, tap in list(self._listening.items()):
+            if heard_to < tap and self._received[1] < tap + SOUND_WAIT_S:
+                continue
+            del self._listening[k]
+            ev = self.data["events"][k]
+            word = _closing_word(list(self._sound), tap) if self._sound else None
+            heard = word is not None and word > ev["t"]
+            ev["cutoff"], ev[HEARD] = round(word if heard else ev["cutoff"], 3), heard
+            self._asked.pop(k, None)
+            self._changed()
+
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change(copy.deepcopy(self.data))
@@ -471,13 +521,32 @@ class LiveTable:
 
     def _fresh(self, k: int) -> LiveVote:
         ev = self.data["events"][k]
-        return LiveVote(k, vote_words(ev), ev["t"], ev.get("cutoff"), ev.get("count"), None)
+        return LiveVote(k, vote_words(ev), ev["t"], ev.get("cutoff"), ev.get("count"), None, **_stop_of(ev))
+
+
+def _stop_of(ev: dict[str, Any]) -> dict[str, Any]:
+    """A vote's tap on «Стоп» and whether its word was heard, as LiveVote holds them."""
+    return {"tapped": ev.get(TAPPED), "heard": ev.get(HEARD)}
+
+
+def _closing_word(sound: list[tuple[float, np.ndarray]], tap: float) -> float | None:
+    """Where the judge's closing word began in the sound kept before a tap (vision.cues), None if not heard."""
+    from vision.cues import closing_word_before
+
+    start = sound[0][0]
+    samples = np.zeros(int(round((sound[-1][0] - start) * RATE)) + len(sound[-1][1]), np.float32)
+    for t, chunk in sound:  # each stretch at its own time: a gap in the sound stays silent, the clock stays right
+        i = int(round((t - start) * RATE))
+        samples[i:i + len(chunk)] = chunk[:len(samples) - i]
+    track = AudioTrack(samples, RATE, start).segment(tap - HEAR_KEEP_S, tap)
+    return closing_word_before(track, tap, STOP_WITHIN_S) if len(track.samples) else None
 
 
 def _due(ev: dict[str, Any], seen_t: float, asked: float | None) -> bool:
-    """Whether the audit is to be asked about a vote now: past «Стоп» and HOLD_S, then every REFRESH_S until a late
-    hand can no longer land (a second past the count); the round's end gives the last word."""
-    if "cutoff" not in ev or seen_t < ev["cutoff"] + HOLD_S:
+    """Whether the audit is to be asked about a vote now: past «Стоп» (once its word is listened for) and HOLD_S,
+    then every REFRESH_S until a late hand can no longer land (a second past the count); the round's end gives the
+    last word."""
+    if "cutoff" not in ev or (TAPPED in ev and HEARD not in ev) or seen_t < ev["cutoff"] + HOLD_S:
         return False
     if asked is None:
         return True
@@ -515,7 +584,8 @@ def _votes_of(report: AuditReport, rnd: VoteRound, data: dict[str, Any], events:
             states[seat] = "in_time" if states.get(seat) != "lifted" else "lifted"
         ev = events[w.event_index]
         out.append(LiveVote(w.event_index, vote_words(ev), w.t or 0.0, w.cutoff, None, len(row.video_voters),
-                            dict(sorted(states.items())), tuple(finding_said(f.to_json()) for f in mine)))
+                            dict(sorted(states.items())), tuple(finding_said(f.to_json()) for f in mine),
+                            **_stop_of(ev)))
     return out
 
 
@@ -564,11 +634,13 @@ class ProtocolCues:
     (`stopframe live` on a recorded game, the bench and the tests). Each entry comes at its own time; one without
     a time comes with the entry before it."""
 
-    def __init__(self, protocol: dict[str, Any]) -> None:
+    def __init__(self, protocol: dict[str, Any], *, tap_lag_s: float | None = None) -> None:
+        """`tap_lag_s`: each «Стоп» is tapped this long after the protocol's cutoff, and the table listens for the
+        word (the bench's judge, whose finger follows the voice); None: given at the cutoff itself."""
         self.cues: deque[tuple[float, Callable[[LiveTable], None]]] = deque()
         at = 0.0
         for ev in protocol.get("events") or ():
-            for t, cue in _cues_of(ev):
+            for t, cue in _cues_of(ev, tap_lag_s):
                 at = max(at, t if t is not None else at)
                 self.cues.append((at, cue))
 
@@ -582,7 +654,7 @@ class ProtocolCues:
                 continue
 
 
-def _cues_of(ev: dict[str, Any]) -> list[tuple[float | None, Callable[[LiveTable], None]]]:
+def _cues_of(ev: dict[str, Any], tap_lag_s: float | None) -> list[tuple[float | None, Callable[[LiveTable], None]]]:
     kind, t, cutoff = ev.get("type"), ev.get("t"), ev.get("cutoff")
     if kind in VOTE_TYPES and not (isinstance(t, (int, float)) and isinstance(cutoff, (int, float))):
         held = {k: v for k, v in ev.items() if k not in ("t", "announced")}  # no «Стоп» to give: kept as written
@@ -596,7 +668,11 @@ def _cues_of(ev: dict[str, Any]) -> list[tuple[float | None, Callable[[LiveTable
     else:
         cues = [(t, lambda table: table.name_lift(ev["candidates"], t, day=day, round_=rnd) and None)]
     announced = ev.get("announced")
-    cues.append((cutoff, lambda table: table.stop(cutoff)))
+    if tap_lag_s is None:
+        cues.append((cutoff, lambda table: table.stop(cutoff)))
+    else:
+        tap = cutoff + tap_lag_s
+        cues.append((tap, lambda table: table.stop(tap, listen=True)))
     if isinstance(announced, (int, float)) and isinstance(ev.get("count"), int):
         cues.append((announced, lambda table: table.announce(ev["count"], announced)))
     return cues

@@ -115,7 +115,7 @@ class LiveGame:
             raise
         game = cls(live, table, files, folder, ProtocolCues(protocol) if replay else None)
         table.start()
-        live.start(game._frame, table.source_ended)
+        live.start(game._frame, table.source_ended, table.hear)
         return game
 
     def _frame(self, picture: Any) -> None:

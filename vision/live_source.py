@@ -28,8 +28,10 @@ from pathlib import Path
 from typing import Any
 
 import av
+import numpy as np
 
 from contract.i18n import _
+from vision.audio import RATE
 from vision.media_errors import reason
 from vision.video import Picture, VideoError
 
@@ -284,11 +286,14 @@ class LiveSource:
         return int(round((first.rotation or 0) / 90.0)) * 90 % 360
 
     # ---------------------------------------------------------------- the reader
-    def start(self, on_frame: Callable[[Picture], None], on_end: Callable[[str | None], None]) -> None:
+    def start(self, on_frame: Callable[[Picture], None], on_end: Callable[[str | None], None],
+              on_sound: Callable[[float, np.ndarray], None] | None = None) -> None:
         """Start the reader thread. It calls `on_frame` with each frame in presentation order (index from 0, time
         from the first frame, as `vision.video` reads the joined recording) and never waits for the consumer,
-        which must queue what it cannot take at once. `on_end` comes once, last: None when a file ended or stop()
-        was asked for, else one sentence saying why the source stopped (the recording so far is kept)."""
+        which must queue what it cannot take at once. `on_sound(t, samples)`, where given and the source has
+        sound, gets the sound as it comes: mono float32 at vision.audio.RATE, `t` the first sample's time on the
+        frames' clock (the judge's «Стоп» is heard in it). `on_end` comes once, last: None when a file ended or
+        stop() was asked for, else one sentence saying why the source stopped (the recording so far is kept)."""
         if self._thread is not None:
             raise ValueError("start() is called once per LiveSource")
         _check_folder(self.record_dir)
@@ -305,6 +310,8 @@ class LiveSource:
             templates["audio"] = self._audio if copied_audio else self._encoders.audio
         self._recorder = _Recorder(self.record_dir, self._segment_s, self.meta.fps, templates, self._stats)
         self._copied = {"video": copied_video, "audio": copied_audio}
+        self._on_sound_heard = on_sound if self._audio is not None else None
+        self._hearing = av.AudioResampler(format="flt", layout="mono", rate=RATE) if self._on_sound_heard else None
         self._pts0: int | None = None
         self._wall0: float | None = None
         self._last_packet = time.monotonic()
@@ -374,13 +381,34 @@ class LiveSource:
             self._deliver(frame, on_frame)
 
     def _on_sound(self, packet: Any) -> None:
+        """Decode where the sound is heard or encoded (before writing, which rebases the packet's times), record,
+        then hand the sound on."""
+        assert self._audio is not None
+        frames: list[Any] = []
+        if self._hearing is not None or not self._copied["audio"]:
+            try:
+                frames = self._audio.decode(packet)
+            except av.InvalidDataError:
+                frames = []  # a damaged packet of sound costs its stretch of the listening, never the recording
         if self._copied["audio"]:
             self._recorder.write(packet, "audio")
-            return
-        assert self._audio is not None and self._encoders is not None
-        for frame in self._audio.decode(packet):
-            for encoded in self._encoders.sound(frame):
-                self._recorder.write(encoded, "audio")
+        else:
+            assert self._encoders is not None
+            for frame in frames:
+                for encoded in self._encoders.sound(frame):
+                    self._recorder.write(encoded, "audio")
+        if self._hearing is not None and self._pts0 is not None:
+            for frame in frames:
+                self._hear(frame)
+
+    def _hear(self, frame: Any) -> None:
+        """One decoded stretch of sound, as mono at RATE on the frames' clock, to the listener."""
+        assert self._hearing is not None and self._on_sound_heard is not None
+        origin = float(self._pts0 * self._tb)
+        for out in self._hearing.resample(frame):
+            if out.pts is None or out.time_base is None:
+                continue
+            self._on_sound_heard(float(out.pts * out.time_base) - origin, out.to_ndarray().reshape(-1))
 
     def _deliver(self, frame: Any, on_frame: Callable[[Picture], None]) -> None:
         if frame.pts is None:

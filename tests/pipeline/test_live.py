@@ -15,6 +15,7 @@ from review.game.profiles import get_profile
 from review.game.protocol import format_problems
 from stopframe_app.game import SAMPLE_PROTOCOL
 from tests.samplegame import SAMPLE_OBSERVATIONS, require_current_sample_fixture
+from vision.audio import read_audio
 from vision.video import open_video
 
 SAMPLE_SEATS = SAMPLE_PROTOCOL.with_name("sample_game.seats.json")
@@ -201,3 +202,71 @@ def test_the_standing_is_the_rules_engine_s() -> None:
         left, outcome = table.standing()
         assert left == {6, 10}
         assert outcome is not None and (outcome.next, outcome.tied) == (what, (9, 3))
+
+
+class _Frame:
+    """A frame as the table's queue holds it (vision is not started here: only the clock matters)."""
+
+    def __init__(self, index: int, t: float) -> None:
+        self.index, self.t = index, t
+
+
+def _heard_until(table: LiveTable, track, upto: float, since: float = 0.0) -> None:
+    """The clip's sound, as the live source hands it on, from `since` to `upto`."""
+    step = 0.1
+    at = since
+    while at < upto - 1e-9:
+        part = track.segment(at, min(upto, at + step))
+        table.hear(part.start, part.samples)
+        at += step
+
+
+def test_rfm_4_4_7_a_tapped_stop_closes_the_vote_at_the_word_heard_before_the_tap() -> None:
+    """The judge says «Стоп» at 4.7 s and taps 0.6 s later: the vote is closed at the word's «С», not at the finger,
+    once the sound up to the tap has come; until then it is not counted. The tap is kept beside it."""
+    clip = SAMPLE_PROTOCOL.parents[1] / "clips" / "day1_vote_findings"
+    track = read_audio(clip.with_suffix(".mp4"))
+    table = _table(json.loads(clip.with_suffix(".protocol.json").read_text(encoding="utf-8")))
+    table.name(6, 3.15)
+    _heard_until(table, track, 5.0)
+    table.feed(_Frame(132, 5.3))
+    table.stop()
+    vote = table.state().votes[-1]
+    assert (vote.cutoff, vote.tapped, vote.heard) == (5.3, 5.3, None)  # the sound up to the tap is still to come
+    _heard_until(table, track, 5.5, since=5.0)
+    vote = table.state().votes[-1]
+    assert vote.heard is True and abs(vote.cutoff - 4.7) <= 0.04 and vote.tapped == 5.3
+    assert vote.heard_before_s == pytest.approx(0.6, abs=0.04)
+    saved = table.protocol()["events"][-1]
+    assert saved["cutoff"] == vote.cutoff and saved["x_stop_tapped"] == 5.3 and saved["x_stop_heard"] is True
+    table.announce(5, 6.0)
+    assert not format_problems(table.protocol())  # the tap's fields are the format's optional x_ fields
+
+
+def test_a_tap_whose_sound_never_comes_closes_the_vote_at_the_tap() -> None:
+    clip = SAMPLE_PROTOCOL.parents[1] / "clips" / "day1_vote_findings"
+    track = read_audio(clip.with_suffix(".mp4"))
+    table = _table(json.loads(clip.with_suffix(".protocol.json").read_text(encoding="utf-8")))
+    table.name(6, 3.15)
+    _heard_until(table, track, 4.0)
+    table.feed(_Frame(132, 5.3))
+    table.stop()
+    table.feed(_Frame(190, 7.6))  # two seconds of pictures past the tap, and no sound
+    vote = table.state().votes[-1]
+    assert (vote.cutoff, vote.tapped, vote.heard, vote.heard_before_s) == (5.3, 5.3, False, None)
+
+
+def test_without_sound_a_tap_is_the_cutoff_and_a_protocol_s_time_is_never_moved() -> None:
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    table = _table(protocol)
+    table.name(6, 3.15)
+    table.feed(_Frame(132, 5.3))
+    table.stop()
+    assert table.protocol()["events"][-1] == {"type": "vote", "day": 1, "round": 1, "candidate": 6, "t": 3.15,
+                                              "cutoff": 5.3}
+    clip = SAMPLE_PROTOCOL.parents[1] / "clips" / "day1_vote_findings"
+    heard = _table(protocol)
+    _heard_until(heard, read_audio(clip.with_suffix(".mp4")), 6.0)
+    heard.name(6, 3.15)
+    heard.stop(5.3)  # a time given (a replayed protocol's): placed as written
+    assert heard.protocol()["events"][-1]["cutoff"] == 5.3 and "x_stop_tapped" not in heard.protocol()["events"][-1]

@@ -16,6 +16,7 @@ from test_audio_synth import RATE, needs_espeak, speak, synth_game, tone_music, 
 from contract.errors import EXIT_UNREADABLE
 from vision.audio import AudioError, AudioTrack, read_audio, read_audio_parts
 from vision.cues import (
+    closing_word_before,
     features,
     find_count,
     find_night_music,
@@ -185,6 +186,24 @@ def test_a_number_said_as_a_count_and_as_the_next_call_is_not_the_closing_word()
                (7.65, "Один,"), (8.4, "кто голосует за игрока номер"), (10.0, "один"), (11.65, "Стоп"), (12.5, "один")]
     heard = listen(features(_judge(phrases, "ru+m7", 195, 22)), expected=2, weak=True)
     assert max(_errors(_stops(heard), [4.8, 11.65])) <= FRAME_S
+
+
+@pytest.mark.parametrize("lag", [0.2, 0.6, 1.2])
+def test_rfm_4_4_7_a_tapped_stop_is_placed_at_the_word_said_before_the_tap(lag: float) -> None:
+    """The judge taps «Стоп» a moment after saying it: the vote closes at the «С» of the word, not at the finger; the
+    count said right after it («один», before a slow tap) is not taken for it."""
+    phrases = [(0.8, "Семь,"), (1.55, "кто голосует за игрока номер"), (3.15, "семь"), (4.8, "Стоп"), (5.65, "один")]
+    track = _judge(phrases, "ru+m7", 195, 22, seconds=8.0)
+    tap = 4.8 + lag
+    onset = closing_word_before(track.segment(tap - 8.0, tap), tap)
+    assert onset is not None and abs(onset - 4.8) <= FRAME_S
+
+
+def test_a_tap_before_the_word_is_said_hears_no_closing_word() -> None:
+    """Tapped while the hands still land: the word before the tap is the candidate's call, not a closing word."""
+    phrases = [(0.8, "Семь,"), (1.55, "кто голосует за игрока номер"), (3.15, "семь"), (4.8, "Стоп")]
+    track = _judge(phrases, "ru+m7", 195, 22, seconds=8.0)
+    assert closing_word_before(track.segment(0.0, 4.5), 4.5) is None
 
 
 def test_two_votes_closed_by_spasibo_are_heard_with_no_other_short_word() -> None:

@@ -18,6 +18,7 @@ import pytest
 from fixtures.vision.make_clips import write_clip
 
 from contract import i18n
+from vision.audio import RATE, read_audio
 from vision.live_source import LiveSource, join_recording
 from vision.video import VideoError, open_video
 
@@ -105,6 +106,33 @@ def test_the_sound_is_recorded_and_joined_without_re_encoding(clip: Path, tmp_pa
         assert rec.streams.audio[0].codec_context.name == "aac"
         assert [size for size, _ in kept] == [size for size, _ in came]  # the very packets, none re-encoded
         assert float(sum(d for _, d in kept)) == pytest.approx(float(sum(d for _, d in came)), abs=0.01)
+
+
+def test_the_sound_comes_as_it_plays_on_the_frames_clock(tmp_path: Path) -> None:
+    """The judge's voice handed on while it plays is the file's own sound at the same times (a «Стоп» heard live is
+    placed where the audit of the recording hears it)."""
+    voiced = REPO / "sample_videos" / "clips" / "day1_vote_findings.mp4"
+    heard: list[tuple[float, np.ndarray]] = []
+    ended = threading.Event()
+    with LiveSource(str(voiced), tmp_path / "rec", speed=None) as live:
+        live.start(lambda picture: None, lambda why: ended.set(), lambda t, samples: heard.append((t, samples)))
+        assert ended.wait(60)
+    track = read_audio(voiced)
+    assert heard and abs(heard[0][0] - track.start) < 0.01
+    for t, samples in heard[10::25]:  # every stretch where the file has it, sample for sample
+        i = track.index_at(t)
+        assert samples.dtype == np.float32
+        assert np.abs(samples - track.samples[i:i + len(samples)]).max() < 1e-3, t
+    assert heard[-1][0] + len(heard[-1][1]) / RATE == pytest.approx(track.end, abs=0.05)
+
+
+def test_a_source_without_sound_hands_none_on(vfr_clip: Path, tmp_path: Path) -> None:
+    heard: list[float] = []
+    watcher = Watcher()
+    with LiveSource(str(vfr_clip), tmp_path / "rec", speed=None) as live:
+        live.start(watcher.on_frame, watcher.on_end, lambda t, samples: heard.append(t))
+        assert watcher.ended.wait(30)
+    assert len(watcher.frames) == 80 and heard == []
 
 
 def test_a_file_at_four_times_speed_takes_a_quarter_of_its_length(clip: Path, tmp_path: Path) -> None:
