@@ -2,6 +2,7 @@
 
     table = LiveTable(protocol, seat_map, profile, fps=…)   # then: source.start(table.feed, table.source_ended)
     table.name(candidate) · table.stop() · table.announce(count) · table.add(event) · table.state()
+    table.night() · table.shoot(seat or None) · table.foul(seat) · table.remove(seat) · table.fouls()
 
 Frames come from a live source (vision.live_source: a camera, or a file played at real speed) on its own thread;
 `feed` only queues them, so the recording never waits for vision. One vision thread looks at the frames of each
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 import threading
 import time
 from collections import deque
@@ -33,6 +35,7 @@ from review.audit.audit import LATE_TAIL_S, audit
 from review.audit.findings import AuditReport
 from review.cases.exports import finding_said
 from review.game.engine import Replay
+from review.game.problems import REMOVAL_DUE
 from review.game.profiles import Profile
 from review.game.timeline import (
     WINDOW_LEAD_S,
@@ -105,6 +108,15 @@ class LiveState:
     @property
     def behind_s(self) -> float:
         return max(0.0, self.received_t - self.watched_t)
+
+
+@dataclass(frozen=True)
+class Fouls:
+    """Each seat's fouls as the rules engine counts them, and the removals its rules call for that the table has not
+    given yet (seat -> the clause: a 4th foul under rfm 5.6 removes the player at once)."""
+
+    fouls: dict[int, int]
+    due: dict[int, str | None]
 
 
 @dataclass
@@ -247,7 +259,7 @@ class LiveTable:
             if event.get("type") in VOTE_TYPES and "t" in event:
                 raise ValueError("votes at the table are named with name(), stop() and announce()")
             self.data["events"].append(copy.deepcopy(event))
-            if event.get("type") != "nomination":
+            if event.get("type") not in ("nomination", "foul"):  # a foul is given in the middle of a vote too
                 self._end_round()
             self._changed()
 
@@ -261,6 +273,49 @@ class LiveTable:
         if not begun:
             self.add({"type": "phase", "phase": "day", "number": day, "t": round(self.now() if t is None else t, 3)})
         return day
+
+    def night(self, t: float | None = None) -> int:
+        """The day's votes are over and night falls (night n after day n): its shooting comes next (`shoot`)."""
+        with self._lock:
+            self._votes_closed()
+            night = self.day
+            if self._has_phase("night", night):
+                raise ValueError(_("Night {night} has begun already.", night=night))
+            self.add({"type": "phase", "phase": "night", "number": night,
+                      "t": round(self._received[1] if t is None else t, 3)})
+        return night
+
+    def night_open(self) -> int | None:
+        """The night begun at the table whose shooting is still to come (None: no night is waiting for one)."""
+        with self._lock:
+            phases = [e for e in self.data["events"] if e.get("type") == "phase"]
+            last = phases[-1] if phases else {}
+            night = last.get("number")
+            if last.get("phase") != "night" or not isinstance(night, int) or night < 1 or self._shot(night):
+                return None
+            return night
+
+    def shoot(self, target: int | None, t: float | None = None) -> int:
+        """The night's shooting as the judge announces it (`target` None: a miss); the next day begins, whose
+        number is returned."""
+        with self._lock:
+            self._votes_closed()
+            night = self.night_open()
+            if night is None:
+                if self._shot(self.day - 1) and not self._has_phase("voting", self.day):  # tapped twice
+                    raise ValueError(_("Night {night} already has its shooting.", night=self.day - 1))
+                raise ValueError(_("Begin the night first: the shooting comes in the night."))
+            at = self._received[1] if t is None else t
+            self.add({"type": "shooting", "night": night, "target": target, "t": round(at, 3)})
+        return self.next_day(at)
+
+    def foul(self, seat: int, t: float | None = None) -> None:
+        """A foul given to `seat`; a vote under way goes on (its hands are still being counted)."""
+        self.add({"type": "foul", "seat": int(seat), "t": round(self.now() if t is None else t, 3)})
+
+    def remove(self, seat: int, t: float | None = None) -> None:
+        """`seat` is removed from the table (the rules engine says which vote it cancels)."""
+        self.add({"type": "removal", "seat": int(seat), "t": round(self.now() if t is None else t, 3)})
 
     def take_back(self) -> None:
         """The candidate named last was named by mistake: the vote goes, as long as «Стоп» has not been said
@@ -298,6 +353,24 @@ class LiveTable:
         votes = [i for i, e in enumerate(data["events"]) if e.get("type") in VOTE_TYPES]
         left = frozenset(int(e["seat"]) for e in game.eliminations if isinstance(e.get("seat"), int))
         return left, game.outcomes.get(votes[-1]) if votes else None
+
+    def fouls(self) -> Fouls:
+        """Each seat's fouls and the removals the rules call for, from the rules engine's replay: a foul that
+        removes the player (REMOVAL_DUE) is due until a removal of that seat follows it in the protocol."""
+        data = self.protocol()
+        game = replay_game(data, self.profile)
+        events = data["events"]
+        due: dict[int, str | None] = {}
+        for problem in game.problems:
+            m = re.match(r"events\[(\d+)\]", problem.path or "")
+            if problem.code != REMOVAL_DUE or m is None:
+                continue
+            k = int(m.group(1))
+            seat = events[k].get("seat") if k < len(events) else None
+            if isinstance(seat, int) and not any(e.get("type") == "removal" and e.get("seat") == seat
+                                                 for e in events[k + 1:]):
+                due[seat] = problem.clause
+        return Fouls({int(k): int(v) for k, v in game.final.fouls.items()}, due)
 
     def protocol(self) -> dict[str, Any]:
         """The live protocol as it stands (a copy)."""
@@ -470,6 +543,19 @@ class LiveTable:
         k = self._last_vote()
         if k is not None and "cutoff" not in self.data["events"][k]:
             raise ValueError(_("Say «Stop» for the candidate named last, or take him back, before naming another."))
+
+    def _votes_closed(self) -> None:
+        """The night waits for the vote under way: its «Стоп» and its count."""
+        k = self._last_vote()
+        if k is not None and "count" not in self.data["events"][k]:
+            raise ValueError(_("Finish the vote under way first: its «Stop» and its count."))
+
+    def _has_phase(self, phase: str, number: int) -> bool:
+        return any(e.get("type") == "phase" and e.get("phase") == phase and e.get("number") == number
+                   for e in self.data["events"])
+
+    def _shot(self, night: int) -> bool:
+        return any(e.get("type") == "shooting" and e.get("night") == night for e in self.data["events"])
 
     def _last_vote(self) -> int | None:
         votes = self._vote_events()

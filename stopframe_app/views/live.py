@@ -32,10 +32,11 @@ from pipeline.live import (
     seat_state_words,
 )
 from pipeline.live_game import Finished, LiveGame, finish_interrupted, interrupted, replayable
+from review.game.protocol import load_protocol
 from stopframe_app import state
 from stopframe_app.game import Game, GameSpec, safe_name, stem_of
 from stopframe_app.views.open_game import analyse_and_open, pasted
-from stopframe_app.views.sheet import book
+from stopframe_app.views.sheet import SHEET, _start_from_file, book
 from stopframe_app.words import md, number, t
 
 REFRESH_S = 0.5  # the page follows the table about twice a second
@@ -47,6 +48,7 @@ SAID = "live_said"  # session: why the last start was refused
 TAPPED = "live_tapped"  # session: why the last tap was refused (a count before «Стоп»)
 CONFIRM = "live_confirm"  # session: «Завершить игру» tapped once, waiting for the second tap
 REVIEW = "live_review"  # the control whose opening of the finished game failed (state.open_error)
+REMOVING = "live_removing"  # this tab: the seat whose removal was tapped once, waiting for the second tap
 _LIVE_STYLE = """<style>
 .st-key-live_cues button{min-height:4.5rem;min-width:4.5rem}
 .st-key-live_cues button p{font-size:2rem;font-weight:600}
@@ -322,8 +324,11 @@ def _cues(entry: Running) -> None:
             with st.container(horizontal=True):
                 for n in range(len(SEATS) + 1):
                     st.button(str(n), key=f"live_count_{n}", on_click=_cue, args=(entry.key, "count", n))
+        elif (night := entry.game.table.night_open()) is not None:
+            _shooting(entry, night)
         else:
             _candidates(entry, data)
+    _fouls(entry)
 
 
 def _candidates(entry: Running, data: dict[str, Any]) -> None:
@@ -350,8 +355,59 @@ def _candidates(entry: Running, data: dict[str, Any]) -> None:
             tied = list(outcome.tied)
             st.button(t("Lift vote: {seats}", seats=", ".join(map(str, tied))), key="live_lift", width="stretch",
                       on_click=_cue, args=(entry.key, "lift", tied))
+        st.button(t("Night {night}", night=entry.day), key="live_night", width="stretch",
+                  on_click=_cue, args=(entry.key, "night"))
         st.button(t("Next day (day {day})", day=entry.day + 1), key="live_day", width="stretch",
                   on_click=_cue, args=(entry.key, "day"))
+
+
+def _shooting(entry: Running, night: int) -> None:
+    """The night's shooting as the judge announces it: the seat shot, or a miss; the tap begins the next day."""
+    left, _outcome = entry.game.table.standing()
+    st.markdown(t("Night {night}: whom did the mafia shoot?", night=night))
+    with st.container(horizontal=True):
+        for seat in SEATS:
+            if seat not in left:
+                st.button(str(seat), key=f"live_shoot_{seat}", on_click=_cue, args=(entry.key, "shoot", seat))
+    with st.container(key="live_more"):
+        st.button(t("Miss"), key="live_miss", width="stretch", on_click=_cue, args=(entry.key, "shoot", None))
+
+
+def _fouls(entry: Running) -> None:
+    """Fouls and removals, folded away until the rules call for a removal: a foul is one tap on a living seat, a
+    removal two (a slip of the finger removes nobody). The fouls are the rules engine's count."""
+    table = entry.game.table
+    left, _outcome = table.standing()
+    given = table.fouls()
+    living = [s for s in SEATS if s not in left]
+    with st.expander(t("Fouls and removals"), expanded=bool(given.due)):
+        for seat, clause in given.due.items():
+            st.warning(t("Seat {seat}'s foul no. {n} removes him from the game at once ({clause}).", seat=seat,
+                         n=given.fouls.get(seat, 0), clause=clause or "—"))
+            st.button(t("Remove seat {seat}", seat=seat), key=f"live_due_{seat}", on_click=_removing, args=(seat,))
+        st.caption(t("A foul: tap the seat (its fouls so far are on its button)."))
+        with st.container(horizontal=True):
+            for seat in living:
+                n = given.fouls.get(seat, 0)
+                label = ngettext("{seat} · {n} foul", "{seat} · {n} fouls", n, seat=seat) if n else str(seat)
+                st.button(label, key=f"live_foul_{seat}", on_click=_cue, args=(entry.key, "foul", seat))
+        asked = st.session_state.get(REMOVING)
+        if asked in living or asked in given.due:
+            st.warning(t("Remove seat {seat} from the game?", seat=asked))
+            yes, no = st.columns(2)
+            yes.button(t("Yes, remove seat {seat}", seat=asked), key="live_remove_yes", type="primary",
+                       width="stretch", on_click=_cue, args=(entry.key, "remove", asked))
+            no.button(t("No, he stays"), key="live_remove_no", width="stretch",
+                      on_click=lambda: st.session_state.pop(REMOVING, None))
+            return
+        st.caption(t("A removal: tap the seat, then confirm."))
+        with st.container(horizontal=True):
+            for seat in living:
+                st.button(str(seat), key=f"live_remove_{seat}", on_click=_removing, args=(seat,))
+
+
+def _removing(seat: int) -> None:
+    st.session_state[REMOVING] = seat
 
 
 def _cue(key: str, what: str, value: Any = None) -> None:
@@ -372,6 +428,15 @@ def _cue(key: str, what: str, value: Any = None) -> None:
             table.announce(value)
         elif what == "take_back":
             table.take_back()
+        elif what == "night":
+            table.night()
+        elif what == "shoot":
+            table.shoot(value)
+        elif what == "foul":
+            table.foul(value)
+        elif what == "remove":
+            st.session_state.pop(REMOVING, None)
+            table.remove(value)
         else:
             table.next_day()
     except ValueError as exc:
@@ -484,5 +549,25 @@ def _after(entry: Over) -> None:
         elif st.button(t("Open it for review"), key="live_open", type="primary", width="stretch"):
             _open_for_review(files)
             st.rerun()
+        st.button(t("Complete the protocol on the sheet"), key="live_to_sheet", width="stretch",
+                  on_click=_to_sheet, args=(str(files.protocol), entry.name),
+                  help=t("The game's protocol goes on to a sheet on the page «{page}»: its roles, checks, best move "
+                         "and result are filled in there.", page=t("Protocol")))
         st.button(t("Prepare the next game"), key="live_next", width="stretch",
                   on_click=lambda: st.session_state.pop(FOLLOWED, None))
+
+
+def _to_sheet(path: str, name: str) -> None:
+    """The finished game's protocol started as a sheet (once: a second tap finds it), then the page «Protocol» with
+    it chosen, where the judge fills in what the table does not enter."""
+    begun = next((s for s in book().sheets() if s.source_path == str(Path(path).resolve())), None)
+    if begun is not None:
+        st.session_state[SHEET] = begun.sheet_id
+    else:
+        try:
+            if not _start_from_file(load_protocol(path).data, (path, name), "protocol"):
+                return
+        except StopframeError as exc:
+            st.error(md(str(exc)))
+            return
+    st.session_state[state.VIEW] = "Protocol"

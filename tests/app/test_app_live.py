@@ -262,3 +262,117 @@ def test_a_game_cut_short_is_offered_and_opens_once_its_recording_is_joined(game
     assert any("The game is over" in s.value for s in at.success)
     assert any("It is open in the review pages" in i.value for i in at.info)
     assert not [b for b in at.button if (b.key or "").startswith("live_join_")]
+
+
+def _saved(folder: Path) -> list[dict]:
+    return json.loads((folder / "table1.protocol.json").read_text(encoding="utf-8"))["events"]
+
+
+def _named(at: AppTest) -> list[int]:
+    return [int(b.key.removeprefix("live_name_")) for b in at.button if (b.key or "").startswith("live_name_")]
+
+
+def test_the_night_s_shooting_tapped_at_the_table_is_saved_and_the_seat_shot_leaves(camera, tmp_path) -> None:
+    """rfm 4.5.4: the seat the mafia shot leaves the table, a miss removes nobody. «Ночь 1» and the seat shot are
+    tapped; the protocol in the game's folder holds the night and its shooting at the moments of the taps, and the
+    next day's candidates are the seats still at the table."""
+    folder = tmp_path / "table1"
+    at = _start(_page(), _protocol_before_the_votes(tmp_path), SAMPLE_VIDEO, folder)
+    entry = live.GAMES[str(folder)]
+    assert not [b for b in at.button if (b.key or "").startswith("live_shoot_")]
+    _play_to(entry, 22.0)
+    at.button(key="live_night").click().run()
+    renders(at)
+    assert "Night 1: whom did the mafia shoot?" in [m.value for m in at.markdown]
+    assert not _named(at)  # the night waits for its shooting: no candidate is named now
+    _play_to(entry, 26.2)
+    at.button(key="live_shoot_10").click().run()
+    renders(at)
+    night, shooting, day = _saved(folder)[-3:]
+    assert night["type"] == "phase" and night["phase"] == "night" and night["number"] == 1
+    assert shooting["type"] == "shooting" and shooting["night"] == 1 and shooting["target"] == 10
+    assert 21.95 <= night["t"] <= 22.0 < 26.15 <= shooting["t"] <= 26.2
+    assert (day["phase"], day["number"]) == ("day", 2)
+    assert "Day 2: tap the candidate the judge names." in [m.value for m in at.markdown]
+    assert _named(at) == list(range(1, 10))
+
+    at.button(key="live_night").click().run()  # night 2: a miss
+    assert [b.key for b in at.button if (b.key or "").startswith("live_shoot_")] == [
+        f"live_shoot_{s}" for s in range(1, 10)]
+    at.button(key="live_miss").click().run()
+    renders(at)
+    assert [e for e in _saved(folder) if e["type"] == "shooting"][-1]["target"] is None
+    assert "Day 3: tap the candidate the judge names." in [m.value for m in at.markdown]
+    assert _named(at) == list(range(1, 10))
+
+
+def test_fouls_and_a_removal_are_tapped_at_the_table(camera, tmp_path) -> None:
+    """rfm 5.6: a player's 4th foul removes him at once; the page says so and offers his removal. A foul is saved
+    with its moment and counted on its seat's button; a removal takes two taps, and the seat removed is no longer
+    a candidate."""
+    folder = tmp_path / "table1"
+    at = _start(_page(), _protocol_before_the_votes(tmp_path), SAMPLE_VIDEO, folder)
+    entry = live.GAMES[str(folder)]
+    _play_to(entry, 2.0)
+    at.button(key="live_foul_3").click().run()
+    renders(at)
+    assert _saved(folder)[-1]["type"] == "foul" and _saved(folder)[-1]["seat"] == 3
+    assert 1.95 <= _saved(folder)[-1]["t"] <= 2.0
+    assert at.button(key="live_foul_3").label == "3 · 1 foul"
+
+    at.button(key="live_remove_5").click().run()  # the first tap only asks
+    assert 5 in _named(at) and _saved(folder)[-1]["type"] == "foul"
+    assert any("Remove seat 5 from the game?" in w.value for w in at.warning)
+    at.button(key="live_remove_no").click().run()
+    assert 5 in _named(at) and not [b for b in at.button if b.key == "live_remove_yes"]
+    at.button(key="live_remove_5").click().run()
+    at.button(key="live_remove_yes").click().run()
+    renders(at)
+    assert {k: v for k, v in _saved(folder)[-1].items() if k != "t"} == {"type": "removal", "seat": 5}
+    assert 5 not in _named(at) and not [b for b in at.button if b.key == "live_foul_5"]
+
+    for _foul in range(3):
+        at.button(key="live_foul_3").click().run()
+    renders(at)
+    assert any("Seat 3's foul no. 4 removes him from the game at once (rfm 5.6)" in shown(w.value) for w in at.warning)
+    at.button(key="live_due_3").click().run()
+    assert [e["type"] for e in _saved(folder)].count("removal") == 1
+    at.button(key="live_remove_yes").click().run()
+    renders(at)
+    assert [e["seat"] for e in _saved(folder) if e["type"] == "removal"] == [5, 3]
+    assert not [w for w in at.warning if "removes him" in w.value]
+    assert _named(at) == [6, 8, 1, 2, 4, 7, 9, 10]
+
+
+def test_the_finished_game_goes_on_to_a_sheet_on_the_protocol_page(games, data, tmp_path) -> None:
+    """After the game the judge fills in roles, checks, best move and result on the sheet: one tap starts a sheet
+    holding the game's votes and opens the page «Protocol» on it; a second tap finds the same sheet."""
+    from pipeline.live_game import game_files
+    from review.cases.sheet_store import SheetStore
+    from review.cases.store import Store, default_db_path
+
+    folder = tmp_path / "table1"
+    folder.mkdir()
+    files = game_files(folder, "table1")
+    played = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    played["events"] = played["events"][:10]  # day 1 voted at the table
+    files.protocol.write_text(json.dumps(played, ensure_ascii=False), encoding="utf-8")
+    live.OVER[str(folder)] = live.Over("table1", folder, files)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["judge"] = "Судья"
+    at.session_state[live.FOLLOWED] = str(folder)
+    at = goto(at.run(), "Live table")
+    at.button(key="live_to_sheet").click().run()
+    renders(at)
+    assert at.session_state["view"] == "Protocol"
+    assert "Protocol sheet" in [h.value for h in at.header]
+    sheet_id = at.session_state["sheet_id"]
+    sheets = SheetStore(Store(default_db_path()))
+    votes = [(e["candidate"], e["count"]) for e in sheets.load(sheet_id).protocol()["events"] if e["type"] == "vote"]
+    assert votes == [(6, 5), (3, 1), (8, 4)]
+    assert [s.title for s in sheets.sheets()] == ["table1"]
+
+    at = goto(at, "Live table")
+    at.button(key="live_to_sheet").click().run()
+    assert at.session_state["view"] == "Protocol" and at.session_state["sheet_id"] == sheet_id
+    assert len(sheets.sheets()) == 1

@@ -10,7 +10,7 @@ import pytest
 
 from contract.seats import load_seat_map
 from pipeline.audit import audit_game
-from pipeline.live import LiveTable, LiveVote, ProtocolCues, count_line
+from pipeline.live import Fouls, LiveTable, LiveVote, ProtocolCues, count_line
 from review.game.profiles import get_profile
 from review.game.protocol import format_problems
 from stopframe_app.game import SAMPLE_PROTOCOL
@@ -270,3 +270,70 @@ def test_without_sound_a_tap_is_the_cutoff_and_a_protocol_s_time_is_never_moved(
     heard.name(6, 3.15)
     heard.stop(5.3)  # a time given (a replayed protocol's): placed as written
     assert heard.protocol()["events"][-1]["cutoff"] == 5.3 and "x_stop_tapped" not in heard.protocol()["events"][-1]
+
+
+def _day_one_voted() -> LiveTable:
+    """The sample game's day 1 at the table: its nominations, then 6, 3 and 8 voted 5, 1 and 4 (6 leaves)."""
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    table = LiveTable({**protocol, "events": protocol["events"][:5]}, load_seat_map(SAMPLE_SEATS),
+                      get_profile("rfm"), fps=25.0)
+    for at, (seat, count) in zip((3.0, 10.0, 17.0), ((6, 5), (3, 1), (8, 4)), strict=True):
+        table.name(seat, at)
+        table.stop(at + 1.5)
+        table.announce(count, at + 2.5)
+    return table
+
+
+def test_the_night_s_shooting_removes_the_seat_shot_and_a_miss_nobody() -> None:
+    """rfm 4.5.4: all living blacks on one number kill that player, anything else is a miss. The night is tapped
+    after day n's votes, the shooting begins day n+1, and the standing is the rules engine's."""
+    table = _day_one_voted()
+    assert table.night_open() is None
+    assert table.night(22.0) == 1
+    assert table.night_open() == 1
+    assert table.shoot(10, 26.2) == 2
+    events = table.protocol()["events"]
+    assert events[-3:] == [{"type": "phase", "phase": "night", "number": 1, "t": 22.0},
+                           {"type": "shooting", "night": 1, "target": 10, "t": 26.2},
+                           {"type": "phase", "phase": "day", "number": 2, "t": 26.2}]
+    assert table.standing()[0] == {6, 10}
+    assert table.night(60.0) == 2 and table.shoot(None, 65.0) == 3
+    assert table.protocol()["events"][-2] == {"type": "shooting", "night": 2, "target": None, "t": 65.0}
+    assert table.standing()[0] == {6, 10}
+
+
+def test_a_night_or_shooting_out_of_turn_is_refused_with_a_sentence() -> None:
+    table = _day_one_voted()
+    with pytest.raises(ValueError, match="Begin the night first"):
+        table.shoot(4, 21.0)
+    table.name(2, 21.0)  # a candidate named, the vote still open
+    with pytest.raises(ValueError, match="Finish the vote under way first"):
+        table.night(22.0)
+    table.take_back()
+    table.night(22.0)
+    with pytest.raises(ValueError, match="Night 1 has begun already"):
+        table.night(23.0)
+    table.shoot(10, 26.0)
+    with pytest.raises(ValueError, match="Night 1 already has its shooting"):
+        table.shoot(4, 27.0)
+    assert [e["target"] for e in table.protocol()["events"] if e["type"] == "shooting"] == [10]
+
+
+def test_a_fourth_foul_calls_for_the_removal_until_it_is_given() -> None:
+    """rfm 5.6: a player's 4th foul removes him at once. The fouls are the rules engine's count; a foul given while a
+    vote is open leaves it open, to be closed with «Стоп»."""
+    table = _day_one_voted()
+    table.next_day(25.0)
+    table.name(9, 30.0)
+    for at in (30.5, 31.0, 31.5):
+        table.foul(2, at)
+    table.stop(32.0)
+    assert table.protocol()["events"][-4]["cutoff"] == 32.0
+    assert table.fouls() == Fouls({2: 3}, {})
+    table.announce(2, 33.0)
+    table.foul(2, 40.0)
+    assert table.fouls() == Fouls({2: 4}, {2: "rfm 5.6"})
+    table.remove(2, 41.0)
+    assert table.protocol()["events"][-1] == {"type": "removal", "seat": 2, "t": 41.0}
+    assert table.fouls().due == {}
+    assert 2 in table.standing()[0]
