@@ -2,7 +2,7 @@
 
     table = LiveTable(protocol, seat_map, profile, fps=…)   # then: source.start(table.feed, table.source_ended)
     table.name(candidate) · table.stop() · table.announce(count) · table.add(event) · table.state()
-    table.night() · table.shoot(seat or None) · table.foul(seat) · table.remove(seat) · table.fouls()
+    table.nominate(by, target) · table.night() · table.shoot(seat or None) · table.foul(seat) · table.remove(seat)
 
 Frames come from a live source (vision.live_source: a camera, or a file played at real speed) on its own thread;
 `feed` only queues them, so the recording never waits for vision. One vision thread looks at the frames of each
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from contract.i18n import _, ngettext, term
+from contract.i18n import _, ngettext, number, term
 from contract.observations import Observations
 from contract.seats import SeatMap
 from pipeline.game import replay_game
@@ -308,6 +308,18 @@ class LiveTable:
             at = self._received[1] if t is None else t
             self.add({"type": "shooting", "night": night, "target": target, "t": round(at, 3)})
         return self.next_day(at)
+
+    def nominate(self, by: int, target: int, t: float | None = None) -> None:
+        """Seat `by` puts `target` up for the day's vote in his speech (the order of the nominations is the order
+        of the vote); before the day's voting, once per seat nominated."""
+        with self._lock:
+            if self._day_votes(self.day):
+                raise ValueError(_("Day {day}'s voting has begun: nominations come before it.", day=self.day))
+            if any(e.get("type") == "nomination" and e.get("day") == self.day and e.get("target") == target
+                   for e in self.data["events"]):
+                raise ValueError(_("Seat {seat} is nominated already today.", seat=target))
+            self.add({"type": "nomination", "day": self.day, "by": int(by), "target": int(target),
+                      "t": round(self._received[1] if t is None else t, 3)})
 
     def foul(self, seat: int, t: float | None = None) -> None:
         """A foul given to `seat`; a vote under way goes on (its hands are still being counted)."""
@@ -700,6 +712,18 @@ def seat_state_words(state: str) -> str:
     return term("live_hand", state)
 
 
+def stop_words(vote: LiveVote) -> str | None:
+    """How a tapped «Стоп» was placed, in the reader's words (None: not tapped, or no sound to listen to)."""
+    if vote.tapped is None:
+        return None
+    if vote.heard is None:
+        return _("Listening for «Stop» in the sound before the tap…")
+    if vote.heard_before_s is None:
+        return _("«Stop» was not heard in the sound before the tap: the vote closes at the tap.")
+    return _("«Stop» heard {seconds} s before the tap: the vote closes at the word.",
+             seconds=number(vote.heard_before_s, 1))
+
+
 def count_line(vote: LiveVote) -> str:
     """One line for the command line: the vote, the video's count and voters, the judge's count."""
     voters = [s for s, st in vote.seats.items() if st == "in_time"]
@@ -712,6 +736,8 @@ def count_line(vote: LiveVote) -> str:
             parts.append(f"{seat_state_words(state)}: {', '.join(map(str, seats))}")
     if vote.judge_count is not None:
         parts.append(_("judge {count}", count=vote.judge_count) + (" ✓" if vote.matches else " ✗"))
+    if vote.heard_before_s is not None:
+        parts.append(_("«Stop» heard {seconds} s before the tap", seconds=number(vote.heard_before_s, 1)))
     return " · ".join(parts)
 
 

@@ -13,6 +13,7 @@ game's folder, which then opens in the review pages and in `stopframe audit` as 
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import sys
 import threading
@@ -31,6 +32,9 @@ from stopframe_cli.output import progress
 STOP_WORDS = ("", "с", "s", "стоп", "stop", "спасибо")
 END_WORDS = ("q", "й", "конец", "end")
 DAY_WORDS = ("d", "д", "день", "day")
+NIGHT_WORDS = ("n", "н", "ночь", "night")
+SEAT_CUE = re.compile(r"^([xхfфrу])\s*(10|[1-9])?$")  # x5 the night's shot (x alone: a miss), f5 a foul, r5 removal
+NOMINATION = re.compile(r"^(10|[1-9])\s*>\s*(10|[1-9])$")  # 1>9: seat 1 nominates seat 9
 
 
 def register(subparsers: Any) -> None:
@@ -40,7 +44,9 @@ def register(subparsers: Any) -> None:
         description=_("Watch the table while the game is played: a moment after «Stop» each vote's hands are "
                       "counted (in time, late, lifted) and printed, before the judge announces the count. Cues from "
                       "the keyboard: a seat number names the candidate, an empty line is «Stop», =5 the count "
-                      "announced, q the end. The recording, the live protocol and the seat map stay in --record."),
+                      "announced, 1>9 seat 1 nominates 9, n the night, x5 the night's shot (x a miss), f5 a foul, r5 "
+                      "a removal, d the next day, q the end. The recording, the live protocol and the seat map stay "
+                      "in --record."),
     )
     p.add_argument("source", metavar="SOURCE", nargs="?",
                    help=_("a camera (/dev/video0), a stream (rtsp://…) or a video file, played at real speed"))
@@ -87,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     progress(_("live: recording into {folder}", folder=folder))
     if game.cues is None:
         progress(_("live: a seat number and Enter names the candidate; Enter alone is «Stop»; =5 the count "
-                   "announced; d the next day; q the end of the game"))
+                   "announced; 1>9 seat 1 nominates 9; n the night; x5 the night's shot (x a miss); f5 a foul; r5 a "
+                   "removal; d the next day; q the end of the game"))
         threading.Thread(target=_keys, args=(game,), daemon=True).start()
     shown: dict[int, str] = {}
     try:
@@ -150,11 +157,28 @@ def _keys(game: Any) -> None:
                 game.table.stop()
             elif word in DAY_WORDS:
                 game.table.next_day()
+            elif word in NIGHT_WORDS:
+                game.table.night()
+            elif (nominated := NOMINATION.match(word)) is not None:
+                game.table.nominate(int(nominated[1]), int(nominated[2]))
+            elif (cue := SEAT_CUE.match(word)) is not None and (cue[2] is not None or cue[1] in "xх"):
+                _seat_cue(game.table, cue[1], int(cue[2]) if cue[2] else None)
             elif word.startswith("=") and word[1:].strip().isdigit():
                 game.table.announce(int(word[1:]))
             elif word.isdigit() and 1 <= int(word) <= 10:
                 game.table.name(int(word))
             else:
-                progress(_("live: «{word}» is no cue: a seat number, Enter, =count, d or q.", word=raw.strip()[:20]))
+                progress(_("live: «{word}» is no cue: a seat number, Enter, =count, 1>9, n, x5, f5, r5, d or q.",
+                           word=raw.strip()[:20]))
         except ValueError as exc:
             progress(str(exc))
+
+
+def _seat_cue(table: Any, letter: str, seat: int | None) -> None:
+    """x5: the night's shooting of seat 5 (x: a miss), f5: a foul, r5: a removal."""
+    if letter in "xх":
+        table.shoot(seat)
+    elif letter in "fф":
+        table.foul(seat)
+    else:
+        table.remove(seat)

@@ -44,6 +44,7 @@ ROTATION_FILE = "display_rotation.txt"  # beside the segments: the rotation the 
 TS_PACKET = 188  # MPEG-TS is written in packets of this many bytes: a segment of another length was cut short
 AAC_FRAME = 1024  # samples per AAC frame
 URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+SOUND_LEAD_S = 0.1  # a paced file's sound is handed on this far ahead of its pictures: a tap never waits for it
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,11 @@ def _refusal(source: str, why: str, exc: BaseException | None = None) -> VideoEr
     text = reason(exc) if exc is not None else ""
     detail = f" ({text.rstrip('.').lower()})" if text else ""
     return VideoError(f"{source}: {why}{detail}.")
+
+
+def _mono() -> Any:
+    """The resampler to the listener's sound: mono float32 at vision.audio.RATE."""
+    return av.AudioResampler(format="flt", layout="mono", rate=RATE)
 
 
 def _check_folder(folder: Path) -> None:
@@ -248,6 +254,7 @@ class LiveSource:
         self._container, live = _open_source(self.source, input_format)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._listener: threading.Thread | None = None  # a paced file's own reader of its sound
         self._stats = LiveStats()
         self._last_packet = time.monotonic()
         try:
@@ -311,7 +318,8 @@ class LiveSource:
         self._recorder = _Recorder(self.record_dir, self._segment_s, self.meta.fps, templates, self._stats)
         self._copied = {"video": copied_video, "audio": copied_audio}
         self._on_sound_heard = on_sound if self._audio is not None else None
-        self._hearing = av.AudioResampler(format="flt", layout="mono", rate=RATE) if self._on_sound_heard else None
+        paced_file = not self.meta.live and self._speed is not None
+        self._hearing = _mono() if self._on_sound_heard and not paced_file else None
         self._pts0: int | None = None
         self._wall0: float | None = None
         self._last_packet = time.monotonic()
@@ -319,6 +327,10 @@ class LiveSource:
         self._thread = threading.Thread(target=run, args=(self._read, on_frame, on_end), name="live-source",
                                         daemon=True)
         self._thread.start()
+        if self._on_sound_heard is not None and paced_file:
+            self._listener = threading.Thread(target=contextvars.copy_context().run, args=(self._listen_file,),
+                                              name="live-sound", daemon=True)
+            self._listener.start()
 
     def _read(self, on_frame: Callable[[Picture], None], on_end: Callable[[str | None], None]) -> None:
         why: str | None = None
@@ -399,16 +411,36 @@ class LiveSource:
                     self._recorder.write(encoded, "audio")
         if self._hearing is not None and self._pts0 is not None:
             for frame in frames:
-                self._hear(frame)
+                self._hear(self._hearing, frame)
 
-    def _hear(self, frame: Any) -> None:
+    def _hear(self, resampler: Any, frame: Any) -> None:
         """One decoded stretch of sound, as mono at RATE on the frames' clock, to the listener."""
-        assert self._hearing is not None and self._on_sound_heard is not None
+        assert self._on_sound_heard is not None and self._pts0 is not None
         origin = float(self._pts0 * self._tb)
-        for out in self._hearing.resample(frame):
+        for out in resampler.resample(frame):
             if out.pts is None or out.time_base is None:
                 continue
             self._on_sound_heard(float(out.pts * out.time_base) - origin, out.to_ndarray().reshape(-1))
+
+    def _listen_file(self) -> None:
+        """A file played at real speed: its sound heard from a reader of its own, paced like its pictures (a little
+        ahead), since a file stores its sound in stretches up to a second after the pictures beside it, which the
+        pictures' reader would reach that much late. The recording still takes the sound from the pictures' reader."""
+        resampler = _mono()
+        try:
+            with av.open(self.source) as container:
+                for frame in container.decode(container.streams.audio[0]):
+                    while self._wall0 is None or self._pts0 is None:  # the clock begins with the first picture
+                        if self._stop.wait(0.01) or not self._thread or not self._thread.is_alive():
+                            return
+                    if frame.time is None:
+                        continue
+                    due = self._wall0 + (float(frame.time) - float(self._pts0 * self._tb) - SOUND_LEAD_S) / self._speed
+                    if self._stop.wait(max(0.0, due - time.monotonic())):
+                        return
+                    self._hear(resampler, frame)
+        except (av.FFmpegError, OSError):
+            return  # the sound is only listened to: the pictures and their recording go on without it
 
     def _deliver(self, frame: Any, on_frame: Callable[[Picture], None]) -> None:
         if frame.pts is None:
@@ -486,8 +518,9 @@ class LiveSource:
         camera's lasts a second or two, a file's is read at once), so the recording ends on whole pictures; a
         camera that sends nothing is given up after READ_TIMEOUT_S."""
         self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join()
+        for thread in (self._thread, self._listener):
+            if thread is not None and thread is not threading.current_thread():
+                thread.join()
 
     def close(self) -> None:
         self.stop()

@@ -30,13 +30,14 @@ from pipeline.live import (
     LiveVote,
     count_line,
     seat_state_words,
+    stop_words,
 )
 from pipeline.live_game import Finished, LiveGame, finish_interrupted, interrupted, replayable
 from review.game.protocol import load_protocol
 from stopframe_app import state
 from stopframe_app.game import Game, GameSpec, safe_name, stem_of
 from stopframe_app.views.open_game import analyse_and_open, pasted
-from stopframe_app.views.sheet import SHEET, _start_from_file, book
+from stopframe_app.views.sheet import SHEET, book, start_from_file
 from stopframe_app.words import md, number, t
 
 REFRESH_S = 0.5  # the page follows the table about twice a second
@@ -48,6 +49,7 @@ SAID = "live_said"  # session: why the last start was refused
 TAPPED = "live_tapped"  # session: why the last tap was refused (a count before «Стоп»)
 CONFIRM = "live_confirm"  # session: «Завершить игру» tapped once, waiting for the second tap
 REVIEW = "live_review"  # the control whose opening of the finished game failed (state.open_error)
+NOMINATING = "live_nominating"  # this tab: the seat whose nomination was tapped, waiting for the seat nominated
 REMOVING = "live_removing"  # this tab: the seat whose removal was tapped once, waiting for the second tap
 _LIVE_STYLE = """<style>
 .st-key-live_cues button{min-height:4.5rem;min-width:4.5rem}
@@ -350,6 +352,8 @@ def _candidates(entry: Running, data: dict[str, Any]) -> None:
             for seat in seats:
                 st.button(str(seat), key=f"live_name_{seat}", type="primary" if seat in nominated else "secondary",
                           on_click=_cue, args=(entry.key, "name", seat))
+    if not any(e.get("type") in VOTE_TYPES and e.get("day") == entry.day for e in data["events"]):
+        _nominations(entry, living, nominated)
     with st.container(key="live_more"):
         if outcome is not None and outcome.next == "lift":
             tied = list(outcome.tied)
@@ -359,6 +363,27 @@ def _candidates(entry: Running, data: dict[str, Any]) -> None:
                   on_click=_cue, args=(entry.key, "night"))
         st.button(t("Next day (day {day})", day=entry.day + 1), key="live_day", width="stretch",
                   on_click=_cue, args=(entry.key, "day"))
+
+
+def _nominations(entry: Running, living: list[int], nominated: list[int]) -> None:
+    """Nominations as the speeches go: the seat that nominates, then the seat nominated (two taps; the day's order
+    of nominations is the order of its vote)."""
+    by = st.session_state.get(NOMINATING)
+    with st.expander(t("Nominations"), expanded=by is not None):
+        if by not in living:
+            st.caption(t("Tap the seat that nominates, then the seat nominated."))
+            with st.container(horizontal=True):
+                for seat in living:
+                    st.button(str(seat), key=f"live_by_{seat}", on_click=st.session_state.update,
+                              args=({NOMINATING: seat},))
+            return
+        st.caption(t("Seat {seat} nominates:", seat=by))
+        with st.container(horizontal=True):
+            for seat in living:
+                if seat not in nominated:
+                    st.button(str(seat), key=f"live_target_{seat}", type="primary", on_click=_cue,
+                              args=(entry.key, "nominate", (by, seat)))
+        st.button(t("Not this seat"), key="live_by_cancel", on_click=lambda: st.session_state.pop(NOMINATING, None))
 
 
 def _shooting(entry: Running, night: int) -> None:
@@ -432,6 +457,9 @@ def _cue(key: str, what: str, value: Any = None) -> None:
             table.night()
         elif what == "shoot":
             table.shoot(value)
+        elif what == "nominate":
+            st.session_state.pop(NOMINATING, None)
+            table.nominate(*value)
         elif what == "foul":
             table.foul(value)
         elif what == "remove":
@@ -464,6 +492,8 @@ def _under_way(vote: LiveVote) -> None:
         st.markdown("### " + " · ".join(said))
         if not vote.final:
             st.caption(t("The count may still change until the round's video is looked at to its end."))
+    if (placed := stop_words(vote)) is not None:
+        st.caption(md(placed))
     for sentence in vote.findings:
         st.markdown("- " + md(sentence))
 
@@ -565,7 +595,7 @@ def _to_sheet(path: str, name: str) -> None:
         st.session_state[SHEET] = begun.sheet_id
     else:
         try:
-            if not _start_from_file(load_protocol(path).data, (path, name), "protocol"):
+            if not start_from_file(load_protocol(path).data, (path, name), "protocol"):
                 return
         except StopframeError as exc:
             st.error(md(str(exc)))

@@ -104,7 +104,7 @@ def _start(base: dict, title: str, source: str, source_path: str | None = None) 
     st.session_state[SHEET] = book().start(base, title=title, source=source, who=_who(), source_path=source_path)
 
 
-def _start_from_file(base: dict, chosen: tuple[str, str], source: str) -> bool:
+def start_from_file(base: dict, chosen: tuple[str, str], source: str) -> bool:
     """Start a sheet from the file `chosen` (its path, its name) read as `base`; a file whose players, course of the
     game or header cannot hold entries is said with its name, the place and what to do here instead (False)."""
     why = shape_problem(base)
@@ -165,7 +165,7 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
                 if chosen is None:
                     st.error(t("Give the protocol's path, or upload it."))
                     return
-                if _start_from_file(_read(lambda: load_protocol(chosen[0]).data, chosen), chosen, "protocol"):
+                if start_from_file(_read(lambda: load_protocol(chosen[0]).data, chosen), chosen, "protocol"):
                     st.rerun()
         elif choice in ("polemica", "mafiaratings"):
             path = st.text_input(t("Game file (path)"), **state.kept_box("sheet_import_path"))
@@ -178,7 +178,7 @@ def _start_panel(game: Game | None, open_now: bool) -> None:
                 if chosen is None:
                     st.error(t("Give the game file's path, or upload it."))
                     return
-                if _start_from_file(_read(lambda: import_file(choice, chosen[0], rules), chosen), chosen, choice):
+                if start_from_file(_read(lambda: import_file(choice, chosen[0], rules), chosen), chosen, choice):
                     st.rerun()
         else:
             saved = book().sheets()

@@ -22,6 +22,7 @@ from streamlit.testing.v1 import AppTest
 from pipeline.live import seat_state_words
 from stopframe_app.game import SAMPLE_PROTOCOL
 from stopframe_app.views import live
+from vision.audio import read_audio
 from vision.video import open_video
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -42,14 +43,20 @@ class FileCamera:
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def start(self, on_frame, on_end) -> None:
+    def start(self, on_frame, on_end, on_sound=None) -> None:
+        sound = read_audio(self.video.path) if on_sound is not None else None
+
         def play() -> None:
-            began = time.monotonic()
+            began, heard = time.monotonic(), 0.0
             for picture in self.video.iter_pictures(0.0):
                 while not self._closed.is_set() and (picture.t > self.until or picture.t > 2 * (time.monotonic() - began)):
                     time.sleep(0.01)
                 if self._closed.is_set():
                     return
+                while sound is not None and heard < picture.t:  # the sound up to the frame, as a camera sends it
+                    part = sound.segment(heard, heard + 0.1)
+                    on_sound(part.start, part.samples)
+                    heard += 0.1
                 on_frame(picture)
             on_end(None)
 
@@ -143,17 +150,18 @@ def test_a_vote_tapped_at_the_table_is_counted_saved_and_opened_for_review(camer
     _play_to(entry, 3.15)
     at.button(key="live_name_6").click().run()
     assert [b.key for b in at.button if b.key == "live_stop"]
-    _play_to(entry, 4.7)
+    _play_to(entry, 5.2)  # the judge said «Стоп» at 4.7 s and taps half a second later (rfm 4.4.7)
     at.button(key="live_stop").click().run()
     assert [f"live_count_{n}" for n in range(11)] == [b.key for b in at.button if b.key.startswith("live_count_")]
     _play_to(entry, 5.55)
     at.button(key="live_count_5").click().run()
 
-    # the protocol in the game's folder holds the vote with the moments of the taps
+    # the protocol in the game's folder holds the vote with the moments of the taps, «Стоп» where it was said
     saved = json.loads((folder / "table1.protocol.json").read_text(encoding="utf-8"))
     vote = next(e for e in saved["events"] if e["type"] == "vote")
     assert vote["candidate"] == 6 and vote["count"] == 5
-    assert 3.0 <= vote["t"] <= 3.15 < vote["cutoff"] <= 4.7 < vote["announced"] <= 5.55
+    assert 3.0 <= vote["t"] <= 3.15 and abs(vote["cutoff"] - 4.7) <= 0.04 and 5.1 <= vote["announced"] <= 5.55
+    assert vote["x_stop_heard"] is True and 5.1 <= vote["x_stop_tapped"] <= 5.3
     assert (folder / "table1.seats.json").is_file()
 
     _play_to(entry, 12.0)
@@ -171,6 +179,7 @@ def test_a_vote_tapped_at_the_table_is_counted_saved_and_opened_for_review(camer
     verdict = " ".join(m.value for m in at.markdown)
     assert f"Video: {counted.video_count}" in verdict and "Judge: 5" in verdict
     assert ("✓ matches" if counted.matches else "✗ does not match") in verdict
+    assert any(re.match(r"«Stop» heard 0\\?\.[4-6] s before the tap", c.value) for c in at.caption), [c.value for c in at.caption]
 
     # the tablet reloads the page's address (or another tablet opens it): the game under way is there
     again = AppTest.from_file(APP, default_timeout=120)
@@ -304,6 +313,37 @@ def test_the_night_s_shooting_tapped_at_the_table_is_saved_and_the_seat_shot_lea
     assert [e for e in _saved(folder) if e["type"] == "shooting"][-1]["target"] is None
     assert "Day 3: tap the candidate the judge names." in [m.value for m in at.markdown]
     assert _named(at) == list(range(1, 10))
+
+
+def test_the_day_s_nominations_are_tapped_as_the_speeches_go_and_set_the_order_of_the_vote(camera, tmp_path) -> None:
+    """rfm 4.4.4: the candidates are voted on in the order they were nominated. On day 2 seat 1 nominates 9 and
+    seat 2 nominates 3 (two taps each, one taken back); the protocol holds both with their moments, and 9 and 3 are
+    the first candidates offered. Once the vote begins, no nomination is offered."""
+    folder = tmp_path / "table1"
+    at = _start(_page(), _protocol_before_the_votes(tmp_path), SAMPLE_VIDEO, folder)
+    entry = live.GAMES[str(folder)]
+    _play_to(entry, 22.0)
+    at.button(key="live_night").click().run()
+    at.button(key="live_shoot_10").click().run()
+    _play_to(entry, 30.0)
+    at.button(key="live_by_4").click().run()
+    at.button(key="live_by_cancel").click().run()  # the wrong speaker: taken back, nothing saved
+    assert [e for e in _saved(folder) if e["type"] == "nomination" and e["day"] == 2] == []
+    at.button(key="live_by_1").click().run()
+    at.button(key="live_target_9").click().run()
+    _play_to(entry, 34.0)
+    at.button(key="live_by_2").click().run()
+    assert not [b for b in at.button if b.key == "live_target_9"]  # nominated already
+    at.button(key="live_target_3").click().run()
+    renders(at)
+    day2 = [e for e in _saved(folder) if e["type"] == "nomination" and e["day"] == 2]
+    assert [(e["by"], e["target"]) for e in day2] == [(1, 9), (2, 3)]
+    assert 29.95 <= day2[0]["t"] <= 30.0 and 33.95 <= day2[1]["t"] <= 34.0
+    assert _named(at)[:2] == [9, 3] and sorted(_named(at)) == list(range(1, 10))
+    at.button(key="live_name_9").click().run()
+    at.button(key="live_stop").click().run()
+    at.button(key="live_count_4").click().run()
+    assert not [b for b in at.button if (b.key or "").startswith("live_by_")]
 
 
 def test_fouls_and_a_removal_are_tapped_at_the_table(camera, tmp_path) -> None:

@@ -100,3 +100,32 @@ def test_a_game_cut_short_is_joined_afterwards_with_its_cues(capsys: pytest.Capt
     assert "stopframe audit" in err
     code, out, err = run_cli(capsys, "--lang", "en", "live", "--finish", folder)
     assert code == 2 and "no live game waiting to be finished" in err  # the joined video is never written over
+
+
+def test_the_judge_s_keys_enter_the_whole_day_and_night(capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
+    """Typed at the table, one cue a line: nominations (1>9), the candidate, «Стоп» (Enter), the count (=4), the
+    night (n), its shot (x10), a foul (f5), a removal (r7); a line that is no cue is said and changes nothing."""
+    import io
+    import types
+
+    from contract.seats import load_seat_map
+    from pipeline.live import LiveTable
+    from review.game.profiles import get_profile
+    from stopframe_app.game import SAMPLE_PROTOCOL
+    from stopframe_cli import live as live_cli
+
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    table = LiveTable({**protocol, "events": protocol["events"][:2]}, load_seat_map(
+        SAMPLE_PROTOCOL.with_name("sample_game.seats.json")), get_profile("rfm"), fps=25.0)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1>9\n2 > 3\n9\n\n=4\nzz\nn\nx10\nf5\nr7\nq\n"))
+    live_cli._keys(types.SimpleNamespace(table=table))
+    events = table.protocol()["events"][2:]
+    assert [(e["type"], e.get("by"), e.get("target")) for e in events[:2]] == [("nomination", 1, 9),
+                                                                              ("nomination", 2, 3)]
+    vote = next(e for e in events if e["type"] == "vote")
+    assert (vote["candidate"], vote["count"]) == (9, 4) and "cutoff" in vote
+    night = [e for e in events if e["type"] in ("shooting", "foul", "removal")]
+    assert [(e["type"], e.get("target", e.get("seat"))) for e in night] == [("shooting", 10), ("foul", 5),
+                                                                           ("removal", 7)]
+    assert table.state().ended == ""  # q: the game is over
+    assert "«zz» is no cue" in capsys.readouterr().err

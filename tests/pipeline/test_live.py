@@ -337,3 +337,20 @@ def test_a_fourth_foul_calls_for_the_removal_until_it_is_given() -> None:
     assert table.protocol()["events"][-1] == {"type": "removal", "seat": 2, "t": 41.0}
     assert table.fouls().due == {}
     assert 2 in table.standing()[0]
+
+
+def test_rfm_4_4_4_nominations_come_before_the_day_s_vote_once_per_seat() -> None:
+    """The nominations given at the table are the order of the day's vote; a seat is nominated once, and none
+    after the vote has begun."""
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    table = LiveTable({**protocol, "events": protocol["events"][:2]}, load_seat_map(SAMPLE_SEATS),
+                      get_profile("rfm"), fps=25.0)
+    table.nominate(1, 6, 1.0)
+    with pytest.raises(ValueError, match="nominated already"):
+        table.nominate(2, 6, 1.5)
+    table.nominate(2, 3, 2.0)
+    assert [(e["by"], e["target"], e["t"]) for e in table.protocol()["events"] if e["type"] == "nomination"] == [
+        (1, 6, 1.0), (2, 3, 2.0)]
+    table.name(6, 3.0)
+    with pytest.raises(ValueError, match="voting has begun"):
+        table.nominate(4, 8, 3.5)

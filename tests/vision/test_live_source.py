@@ -108,22 +108,28 @@ def test_the_sound_is_recorded_and_joined_without_re_encoding(clip: Path, tmp_pa
         assert float(sum(d for _, d in kept)) == pytest.approx(float(sum(d for _, d in came)), abs=0.01)
 
 
-def test_the_sound_comes_as_it_plays_on_the_frames_clock(tmp_path: Path) -> None:
+@pytest.mark.parametrize("speed", [None, 4.0])
+def test_the_sound_comes_as_it_plays_on_the_frames_clock(speed: float | None, tmp_path: Path) -> None:
     """The judge's voice handed on while it plays is the file's own sound at the same times (a «Стоп» heard live is
-    placed where the audit of the recording hears it)."""
+    placed where the audit of the recording hears it); a file played at its pace hands each stretch on no later
+    than the pictures beside it, although the file stores its sound up to a second after them."""
     voiced = REPO / "sample_videos" / "clips" / "day1_vote_findings.mp4"
-    heard: list[tuple[float, np.ndarray]] = []
+    heard: list[tuple[float, np.ndarray, float]] = []
+    seen = [0.0]
     ended = threading.Event()
-    with LiveSource(str(voiced), tmp_path / "rec", speed=None) as live:
-        live.start(lambda picture: None, lambda why: ended.set(), lambda t, samples: heard.append((t, samples)))
+    with LiveSource(str(voiced), tmp_path / "rec", speed=speed) as live:
+        live.start(lambda picture: seen.append(picture.t), lambda why: ended.set(),
+                   lambda t, samples: heard.append((t, samples, seen[-1])))
         assert ended.wait(60)
     track = read_audio(voiced)
     assert heard and abs(heard[0][0] - track.start) < 0.01
-    for t, samples in heard[10::25]:  # every stretch where the file has it, sample for sample
+    for t, samples, _picture in heard[10::25]:  # every stretch where the file has it, sample for sample
         i = track.index_at(t)
         assert samples.dtype == np.float32
         assert np.abs(samples - track.samples[i:i + len(samples)]).max() < 1e-3, t
     assert heard[-1][0] + len(heard[-1][1]) / RATE == pytest.approx(track.end, abs=0.05)
+    if speed is not None:
+        assert all(t + len(samples) / RATE >= picture - 0.1 for t, samples, picture in heard if picture < 20.0)
 
 
 def test_a_source_without_sound_hands_none_on(vfr_clip: Path, tmp_path: Path) -> None:
@@ -277,6 +283,38 @@ def test_a_stream_over_the_network_is_recorded_and_its_silence_is_a_stopped_came
     with open_video(joined) as rec:
         assert rec.meta.frame_count == len(watcher.frames) >= 70  # a stream joined mid-way begins at a keyframe
         for index, t, _image in watcher.frames:
+            assert rec.time_of(index) == pytest.approx(t, abs=1e-3)
+
+
+def test_a_phone_camera_app_s_mjpeg_over_http_is_watched_and_recorded(tmp_path: Path) -> None:
+    """A phone's camera app serves its pictures as MJPEG over HTTP (http://PHONE:8080/video): each picture comes and
+    is recorded (encoded to H.264, as MPEG-TS cannot carry MJPEG); when the app stops, the page is told so and the
+    recording so far joins at the live frames' times."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    served = subprocess.Popen(["ffmpeg", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
+                               "testsrc=size=320x240:rate=25:duration=3", "-c:v", "mjpeg", "-q:v", "5", "-f", "mpjpeg",
+                               "-listen", "1", f"http://127.0.0.1:{port}/video"])
+    try:
+        deadline = time.monotonic() + 10
+        while True:  # refused until the app listens (it serves one viewer: no knocking first)
+            try:
+                watcher, live = watch(f"http://127.0.0.1:{port}/video", tmp_path / "rec")
+                break
+            except VideoError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+    finally:
+        served.kill()
+        served.wait(10)
+    assert live.meta.live and (live.meta.width, live.meta.height) == (320, 240)
+    assert "the camera stopped sending video" in (watcher.reason or "")
+    joined = join_recording(tmp_path / "rec", tmp_path / "game.mp4")
+    with open_video(joined) as rec:
+        assert rec.meta.frame_count == len(watcher.frames) >= 60
+        for index, t, _image in watcher.frames[::10]:
             assert rec.time_of(index) == pytest.approx(t, abs=1e-3)
 
 
