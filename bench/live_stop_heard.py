@@ -1,7 +1,7 @@
 """A «Стоп» tapped at the table, measured: is the closing word heard in the live sound before the tap, how close is
 its onset to the true cutoff, and what does it change in the counts? One run.
 
-    python3 bench/live_stop_heard.py [--lags 0.3,0.6,1.0] [--count-lag 0.6] [--validation DIR] [--dir /tmp/...]
+    python3 bench/live_stop_heard.py [--lags 0.3,0.6,1.0,2.0] [--count-lag 0.6] [--validation DIR] [--dir /tmp/...]
 
 A judge's finger follows the voice by a few tenths of a second. Each clip with timed votes (the sample game and
 `sample_videos/clips/`) is played through `vision.live_source.LiveSource` (unpaced: the clock is not measured here)
@@ -114,7 +114,7 @@ def counts(stem: Path, lag: float, work: Path) -> tuple[int, int, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lags", default="0.3,0.6,1.0")
+    parser.add_argument("--lags", default="0.3,0.6,1.0,2.0")
     parser.add_argument("--count-lag", type=float, default=0.6)
     parser.add_argument("--validation", type=Path)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/stopframe_bench/stop_heard"))

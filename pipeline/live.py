@@ -59,7 +59,7 @@ UNANNOUNCED = "x_live_unannounced"  # on a vote asked about before its count: no
 TAPPED = "x_stop_tapped"  # on a vote closed by a tap: when the judge tapped «Стоп» (video time)
 HEARD = "x_stop_heard"  # ... and whether the word itself was heard before the tap (its onset is then the cutoff)
 HEAR_KEEP_S = 8.0  # sound kept: the closing word, the quiet before it in which the hands land, and a margin
-STOP_WITHIN_S = 1.5  # a closing word this long before the tap is the one the tap means
+STOP_WITHIN_S = 2.5  # a closing word this long before the tap is the one it means (a finger, then a tablet's network)
 SOUND_WAIT_S = 2.0  # video seconds a tap waits for the sound up to it before the vote is closed at the tap
 
 

@@ -294,7 +294,7 @@ def find_word(feats: Features, hint: float, search_s: float = 0.4) -> tuple[floa
     return refine_onset(feats.track, feats.time_of(a)), feats.time_of(b) + WIN_S
 
 
-def closing_word_before(track: AudioTrack, tap: float, within_s: float = 1.5) -> float | None:
+def closing_word_before(track: AudioTrack, tap: float, within_s: float = 2.5) -> float | None:
     """The first sound of the judge's closing word said at most `within_s` before a tap on «Стоп» (None: no such
     word in `track`, which ends at the tap and reaches a few seconds back). Why: a finger follows the voice by a
     few tenths of a second, and a hand that lands in that gap is late (rfm 4.4.7). The word is the first in the

@@ -1,0 +1,93 @@
+"""The «За столом» page on a tablet, in a real browser (Debian's Chromium driven by Playwright, a portrait tablet's
+viewport): the game started from the page follows the table by itself (no tap, no reload), the candidate and
+«Стоп» are big enough to hit with a finger, and a moment after «Стоп» — tapped half a second after the judge said
+it — the ten seats' hands, the video's count and where the vote was closed are on the screen. Skipped only where
+/usr/bin/chromium is absent.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_app_browser import CHROMIUM, ERROR_MARKERS, FLAGS, _wait_rendered, serving
+
+from stopframe_app.game import SAMPLE_PROTOCOL
+
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium (/usr/bin/chromium) "
+                                                     "is not installed")]
+TABLET = {"width": 800, "height": 1280}
+FINGER_PX = 64  # a button a fingertip hits without looking twice (about 1 cm on a tablet)
+
+
+def _video_at(page: Any) -> float:
+    """The video clock the page shows (its status line: `… · video m:ss · …`)."""
+    found = re.search(r"video (\d+):(\d\d)", page.inner_text("body"))
+    return 60 * int(found.group(1)) + int(found.group(2)) if found else -1.0
+
+
+def _wait_video(page: Any, seconds: int) -> None:
+    page.wait_for_function(f"""() => {{ const m = document.body.innerText.match(/video (\\d+):(\\d\\d)/);
+                                        return m && 60 * +m[1] + +m[2] >= {seconds}; }}""", timeout=60_000)
+
+
+def _tap(page: Any, key: str) -> None:
+    button = page.locator(f".st-key-{key} button")
+    box = button.bounding_box()
+    assert box is not None and box["height"] >= FINGER_PX and box["width"] >= FINGER_PX, (key, box)
+    button.click()
+
+
+def test_a_vote_at_the_table_on_a_tablet_in_chromium(tmp_path_factory: pytest.TempPathFactory) -> None:
+    from playwright.sync_api import sync_playwright
+
+    work = tmp_path_factory.mktemp("table")
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    players = work / "table1.protocol.json"  # the sheet before the game: the players and day 1's nominations
+    players.write_text(json.dumps({**protocol, "events": protocol["events"][:5]}, ensure_ascii=False), "utf-8")
+    folder = work / "table1"
+    with serving([], tmp_path_factory) as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS[1:], headless=True)
+        try:
+            page = browser.new_page(viewport=TABLET)
+            page.goto(url + "/?page=Live+table")
+            _wait_rendered(page, "Before the game")
+            page.get_by_text("A protocol file", exact=True).click()
+            for label, value in (("Protocol file (players and nominations)", players),
+                                 ("Source: a camera (/dev/video0), a stream (rtsp://…) or a video file",
+                                  SAMPLE_PROTOCOL.with_name("sample_game.mp4")),
+                                 ("The camera's seat map (empty: the open game's)",
+                                  SAMPLE_PROTOCOL.with_name("sample_game.seats.json")),
+                                 ("Folder for the recording (new or empty)", folder)):
+                page.get_by_label(label).fill(str(value))
+                page.get_by_label(label).press("Tab")
+                page.wait_for_timeout(300)
+            page.locator(".st-key-live_start button").click()
+            _wait_video(page, 1)
+
+            # the page follows the game by itself: the video clock moves with no tap and no reload
+            first = _video_at(page)
+            page.wait_for_timeout(2500)
+            assert _video_at(page) >= first + 1
+            _wait_video(page, 2)  # the page's clock shows whole seconds; the call is at 3.15 s
+            _tap(page, "live_name_6")
+            page.wait_for_selector(".st-key-live_stop button", timeout=10_000)
+            _wait_video(page, 5)  # «Стоп» was said at 4.7 s: the finger follows a moment later
+            _tap(page, "live_stop")
+            page.wait_for_function("() => /Video: \\d/.test(document.body.innerText)", timeout=15_000)
+            text = page.inner_text("body")
+            assert not [m for m in ERROR_MARKERS if m in text], text[:3000]
+            assert page.locator(".sf-seat").count() == 10
+            assert re.search(r"«Stop» heard 0\.\d s before the tap: the vote closes at the word\.", text), text[:3000]
+            _tap(page, "live_count_5")
+            page.wait_for_function("() => /Judge: 5/.test(document.body.innerText)", timeout=15_000)
+        finally:
+            browser.close()
+    saved = json.loads((folder / "table1.protocol.json").read_text(encoding="utf-8"))
+    vote = next(e for e in saved["events"] if e["type"] == "vote")
+    assert vote["candidate"] == 6 and vote["count"] == 5 and abs(vote["cutoff"] - 4.7) <= 0.04
+    assert vote["x_stop_heard"] is True and 5.0 <= vote["x_stop_tapped"] <= 6.2
+    assert Path(folder / "recording").is_dir()
