@@ -13,7 +13,9 @@ recording's clock.
 
 from __future__ import annotations
 
+import queue
 import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ from pipeline.live import LiveState, LiveTable, ProtocolCues
 from review.game.profiles import Profile, get_profile
 
 RECORDING = "recording"
+FIRST_PICTURE_S = 15.0  # a source that shows no picture this long after it opened is said to show none
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,7 @@ class LiveGame:
                  cues: ProtocolCues | None) -> None:
         self.source, self.table, self.files, self.folder, self.cues = source, table, files, folder, cues
         self.finished: Finished | None = None
+        self._latest: Any = None  # the newest picture, for the judge who looks at the camera's view
 
     @classmethod
     def begin(cls, source: str, *, protocol: dict[str, Any], seats: str | Path, folder: Path, name: str,
@@ -119,9 +123,15 @@ class LiveGame:
         return game
 
     def _frame(self, picture: Any) -> None:
+        self._latest = picture
         if self.cues is not None:
             self.cues.until(self.table, picture.t)
         self.table.feed(picture)
+
+    def picture(self) -> bytes | None:
+        """The newest picture with the seat zones drawn on it (JPEG), None before the first one."""
+        latest = self._latest
+        return None if latest is None else with_zones(latest.image, self.table.seat_map)
 
     def state(self) -> LiveState:
         if self.table.error is not None:
@@ -140,3 +150,34 @@ class LiveGame:
         write_atomic(self.files.protocol, dumps(self.table.protocol()))
         self.finished = self.files
         return self.files
+
+
+def with_zones(image: Any, seat_map: Any) -> bytes:
+    """A picture with the seat map's zones drawn on it, as JPEG: what the judge checks the camera against."""
+    from vision.overlay import draw_overlay, encode_jpeg
+
+    return encode_jpeg(draw_overlay(image, seat_map=seat_map), 80)
+
+
+def camera_picture(source: str, seats: str | Path) -> bytes:
+    """The source's first picture with the seat map's zones on it, before the game: the judge sees that it is the
+    right camera and that every seat's hands rest in its zone. Nothing is kept; a source that cannot be opened, a
+    seat map of another picture's shape or a source that shows no picture is refused with one sentence."""
+    from vision.live_source import LiveSource
+
+    with tempfile.TemporaryDirectory(prefix="stopframe-look-") as tmp:
+        live = LiveSource(source, Path(tmp) / RECORDING, speed=None)
+        try:
+            seat_map = load_seat_map(seats).scaled_to(live.meta.width, live.meta.height, source)
+            came: queue.Queue[Any] = queue.Queue()
+            live.start(came.put, came.put)
+            try:
+                first = came.get(timeout=FIRST_PICTURE_S)  # the first picture, or why the source ended without one
+            except queue.Empty:
+                first = None
+        finally:
+            live.close()
+    if first is None or isinstance(first, str):
+        raise UnreadableInput(first or _("{source}: no picture came from it in {seconds} s.", source=source,
+                                         seconds=int(FIRST_PICTURE_S)))
+    return with_zones(first.image, seat_map)

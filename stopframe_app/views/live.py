@@ -32,7 +32,7 @@ from pipeline.live import (
     seat_state_words,
     stop_words,
 )
-from pipeline.live_game import Finished, LiveGame, finish_interrupted, interrupted, replayable
+from pipeline.live_game import Finished, LiveGame, camera_picture, finish_interrupted, interrupted, replayable
 from review.game.protocol import load_protocol
 from stopframe_app import state
 from stopframe_app.game import Game, GameSpec, safe_name, stem_of
@@ -50,7 +50,8 @@ TAPPED = "live_tapped"  # session: why the last tap was refused (a count before 
 CONFIRM = "live_confirm"  # session: «Завершить игру» tapped once, waiting for the second tap
 REVIEW = "live_review"  # the control whose opening of the finished game failed (state.open_error)
 NOMINATING = "live_nominating"  # this tab: the seat whose nomination was tapped, waiting for the seat nominated
-REMOVING = "live_removing"  # this tab: the seat whose removal was tapped once, waiting for the second tap
+REMOVING = "live_removing"
+LOOKED = "live_looked"  # session: the camera checked before the game (its picture, or why it could not be shown)  # this tab: the seat whose removal was tapped once, waiting for the second tap
 _LIVE_STYLE = """<style>
 .st-key-live_cues button{min-height:4.5rem;min-width:4.5rem}
 .st-key-live_cues button p{font-size:2rem;font-weight:600}
@@ -136,6 +137,7 @@ def render(game: Game | None) -> None:
         _after(entry)
     else:
         _table(entry.key)
+        _camera_view(entry)
         _end(entry)
 
 
@@ -178,12 +180,45 @@ def _before(game: Game | None) -> None:
                   **state.kept_box("live_seats"))
     st.text_input(t("Folder for the recording (new or empty)"), **state.kept_box("live_folder"),
                   placeholder=str(data_dir() / "live" / _("GAME-DATE-TIME")))
+    _check_camera(game)
     with st.container(key="live_end"):
         if st.button(t("Start the game"), key="live_start", type="primary", width="stretch"):
             _start(game, choice)
     if st.session_state.get(SAID):
         st.error(md(st.session_state[SAID]))
     _interrupted()
+
+
+def _check_camera(game: Game | None) -> None:
+    """The source's first picture with the seat zones on it, on request: the right camera, and the seats fitting
+    it, are seen before the game rather than found wrong after it."""
+    if st.button(t("Check the camera"), key="live_check"):
+        st.session_state.pop(LOOKED, None)
+        try:
+            source = _typed("live_source")
+            seats = _typed("live_seats") or (game.spec.seats if game is not None else None)
+            if not source or not seats:
+                raise UnreadableInput(_("Give the source and the camera's seat map first."))
+            st.session_state[LOOKED] = camera_picture(source, seats)
+        except StopframeError as exc:
+            st.session_state[LOOKED] = str(exc)
+    looked = st.session_state.get(LOOKED)
+    if isinstance(looked, bytes):
+        st.image(looked, caption=t("The source's first picture and the seat zones: each player's hands should rest in "
+                                   "his seat's zone."))
+    elif looked:
+        st.error(md(looked))
+
+
+def _camera_view(entry: Running) -> None:
+    """The newest picture with the seat zones, on request (a picture a second would weigh on a tablet's network)."""
+    with st.expander(t("The camera's picture")):
+        if st.button(t("Show the newest picture"), key="live_look"):
+            picture = entry.game.picture()
+            if picture is None:
+                st.caption(t("No picture has come yet."))
+            else:
+                st.image(picture)
 
 
 def _interrupted() -> None:

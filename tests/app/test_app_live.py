@@ -346,6 +346,32 @@ def test_the_day_s_nominations_are_tapped_as_the_speeches_go_and_set_the_order_o
     assert not [b for b in at.button if (b.key or "").startswith("live_by_")]
 
 
+def test_the_camera_is_checked_with_its_seat_zones_before_the_game_and_looked_at_during_it(camera, tmp_path) -> None:
+    """Before the game the judge sees the source's first picture with the seat zones on it (nothing is recorded and
+    no folder is made); a seat map the source cannot carry is one sentence; during the game the newest picture is
+    shown on request."""
+    at = _page()
+    at.button(key="live_check").click().run()
+    assert [e.value for e in at.error if e.value.startswith("Give the source and the camera's seat map first")]
+    at.text_input(key="live_source").input(str(SAMPLE_VIDEO))
+    at.text_input(key="live_seats").input(str(tmp_path / "missing.seats.json"))
+    at.button(key="live_check").click().run()
+    assert len(at.error) == 1 and "missing\\.seats\\.json" in at.error[0].value and not at.get("image")
+    at.text_input(key="live_seats").input("")  # empty: the open game's seat map (the sample's)
+    at.button(key="live_check").click().run()
+    renders(at)
+    shown = at.get("image")
+    assert len(shown) == 1 and "each player's hands should rest in his seat's zone" in shown[0].captions[0]
+    assert not live.GAMES
+
+    folder = tmp_path / "table1"
+    at = _start(at, _protocol_before_the_votes(tmp_path), SAMPLE_VIDEO, folder)
+    _play_to(live.GAMES[str(folder)], 1.0)
+    at.button(key="live_look").click().run()
+    renders(at)
+    assert len(at.get("image")) == 1
+
+
 def test_fouls_and_a_removal_are_tapped_at_the_table(camera, tmp_path) -> None:
     """rfm 5.6: a player's 4th foul removes him at once; the page says so and offers his removal. A foul is saved
     with its moment and counted on its seat's button; a removal takes two taps, and the seat removed is no longer

@@ -221,16 +221,23 @@ def _heard_until(table: LiveTable, track, upto: float, since: float = 0.0) -> No
         at += step
 
 
-def test_rfm_4_4_7_a_tapped_stop_closes_the_vote_at_the_word_heard_before_the_tap() -> None:
-    """The judge says «Стоп» at 4.7 s and taps 0.6 s later: the vote is closed at the word's «С», not at the finger,
-    once the sound up to the tap has come; until then it is not counted. The tap is kept beside it."""
+def _tapped_with_sound_until(heard: float):
+    """Day 1's first vote of a voiced clip: candidate 6 named at 3.15 s, «Стоп» said at 4.7 s and tapped at 5.3 s,
+    the clip's sound come up to `heard`; the table and the clip's sound."""
     clip = SAMPLE_PROTOCOL.parents[1] / "clips" / "day1_vote_findings"
     track = read_audio(clip.with_suffix(".mp4"))
     table = _table(json.loads(clip.with_suffix(".protocol.json").read_text(encoding="utf-8")))
     table.name(6, 3.15)
-    _heard_until(table, track, 5.0)
+    _heard_until(table, track, heard)
     table.feed(_Frame(132, 5.3))
     table.stop()
+    return table, track
+
+
+def test_rfm_4_4_7_a_tapped_stop_closes_the_vote_at_the_word_heard_before_the_tap() -> None:
+    """The judge says «Стоп» at 4.7 s and taps 0.6 s later: the vote is closed at the word's «С», not at the finger,
+    once the sound up to the tap has come; until then it is not counted. The tap is kept beside it."""
+    table, track = _tapped_with_sound_until(5.0)
     vote = table.state().votes[-1]
     assert (vote.cutoff, vote.tapped, vote.heard) == (5.3, 5.3, None)  # the sound up to the tap is still to come
     _heard_until(table, track, 5.5, since=5.0)
@@ -244,13 +251,7 @@ def test_rfm_4_4_7_a_tapped_stop_closes_the_vote_at_the_word_heard_before_the_ta
 
 
 def test_a_tap_whose_sound_never_comes_closes_the_vote_at_the_tap() -> None:
-    clip = SAMPLE_PROTOCOL.parents[1] / "clips" / "day1_vote_findings"
-    track = read_audio(clip.with_suffix(".mp4"))
-    table = _table(json.loads(clip.with_suffix(".protocol.json").read_text(encoding="utf-8")))
-    table.name(6, 3.15)
-    _heard_until(table, track, 4.0)
-    table.feed(_Frame(132, 5.3))
-    table.stop()
+    table, _track = _tapped_with_sound_until(4.0)
     table.feed(_Frame(190, 7.6))  # two seconds of pictures past the tap, and no sound
     vote = table.state().votes[-1]
     assert (vote.cutoff, vote.tapped, vote.heard, vote.heard_before_s) == (5.3, 5.3, False, None)
@@ -354,3 +355,26 @@ def test_rfm_4_4_4_nominations_come_before_the_day_s_vote_once_per_seat() -> Non
     table.name(6, 3.0)
     with pytest.raises(ValueError, match="voting has begun"):
         table.nominate(4, 8, 3.5)
+
+
+def test_the_camera_s_first_picture_shows_the_seat_zones_and_keeps_nothing(tmp_path, monkeypatch) -> None:
+    """What the judge checks before the game: the source's picture with the zones drawn; nothing recorded, and a seat
+    map of another picture's shape refused with a sentence naming it."""
+    import cv2
+    import numpy as np
+
+    from contract.errors import StopframeError
+    from pipeline.live_game import camera_picture
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    jpeg = camera_picture(str(SAMPLE_VIDEO), SAMPLE_SEATS)
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None and image.shape[1] == 1280  # the 1080p frame as the browser shows it, zones drawn
+    assert list(tmp_path.iterdir()) == []  # the look left nothing behind
+    portrait = tmp_path / "portrait.seats.json"
+    data = json.loads(SAMPLE_SEATS.read_text(encoding="utf-8"))
+    data["frame_size"] = [1080, 1920]
+    portrait.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(StopframeError, match="portrait.seats.json"):
+        camera_picture(str(SAMPLE_VIDEO), portrait)
