@@ -132,11 +132,12 @@ class _Round:
 class LiveTable:
     """The game as it is played: its protocol growing with the judge's cues, and each vote's hands."""
 
-    def __init__(self, protocol: dict[str, Any], seat_map: SeatMap, profile: Profile, *, fps: float,
+    def __init__(self, protocol: dict[str, Any], seat_map: SeatMap | None, profile: Profile, *, fps: float,
                  model: str = "full", on_change: Callable[[dict[str, Any]], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         """`protocol`: what is known before the game (players, maybe nominations), copied; `seat_map` already on
-        the source's frame size; `on_change(protocol)` after every cue (the caller saves it: nothing is lost)."""
+        the source's frame size (None: the hands are not counted at the table, only the cues kept with their
+        times); `on_change(protocol)` after every cue (the caller saves it: nothing is lost)."""
         self.data = copy.deepcopy(protocol)
         self.data.setdefault("events", [])
         self.seat_map, self.profile, self.fps, self.model = seat_map, profile, fps, model
@@ -166,10 +167,13 @@ class LiveTable:
     def feed(self, picture: Any) -> None:
         """A decoded frame (vision.video.Picture) from the source's thread: queued, never waited on."""
         with self._lock:
-            self._incoming.append(picture)
             self._received = (picture.index, picture.t)
             if self._listening:
                 self._hear_stops()
+            if self.seat_map is None:  # nothing to count with: only the clock of the cues
+                self._watched_t = picture.t
+                return
+            self._incoming.append(picture)
             while self._incoming[0].t < picture.t - QUEUE_S:  # memory stays bounded on a machine too slow for the game
                 self._incoming.popleft()
                 self._dropped += 1
@@ -392,7 +396,9 @@ class LiveTable:
     # ------------------------------------------------------------ the vision thread
     def start(self) -> None:
         """Start the vision thread and wait for its hand detector to load (a second or so), so that the first
-        frames of the game do not queue behind the loading."""
+        frames of the game do not queue behind the loading. Without a seat map there is nothing to start."""
+        if self.seat_map is None:
+            return
         self._running = True
         self._thread = threading.Thread(target=self._watch, name="stopframe-live-vision", daemon=True)
         self._thread.start()

@@ -22,7 +22,7 @@ from typing import Any
 
 from contract.errors import UnreadableInput
 from contract.i18n import _
-from contract.jsonio import dumps, write_atomic
+from contract.jsonio import dumps, write_atomic, write_json
 from contract.seats import load_seat_map
 from pipeline.live import LiveState, LiveTable, ProtocolCues
 from review.game.profiles import Profile, get_profile
@@ -64,7 +64,19 @@ def finish_interrupted(folder: Path) -> Finished:
         raise UnreadableInput(_("{folder}: no live game waiting to be finished here (a folder with NAME.protocol.json "
                                 "and a recording, and no NAME.mp4 yet).", folder=folder))
     join_recording(folder / RECORDING, files.video)
+    found_seats(files)
     return files
+
+
+def found_seats(files: Finished) -> None:
+    """A game played without a seat map gets the one found from the hands seen during its recorded votes
+    (pipeline.seat_finding, the finder's evidence kept in `x_found`), so it opens for review as any game; a seat map
+    already there is never touched."""
+    if files.seats.exists():
+        return
+    from pipeline.seat_finding import find_game_seats
+
+    write_json(files.seats, find_game_seats(files.video, files.protocol).to_json())
 
 
 def live_protocol(protocol: dict[str, Any], name: str, *, replay: bool) -> dict[str, Any]:
@@ -92,10 +104,12 @@ class LiveGame:
         self._latest: Any = None  # the newest picture, for the judge who looks at the camera's view
 
     @classmethod
-    def begin(cls, source: str, *, protocol: dict[str, Any], seats: str | Path, folder: Path, name: str,
+    def begin(cls, source: str, *, protocol: dict[str, Any], seats: str | Path | None, folder: Path, name: str,
               rules: str | None = None, model: str = "full", speed: float | None = 1.0) -> LiveGame:
         """Open the source, start recording into `folder` (new or empty) and counting. A protocol with a filmed
-        game's timed votes is replayed: its entries come back as the judge's cues at their times."""
+        game's timed votes is replayed: its entries come back as the judge's cues at their times. Without `seats`
+        the cues are kept with their times but no hand is counted at the table; the seats are found from the hands
+        of the recorded votes when the game is finished."""
         from vision.live_source import LiveSource
 
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
@@ -107,9 +121,10 @@ class LiveGame:
         live = LiveSource(source, folder / RECORDING, speed=speed)
         try:
             meta = live.meta
-            seat_map = load_seat_map(seats).scaled_to(meta.width, meta.height, source)
+            seat_map = load_seat_map(seats).scaled_to(meta.width, meta.height, source) if seats else None
             folder.mkdir(parents=True, exist_ok=True)  # once the source is open: a refused start leaves nothing
-            shutil.copyfile(seats, files.seats)
+            if seats:
+                shutil.copyfile(seats, files.seats)
             start = live_protocol(protocol, name, replay=replay)
             write_atomic(files.protocol, dumps(start))
             table = LiveTable(start, seat_map, profile, fps=meta.fps, model=model,
@@ -148,6 +163,7 @@ class LiveGame:
         self.table.close()
         join_recording(self.folder / RECORDING, self.files.video)
         write_atomic(self.files.protocol, dumps(self.table.protocol()))
+        found_seats(self.files)
         self.finished = self.files
         return self.files
 
@@ -159,16 +175,17 @@ def with_zones(image: Any, seat_map: Any) -> bytes:
     return encode_jpeg(draw_overlay(image, seat_map=seat_map), 80)
 
 
-def camera_picture(source: str, seats: str | Path) -> bytes:
-    """The source's first picture with the seat map's zones on it, before the game: the judge sees that it is the
-    right camera and that every seat's hands rest in its zone. Nothing is kept; a source that cannot be opened, a
-    seat map of another picture's shape or a source that shows no picture is refused with one sentence."""
+def camera_picture(source: str, seats: str | Path | None) -> bytes:
+    """The source's first picture with the seat map's zones on it (without a map, the picture alone), before the
+    game: the judge sees that it is the right camera and that every seat's hands rest in its zone. Nothing is kept;
+    a source that cannot be opened, a seat map of another picture's shape or a source that shows no picture is
+    refused with one sentence."""
     from vision.live_source import LiveSource
 
     with tempfile.TemporaryDirectory(prefix="stopframe-look-") as tmp:
         live = LiveSource(source, Path(tmp) / RECORDING, speed=None)
         try:
-            seat_map = load_seat_map(seats).scaled_to(live.meta.width, live.meta.height, source)
+            seat_map = load_seat_map(seats).scaled_to(live.meta.width, live.meta.height, source) if seats else None
             came: queue.Queue[Any] = queue.Queue()
             live.start(came.put, came.put)
             try:

@@ -1,6 +1,6 @@
 """`stopframe live`: a game counted while it is played, without the page (spec §6).
 
-    stopframe live SOURCE --protocol P --seats S [--record DIR] [--rules ID] [--model full|lite] [--speed X]
+    stopframe live SOURCE --protocol P [--seats S] [--record DIR] [--rules ID] [--model full|lite] [--speed X]
 
 SOURCE is a camera (/dev/video0), a stream (rtsp://…) or a video file played at real speed. Each vote's count
 is printed a moment after «Стоп», before the judge announces it (pipeline.live). The judge's cues come from the
@@ -56,7 +56,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--protocol", metavar="P",
                    help=_("the game's protocol so far (players, nominations); one with a filmed game's timed votes "
                           "is replayed as the judge's cues"))
-    p.add_argument("--seats", metavar="S", help=_("the camera's seat map"))
+    p.add_argument("--seats", metavar="S", help=_("the camera's seat map (without it the hands are counted after the "
+                                                   "game, with the seats found from its votes' hands)"))
     p.add_argument("--record", metavar="DIR",
                    help=_("a new or empty folder for the recording and the live protocol (default: in the data "
                           "folder, live/)"))
@@ -75,9 +76,8 @@ def run(args: argparse.Namespace) -> int:
     if args.finish is not None:
         _next_steps(finish_interrupted(Path(args.finish)))
         return EXIT_OK
-    if args.source is None or args.protocol is None or args.seats is None:
-        raise UnreadableInput(_("stopframe live needs SOURCE, --protocol and --seats (or --finish DIR for a game cut "
-                                "short)."))
+    if args.source is None or args.protocol is None:
+        raise UnreadableInput(_("stopframe live needs SOURCE and --protocol (or --finish DIR for a game cut short)."))
     if args.rules is not None and args.rules not in PROFILES:
         raise UnreadableInput(_("--rules {rules}: not a rule profile; known: {known}.", rules=args.rules[:30],
                                  known=", ".join(PROFILES)))
@@ -91,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
     game = LiveGame.begin(args.source, protocol=protocol, seats=args.seats, folder=folder, name=name,
                           rules=args.rules, model=args.model, speed=args.speed)
     progress(_("live: recording into {folder}", folder=folder))
+    if args.seats is None:
+        progress(_("live: no seat map: the cues are kept with their times, and the hands are counted when the game "
+                   "ends, with the seats found from its votes' hands"))
     if game.cues is None:
         progress(_("live: a seat number and Enter names the candidate; Enter alone is «Stop»; =5 the count "
                    "announced; 1>9 seat 1 nominates 9; n the night; x5 the night's shot (x a miss); f5 a foul; r5 a "

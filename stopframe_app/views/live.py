@@ -175,12 +175,14 @@ def _before(game: Game | None) -> None:
     st.text_input(t("Source: a camera (/dev/video0), a stream (rtsp://…) or a video file"),
                   **state.kept_box("live_source"))
     st.caption(t("A video file is played at real speed, as a camera would send it."))
-    seats = game.spec.seats if game is not None and game.spec.seats else ""
-    st.text_input(t("The camera's seat map (empty: the open game's)"), placeholder=seats,
-                  **state.kept_box("live_seats"))
+    own = _open_seats(game, choice) or ""
+    st.text_input(t("The camera's seat map"), placeholder=own, **state.kept_box("live_seats"))
+    st.caption(t("Empty: the open game's seat map.") if own else t(
+        "Empty: no hand is counted at the table; when the game ends the seats are found from its votes' hands and "
+        "every vote is counted then."))
     st.text_input(t("Folder for the recording (new or empty)"), **state.kept_box("live_folder"),
                   placeholder=str(data_dir() / "live" / _("GAME-DATE-TIME")))
-    _check_camera(game)
+    _check_camera(game, choice)
     with st.container(key="live_end"):
         if st.button(t("Start the game"), key="live_start", type="primary", width="stretch"):
             _start(game, choice)
@@ -189,23 +191,29 @@ def _before(game: Game | None) -> None:
     _interrupted()
 
 
-def _check_camera(game: Game | None) -> None:
+def _open_seats(game: Game | None, choice: str) -> str | None:
+    """The seat map a game started from the open game's protocol is counted with when none is typed."""
+    return game.spec.seats or None if choice == "open" and game is not None else None
+
+
+def _check_camera(game: Game | None, choice: str) -> None:
     """The source's first picture with the seat zones on it, on request: the right camera, and the seats fitting
     it, are seen before the game rather than found wrong after it."""
     if st.button(t("Check the camera"), key="live_check"):
         st.session_state.pop(LOOKED, None)
         try:
             source = _typed("live_source")
-            seats = _typed("live_seats") or (game.spec.seats if game is not None else None)
-            if not source or not seats:
-                raise UnreadableInput(_("Give the source and the camera's seat map first."))
-            st.session_state[LOOKED] = camera_picture(source, seats)
+            if not source:
+                raise UnreadableInput(_("Give the source: a camera (/dev/video0), a stream (rtsp://…) or a video "
+                                        "file."))
+            st.session_state[LOOKED] = camera_picture(source, _typed("live_seats") or _open_seats(game, choice))
         except StopframeError as exc:
             st.session_state[LOOKED] = str(exc)
     looked = st.session_state.get(LOOKED)
     if isinstance(looked, bytes):
         st.image(looked, caption=t("The source's first picture and the seat zones: each player's hands should rest in "
-                                   "his seat's zone."))
+                                   "his seat's zone.") if _typed("live_seats") or _open_seats(game, choice) else
+                 t("The source's first picture."))
     elif looked:
         st.error(md(looked))
 
@@ -280,12 +288,9 @@ def _start(game: Game | None, choice: str) -> None:
     try:
         protocol, name = _chosen(game, choice)
         source = _typed("live_source")
-        seats = _typed("live_seats") or (game.spec.seats if game is not None else None)
+        seats = _typed("live_seats") or _open_seats(game, choice)
         if not source:
             raise UnreadableInput(_("Give the source: a camera (/dev/video0), a stream (rtsp://…) or a video file."))
-        if not seats:
-            raise UnreadableInput(_("Give the camera's seat map (NAME.seats.json); make one on the page «{page}».",
-                                    page=_("Seat calibration")))
         folder = Path(_typed("live_folder") or data_dir() / "live" / f"{name}-{datetime.now():%Y%m%d-%H%M%S}")
         live = LiveGame.begin(source, protocol=protocol, seats=seats, folder=folder, name=name)
     except StopframeError as exc:
@@ -307,7 +312,7 @@ def _table(key: str) -> None:
         return
     now = _status(entry)
     if now.votes:  # first: after «Стоп» the judge reads the hands here, then taps the count right below
-        _under_way(now.votes[-1])
+        _under_way(now.votes[-1], counting=entry.game.table.seat_map is not None)
     else:
         st.caption(t("No vote yet: name the first candidate when the voting begins."))
     if entry.game.cues is not None:
@@ -506,9 +511,18 @@ def _cue(key: str, what: str, value: Any = None) -> None:
         st.session_state[TAPPED] = str(exc)
 
 
-def _under_way(vote: LiveVote) -> None:
-    """The newest vote: each seat's hand in ten big cells, the video's count and the judge's."""
+def _under_way(vote: LiveVote, *, counting: bool) -> None:
+    """The newest vote: each seat's hand in ten big cells, the video's count and the judge's (without a seat map,
+    the judge's count and the «Стоп» only)."""
     st.subheader(vote.label)
+    if not counting:
+        st.info(t("No seat map: the hands are counted when the game ends, with the seats found from its votes' "
+                  "hands."))
+        if vote.judge_count is not None:
+            st.markdown("### " + t("Judge: {count}", count=vote.judge_count))
+        if (placed := stop_words(vote)) is not None:
+            st.caption(md(placed))
+        return
     counted = vote.video_count is not None
     cells = []
     for seat in SEATS:
@@ -571,7 +585,9 @@ def _end(entry: Running) -> None:
 
 def _finish(entry: Running) -> None:
     """The recording joined and the protocol written, then the game opened in the review pages and analysed."""
-    with entry.ending, st.spinner(_("Joining the recording…")):
+    joining = _("Joining the recording…") if entry.game.table.seat_map is not None else _(
+        "Joining the recording and finding the seats from the votes' hands…")
+    with entry.ending, st.spinner(joining):
         if entry.key in GAMES:
             try:
                 files = entry.game.finish()

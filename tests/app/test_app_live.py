@@ -348,11 +348,11 @@ def test_the_day_s_nominations_are_tapped_as_the_speeches_go_and_set_the_order_o
 
 def test_the_camera_is_checked_with_its_seat_zones_before_the_game_and_looked_at_during_it(camera, tmp_path) -> None:
     """Before the game the judge sees the source's first picture with the seat zones on it (nothing is recorded and
-    no folder is made); a seat map the source cannot carry is one sentence; during the game the newest picture is
-    shown on request."""
+    no folder is made); no source, or a seat map that cannot be read, is one sentence; during the game the newest
+    picture is shown on request."""
     at = _page()
     at.button(key="live_check").click().run()
-    assert [e.value for e in at.error if e.value.startswith("Give the source and the camera's seat map first")]
+    assert [e.value for e in at.error if e.value.startswith("Give the source: a camera")]
     at.text_input(key="live_source").input(str(SAMPLE_VIDEO))
     at.text_input(key="live_seats").input(str(tmp_path / "missing.seats.json"))
     at.button(key="live_check").click().run()
@@ -370,6 +370,31 @@ def test_the_camera_is_checked_with_its_seat_zones_before_the_game_and_looked_at
     at.button(key="live_look").click().run()
     renders(at)
     assert len(at.get("image")) == 1
+
+
+def test_a_game_without_a_seat_map_keeps_its_cues_and_counts_nothing_at_the_table(camera, tmp_path) -> None:
+    """A judge with no seat map starts all the same: the vote is named, closed and its count tapped, with their
+    times; the page says the hands are counted when the game ends, and shows no seat's hand it has not seen."""
+    at = _page()
+    at.radio(key="live_from").set_value("file").run()
+    assert any("the seats are found from its votes' hands" in c.value for c in at.caption)
+    at.text_input(key="live_protocol").input(str(_protocol_before_the_votes(tmp_path)))
+    at.text_input(key="live_source").input(str(SAMPLE_VIDEO))
+    folder = tmp_path / "table1"
+    at.text_input(key="live_folder").input(str(folder))
+    at.button(key="live_start").click().run()
+    entry = live.GAMES[str(folder)]
+    assert entry.game.table.seat_map is None and not (folder / "table1.seats.json").exists()
+    _play_to(entry, 3.15)
+    at.button(key="live_name_6").click().run()
+    _play_to(entry, 5.2)
+    at.button(key="live_stop").click().run()
+    at.button(key="live_count_5").click().run()
+    renders(at)
+    assert any(i.value.startswith("No seat map: the hands are counted when the game ends") for i in at.info)
+    assert not [h for h in at.get("html") if "<div class='sf-seats'>" in h.proto.body]
+    vote = next(e for e in _saved(folder) if e["type"] == "vote")
+    assert vote["count"] == 5 and abs(vote["cutoff"] - 4.7) <= 0.04  # «Стоп» still placed at the word heard
 
 
 def test_fouls_and_a_removal_are_tapped_at_the_table(camera, tmp_path) -> None:

@@ -59,7 +59,7 @@ def test_a_vote_at_the_table_on_a_tablet_in_chromium(tmp_path_factory: pytest.Te
             for label, value in (("Protocol file (players and nominations)", players),
                                  ("Source: a camera (/dev/video0), a stream (rtsp://…) or a video file",
                                   SAMPLE_PROTOCOL.with_name("sample_game.mp4")),
-                                 ("The camera's seat map (empty: the open game's)",
+                                 ("The camera's seat map",
                                   SAMPLE_PROTOCOL.with_name("sample_game.seats.json")),
                                  ("Folder for the recording (new or empty)", folder)):
                 page.get_by_label(label).fill(str(value))

@@ -129,3 +129,15 @@ def test_the_judge_s_keys_enter_the_whole_day_and_night(capsys: pytest.CaptureFi
                                                                            ("removal", 7)]
     assert table.state().ended == ""  # q: the game is over
     assert "«zz» is no cue" in capsys.readouterr().err
+
+
+def test_without_a_seat_map_the_game_is_recorded_and_its_seats_found_at_the_end(capsys: pytest.CaptureFixture[str],
+                                                                               tmp_path: Path) -> None:
+    folder = tmp_path / "game"
+    code, out, err = run_cli(capsys, "--lang", "en", "live", CLIP.with_suffix(".mp4"), "--protocol",
+                             CLIP.with_suffix(".protocol.json"), "--record", folder, "--speed", "8")
+    assert code == 0, err
+    assert "no seat map" in err and not out.strip()  # nothing counted at the table
+    found = json.loads((folder / "day4_final_vote.seats.json").read_text(encoding="utf-8"))
+    assert found["format"] == "stopframe-seats/1" and found["x_found"]["mode"] == "votes"
+    assert "stopframe audit" in err

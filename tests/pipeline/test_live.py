@@ -378,3 +378,27 @@ def test_the_camera_s_first_picture_shows_the_seat_zones_and_keeps_nothing(tmp_p
     portrait.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(StopframeError, match="portrait.seats.json"):
         camera_picture(str(SAMPLE_VIDEO), portrait)
+
+
+def test_a_game_played_without_a_seat_map_gets_the_seats_found_from_its_votes_when_it_ends(tmp_path) -> None:
+    """No calibration before the game: the cues are kept with their times and nothing is counted at the table; when
+    the game ends the seats are found from the hands of its recorded votes, and the audit of the finished game then
+    counts every vote as it does with the camera's own seat map."""
+    from pipeline.live_game import LiveGame
+
+    clip = SAMPLE_PROTOCOL.parents[1] / "clips" / "day1_vote_findings"
+    protocol = json.loads(clip.with_suffix(".protocol.json").read_text(encoding="utf-8"))
+    game = LiveGame.begin(str(clip.with_suffix(".mp4")), protocol=protocol, seats=None, folder=tmp_path / "table1",
+                          name="table1", speed=None)
+    deadline = time.monotonic() + 120
+    while game.state().ended is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert [v.video_count for v in game.state().votes] == [None, None, None]
+    assert not (tmp_path / "table1" / "table1.seats.json").exists()
+    files = game.finish()
+    found = json.loads(files.seats.read_text(encoding="utf-8"))
+    assert found["x_found"]["mode"] == "votes"
+    with_found = audit_game(protocol=files.protocol, seats=files.seats, video=files.video)
+    with_given = audit_game(protocol=files.protocol, seats=clip.with_suffix(".seats.json"), video=files.video)
+    assert [v.video_voters for v in with_found.votes] == [v.video_voters for v in with_given.votes]
+    assert all(v.video_voters is not None for v in with_found.votes[:3])  # the three votes played at the table
