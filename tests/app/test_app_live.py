@@ -352,7 +352,7 @@ def test_the_camera_is_checked_with_its_seat_zones_before_the_game_and_looked_at
     picture is shown on request."""
     at = _page()
     at.button(key="live_check").click().run()
-    assert [e.value for e in at.error if e.value.startswith("Give the source: a camera")]
+    assert [e.value for e in at.error if e.value.startswith("Give the source")], [e.value for e in at.error]
     at.text_input(key="live_source").input(str(SAMPLE_VIDEO))
     at.text_input(key="live_seats").input(str(tmp_path / "missing.seats.json"))
     at.button(key="live_check").click().run()
