@@ -158,6 +158,7 @@ class LiveTable:
         self._watched_t = 0.0
         self._ended: str | None = None
         self._dropped = 0
+        self._counted_from = 0  # the first event whose round is counted (a seat map found mid-game: later ones)
         self._running = False
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
@@ -404,6 +405,17 @@ class LiveTable:
         self._thread.start()
         self._ready.wait(60.0)
 
+    def count_with(self, seat_map: SeatMap) -> None:
+        """Begin counting mid-game with a seat map found meanwhile (on the source's frame size): the round under way
+        is left to the audit of the recording (its first frames were never kept), the next rounds are counted."""
+        with self._lock:
+            if self.seat_map is not None:
+                raise ValueError("the table counts with its seat map already")
+            self._counted_from = self._round.first_event if self._round is not None else len(self.data["events"])
+            self.seat_map = seat_map
+            self._watched_t = self._received[1]
+        self.start()
+
     def close(self, timeout: float | None = None) -> None:
         """Look at whatever frames are still queued, finish the last round and stop the vision thread."""
         with self._lock:
@@ -449,7 +461,10 @@ class LiveTable:
         with self._lock:
             done = [c for c in self._closing if picture.t >= c[1]]
             self._closing = [c for c in self._closing if picture.t < c[1]]
-            rounds = [c[0] for c in self._closing] + ([self._round] if self._round is not None else [])
+            # a round named while vision is still behind begins at its own start, not at the frame vision is on:
+            # the one detector is reset for it once the round before is over (overlapping stretches are one round)
+            rounds = [r for r in [c[0] for c in self._closing] + ([self._round] if self._round is not None else [])
+                      if r.first_event >= self._counted_from and r.start <= picture.t]
         for rnd, end in done:
             self._finish(rnd, end)
         for rnd in rounds:

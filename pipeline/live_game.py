@@ -16,19 +16,23 @@ from __future__ import annotations
 import queue
 import shutil
 import tempfile
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from contract.errors import UnreadableInput
+from contract.errors import StopframeError, UnreadableInput
 from contract.i18n import _
 from contract.jsonio import dumps, write_atomic, write_json
 from contract.seats import load_seat_map
-from pipeline.live import LiveState, LiveTable, ProtocolCues
+from pipeline.live import VOTE_TYPES, LiveState, LiveTable, ProtocolCues
 from review.game.profiles import Profile, get_profile
+from review.game.timeline import WINDOW_TAIL_S
 
 RECORDING = "recording"
 FIRST_PICTURE_S = 15.0  # a source that shows no picture this long after it opened is said to show none
+SEGMENTS_BEHIND_S = 4.0  # the recording's closed segments reach this far behind the newest frame (two segments)
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,8 @@ class LiveGame:
         self.source, self.table, self.files, self.folder, self.cues = source, table, files, folder, cues
         self.finished: Finished | None = None
         self._latest: Any = None  # the newest picture, for the judge who looks at the camera's view
+        self.seats_said: str | None = None  # how the seats of a game begun without a map are being found, or were
+        self._finder: threading.Thread | None = None
 
     @classmethod
     def begin(cls, source: str, *, protocol: dict[str, Any], seats: str | Path | None, folder: Path, name: str,
@@ -127,15 +133,53 @@ class LiveGame:
                 shutil.copyfile(seats, files.seats)
             start = live_protocol(protocol, name, replay=replay)
             write_atomic(files.protocol, dumps(start))
-            table = LiveTable(start, seat_map, profile, fps=meta.fps, model=model,
-                              on_change=lambda data: write_atomic(files.protocol, dumps(data)))
+            table = LiveTable(start, seat_map, profile, fps=meta.fps, model=model)
         except BaseException:
             live.close()
             raise
         game = cls(live, table, files, folder, ProtocolCues(protocol) if replay else None)
+        table.on_change = game._saved
         table.start()
         live.start(game._frame, table.source_ended, table.hear)
         return game
+
+    def _saved(self, data: dict[str, Any]) -> None:
+        """A cue given: the protocol saved at once; a game begun without a seat map has its seats found once its
+        first voting day is over, in the background, and is counted from then on."""
+        write_atomic(self.files.protocol, dumps(data))
+        day = first_day_over(data)
+        if self.table.seat_map is None and self._finder is None and day is not None:
+            self._finder = threading.Thread(target=self._find_seats, args=(data, day), name="live-seats",
+                                            daemon=True)
+            self._finder.start()
+
+    def _find_seats(self, data: dict[str, Any], day: int) -> None:
+        """The seats found from the hands of the first day's votes in the recording so far (its closed segments,
+        joined in a temporary folder), written as NAME.seats.json and counted with from the next round on."""
+        from pipeline.seat_finding import find_game_seats, finder_windows
+        from vision.live_source import join_recording
+
+        windows, _living = finder_windows(data)
+        ready = max(w.announced or 0.0 for w in windows) + WINDOW_TAIL_S + SEGMENTS_BEHIND_S
+        while self.table.now() < ready:  # the votes' frames are in segments closed for good
+            if self.finished is not None or self.table.state().ended is not None:
+                return  # the game is over first: the seats are found at the finish
+            time.sleep(0.5)
+        self.seats_said = _("Finding the seats from the hands of day {day}'s votes…", day=day)
+        try:
+            with tempfile.TemporaryDirectory(prefix="stopframe-seats-") as tmp:
+                so_far = join_recording(self.folder / RECORDING, Path(tmp) / self.files.video.name, closed_only=True)
+                protocol = Path(tmp) / self.files.protocol.name
+                write_atomic(protocol, dumps(data))
+                found = find_game_seats(so_far, protocol)
+            if self.finished is None and not self.files.seats.exists():
+                write_json(self.files.seats, found.to_json())
+                self.table.count_with(found.seat_map)
+                self.seats_said = _("The seats were found from the hands of day {day}'s votes: each vote is counted "
+                                    "from the next round on.", day=day)
+        except StopframeError as exc:
+            self.seats_said = _("The seats could not be found from day {day}'s votes ({why}); they are looked for "
+                                "again when the game ends.", day=day, why=str(exc).rstrip("."))
 
     def _frame(self, picture: Any) -> None:
         self._latest = picture
@@ -161,6 +205,8 @@ class LiveGame:
             return self.finished
         self.source.close()
         self.table.close()
+        if self._finder is not None:
+            self._finder.join()  # a seat map being found mid-game is kept, not found twice
         join_recording(self.folder / RECORDING, self.files.video)
         write_atomic(self.files.protocol, dumps(self.table.protocol()))
         found_seats(self.files)
@@ -198,3 +244,19 @@ def camera_picture(source: str, seats: str | Path | None) -> bytes:
         raise UnreadableInput(first or _("{source}: no picture came from it in {seconds} s.", source=source,
                                          seconds=int(FIRST_PICTURE_S)))
     return with_zones(first.image, seat_map)
+
+
+def first_day_over(data: dict[str, Any]) -> int | None:
+    """The protocol's first day of timed votes once it is over (the night after it has begun, or a later day's vote
+    has been named, and every vote of that day announced: the seat finder reads no protocol with a count-less
+    vote); None before."""
+    timed = [e for e in data.get("events") or () if e.get("type") in VOTE_TYPES and "t" in e]
+    first = timed[0].get("day") if timed else None
+    day_votes = [e for e in timed if e.get("day") == first]
+    if not isinstance(first, int) or any("count" not in e for e in day_votes):
+        return None
+    later = any(e.get("day") != first for e in timed)
+    after = data["events"][data["events"].index(day_votes[-1]) + 1:]
+    night = any(e.get("type") == "phase" and (e.get("phase"), e.get("number")) in (("night", first), ("day", first + 1))
+                for e in after)
+    return first if later or night else None

@@ -124,8 +124,12 @@ def _next_steps(files: Any) -> None:
 
 def _follow(game: Any, shown: dict[int, str], count_line: Any) -> None:
     """Print each vote's count as it is first shown and again when it changes, until the source ends."""
+    said = None
     while True:
         state = game.state()
+        if game.seats_said != said:  # a game begun without a seat map: its seats being found, then found
+            said = game.seats_said
+            progress(_("live: {why}", why=said))
         for line in _changed_lines(state.votes, shown, count_line):
             print(line, flush=True)
         if state.ended is not None and game.table.caught_up():

@@ -534,15 +534,17 @@ class LiveSource:
         self.close()
 
 
-def join_recording(record_dir: Path, out: Path) -> Path:
+def join_recording(record_dir: Path, out: Path, *, closed_only: bool = False) -> Path:
     """The segments of `record_dir`, in order, as one MP4 (video and audio copied, nothing re-encoded) that
     `vision.video.open_video` reads with the live frames' indices and times. After a crash it joins what reads:
     it stops at the first segment that cannot be opened, and leaves out the last picture of a segment cut short
-    (its bytes may end mid-picture). Refuses an `out` that exists: no file is written over."""
+    (its bytes may end mid-picture). `closed_only`: the recording goes on, and its newest segment, still being
+    written, is left out. Refuses an `out` that exists: no file is written over."""
     record_dir, out = Path(record_dir), Path(out)
     if out.exists():
         raise VideoError(_("{path} already exists; the joined recording is never written over a file.", path=out))
     segments = sorted(record_dir.glob("segment_*.ts")) if record_dir.is_dir() else []
+    segments = segments[:-1] if closed_only else segments
     inputs = _open_segments(segments)
     if not inputs:
         raise VideoError(_("{folder} holds no recording: there is no readable segment_00000.ts in it.",

@@ -332,6 +332,8 @@ def _status(entry: Running) -> LiveState:
     except StopframeError as exc:  # vision stopped: the cues are still recorded
         st.error(md(str(exc)))
         now = game.table.state()
+    if game.seats_said:
+        st.info(md(game.seats_said))
     if now.ended == "":
         st.warning(t("The video file has played to its end: finish the game below."))
     elif now.ended is not None:

@@ -402,3 +402,74 @@ def test_a_game_played_without_a_seat_map_gets_the_seats_found_from_its_votes_wh
     with_given = audit_game(protocol=files.protocol, seats=clip.with_suffix(".seats.json"), video=files.video)
     assert [v.video_voters for v in with_found.votes] == [v.video_voters for v in with_given.votes]
     assert all(v.video_voters is not None for v in with_found.votes[:3])  # the three votes played at the table
+
+
+def test_rfm_4_5_a_seat_map_found_after_day_one_counts_the_next_day_live(tmp_path) -> None:
+    """Begun without a seat map, the sample game has its seats found once day 1's votes are over (its night has
+    begun): written beside the protocol before the game ends, and day 2's rounds are counted at the table, as the
+    audit of the recording counts them. Day 1's votes, never watched live, are left to that audit."""
+    from pipeline.live_game import LiveGame
+
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    game = LiveGame.begin(str(SAMPLE_VIDEO), protocol=protocol, seats=None, folder=tmp_path / "table1",
+                          name="table1", speed=4.0)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and not (game.table.now() >= 86.0 and game.table.caught_up()
+                                                   and game.table.seat_map is not None):
+            time.sleep(0.2)
+        seats_found = game.files.seats.is_file()
+        votes = {v.label: v for v in game.state().votes}
+        said = game.seats_said
+    finally:
+        files = game.finish()
+    assert seats_found and json.loads(files.seats.read_text(encoding="utf-8"))["x_found"]["mode"] == "votes"
+    assert said is not None and said.startswith("The seats were found from the hands of day 1's votes")
+    assert [votes[f"day 1, round 1: candidate {c}"].video_count for c in (6, 3, 8)] == [None, None, None]
+    offline = audit_game(protocol=files.protocol, seats=files.seats, video=files.video)
+    day2 = [v for v in offline.votes if v.day == 2]
+    live2 = [v for v in votes.values() if v.label.startswith("day 2")]
+    # every round of day 2 (vision four times behind real speed: each round begins at its own start, the lift
+    # vote's right after the revote's)
+    assert [v.video_count for v in live2] == [len(v.video_voters) for v in day2] and len(day2) == 5
+
+
+def test_a_round_named_while_vision_is_behind_is_counted_from_its_own_start(monkeypatch) -> None:
+    """Vision far behind the table (a slow machine, or a seat map found mid-game): day 2's first round and its
+    revote are named before vision has looked at a frame of them. The revote is looked at from its own start, once
+    the first round's stretch is over (the one detector is not reset in the middle of another round), so each vote
+    equals the audit of the same video."""
+    require_current_sample_fixture()
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    offline = audit_game(protocol=SAMPLE_PROTOCOL, seats=SAMPLE_SEATS, observations=SAMPLE_OBSERVATIONS)
+    events = protocol["events"]
+    day_2 = next(i for i, e in enumerate(events) if e["type"] == "vote" and e["day"] == 2)
+    import vision.observe
+
+    began: list[int] = []  # the first frame each round's watch looks at
+
+    class Watch(vision.observe.WindowWatch):
+        def __init__(self, detector, first: int, stats=None) -> None:
+            began.append(first)
+            super().__init__(detector, first, stats)
+
+    monkeypatch.setattr(vision.observe, "WindowWatch", Watch)
+    with open_video(SAMPLE_VIDEO) as video:
+        table = LiveTable({**protocol, "events": events[:day_2]}, load_seat_map(SAMPLE_SEATS),
+                          get_profile("rfm"), fps=video.meta.fps)
+        cues = ProtocolCues({"events": events[day_2:]})
+        for picture in video.iter_pictures(51.6, 71.4):  # every cue given while vision has not looked at a frame
+            cues.until(table, picture.t)
+            table.feed(picture)
+    table.start()
+    deadline = time.monotonic() + 120
+    while not table.caught_up() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    table.close()
+    assert table.error is None
+    live = {v.label: v.video_count for v in table.state().votes}
+    fps = 25.0
+    assert [round(f / fps, 1) for f in began] == [51.7, 65.2]  # each round from its own start (its naming less the lead)
+    labels = ("day 2, round 1: candidate 9", "day 2, round 1: candidate 3", "day 2, round 2: candidate 9")
+    audited = [v for v in offline.votes if (v.day, v.round, v.candidate) in ((2, 1, 9), (2, 1, 3), (2, 2, 9))]
+    assert [live[label] for label in labels] == [len(v.video_voters) for v in audited]
