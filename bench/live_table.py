@@ -12,7 +12,9 @@ entries given back as the judge's cues at their times), in this process. Measure
 - CPU seconds of the process over the game (the recording, decoding, vision and the audit's asks together);
 - the counts: each vote's hands in time and late as shown live, against `stopframe audit` of the recording
   (the joined video, looked at afresh).
-Then our clips with timed votes (`sample_videos/clips/`), each fed as fast as vision takes it through the same
+`--without-seats`: the sample game begun without its seat map (its seats found from day 1's votes once that day is
+over, the later rounds counted live): when they were found, and the rounds counted against the audit of the
+recording with the found map. Then our clips with timed votes (`sample_videos/clips/`), each fed as fast as vision takes it through the same
 table (no pacing: the counts, not the clock, are compared), against the offline audit of the same clip.
 Prints markdown tables.
 """
@@ -59,16 +61,19 @@ def audited(report: Any) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
             if v.video_voters is not None]
 
 
-def sample_at_speed(folder: Path, speed: float) -> dict[str, Any]:
+def sample_at_speed(folder: Path, speed: float, *, seats: bool = True) -> dict[str, Any]:
     protocol = json.loads(SAMPLE.with_suffix(".protocol.json").read_text(encoding="utf-8"))
     with open_video(SAMPLE.with_suffix(".mp4")) as video:
         file_frames = video.meta.frame_count
     lags: list[float] = []
+    found_at: list[tuple[str | None, float]] = []  # (what the game said about its seats, video time) as it changed
     cpu0, wall0 = cpu_s(), time.perf_counter()
-    game = LiveGame.begin(str(SAMPLE.with_suffix(".mp4")), protocol=protocol, seats=SAMPLE.with_suffix(".seats.json"),
-                          folder=folder, name="sample_game", speed=speed)
+    game = LiveGame.begin(str(SAMPLE.with_suffix(".mp4")), protocol=protocol, folder=folder, name="sample_game",
+                          seats=SAMPLE.with_suffix(".seats.json") if seats else None, speed=speed)
     while True:
         state = game.state()
+        if not found_at or found_at[-1][0] != game.seats_said:
+            found_at.append((game.seats_said, game.table.now()))
         lags.append(state.behind_s)
         if state.ended is not None and game.table.caught_up():
             break
@@ -80,12 +85,13 @@ def sample_at_speed(folder: Path, speed: float) -> dict[str, Any]:
         recorded = recording.meta.frame_count
     offline = audit_game(protocol=files.protocol, seats=files.seats, video=files.video)
     delays = [v.shown_after_s for v in votes if v.shown_after_s is not None]
-    live, off = shown(votes), audited(offline)
+    counted = [i for i, v in enumerate(votes) if v.video_count is not None]
+    live, off = [shown(votes)[i] for i in counted], [audited(offline)[i] for i in counted]
     return {"file_frames": file_frames, "decoded": game.source.stats.frames, "recorded": recorded,
             "lag_max": max(lags), "lag_p95": sorted(lags)[int(0.95 * (len(lags) - 1))], "votes": len(votes),
             "delay_median": statistics.median(delays) if delays else None, "delay_worst": max(delays, default=None),
             "shown": len(delays), "same": sum(a == b for a, b in zip(live, off, strict=False)), "audited": len(off),
-            "cpu": cpu, "wall": wall, "threads": threading.active_count()}
+            "cpu": cpu, "wall": wall, "threads": threading.active_count(), "found_at": found_at[1:]}
 
 
 def clip_counts(stem: Path) -> tuple[int, int, list[str]]:
@@ -117,11 +123,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--speed", type=float, default=1.0)
     parser.add_argument("--only", choices=("sample", "clips"))
+    parser.add_argument("--without-seats", action="store_true",
+                        help="the sample game begun without its seat map: found after day 1, counted from then on")
     parser.add_argument("--dir", type=Path, default=Path("/tmp/stopframe_bench/live"))
     args = parser.parse_args()
     if args.only != "clips":
         folder = args.dir / time.strftime("sample-%Y%m%d-%H%M%S")
-        r = sample_at_speed(folder, args.speed)
+        r = sample_at_speed(folder, args.speed, seats=not args.without_seats)
         print(f"| sample game at {args.speed:g}× real speed | figure |\n|---|---|")
         print(f"| frames: file / decoded live / in the joined recording | {r['file_frames']} / {r['decoded']} / "
               f"{r['recorded']} |")
@@ -130,6 +138,8 @@ def main() -> None:
               f"{r['delay_median']:.2f} s / {r['delay_worst']:.2f} s |")
         print(f"| live counts equal to the audit of the recording | {r['same']} / {r['audited']} |")
         print(f"| CPU over the game / wall | {r['cpu']:.1f} s / {r['wall']:.1f} s |")
+        for said, at in r["found_at"]:
+            print(f"| the seats, at video {at:.1f} s | {said} |")
     if args.only != "sample":
         print("\n| clip | live counts equal to the offline audit | differences |\n|---|---|---|")
         total = [0, 0]

@@ -56,8 +56,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--protocol", metavar="P",
                    help=_("the game's protocol so far (players, nominations); one with a filmed game's timed votes "
                           "is replayed as the judge's cues"))
-    p.add_argument("--seats", metavar="S", help=_("the camera's seat map (without it the hands are counted after the "
-                                                   "game, with the seats found from its votes' hands)"))
+    p.add_argument("--seats", metavar="S", help=_("the camera's seat map (without it the seats are found from the "
+                                                   "hands of the first day's votes, and the later rounds counted)"))
     p.add_argument("--record", metavar="DIR",
                    help=_("a new or empty folder for the recording and the live protocol (default: in the data "
                           "folder, live/)"))
@@ -92,8 +92,8 @@ def run(args: argparse.Namespace) -> int:
                           rules=args.rules, model=args.model, speed=args.speed)
     progress(_("live: recording into {folder}", folder=folder))
     if args.seats is None:
-        progress(_("live: no seat map: the cues are kept with their times, and the hands are counted when the game "
-                   "ends, with the seats found from its votes' hands"))
+        progress(_("live: no seat map: the cues are kept with their times; the seats are found from the hands of the "
+                   "first day's votes once that day is over, and the later rounds are counted then"))
     if game.cues is None:
         progress(_("live: a seat number and Enter names the candidate; Enter alone is «Stop»; =5 the count "
                    "announced; 1>9 seat 1 nominates 9; n the night; x5 the night's shot (x a miss); f5 a foul; r5 a "

@@ -178,8 +178,8 @@ def _before(game: Game | None) -> None:
     own = _open_seats(game, choice) or ""
     st.text_input(t("The camera's seat map"), placeholder=own, **state.kept_box("live_seats"))
     st.caption(t("Empty: the open game's seat map.") if own else t(
-        "Empty: no hand is counted at the table; when the game ends the seats are found from its votes' hands and "
-        "every vote is counted then."))
+        "Empty: the seats are found from the hands of the first day's votes, once that day is over, and every later "
+        "round is counted at the table; the first day's votes are counted when the game ends."))
     st.text_input(t("Folder for the recording (new or empty)"), **state.kept_box("live_folder"),
                   placeholder=str(data_dir() / "live" / _("GAME-DATE-TIME")))
     _check_camera(game, choice)
@@ -518,8 +518,8 @@ def _under_way(vote: LiveVote, *, counting: bool) -> None:
     the judge's count and the «Стоп» only)."""
     st.subheader(vote.label)
     if not counting:
-        st.info(t("No seat map: the hands are counted when the game ends, with the seats found from its votes' "
-                  "hands."))
+        st.info(t("No seat map yet: the seats are found from the hands of the first day's votes once that day is "
+                  "over; until then the hands are counted when the game ends."))
         if vote.judge_count is not None:
             st.markdown("### " + t("Judge: {count}", count=vote.judge_count))
         if (placed := stop_words(vote)) is not None:

@@ -377,7 +377,7 @@ def test_a_game_without_a_seat_map_keeps_its_cues_and_counts_nothing_at_the_tabl
     times; the page says the hands are counted when the game ends, and shows no seat's hand it has not seen."""
     at = _page()
     at.radio(key="live_from").set_value("file").run()
-    assert any("the seats are found from its votes' hands" in c.value for c in at.caption)
+    assert any("the seats are found from the hands of the first day's votes" in c.value for c in at.caption)
     at.text_input(key="live_protocol").input(str(_protocol_before_the_votes(tmp_path)))
     at.text_input(key="live_source").input(str(SAMPLE_VIDEO))
     folder = tmp_path / "table1"
@@ -391,7 +391,7 @@ def test_a_game_without_a_seat_map_keeps_its_cues_and_counts_nothing_at_the_tabl
     at.button(key="live_stop").click().run()
     at.button(key="live_count_5").click().run()
     renders(at)
-    assert any(i.value.startswith("No seat map: the hands are counted when the game ends") for i in at.info)
+    assert any(i.value.startswith("No seat map yet: the seats are found from the hands") for i in at.info)
     assert not [h for h in at.get("html") if "<div class='sf-seats'>" in h.proto.body]
     vote = next(e for e in _saved(folder) if e["type"] == "vote")
     assert vote["count"] == 5 and abs(vote["cutoff"] - 4.7) <= 0.04  # «Стоп» still placed at the word heard
