@@ -108,14 +108,15 @@ class LiveGame:
         self._latest: Any = None  # the newest picture, for the judge who looks at the camera's view
         self.seats_said: str | None = None  # how the seats of a game begun without a map are being found, or were
         self._finder: threading.Thread | None = None
+        self._ending = False  # finish() has begun: a seat map found now is kept, but nothing more is counted
 
     @classmethod
     def begin(cls, source: str, *, protocol: dict[str, Any], seats: str | Path | None, folder: Path, name: str,
               rules: str | None = None, model: str = "full", speed: float | None = 1.0) -> LiveGame:
         """Open the source, start recording into `folder` (new or empty) and counting. A protocol with a filmed
         game's timed votes is replayed: its entries come back as the judge's cues at their times. Without `seats`
-        the cues are kept with their times but no hand is counted at the table; the seats are found from the hands
-        of the recorded votes when the game is finished."""
+        the cues are kept with their times, and the seats are found from the hands of the first day's votes once
+        that day is over (or at the finish), the later rounds counted from then on."""
         from vision.live_source import LiveSource
 
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
@@ -160,9 +161,11 @@ class LiveGame:
         from vision.live_source import join_recording
 
         windows, _living = finder_windows(data)
+        if not windows:  # the day's votes are lift votes only: the finish finds the seats from the whole game
+            return
         ready = max(w.announced or 0.0 for w in windows) + WINDOW_TAIL_S + SEGMENTS_BEHIND_S
         while self.table.now() < ready:  # the votes' frames are in segments closed for good
-            if self.finished is not None or self.table.state().ended is not None:
+            if self._ending or self.table.state().ended is not None:
                 return  # the game is over first: the seats are found at the finish
             time.sleep(0.5)
         self.seats_said = _("Finding the seats from the hands of day {day}'s votes…", day=day)
@@ -172,8 +175,9 @@ class LiveGame:
                 protocol = Path(tmp) / self.files.protocol.name
                 write_atomic(protocol, dumps(data))
                 found = find_game_seats(so_far, protocol)
-            if self.finished is None and not self.files.seats.exists():
+            if not self.files.seats.exists():
                 write_json(self.files.seats, found.to_json())
+            if not self._ending:
                 self.table.count_with(found.seat_map)
                 self.seats_said = _("The seats were found from the hands of day {day}'s votes: each vote is counted "
                                     "from the next round on.", day=day)
@@ -203,6 +207,7 @@ class LiveGame:
 
         if self.finished is not None:
             return self.finished
+        self._ending = True
         self.source.close()
         self.table.close()
         if self._finder is not None:
