@@ -345,6 +345,8 @@ def _status(entry: Running) -> LiveState:
         st.warning(ngettext("Vision fell behind: {n} frame was not looked at live (the audit of the recording sees "
                             "it).", "Vision fell behind: {n} frames were not looked at live (the audit of the "
                             "recording sees them).", now.dropped))
+    if not now.hearing and now.received_t > SILENT_S:  # a camera without a microphone, a stream without sound
+        st.caption(t("No sound comes from the source: a tapped «Stop» closes the vote at the tap."))
     minutes, seconds = divmod(int(now.received_t), 60)
     st.caption(t("{name} · video {at} · vision {behind} s behind · recording into {folder}", name=entry.name,
                  at=f"{minutes}:{seconds:02d}", behind=number(now.behind_s, 1), folder=game.folder))

@@ -22,7 +22,7 @@ from streamlit.testing.v1 import AppTest
 from pipeline.live import seat_state_words
 from stopframe_app.game import SAMPLE_PROTOCOL
 from stopframe_app.views import live
-from vision.audio import read_audio
+from vision.audio import NoSound, read_audio
 from vision.video import open_video
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -44,7 +44,10 @@ class FileCamera:
         self._thread: threading.Thread | None = None
 
     def start(self, on_frame, on_end, on_sound=None) -> None:
-        sound = read_audio(self.video.path) if on_sound is not None else None
+        try:
+            sound = read_audio(self.video.path) if on_sound is not None else None
+        except NoSound:  # a camera without a microphone
+            sound = None
 
         def play() -> None:
             began, heard = time.monotonic(), 0.0
@@ -395,6 +398,29 @@ def test_a_game_without_a_seat_map_keeps_its_cues_and_counts_nothing_at_the_tabl
     assert not [h for h in at.get("html") if "<div class='sf-seats'>" in h.proto.body]
     vote = next(e for e in _saved(folder) if e["type"] == "vote")
     assert vote["count"] == 5 and abs(vote["cutoff"] - 4.7) <= 0.04  # «Стоп» still placed at the word heard
+
+
+def test_a_source_without_sound_is_said_and_its_stop_is_the_tap(camera, tmp_path) -> None:
+    """A camera without a microphone: the page says a tapped «Стоп» closes the vote at the tap, and it does."""
+    from fixtures.vision.make_clips import write_clip
+
+    silent = write_clip(tmp_path / "silent.mp4", 100)
+    at = _page()
+    at.radio(key="live_from").set_value("file").run()
+    at.text_input(key="live_protocol").input(str(_protocol_before_the_votes(tmp_path)))
+    at.text_input(key="live_source").input(str(silent))
+    folder = tmp_path / "table1"
+    at.text_input(key="live_folder").input(str(folder))
+    at.button(key="live_start").click().run()
+    entry = live.GAMES[str(folder)]
+    _play_to(entry, 2.5)
+    at.button(key="live_name_6").click().run()
+    _play_to(entry, 3.5)
+    at.button(key="live_stop").click().run()
+    renders(at)
+    assert any(c.value.startswith("No sound comes from the source") for c in at.caption)
+    vote = next(e for e in _saved(folder) if e["type"] == "vote")
+    assert 3.4 <= vote["cutoff"] <= 3.5 and "x_stop_tapped" not in vote
 
 
 def test_fouls_and_a_removal_are_tapped_at_the_table(camera, tmp_path) -> None:
