@@ -32,7 +32,8 @@ from live_table import audited, shown  # noqa: E402
 
 from contract.seats import load_seat_map  # noqa: E402
 from pipeline.audit import audit_game  # noqa: E402
-from pipeline.live import LiveTable, ProtocolCues  # noqa: E402
+from pipeline.live import LiveTable  # noqa: E402
+from pipeline.live_cues import ProtocolCues  # noqa: E402
 from review.game.profiles import get_profile  # noqa: E402
 from vision.live_source import LiveSource  # noqa: E402
 

@@ -36,7 +36,8 @@ sys.path[:0] = [str(ROOT)]
 
 from contract.seats import load_seat_map  # noqa: E402
 from pipeline.audit import audit_game  # noqa: E402
-from pipeline.live import LiveTable, ProtocolCues  # noqa: E402
+from pipeline.live import LiveTable  # noqa: E402
+from pipeline.live_cues import ProtocolCues  # noqa: E402
 from pipeline.live_game import LiveGame  # noqa: E402
 from review.game.profiles import get_profile  # noqa: E402
 from vision.video import open_video  # noqa: E402

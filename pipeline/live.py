@@ -1,6 +1,7 @@
 """The live table: the hands of every vote counted while the game is played, before the judge announces the count.
 
-    table = LiveTable(protocol, seat_map, profile, fps=…)   # then: source.start(table.feed, table.source_ended)
+    table = LiveTable(protocol, seat_map, profile, fps=…)   # then: source.start(table.feed, table.source_ended,
+                                                             #                    table.hear)
     table.name(candidate) · table.stop() · table.announce(count) · table.add(event) · table.state()
     table.nominate(by, target) · table.night() · table.shoot(seat or None) · table.foul(seat) · table.remove(seat)
 
@@ -27,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from contract.i18n import _, ngettext, number, term
+from contract.i18n import _
 from contract.observations import Observations
 from contract.seats import SeatMap
 from pipeline.game import replay_game
@@ -726,86 +727,3 @@ def _placed(game: Replay, rounds: Sequence[VoteRound], data: dict[str, Any]) -> 
             contexts[w.event_index] = VoteContext(w.day, w.round, w.kind, named or w.candidates, living,
                                                   i == len(rnd.windows) - 1, stage, w.candidate)
     return dataclasses.replace(game, vote_contexts=contexts)
-
-
-def seat_state_words(state: str) -> str:
-    """A seat's hand for the candidate, in the reader's words."""
-    return term("live_hand", state)
-
-
-def stop_words(vote: LiveVote) -> str | None:
-    """How a tapped «Стоп» was placed, in the reader's words (None: not tapped, or no sound to listen to)."""
-    if vote.tapped is None:
-        return None
-    if vote.heard is None:
-        return _("Listening for «Stop» in the sound before the tap…")
-    if vote.heard_before_s is None:
-        return _("«Stop» was not heard in the sound before the tap: the vote closes at the tap.")
-    return _("«Stop» heard {seconds} s before the tap: the vote closes at the word.",
-             seconds=number(vote.heard_before_s, 1))
-
-
-def count_line(vote: LiveVote) -> str:
-    """One line for the command line: the vote, the video's count and voters, the judge's count."""
-    voters = [s for s, st in vote.seats.items() if st == "in_time"]
-    parts = [_("{vote}: video {count}", vote=vote.label, count=vote.video_count)]
-    parts.append(ngettext("seat {seats}", "seats {seats}", len(voters), seats=", ".join(map(str, voters)))
-                 if voters else _("no hand in time"))
-    for state in ("late", "lifted", "early", "unseen"):
-        seats = [s for s, st in vote.seats.items() if st == state]
-        if seats:
-            parts.append(f"{seat_state_words(state)}: {', '.join(map(str, seats))}")
-    if vote.judge_count is not None:
-        parts.append(_("judge {count}", count=vote.judge_count) + (" ✓" if vote.matches else " ✗"))
-    if vote.heard_before_s is not None:
-        parts.append(_("«Stop» heard {seconds} s before the tap", seconds=number(vote.heard_before_s, 1)))
-    return " · ".join(parts)
-
-
-class ProtocolCues:
-    """A filmed game's protocol given back as the judge's cues at their times: a game replayed at the table
-    (`stopframe live` on a recorded game, the bench and the tests). Each entry comes at its own time; one without
-    a time comes with the entry before it."""
-
-    def __init__(self, protocol: dict[str, Any], *, tap_lag_s: float | None = None) -> None:
-        """`tap_lag_s`: each «Стоп» is tapped this long after the protocol's cutoff, and the table listens for the
-        word (the bench's judge, whose finger follows the voice); None: given at the cutoff itself."""
-        self.cues: deque[tuple[float, Callable[[LiveTable], None]]] = deque()
-        at = 0.0
-        for ev in protocol.get("events") or ():
-            for t, cue in _cues_of(ev, tap_lag_s):
-                at = max(at, t if t is not None else at)
-                self.cues.append((at, cue))
-
-    def until(self, table: LiveTable, t: float) -> None:
-        """Give the table every cue due by video time `t`; a cue out of turn (a protocol whose entries do not follow
-        the game's order) is left out, so the replay, and the recording it rides on, goes on."""
-        while self.cues and self.cues[0][0] <= t + 1e-6:
-            try:
-                self.cues.popleft()[1](table)
-            except ValueError:
-                continue
-
-
-def _cues_of(ev: dict[str, Any], tap_lag_s: float | None) -> list[tuple[float | None, Callable[[LiveTable], None]]]:
-    kind, t, cutoff = ev.get("type"), ev.get("t"), ev.get("cutoff")
-    if kind in VOTE_TYPES and not (isinstance(t, (int, float)) and isinstance(cutoff, (int, float))):
-        held = {k: v for k, v in ev.items() if k not in ("t", "announced")}  # no «Стоп» to give: kept as written
-        return [(t if isinstance(t, (int, float)) else None, lambda table: table.add(held))]
-    if kind not in VOTE_TYPES:
-        return [(t if isinstance(t, (int, float)) else None, lambda table: table.add(ev))]
-    day, rnd = ev.get("day"), ev.get("round")
-    if kind == "vote":
-        cues: list[tuple[float | None, Callable[[LiveTable], None]]] = [
-            (t, lambda table: table.name(ev["candidate"], t, day=day, round_=rnd) and None)]
-    else:
-        cues = [(t, lambda table: table.name_lift(ev["candidates"], t, day=day, round_=rnd) and None)]
-    announced = ev.get("announced")
-    if tap_lag_s is None:
-        cues.append((cutoff, lambda table: table.stop(cutoff)))
-    else:
-        tap = cutoff + tap_lag_s
-        cues.append((tap, lambda table: table.stop(tap, listen=True)))
-    if isinstance(announced, (int, float)) and isinstance(ev.get("count"), int):
-        cues.append((announced, lambda table: table.announce(ev["count"], announced)))
-    return cues

@@ -26,7 +26,8 @@ from contract.errors import StopframeError, UnreadableInput
 from contract.i18n import _
 from contract.jsonio import dumps, write_atomic, write_json
 from contract.seats import load_seat_map
-from pipeline.live import VOTE_TYPES, LiveState, LiveTable, ProtocolCues
+from pipeline.live import VOTE_TYPES, LiveState, LiveTable
+from pipeline.live_cues import ProtocolCues
 from review.game.profiles import Profile, get_profile
 from review.game.timeline import WINDOW_TAIL_S
 

@@ -70,8 +70,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.live import count_line
     from pipeline.live_game import LiveGame, finish_interrupted
+    from pipeline.live_words import count_line
 
     if args.finish is not None:
         _next_steps(finish_interrupted(Path(args.finish)))

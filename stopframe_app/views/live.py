@@ -23,16 +23,9 @@ from contract.data_folder import data_dir
 from contract.errors import StopframeError, UnreadableInput
 from contract.i18n import _, ngettext
 from contract.jsonio import read_json
-from pipeline.live import (
-    SEAT_STATES,
-    VOTE_TYPES,
-    LiveState,
-    LiveVote,
-    count_line,
-    seat_state_words,
-    stop_words,
-)
+from pipeline.live import SEAT_STATES, VOTE_TYPES, LiveState, LiveVote
 from pipeline.live_game import Finished, LiveGame, camera_picture, finish_interrupted, interrupted, replayable
+from pipeline.live_words import count_line, seat_state_words, stop_words
 from review.game.protocol import load_protocol
 from stopframe_app import state
 from stopframe_app.game import Game, GameSpec, safe_name, stem_of

@@ -19,7 +19,7 @@ import pytest
 from appcheck import goto, renders, shown
 from streamlit.testing.v1 import AppTest
 
-from pipeline.live import seat_state_words
+from pipeline.live_words import seat_state_words
 from stopframe_app.game import SAMPLE_PROTOCOL
 from stopframe_app.views import live
 from vision.audio import NoSound, read_audio

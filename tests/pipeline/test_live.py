@@ -10,7 +10,9 @@ import pytest
 
 from contract.seats import load_seat_map
 from pipeline.audit import audit_game
-from pipeline.live import Fouls, LiveTable, LiveVote, ProtocolCues, count_line
+from pipeline.live import Fouls, LiveTable, LiveVote
+from pipeline.live_cues import ProtocolCues
+from pipeline.live_words import count_line
 from review.game.profiles import get_profile
 from review.game.protocol import format_problems
 from stopframe_app.game import SAMPLE_PROTOCOL
