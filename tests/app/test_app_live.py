@@ -375,17 +375,22 @@ def test_the_camera_is_checked_with_its_seat_zones_before_the_game_and_looked_at
     assert len(at.get("image")) == 1
 
 
-def test_a_game_without_a_seat_map_keeps_its_cues_and_counts_nothing_at_the_table(camera, tmp_path) -> None:
-    """A judge with no seat map starts all the same: the vote is named, closed and its count tapped, with their
-    times; the page says the hands are counted when the game ends, and shows no seat's hand it has not seen."""
+def _started_without_seats(tmp_path: Path, source: Path) -> tuple[AppTest, Path]:
+    """A game started from a protocol file and `source`, no seat map typed (the open game's is not offered)."""
     at = _page()
     at.radio(key="live_from").set_value("file").run()
     assert any("the seats are found from the hands of the first day's votes" in c.value for c in at.caption)
     at.text_input(key="live_protocol").input(str(_protocol_before_the_votes(tmp_path)))
-    at.text_input(key="live_source").input(str(SAMPLE_VIDEO))
+    at.text_input(key="live_source").input(str(source))
     folder = tmp_path / "table1"
     at.text_input(key="live_folder").input(str(folder))
-    at.button(key="live_start").click().run()
+    return at.button(key="live_start").click().run(), folder
+
+
+def test_a_game_without_a_seat_map_keeps_its_cues_and_counts_nothing_at_the_table(camera, tmp_path) -> None:
+    """A judge with no seat map starts all the same: the vote is named, closed and its count tapped, with their
+    times; the page says the hands are counted when the game ends, and shows no seat's hand it has not seen."""
+    at, folder = _started_without_seats(tmp_path, SAMPLE_VIDEO)
     entry = live.GAMES[str(folder)]
     assert entry.game.table.seat_map is None and not (folder / "table1.seats.json").exists()
     _play_to(entry, 3.15)
@@ -404,14 +409,7 @@ def test_a_source_without_sound_is_said_and_its_stop_is_the_tap(camera, tmp_path
     """A camera without a microphone: the page says a tapped «Стоп» closes the vote at the tap, and it does."""
     from fixtures.vision.make_clips import write_clip
 
-    silent = write_clip(tmp_path / "silent.mp4", 100)
-    at = _page()
-    at.radio(key="live_from").set_value("file").run()
-    at.text_input(key="live_protocol").input(str(_protocol_before_the_votes(tmp_path)))
-    at.text_input(key="live_source").input(str(silent))
-    folder = tmp_path / "table1"
-    at.text_input(key="live_folder").input(str(folder))
-    at.button(key="live_start").click().run()
+    at, folder = _started_without_seats(tmp_path, write_clip(tmp_path / "silent.mp4", 100))
     entry = live.GAMES[str(folder)]
     _play_to(entry, 2.5)
     at.button(key="live_name_6").click().run()
