@@ -10,7 +10,10 @@ protocol's cutoff (`ProtocolCues(tap_lag_s=lag)`). Measured:
 - onsets: for each lag, the votes whose word was heard, and |heard onset − the protocol's cutoff| (median, worst),
   from the sound alone (no vision), also on the clips of `--validation` where given;
 - counts: at `--count-lag`, each vote's hands in time and late as the table shows them, with the sound listened to
-  and without it (the vote closed at the tap), against the offline audit of the clip with its true cutoffs.
+  and without it (the vote closed at the tap), against the offline audit of the clip with its true cutoffs;
+- calls: where a tapped candidate's vote opens once its «Стоп» is heard (`vision.cues.call_before`, the function
+  the table calls, over the same sound the table keeps), against the protocol's `t`; `--calls-only` measures only
+  this (a minute).
 Prints markdown tables.
 """
 
@@ -32,9 +35,11 @@ from live_table import audited, shown  # noqa: E402
 
 from contract.seats import load_seat_map  # noqa: E402
 from pipeline.audit import audit_game  # noqa: E402
-from pipeline.live import LiveTable  # noqa: E402
+from pipeline.live import HEAR_KEEP_S, LiveTable  # noqa: E402
 from pipeline.live_cues import ProtocolCues  # noqa: E402
 from review.game.profiles import get_profile  # noqa: E402
+from vision.audio import read_audio  # noqa: E402
+from vision.cues import call_before  # noqa: E402
 from vision.live_source import LiveSource  # noqa: E402
 
 SAMPLE = ROOT / "sample_videos" / "game" / "sample_game"
@@ -113,18 +118,43 @@ def counts(stem: Path, lag: float, work: Path) -> tuple[int, int, int]:
     return same[0], same[1], len(offline)
 
 
+def calls(stems: list[Path]) -> list[float | None]:
+    """|the call heard before «Стоп» − the protocol's t| per vote (None: no call told apart)."""
+    out: list[float | None] = []
+    for stem in stems:
+        track = read_audio(stem.with_suffix(".mp4"))
+        for ev in timed_votes(json.loads(stem.with_suffix(".protocol.json").read_text("utf-8"))):
+            call = call_before(track.segment(ev["cutoff"] - HEAR_KEEP_S, ev["cutoff"] + 0.5), ev["cutoff"])
+            out.append(None if call is None else abs(call - ev["t"]))
+    return out
+
+
+def call_rows(title: str, found: list[float | None]) -> None:
+    heard = [e for e in found if e is not None]
+    close = sum(e <= 0.04 for e in heard)
+    wrong = sorted(round(e, 2) for e in heard if e > 0.04)
+    print(f"| {title} | {len(heard)} / {len(found)} | {close} | {wrong or '—'} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lags", default="0.3,0.6,1.0,2.0")
     parser.add_argument("--count-lag", type=float, default=0.6)
     parser.add_argument("--validation", type=Path)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/stopframe_bench/stop_heard"))
+    parser.add_argument("--calls-only", action="store_true")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     lags = [float(x) for x in args.lags.split(",")]
     ours = [SAMPLE] + [m.with_suffix("") for m in sorted(CLIPS.glob("*.mp4"))
                        if m.with_suffix(".protocol.json").is_file()
                        and timed_votes(json.loads(m.with_suffix(".protocol.json").read_text("utf-8")))]
+    print("\n| the call heard before «Стоп» | told apart | within 40 ms of t | the others, off by (s) |\n|---|---|---|---|")
+    call_rows("ours", calls(ours))
+    if args.validation is not None:
+        call_rows("validation", calls([m.with_suffix("") for m in sorted(args.validation.glob("*.mp4"))]))
+    if args.calls_only:
+        return
     onset_rows("ours", onsets(ours, lags, args.dir))
     if args.validation is not None:
         onset_rows("validation", onsets([m.with_suffix("") for m in sorted(args.validation.glob("*.mp4"))], lags,

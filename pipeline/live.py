@@ -52,15 +52,16 @@ from vision.audio import RATE, AudioTrack
 
 HOLD_S = 0.25  # looked at past «Стоп» before the first count: a hand landing just after it is seen late
 REFRESH_S = 0.5  # the count is asked again this often (video seconds) until the round's stretch is over
-KEEP_S = WINDOW_LEAD_S + 1.5  # frames kept between rounds: a round's stretch begins before its first candidate
+STOP_WITHIN_S = 2.5  # a word this long before a tap is the one the tap means (a finger, then a tablet's network)
+KEEP_S = WINDOW_LEAD_S + STOP_WITHIN_S + 1.5  # frames kept between rounds: a stretch begins before its first tap
 QUEUE_S = 20.0  # frames waiting for vision beyond this are dropped (for vision only: the recording keeps them)
 SEAT_STATES = ("in_time", "late", "lifted", "early", "none", "unseen")
 VOTE_TYPES = ("vote", "lift_vote")
 UNANNOUNCED = "x_live_unannounced"  # on a vote asked about before its count: no count to check yet
 TAPPED = "x_stop_tapped"  # on a vote closed by a tap: when the judge tapped «Стоп» (video time)
 HEARD = "x_stop_heard"  # ... and whether the word itself was heard before the tap (its onset is then the cutoff)
+NAMED = "x_name_tapped"  # on a vote named by a tap: when; its `t` is the judge's call heard before, once «Стоп» is
 HEAR_KEEP_S = 8.0  # sound kept: the closing word, the quiet before it in which the hands land, and a margin
-STOP_WITHIN_S = 2.5  # a closing word this long before the tap is the one it means (a finger, then a tablet's network)
 SOUND_WAIT_S = 2.0  # video seconds a tap waits for the sound up to it before the vote is closed at the tap
 
 
@@ -212,7 +213,7 @@ class LiveTable:
             round_ = round_ if round_ is not None else self._next_round(day, candidate)
             self._voting_phase(day, at)
             return self._add_vote({"type": "vote", "day": day, "round": round_, "candidate": candidate,
-                                   "t": round(at, 3)})
+                                   "t": round(at, 3)}, tapped=t is None)
 
     def name_lift(self, candidates: Sequence[int], t: float | None = None, *, day: int | None = None,
                   round_: int | None = None) -> int:
@@ -224,7 +225,7 @@ class LiveTable:
             round_ = round_ if round_ is not None else 1 + max(
                 (e["round"] for e in self._day_votes(day)), default=0)
             self._voting_phase(day, at)
-            return self._add_vote({"type": "lift_vote", "day": day, "round": round_,
+            return self._add_vote(tapped=t is None, event={"type": "lift_vote", "day": day, "round": round_,
                                    "candidates": list(candidates), "t": round(at, 3)})
 
     def stop(self, t: float | None = None, *, listen: bool | None = None) -> None:
@@ -558,10 +559,23 @@ class LiveTable:
             del self._listening[k]
             ev = self.data["events"][k]
             word = _closing_word(list(self._sound), tap) if self._sound else None
+            if word is not None and NAMED in ev:
+                self._named_at(k, _heard_call(list(self._sound), word))
             heard = word is not None and word > ev["t"]
             ev["cutoff"], ev[HEARD] = round(word if heard else ev["cutoff"], 3), heard
             self._asked.pop(k, None)
             self._changed()
+
+    def _named_at(self, k: int, call: float | None) -> None:
+        """A tapped candidate named where the judge's call was heard before the tap (the vote opens on the call,
+        rfm 4.4.5), its day's voting opened no later; the tap stays the time where no call is heard near it."""
+        ev = self.data["events"][k]
+        if call is None or not ev[NAMED] - STOP_WITHIN_S <= call <= ev[NAMED]:
+            return
+        ev["t"] = round(call, 3)
+        for phase in self.data["events"][:k]:
+            if (phase.get("type"), phase.get("phase"), phase.get("number")) == ("phase", "voting", ev.get("day")):
+                phase["t"] = min(phase.get("t", ev["t"]), ev["t"])
 
     def _changed(self) -> None:
         if self.on_change is not None:
@@ -612,14 +626,17 @@ class LiveTable:
                    for e in self.data["events"]):
             self.data["events"].append({"type": "phase", "phase": "voting", "number": day, "t": round(at, 3)})
 
-    def _add_vote(self, event: dict[str, Any]) -> int:
+    def _add_vote(self, event: dict[str, Any], *, tapped: bool) -> int:
+        """A vote named; a tapped one's stretch begins early enough for the call heard before the tap."""
         votes = self._vote_events()
         last = self.data["events"][votes[-1]] if votes else None
         if last is not None and (last["day"], last["round"]) != (event["day"], event["round"]):
             self._end_round()
         self.data["events"].append(event)
         k = len(self.data["events"]) - 1
-        start = event["t"] - WINDOW_LEAD_S
+        start = event["t"] - WINDOW_LEAD_S - (STOP_WITHIN_S if tapped else 0.0)
+        if tapped:
+            event[NAMED] = event["t"]
         if self._round is None and self._closing and self._closing[-1][1] >= start:
             self._round = self._closing.pop()[0]  # the stretches overlap: one stretch, as the audit merges them
         elif self._round is None:
@@ -653,13 +670,26 @@ def _closing_word(sound: list[tuple[float, np.ndarray]], tap: float) -> float | 
     """Where the judge's closing word began in the sound kept before a tap (vision.cues), None if not heard."""
     from vision.cues import closing_word_before
 
+    track = _joined(sound).segment(tap - HEAR_KEEP_S, tap)
+    return closing_word_before(track, tap, STOP_WITHIN_S) if len(track.samples) else None
+
+
+def _joined(sound: list[tuple[float, np.ndarray]]) -> AudioTrack:
+    """The sound kept, as one track: each stretch at its own time (a gap stays silent, the clock stays right)."""
     start = sound[0][0]
     samples = np.zeros(int(round((sound[-1][0] - start) * RATE)) + len(sound[-1][1]), np.float32)
-    for t, chunk in sound:  # each stretch at its own time: a gap in the sound stays silent, the clock stays right
+    for t, chunk in sound:
         i = int(round((t - start) * RATE))
         samples[i:i + len(chunk)] = chunk[:len(samples) - i]
-    track = AudioTrack(samples, RATE, start).segment(tap - HEAR_KEEP_S, tap)
-    return closing_word_before(track, tap, STOP_WITHIN_S) if len(track.samples) else None
+    return AudioTrack(samples, RATE, start)
+
+
+def _heard_call(sound: list[tuple[float, np.ndarray]], cutoff: float) -> float | None:
+    """Where the judge's call before a heard «Стоп» opened the vote (vision.cues), None if not told apart."""
+    from vision.cues import call_before
+
+    track = _joined(sound)
+    return call_before(track.segment(cutoff - HEAR_KEEP_S, cutoff + 0.5), cutoff) if len(track.samples) else None
 
 
 def _due(ev: dict[str, Any], seen_t: float, asked: float | None) -> bool:

@@ -306,6 +306,16 @@ def closing_word_before(track: AudioTrack, tap: float, within_s: float = 2.5) ->
     return refine_onset(track, heard[0]) if heard else None
 
 
+def call_before(track: AudioTrack, cutoff: float) -> float | None:
+    """Where the judge's call before a heard «Стоп» opened the vote (find_call: the onset of the candidate's number,
+    rfm 4.4.5), from a stretch of sound that ends at or after the cut-off; None where the call is not told apart
+    (a score under a half). Why: a tap on the candidate reaches the table a moment after the judge named him, and a
+    hand that lands in between is not early."""
+    feats = features(track)
+    call = find_call(feats, Cue("cutoff", cutoff, 1.0), _utterance_bounds(feats))
+    return call.t if call is not None and call.score >= 0.5 else None
+
+
 # ---------------------------------------------------------------- template matching
 
 

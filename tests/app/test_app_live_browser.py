@@ -1,8 +1,8 @@
 """The «За столом» page on a tablet, in a real browser (Debian's Chromium driven by Playwright, a portrait tablet's
 viewport): the game started from the page follows the table by itself (no tap, no reload), the candidate and
-«Стоп» are big enough to hit with a finger, and a moment after «Стоп» — tapped half a second after the judge said
-it — the ten seats' hands, the video's count and where the vote was closed are on the screen. Skipped only where
-/usr/bin/chromium is absent.
+«Стоп» are big enough to hit with a finger, and a moment after «Стоп» — each tap reaching the table a moment after
+the judge's word — the ten seats' hands, the video's count and where the vote was closed are on the screen, the
+vote opened and closed at the words heard. Skipped only where /usr/bin/chromium is absent.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_app_browser import CHROMIUM, ERROR_MARKERS, FLAGS, _wait_rendered, serving
+from test_app_browser import CHROMIUM, ERROR_MARKERS, FLAGS, _wait_rendered, serving, shots  # noqa: F401 - fixture
 
 from stopframe_app.game import SAMPLE_PROTOCOL
 
@@ -41,7 +41,8 @@ def _tap(page: Any, key: str) -> None:
     button.click()
 
 
-def test_a_vote_at_the_table_on_a_tablet_in_chromium(tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_a_vote_at_the_table_on_a_tablet_in_chromium(tmp_path_factory: pytest.TempPathFactory,
+                                                    shots: Path) -> None:  # noqa: F811
     from playwright.sync_api import sync_playwright
 
     work = tmp_path_factory.mktemp("table")
@@ -72,7 +73,7 @@ def test_a_vote_at_the_table_on_a_tablet_in_chromium(tmp_path_factory: pytest.Te
             first = _video_at(page)
             page.wait_for_timeout(2500)
             assert _video_at(page) >= first + 1
-            _wait_video(page, 2)  # the page's clock shows whole seconds; the call is at 3.15 s
+            _wait_video(page, 4)  # the judge called 6 at 3.15 s; the tap reaches the table a moment later
             _tap(page, "live_name_6")
             page.wait_for_selector(".st-key-live_stop button", timeout=10_000)
             _wait_video(page, 5)  # «Стоп» was said at 4.7 s: the finger follows a moment later
@@ -84,10 +85,13 @@ def test_a_vote_at_the_table_on_a_tablet_in_chromium(tmp_path_factory: pytest.Te
             assert re.search(r"«Stop» heard 0\.\d s before the tap: the vote closes at the word\.", text), text[:3000]
             _tap(page, "live_count_5")
             page.wait_for_function("() => /Judge: 5/.test(document.body.innerText)", timeout=15_000)
+            page.wait_for_timeout(600)
+            page.screenshot(path=str(shots / "screenshot_live.png"))  # docs/app.md's picture of the page
         finally:
             browser.close()
     saved = json.loads((folder / "table1.protocol.json").read_text(encoding="utf-8"))
     vote = next(e for e in saved["events"] if e["type"] == "vote")
     assert vote["candidate"] == 6 and vote["count"] == 5 and abs(vote["cutoff"] - 4.7) <= 0.04
     assert vote["x_stop_heard"] is True and 5.0 <= vote["x_stop_tapped"] <= 6.2
+    assert abs(vote["t"] - 3.15) <= 0.04 and 4.0 <= vote["x_name_tapped"] <= 5.6  # named at the call heard
     assert Path(folder / "recording").is_dir()

@@ -94,7 +94,8 @@ def test_cues_fill_the_protocol_at_the_moment_they_are_given() -> None:
     table.name(4, 10.0)
     events = table.protocol()["events"]
     assert events[0] == {"type": "phase", "phase": "voting", "number": 1, "t": 3.96}
-    assert events[1] == {"type": "vote", "day": 1, "round": 1, "candidate": 4, "t": 3.96, "cutoff": 4.5}
+    assert events[1] == {"type": "vote", "day": 1, "round": 1, "candidate": 4, "t": 3.96, "cutoff": 4.5,
+                         "x_name_tapped": 3.96}  # tapped (no sound here: the tap is its time)
     assert events[2] == {"type": "vote", "day": 1, "round": 1, "candidate": 5, "t": 5.0, "cutoff": 6.5, "count": 3,
                          "announced": 7.0}
     assert events[3]["round"] == 2 and events[3]["candidate"] == 4
@@ -475,3 +476,22 @@ def test_a_round_named_while_vision_is_behind_is_counted_from_its_own_start(monk
     labels = ("day 2, round 1: candidate 9", "day 2, round 1: candidate 3", "day 2, round 2: candidate 9")
     audited = [v for v in offline.votes if (v.day, v.round, v.candidate) in ((2, 1, 9), (2, 1, 3), (2, 2, 9))]
     assert [live[label] for label in labels] == [len(v.video_voters) for v in audited]
+
+
+def test_rfm_4_4_5_a_tapped_candidate_is_named_at_the_call_heard_before_the_tap() -> None:
+    """The judge calls candidate 6 (the vote opens on the second naming, 3.15 s) and taps him 0.65 s later: once
+    «Стоп» is heard, the vote opens at the call, so the hands that landed between the call and the tap are not
+    early; the tap is kept beside it, and the day's voting opens no later than its first vote."""
+    clip = SAMPLE_PROTOCOL.parents[1] / "clips" / "day1_vote_findings"
+    track = read_audio(clip.with_suffix(".mp4"))
+    table = _table(json.loads(clip.with_suffix(".protocol.json").read_text(encoding="utf-8")))
+    table.feed(_Frame(95, 3.8))
+    table.name(6)
+    _heard_until(table, track, 5.5)
+    table.feed(_Frame(132, 5.3))
+    table.stop()
+    events = table.protocol()["events"]
+    vote = events[-1]
+    assert abs(vote["t"] - 3.15) <= 0.04 and vote["x_name_tapped"] == 3.8 and abs(vote["cutoff"] - 4.7) <= 0.04
+    opened = next(e for e in events if e["type"] == "phase" and e["phase"] == "voting")
+    assert opened["t"] <= vote["t"]
