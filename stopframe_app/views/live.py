@@ -43,8 +43,8 @@ TAPPED = "live_tapped"  # session: why the last tap was refused (a count before 
 CONFIRM = "live_confirm"  # session: «Завершить игру» tapped once, waiting for the second tap
 REVIEW = "live_review"  # the control whose opening of the finished game failed (state.open_error)
 NOMINATING = "live_nominating"  # this tab: the seat whose nomination was tapped, waiting for the seat nominated
-REMOVING = "live_removing"
-LOOKED = "live_looked"  # session: the camera checked before the game (its picture, or why it could not be shown)  # this tab: the seat whose removal was tapped once, waiting for the second tap
+REMOVING = "live_removing"  # this tab: the seat whose removal was tapped once, waiting for the second tap
+LOOKED = "live_looked"  # session: the camera checked before the game (its picture, or why it could not be shown)
 _LIVE_STYLE = """<style>
 .st-key-live_cues button{min-height:4.5rem;min-width:4.5rem}
 .st-key-live_cues button p{font-size:2rem;font-weight:600}
