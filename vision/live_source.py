@@ -321,6 +321,7 @@ class LiveSource:
         paced_file = not self.meta.live and self._speed is not None
         self._hearing = _mono() if self._on_sound_heard and not paced_file else None
         self._pts0: int | None = None
+        self._shown_t = 0.0  # the newest picture handed on (a paced file's sound follows it)
         self._wall0: float | None = None
         self._last_packet = time.monotonic()
         run = contextvars.copy_context().run  # the reader speaks the language its starter chose
@@ -430,14 +431,13 @@ class LiveSource:
         try:
             with av.open(self.source) as container:
                 for frame in container.decode(container.streams.audio[0]):
-                    while self._wall0 is None or self._pts0 is None:  # the clock begins with the first picture
-                        if self._stop.wait(0.01) or not self._thread or not self._thread.is_alive():
-                            return
                     if frame.time is None:
                         continue
-                    due = self._wall0 + (float(frame.time) - float(self._pts0 * self._tb) - SOUND_LEAD_S) / self._speed
-                    if self._stop.wait(max(0.0, due - time.monotonic())):
-                        return
+                    # each stretch once the pictures beside it are handed on (a little ahead): bound to the pictures,
+                    # not the wall clock, so a busy machine's late pictures never find their sound gone by
+                    while self._pts0 is None or float(frame.time) - float(self._pts0 * self._tb) > self._shown_t + SOUND_LEAD_S:
+                        if self._stop.wait(0.01) or not self._thread or not self._thread.is_alive():
+                            return
                     self._hear(resampler, frame)
         except (av.FFmpegError, OSError):
             return  # the sound is only listened to: the pictures and their recording go on without it
@@ -454,6 +454,7 @@ class LiveSource:
             for packet in self._encoders.picture(frame):
                 self._recorder.write(packet, "video")
         on_frame(Picture(self._stats.frames, t, frame, self._rotation))
+        self._shown_t = t
         self._stats.frames += 1
 
     def _pace(self, t: float) -> None:
