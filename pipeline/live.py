@@ -413,7 +413,7 @@ class LiveTable:
         with self._lock:
             if self.seat_map is not None:
                 raise ValueError("the table counts with its seat map already")
-            self._counted_from = self._round.first_event if self._round is not None else len(self.data["events"])
+            self._counted_from = len(self.data["events"])  # the round under way, and any joined to it, is not
             self.seat_map = seat_map
             self._watched_t = self._received[1]
         self.start()
