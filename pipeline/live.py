@@ -165,6 +165,8 @@ class LiveTable:
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
         self.error: BaseException | None = None
+        self._version = 0  # counts the protocol's changes: the rules engine's replay is made once per version
+        self._replayed: tuple[int, dict[str, Any], Replay] | None = None
 
     # ------------------------------------------------------------ the source's side
     def feed(self, picture: Any) -> None:
@@ -367,8 +369,7 @@ class LiveTable:
         """What the rules make of the game so far (the rules engine's replay, never a count of its own): the seats
         that have left the table, and what the round of the vote held last decided (a revote, a lift vote, who
         leaves), None while its round is still being voted."""
-        data = self.protocol()
-        game = replay_game(data, self.profile)
+        data, game = self._replay()
         votes = [i for i, e in enumerate(data["events"]) if e.get("type") in VOTE_TYPES]
         left = frozenset(int(e["seat"]) for e in game.eliminations if isinstance(e.get("seat"), int))
         return left, game.outcomes.get(votes[-1]) if votes else None
@@ -376,8 +377,7 @@ class LiveTable:
     def fouls(self) -> Fouls:
         """Each seat's fouls and the removals the rules call for, from the rules engine's replay: a foul that
         removes the player (REMOVAL_DUE) is due until a removal of that seat follows it in the protocol."""
-        data = self.protocol()
-        game = replay_game(data, self.profile)
+        data, game = self._replay()
         events = data["events"]
         due: dict[int, str | None] = {}
         for problem in game.problems:
@@ -390,6 +390,18 @@ class LiveTable:
                                                  for e in events[k + 1:]):
                 due[seat] = problem.clause
         return Fouls({int(k): int(v) for k, v in game.final.fouls.items()}, due)
+
+    def _replay(self) -> tuple[dict[str, Any], Replay]:
+        """The protocol as it stands and the rules engine's replay of it, made once per change of the protocol (the
+        page asks several questions of it at every refresh)."""
+        with self._lock:
+            if self._replayed is not None and self._replayed[0] == self._version:
+                return self._replayed[1], self._replayed[2]
+            version, data = self._version, copy.deepcopy(self.data)
+        game = replay_game(data, self.profile)
+        with self._lock:
+            self._replayed = (version, data, game)
+        return data, game
 
     def protocol(self) -> dict[str, Any]:
         """The live protocol as it stands (a copy)."""
@@ -558,9 +570,10 @@ class LiveTable:
                 continue
             del self._listening[k]
             ev = self.data["events"][k]
-            word = _closing_word(list(self._sound), tap) if self._sound else None
-            if word is not None and NAMED in ev:
-                self._named_at(k, _heard_call(list(self._sound), word))
+            kept = _joined(list(self._sound)) if self._sound else None
+            word = _closing_word(kept, tap) if kept is not None else None
+            if word is not None and kept is not None and NAMED in ev:
+                self._named_at(k, _heard_call(kept, word))
             heard = word is not None and word > ev["t"]
             ev["cutoff"], ev[HEARD] = round(word if heard else ev["cutoff"], 3), heard
             self._asked.pop(k, None)
@@ -578,6 +591,7 @@ class LiveTable:
                 phase["t"] = min(phase.get("t", ev["t"]), ev["t"])
 
     def _changed(self) -> None:
+        self._version += 1
         if self.on_change is not None:
             self.on_change(copy.deepcopy(self.data))
 
@@ -666,11 +680,11 @@ def _stop_of(ev: dict[str, Any]) -> dict[str, Any]:
     return {"tapped": ev.get(TAPPED), "heard": ev.get(HEARD)}
 
 
-def _closing_word(sound: list[tuple[float, np.ndarray]], tap: float) -> float | None:
+def _closing_word(kept: AudioTrack, tap: float) -> float | None:
     """Where the judge's closing word began in the sound kept before a tap (vision.cues), None if not heard."""
     from vision.cues import closing_word_before
 
-    track = _joined(sound).segment(tap - HEAR_KEEP_S, tap)
+    track = kept.segment(tap - HEAR_KEEP_S, tap)
     return closing_word_before(track, tap, STOP_WITHIN_S) if len(track.samples) else None
 
 
@@ -684,12 +698,12 @@ def _joined(sound: list[tuple[float, np.ndarray]]) -> AudioTrack:
     return AudioTrack(samples, RATE, start)
 
 
-def _heard_call(sound: list[tuple[float, np.ndarray]], cutoff: float) -> float | None:
+def _heard_call(kept: AudioTrack, cutoff: float) -> float | None:
     """Where the judge's call before a heard «Стоп» opened the vote (vision.cues), None if not told apart."""
     from vision.cues import call_before
 
-    track = _joined(sound)
-    return call_before(track.segment(cutoff - HEAR_KEEP_S, cutoff + 0.5), cutoff) if len(track.samples) else None
+    track = kept.segment(cutoff - HEAR_KEEP_S, cutoff + 0.5)
+    return call_before(track, cutoff) if len(track.samples) else None
 
 
 def _due(ev: dict[str, Any], seen_t: float, asked: float | None) -> bool:
@@ -739,21 +753,29 @@ def _votes_of(report: AuditReport, rnd: VoteRound, data: dict[str, Any], events:
     return out
 
 
+def _left_before(game: Replay, day: int | None) -> set[int]:
+    """The seats the rules engine has out of the game before day `day`'s vote: shot or voted out earlier, or removed
+    that day (who leaves by this day's vote still votes in it)."""
+    if not isinstance(day, int):
+        return set()
+    return {e["seat"] for e in game.eliminations if isinstance(e.get("seat"), int) and (
+        e.get("night", day) < day or e.get("day", day) < day or (e.get("day") == day and e.get("cause") == "removal"))}
+
+
 def _placed(game: Replay, rounds: Sequence[VoteRound], data: dict[str, Any]) -> Replay:
     """Every vote held at the table placed in its round, where the rules engine would not place it yet: a round
     whose other candidates are still to be named (a lone candidate on day 1 is voted on by no rulebook), or a vote
     the judge held against the rules. The table counts the hands it sees either way; `stopframe validate` and the
     audit of the finished game say what the rules make of it."""
     contexts = dict(game.vote_contexts)
-    left = {e.get("seat") for e in data["events"] if e.get("type") in ("elimination", "removal")}
     seats = [p.get("seat") for p in data.get("players") or () if isinstance(p, dict)] or list(range(1, 11))
     for rnd in rounds:
         named = tuple(w.candidate for w in rnd.windows if w.candidate is not None)
+        living = tuple(s for s in seats if s not in _left_before(game, rnd.windows[0].day))
         for i, w in enumerate(rnd.windows):
             if w.event_index in contexts:
                 continue
             stage = "lift" if w.kind == "lift" else "revote" if w.round > 1 else "first"
-            living = tuple(s for s in seats if s not in left)
             contexts[w.event_index] = VoteContext(w.day, w.round, w.kind, named or w.candidates, living,
                                                   i == len(rnd.windows) - 1, stage, w.candidate)
     return dataclasses.replace(game, vote_contexts=contexts)

@@ -189,6 +189,11 @@ def _open_seats(game: Game | None, choice: str) -> str | None:
     return game.spec.seats or None if choice == "open" and game is not None else None
 
 
+def _seats(game: Game | None, choice: str) -> str | None:
+    """The seat map the game is counted with: the one typed, else the open game's (None: found during the game)."""
+    return _typed("live_seats") or _open_seats(game, choice)
+
+
 def _check_camera(game: Game | None, choice: str) -> None:
     """The source's first picture with the seat zones on it, on request: the right camera, and the seats fitting
     it, are seen before the game rather than found wrong after it."""
@@ -199,13 +204,13 @@ def _check_camera(game: Game | None, choice: str) -> None:
             if not source:
                 raise UnreadableInput(_("Give the source: a camera (/dev/video0), a stream (rtsp://…) or a video "
                                         "file."))
-            st.session_state[LOOKED] = camera_picture(source, _typed("live_seats") or _open_seats(game, choice))
+            st.session_state[LOOKED] = camera_picture(source, _seats(game, choice))
         except StopframeError as exc:
             st.session_state[LOOKED] = str(exc)
     looked = st.session_state.get(LOOKED)
     if isinstance(looked, bytes):
         st.image(looked, caption=t("The source's first picture and the seat zones: each player's hands should rest in "
-                                   "his seat's zone.") if _typed("live_seats") or _open_seats(game, choice) else
+                                   "his seat's zone.") if _seats(game, choice) else
                  t("The source's first picture."))
     elif looked:
         st.error(md(looked))
@@ -281,7 +286,7 @@ def _start(game: Game | None, choice: str) -> None:
     try:
         protocol, name = _chosen(game, choice)
         source = _typed("live_source")
-        seats = _typed("live_seats") or _open_seats(game, choice)
+        seats = _seats(game, choice)
         if not source:
             raise UnreadableInput(_("Give the source: a camera (/dev/video0), a stream (rtsp://…) or a video file."))
         folder = Path(_typed("live_folder") or data_dir() / "live" / f"{name}-{datetime.now():%Y%m%d-%H%M%S}")

@@ -498,3 +498,16 @@ def test_rfm_4_4_5_a_tapped_candidate_is_named_at_the_call_heard_before_the_tap(
     assert abs(vote["t"] - 3.15) <= 0.04 and vote["x_name_tapped"] == 3.8 and abs(vote["cutoff"] - 4.7) <= 0.04
     opened = next(e for e in events if e["type"] == "phase" and e["phase"] == "voting")
     assert opened["t"] <= vote["t"]
+
+
+def test_a_vote_the_rules_do_not_place_yet_is_counted_over_the_seats_the_engine_has_at_the_table() -> None:
+    """rfm 4.5.4: a seat shot at night is out of the next day's vote; the seat voted out on day 1 still voted on day
+    1. The table's own placing of a vote takes who has left from the rules engine, shootings included."""
+    from pipeline.game import replay_game
+    from pipeline.live import _left_before
+
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    game = replay_game(protocol, get_profile("rfm"))
+    assert _left_before(game, 1) == set()
+    assert _left_before(game, 2) == {6, 10}
+    assert _left_before(game, 4) == {2, 3, 4, 6, 9, 10}
