@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import re
 import threading
 import time
 from collections import deque
@@ -381,10 +380,9 @@ class LiveTable:
         events = data["events"]
         due: dict[int, str | None] = {}
         for problem in game.problems:
-            m = re.match(r"events\[(\d+)\]", problem.path or "")
-            if problem.code != REMOVAL_DUE or m is None:
+            k = problem.event
+            if problem.code != REMOVAL_DUE or k is None:
                 continue
-            k = int(m.group(1))
             seat = events[k].get("seat") if k < len(events) else None
             if isinstance(seat, int) and not any(e.get("type") == "removal" and e.get("seat") == seat
                                                  for e in events[k + 1:]):

@@ -70,8 +70,8 @@ def refusals(data: dict[str, Any], profile: Profile) -> list[str]:
     events = data.get("events", [])
     found = []
     for problem in engine.replay(_placed(data), profile).problems:
-        m = re.match(r"events\[(\d+)\]", problem.path or "")
-        if m and events[int(m.group(1))].get("type") == "nomination":
+        k = problem.event
+        if k is not None and k < len(events) and events[k].get("type") == "nomination":
             found.append(str(problem))
     return found
 

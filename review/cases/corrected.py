@@ -19,7 +19,6 @@ from __future__ import annotations
 import copy
 import math
 import os
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -500,8 +499,7 @@ def _problem_words(problem: Problem, events: Sequence[Mapping[str, Any]],
     """A validator's problem as "the vote on candidate 6 on day 1: …": the event in words (an added one marked as
     added), the message, the clause."""
     message = str(problem.message).rstrip(".")
-    m = re.match(r"events\[(\d+)\]", str(problem.path or ""))
-    k = int(m.group(1)) if m else None
+    k = problem.event
     if k is not None and k < len(events) and isinstance(events[k], Mapping):
         added = bool(where) and k < len(where) and where[k] is None
         event = event_words(events[k])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 # Codes of problems another module acts on (review.cases.corrected): the message is in the judge's
@@ -19,6 +20,12 @@ class Problem:
     message: str
     clause: str | None = None
     code: str = field(default="", compare=False)
+
+    @property
+    def event(self) -> int | None:
+        """The index of the protocol event the problem is about (its path begins `events[k]`), else None."""
+        m = re.match(r"events\[(\d+)\]", self.path or "")
+        return int(m.group(1)) if m else None
 
     def to_json(self) -> dict[str, str | None]:
         return {"path": self.path, "message": self.message, "clause": self.clause}
