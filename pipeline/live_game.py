@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from contract.errors import StopframeError, UnreadableInput
 from contract.i18n import _
@@ -30,6 +30,9 @@ from pipeline.live import VOTE_TYPES, LiveState, LiveTable
 from pipeline.live_cues import ProtocolCues
 from review.game.profiles import Profile, get_profile
 from review.game.timeline import WINDOW_TAIL_S
+
+if TYPE_CHECKING:
+    from vision.seat_finder import FoundMap
 
 RECORDING = "recording"
 FIRST_PICTURE_S = 15.0  # a source that shows no picture this long after it opened is said to show none
@@ -158,8 +161,7 @@ class LiveGame:
     def _find_seats(self, data: dict[str, Any], day: int) -> None:
         """The seats found from the hands of the first day's votes in the recording so far (its closed segments,
         joined in a temporary folder), written as NAME.seats.json and counted with from the next round on."""
-        from pipeline.seat_finding import find_game_seats, finder_windows
-        from vision.live_source import join_recording
+        from pipeline.seat_finding import finder_windows
 
         windows, _living = finder_windows(data)
         if not windows:  # the day's votes are lift votes only: the finish finds the seats from the whole game
@@ -171,11 +173,7 @@ class LiveGame:
             time.sleep(0.5)
         self.seats_said = _("Finding the seats from the hands of day {day}'s votes…", day=day)
         try:
-            with tempfile.TemporaryDirectory(prefix="stopframe-seats-") as tmp:
-                so_far = join_recording(self.folder / RECORDING, Path(tmp) / self.files.video.name, closed_only=True)
-                protocol = Path(tmp) / self.files.protocol.name
-                write_atomic(protocol, dumps(data))
-                found = find_game_seats(so_far, protocol)
+            found = seats_from_recording(self.folder / RECORDING, data, min(w.t for w in windows))
             if not self.files.seats.exists():
                 write_json(self.files.seats, found.to_json())
             if not self._ending:
@@ -218,6 +216,25 @@ class LiveGame:
         found_seats(self.files)
         self.finished = self.files
         return self.files
+
+
+def seats_from_recording(record_dir: Path, data: dict[str, Any], first_vote: float) -> FoundMap:
+    """The seat map found from a recording under way, as `stopframe seats` finds it from the game's video: only
+    the stretch from just before `first_vote` (the first timed vote's naming, on the recording's clock) is joined,
+    in a temporary folder, and the protocol's times are moved onto that stretch's clock (video.offset_s). Why:
+    after an hour's speeches the recording so far is gigabytes, of which the votes need a minute."""
+    from pipeline.seat_finding import find_game_seats
+    from vision.live_source import join_since
+    from vision.seat_finder import BEFORE_S  # each vote is set against a picture this long before its naming
+
+    with tempfile.TemporaryDirectory(prefix="stopframe-seats-") as tmp:
+        stretch = Path(tmp) / "recording.mp4"
+        begins = join_since(record_dir, stretch, first_vote - BEFORE_S - 1.0)
+        video = data.get("video") or {}
+        protocol = Path(tmp) / "recording.protocol.json"
+        write_atomic(protocol, dumps({**data, "video": {**video, "path": stretch.name,
+                                                        "offset_s": float(video.get("offset_s") or 0.0) - begins}}))
+        return find_game_seats(stretch, protocol)
 
 
 def with_zones(image: Any, seat_map: Any) -> bytes:

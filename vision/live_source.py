@@ -15,8 +15,10 @@ clock: frame k's time is the same in the live stream and in the joined file.
 
 from __future__ import annotations
 
+import bisect
 import contextvars
 import dataclasses
+import math
 import os
 import re
 import threading
@@ -541,11 +543,34 @@ def join_recording(record_dir: Path, out: Path, *, closed_only: bool = False) ->
     it stops at the first segment that cannot be opened, and leaves out the last picture of a segment cut short
     (its bytes may end mid-picture). `closed_only`: the recording goes on, and its newest segment, still being
     written, is left out. Refuses an `out` that exists: no file is written over."""
+    segments = _segments(record_dir)
+    _join(record_dir, segments[:-1] if closed_only else segments, out)
+    return out
+
+
+def join_since(record_dir: Path, out: Path, since: float) -> float:
+    """The recording's closed segments from the one showing `since` (seconds on the recording's clock) on, joined
+    as `join_recording` joins them all, and where the joined video begins on the recording's clock (its time 0
+    is that moment). Why: a question about one stretch of a long game (the first day's votes) copies that
+    stretch, not every gigabyte recorded before it."""
+    segments = _segments(record_dir)[:-1]  # the newest is still being written
+    first = segments[0] if segments else None
+    starts = _StartOf(first)
+    k = max(0, bisect.bisect_right(range(len(segments)), since, key=lambda i: starts(segments[i])) - 1)
+    _join(record_dir, segments[k:], out)
+    return starts(segments[k]) if segments else 0.0
+
+
+def _segments(record_dir: Path) -> list[Path]:
+    record_dir = Path(record_dir)
+    return sorted(record_dir.glob("segment_*.ts")) if record_dir.is_dir() else []
+
+
+def _join(record_dir: Path, segments: list[Path], out: Path) -> None:
+    """Join `segments` (of `record_dir`, in order) into `out`; see join_recording."""
     record_dir, out = Path(record_dir), Path(out)
     if out.exists():
         raise VideoError(_("{path} already exists; the joined recording is never written over a file.", path=out))
-    segments = sorted(record_dir.glob("segment_*.ts")) if record_dir.is_dir() else []
-    segments = segments[:-1] if closed_only else segments
     inputs = _open_segments(segments)
     if not inputs:
         raise VideoError(_("{folder} holds no recording: there is no readable segment_00000.ts in it.",
@@ -564,7 +589,35 @@ def join_recording(record_dir: Path, out: Path, *, closed_only: bool = False) ->
         part.unlink(missing_ok=True)
         for container, _whole in inputs:
             container.close()
-    return out
+
+
+class _StartOf:
+    """Where a segment begins on the recording's clock: its first keyframe's time after the first segment's (the
+    recording's time 0 is its first picture, as vision.video reads the joined file). Each is read once."""
+
+    def __init__(self, first: Path | None) -> None:
+        self._seen: dict[Path, Fraction | None] = {}
+        self._zero = self._keyframe(first) if first is not None else None
+
+    def __call__(self, segment: Path) -> float:
+        stamp = self._keyframe(segment)
+        if stamp is None or self._zero is None:
+            return math.inf  # unreadable: never chosen to begin with
+        return float(stamp - self._zero)
+
+    def _keyframe(self, segment: Path) -> Fraction | None:
+        if segment not in self._seen:
+            self._seen[segment] = None
+            try:
+                with av.open(str(segment), format="mpegts") as container:
+                    if container.streams.video:
+                        for packet in container.demux(container.streams.video[0]):
+                            if packet.is_keyframe and packet.pts is not None:
+                                self._seen[segment] = Fraction(packet.pts) * packet.time_base
+                                break
+            except (av.FFmpegError, OSError):
+                pass
+        return self._seen[segment]
 
 
 def _rotation_of(record_dir: Path) -> int:

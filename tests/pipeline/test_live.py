@@ -440,6 +440,45 @@ def test_rfm_4_5_a_seat_map_found_after_day_one_counts_the_next_day_live(tmp_pat
     assert live2 == sorted(live2, key=lambda n: n is not None)  # once counting began, every later round
 
 
+def test_seats_found_mid_game_from_the_votes_stretch_alone_equal_those_found_from_the_whole_recording(
+        tmp_path, monkeypatch) -> None:
+    """A game whose first timed votes come late (here day 2's, 53 s in): the seats are found from the recording's
+    stretch from just before them, not from all of it, and on that stretch's clock the votes fall on the same
+    frames, so the map is the one the whole recording gives."""
+    import subprocess
+    import threading
+
+    import vision.live_source
+    from pipeline.live_game import seats_from_recording
+    from pipeline.seat_finding import find_game_seats
+    from vision.live_source import LiveSource, join_recording
+
+    game = tmp_path / "game.mp4"  # the sample game up to the end of day 2's votes
+    subprocess.run(["ffmpeg", "-v", "error", "-i", str(SAMPLE_VIDEO), "-t", "85", "-c", "copy", str(game)],
+                   check=True)
+    ended = threading.Event()
+    with LiveSource(str(game), tmp_path / "rec", speed=None) as live:
+        live.start(lambda picture: None, lambda reason: ended.set())
+        assert ended.wait(120)
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    untimed = ("t", "cutoff", "announced")  # day 1's votes were not timed: day 2's are the first the finder has
+    protocol["events"] = [{k: v for k, v in e.items() if not (e.get("day") == 1 and e["type"] == "vote" and k in untimed)}
+                          for e in protocol["events"]]
+    begun: list[float] = []
+    join_since = vision.live_source.join_since
+    monkeypatch.setattr(vision.live_source, "join_since", lambda *a: begun.append(join_since(*a)) or begun[-1])
+
+    mid_game = seats_from_recording(tmp_path / "rec", protocol, 53.15)
+
+    assert len(begun) == 1 and 46.0 <= begun[0] <= 50.2  # a couple of segments before day 2's first naming
+    whole = join_recording(tmp_path / "rec", tmp_path / "whole.mp4", closed_only=True)
+    (tmp_path / "whole.protocol.json").write_text(json.dumps({**protocol, "video": {"path": "whole.mp4"}}), "utf-8")
+    from_whole = find_game_seats(whole, tmp_path / "whole.protocol.json")
+    assert sorted(mid_game.seat_map.seats) == sorted(from_whole.seat_map.seats)
+    for n, seat in from_whole.seat_map.seats.items():
+        assert mid_game.seat_map.seats[n].zone == pytest.approx(seat.zone, abs=1.0), n
+
+
 def test_a_round_named_while_vision_is_behind_is_counted_from_its_own_start(monkeypatch) -> None:
     """Vision far behind the table (a slow machine, or a seat map found mid-game): day 2's first round and its
     revote are named before vision has looked at a frame of them. The revote is looked at from its own start, once

@@ -19,7 +19,7 @@ from fixtures.vision.make_clips import write_clip
 
 from contract import i18n
 from vision.audio import RATE, read_audio
-from vision.live_source import LiveSource, join_recording
+from vision.live_source import LiveSource, join_recording, join_since
 from vision.video import VideoError, open_video
 
 REPO = Path(__file__).resolve().parents[2]
@@ -95,6 +95,29 @@ def test_every_live_frame_is_in_the_joined_recording_at_its_index_and_time(name:
             assert t == pytest.approx(src.time_of(index), abs=1e-3)
             assert rec.time_of(index) == pytest.approx(t, abs=1e-3)
             assert np.array_equal(rec.frame_at(index), image)
+
+
+@pytest.mark.parametrize("name", ["clip", "vfr_clip"])
+def test_a_stretch_of_the_recording_joined_on_its_own_shows_the_same_frames(name: str, request,
+                                                                         tmp_path: Path) -> None:
+    """Finding the seats mid-game needs the first day's votes, not the hour before them: the stretch joined from a
+    moment on begins at a segment's start no later than that moment, and its frame at time T is the whole
+    recording's frame at T plus where it begins (B-frames and a phone's uneven frame times alike)."""
+    source: Path = request.getfixturevalue(name)
+    watch(str(source), tmp_path / "rec", speed=None, segment_s=1.0)
+    whole = join_recording(tmp_path / "rec", tmp_path / "whole.mp4", closed_only=True)
+    begins = join_since(tmp_path / "rec", tmp_path / "part.mp4", 1.5)
+    assert 0.5 <= begins <= 1.5
+    with open_video(whole) as rec, open_video(tmp_path / "part.mp4") as part:
+        assert part.meta.frame_count < rec.meta.frame_count
+        first = rec.index_at(begins)
+        assert rec.time_of(first) == pytest.approx(begins, abs=1e-3)
+        for i in range(part.meta.frame_count):
+            assert part.time_of(i) + begins == pytest.approx(rec.time_of(first + i), abs=1e-3)
+            assert np.array_equal(part.frame_at(i), rec.frame_at(first + i)), i
+    assert join_since(tmp_path / "rec", tmp_path / "from_0.mp4", 0.0) == 0.0  # before the first segment ends: all of it
+    with pytest.raises(VideoError, match="never written over"):
+        join_since(tmp_path / "rec", tmp_path / "part.mp4", 1.5)
 
 
 def test_the_sound_is_recorded_and_joined_without_re_encoding(clip: Path, tmp_path: Path) -> None:
