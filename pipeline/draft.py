@@ -49,7 +49,7 @@ from review.audit.night import night_windows, observe_spans
 from review.game.engine import initial_state, step
 from review.game.profiles import Profile, get_profile
 from review.game.protocol import load_protocol, validate
-from review.game.timeline import WINDOW_LEAD_S, WINDOW_TAIL_S
+from review.game.timeline import WINDOW_LEAD_S, WINDOW_TAIL_S, label_words
 
 if TYPE_CHECKING:
     from vision.audio import AudioTrack
@@ -241,8 +241,14 @@ def draft_game(*, video: str | os.PathLike[str], protocol: str | os.PathLike[str
     result = draft_votes(proto.data, cues, nights, profile, audit_of)
     left = validate(result.data)
     if left:
-        raise InvalidInput(_("{path}: the draft cannot be made valid ({n} problem(s)): {problems}", path=protocol,
-                             n=len(left), problems="; ".join(str(p) for p in left)))
+        why = _("{path}: the draft cannot be made valid ({n} problem(s)): {problems}", path=protocol, n=len(left),
+                problems="; ".join(str(p) for p in left))
+        if result.untimed:  # most often the reason: a vote the sheet lists, uncounted, that the video does not show
+            why = why.rstrip(".") + ". " + _(
+                "No time was heard on the video for these votes, so no hands could be counted for them: {votes}. "
+                "Type their counts on the sheet, or draft with a video that holds them.",
+                votes="; ".join(map(label_words, result.untimed)))
+        raise InvalidInput(why)
     say(ngettext("draft: {n} vote event added, {untimed} left untimed, under {profile}.",
                  "draft: {n} vote events added, {untimed} left untimed, under {profile}.", result.added,
                  untimed=len(result.untimed), profile=profile.id))

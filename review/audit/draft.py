@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from contract.pace import DAY_GAP_S, ROUND_SPAN_S
@@ -68,12 +68,22 @@ def refusals(data: dict[str, Any], profile: Profile) -> list[str]:
     """The PARTIAL's nominations the rules refuse (a seat that has left nominating or nominated), with the clause:
     a vote drafted on such a nomination would be a guess about what the judge meant."""
     events = data.get("events", [])
+    kept = _counted_days(events)
     found = []
-    for problem in engine.replay(_placed(data), profile).problems:
+    for problem in engine.replay({**data, "events": [events[k] for k in kept]}, profile).problems:
         k = problem.event
-        if k is not None and k < len(events) and events[k].get("type") == "nomination":
-            found.append(str(problem))
+        if k is not None and k < len(kept) and events[kept[k]].get("type") == "nomination":
+            found.append(str(replace(problem, path=f"events[{kept[k]}]" + problem.path[len(f"events[{k}]"):])))
     return found
+
+
+def _counted_days(events: list[dict[str, Any]]) -> list[int]:
+    """The indexes of the events the rules can replay before the draft: every event but the votes of a day with a
+    vote not yet counted. That day's eliminations then come from the sheet's own elimination events, as for a
+    sheet with no vote events; a count of 0 (or any guess) would have the rules take someone else out of the game
+    and refuse every later nomination as made in a game already over."""
+    open_days = {e.get("day") for e in events if e.get("type") in VOTE_TYPES and "count" not in e}
+    return [k for k, e in enumerate(events) if not (e.get("type") in VOTE_TYPES and e.get("day") in open_days)]
 
 
 def listening_spans(partial: dict[str, Any], profile: Profile, margin: float = LISTEN_MARGIN_S) -> list[tuple[float, float]] | None:

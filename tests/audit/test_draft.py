@@ -280,6 +280,22 @@ def test_a_nomination_by_a_seat_that_has_left_is_refused_with_its_clause() -> No
     assert len(found) == 1 and f"events[{at}]" in found[0] and "(rfm" in found[0]
 
 
+def test_votes_on_the_sheet_without_counts_refuse_no_nomination_of_a_later_day() -> None:
+    # the sheet lists every vote but no count (the judge counts from the video): the rules replay the days with a
+    # vote not yet counted from the sheet's own eliminations, so day 4's nominations (rfm 4.4.4) are not refused as
+    # made after the game was over; a seat that has left nominating is still refused, with its own event
+    partial = truth()
+    for e in partial["events"]:
+        if e["type"] in VOTE_TYPES:
+            for name in ("count", "voters", "t", "cutoff", "announced"):
+                e.pop(name, None)
+    assert refusals(partial, RFM) == []
+    at = next(i for i, e in enumerate(partial["events"]) if e.get("type") == "nomination" and e["day"] == 2)
+    partial["events"].insert(at, {"type": "nomination", "day": 2, "by": 10, "target": 5})
+    found = refusals(partial, RFM)
+    assert len(found) == 1 and found[0].startswith(f"events[{at}]") and "(rfm" in found[0]
+
+
 def test_listening_spans_are_where_the_timed_phases_leave_the_votes() -> None:
     # the sample's voting phases (0, 50, 114, 159) and the nights after them (22, 86, 137) bound each day's votes
     m = LISTEN_MARGIN_S

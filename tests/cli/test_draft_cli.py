@@ -66,18 +66,24 @@ def fixture_ok() -> None:
     require_current_sample_fixture()
 
 
+def drafted_sample(capsys, partial: Path, out: Path) -> tuple[dict[str, Any], str]:
+    """The sample game's sheet `partial` drafted from its video and saved hands: the draft, valid, and what was said."""
+    code, _, err = run_cli(capsys, "draft", VIDEO, "--protocol", partial, "--seats", SEATS,
+                           "--observations", SAMPLE_OBSERVATIONS, "--out", out)
+    assert code == 0, err
+    draft = json.loads(out.read_text(encoding="utf-8"))
+    assert validate(draft) == []
+    return draft, err
+
+
 def test_sample_game_votes_drafted_from_the_video(fixture_ok, tmp_path: Path, capsys) -> None:
     partial = write_partial(tmp_path)
     out = tmp_path / "draft.protocol.json"
-    code, stdout, err = run_cli(capsys, "draft", VIDEO, "--protocol", partial, "--seats", SEATS,
-                                "--observations", SAMPLE_OBSERVATIONS, "--out", out)
-    assert code == 0, err
+    draft, err = drafted_sample(capsys, partial, out)
     assert "13 vote(s) heard" in err and "written to" in err
     # the next step, to paste: the audit of the draft with what the draft was given
     assert shlex.join(map(str, ["stopframe", "audit", VIDEO, "--protocol", out, "--seats", SEATS, "--observations",
                                 SAMPLE_OBSERVATIONS])) in err
-    draft = json.loads(out.read_text(encoding="utf-8"))
-    assert validate(draft) == []
     drafted = [e for e in draft["events"] if e.get("type") in VOTE_TYPES]
     bundled = [e for e in truth()["events"] if e.get("type") in VOTE_TYPES]
     assert [(e["day"], e["round"], e.get("candidate"), e.get("candidates")) for e in drafted] == \
@@ -112,6 +118,45 @@ def test_video_without_sound_proposes_only_the_hands_of_the_judges_timed_votes(f
     day1 = {e["candidate"]: (e["voters"], e["count"]) for e in draft["events"] if e.get("type") == "vote"}
     assert day1 == DAY1  # later days: no time heard, so no vote written
     assert draft["x_draft_untimed"][0] == "day 2 round 1 candidate 9" and len(draft["x_draft_untimed"]) == 7
+
+
+def listed_uncounted(folder: Path) -> Path:
+    """The judge's sheet with every vote listed in its place (candidates, revotes, the lift vote) but no count, no
+    voters and no time: the counts are what the judge wants from the video."""
+    data = truth()
+    data["events"] = [{k: v for k, v in e.items() if k not in ("count", "voters", "t", "cutoff", "announced")}
+                      if e.get("type") in VOTE_TYPES else e for e in data["events"]]
+    path = folder / "listed.protocol.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_a_sheet_listing_every_vote_uncounted_is_drafted_whole(fixture_ok, tmp_path: Path, capsys) -> None:
+    # the rules cannot replay a vote with no count, so the days still to count are replayed from the sheet's own
+    # eliminations: no later nomination is refused as made after the game was over (rfm 4.4.4, 1.4)
+    draft, _ = drafted_sample(capsys, listed_uncounted(tmp_path), tmp_path / "draft.protocol.json")
+    drafted = [e for e in draft["events"] if e.get("type") in VOTE_TYPES]
+    bundled = [e for e in truth()["events"] if e.get("type") in VOTE_TYPES]
+    assert [(e["type"], e["day"], e.get("candidate")) for e in drafted] == \
+        [(e["type"], e["day"], e.get("candidate")) for e in bundled]
+    for got, want in zip(drafted, bundled, strict=True):  # day 1 as the video shows it, the later days as bundled
+        assert (got["voters"], got["count"]) == DAY1[got["candidate"]] if got["day"] == 1 else \
+            got["count"] == want["count"], (got, want)
+
+
+def test_uncounted_votes_the_video_cannot_time_are_named_and_nothing_is_written(fixture_ok, tmp_path: Path,
+                                                                              capsys) -> None:
+    silent = tmp_path / "silent.mp4"
+    ffmpeg("-i", VIDEO, "-an", "-c:v", "copy", silent)
+    partial = listed_uncounted(tmp_path)
+    out = tmp_path / "draft.protocol.json"
+    code, _, err = run_cli(capsys, "draft", silent, "--protocol", partial, "--seats", SEATS,
+                           "--observations", observations_of(silent), "--out", out)
+    assert code == 1 and not out.exists()
+    refusal = [line for line in err.splitlines() if "cannot be made valid" in line]
+    assert len(refusal) == 1
+    assert "No time was heard on the video for these votes" in refusal[0]
+    assert "day 1, round 1: candidate 6" in refusal[0] and "Type their counts on the sheet" in refusal[0]
 
 
 def test_a_sound_track_without_the_judges_voice_is_said_once(fixture_ok, tmp_path: Path, capsys) -> None:
