@@ -159,8 +159,8 @@ class LiveGame:
             self._finder.start()
 
     def _find_seats(self, data: dict[str, Any], day: int) -> None:
-        """The seats found from the hands of the first day's votes in the recording so far (its closed segments,
-        joined in a temporary folder), written as NAME.seats.json and counted with from the next round on."""
+        """The seats found from the hands of the first day's votes in the recording's stretch of them
+        (seats_from_recording), written as NAME.seats.json and counted with from the next round on."""
         from pipeline.seat_finding import finder_windows
 
         windows, _living = finder_windows(data)
