@@ -22,16 +22,10 @@ from typing import Any
 from contract import i18n
 from contract.errors import InvalidInput
 from contract.i18n import _, term
+from review.game.club_shapes import MAFIARATINGS_ROLES, POLEMICA_RESULTS
 from review.game.engine import initial_state, replay, step
 from review.game.gamestate import BLACK_ROLES, SEATS
-from review.game.importers import (
-    MAFIARATINGS_REMOVALS,
-    MAFIARATINGS_ROLES,
-    MAFIARATINGS_WINNERS,
-    POLEMICA_RESULTS,
-    POLEMICA_ROLES,
-    convert,
-)
+from review.game.importers import MAFIARATINGS_REMOVALS, MAFIARATINGS_WINNERS, POLEMICA_ROLES, convert
 from review.game.profiles import Profile, get_profile
 from review.game.protocol import format_problems, validate
 

@@ -17,13 +17,12 @@ from typing import Any
 from contract.errors import InvalidInput, UnreadableInput
 from contract.i18n import _
 from contract.jsonio import read_json
+from review.game.club_shapes import MAFIARATINGS_ROLES, POLEMICA_RESULTS, detect_source
 from review.game.protocol import FORMAT, RULE_PROFILES
 
 SOURCES = ("polemica", "mafiaratings")
 BLACK = ("mafia", "don")
 POLEMICA_ROLES = ("don", "mafia", "civilian", "sheriff")  # Polemica's enum order DON, MAFIA, PEACE, SHERIFF
-MAFIARATINGS_ROLES = {"civ": "civilian", "maf": "mafia", "srf": "sheriff", "don": "don"}
-POLEMICA_RESULTS = {"RED_WIN": "red", "BLACK_WIN": "black", "DRAW": "draw"}
 MAFIARATINGS_WINNERS = {"civ": "red", "maf": "black", "tie": "draw"}
 MAFIARATINGS_REMOVALS = {"warning": "fourth warning", "kick-out": "removed by the judge", "suicide": "left the game"}
 # Highest day or night number a source may name. Ten players cannot last this long under any profile; the bound
@@ -58,24 +57,6 @@ class _Game:
 
 
 # ------------------------------------------------------------------------------------------------ entry
-
-
-def detect_source(data: Any) -> str | None:
-    """'polemica', 'mafiaratings' or None, from the file's shape alone."""
-    if isinstance(data, dict) and isinstance(data.get("games"), list) and len(data["games"]) == 1:
-        data = data["games"][0]
-    if not isinstance(data, dict) or not isinstance(data.get("players"), list) or not data["players"]:
-        return None
-    players = data["players"]
-    if all(isinstance(p, dict) and "position" in p for p in players) and (
-        (isinstance(data.get("result"), str) and data["result"] in POLEMICA_RESULTS) or any(k in data for k in ("votes", "shots", "checks"))
-    ):
-        return "polemica"
-    if len(players) == 10 and all(
-        isinstance(p, dict) and isinstance(p.get("role"), str) and p["role"] in MAFIARATINGS_ROLES for p in players
-    ):
-        return "mafiaratings"
-    return None
 
 
 def import_file(source: str, path: str | os.PathLike[str], rules: str = "rfm") -> dict[str, Any]:

@@ -24,6 +24,7 @@ from contract.fields import MAX_SECONDS, SEATS, is_int, is_number, seat_problem
 from contract.i18n import _, language, ngettext, term
 from contract.jsonio import format_problem, read_json, write_json
 from review.game import engine
+from review.game.club_shapes import detect_source
 from review.game.problems import Problem
 from review.game.profiles import PROFILES
 
@@ -119,6 +120,11 @@ def _header_problem(data: Any) -> str | None:
         return _("not a protocol: the file holds a JSON {kind}, not an object.", kind=_kind_words(data))
     fmt = data.get("format")
     if fmt is None:
+        source = detect_source(data)
+        if source is not None:  # the club's own export, handed over as it came from Polemica or mafiaratings
+            return _("a {name} game file, not a Stopframe protocol: make one from it with `stopframe import {source} "
+                     "FILE --out GAME.protocol.json`, or start a sheet from it on the page «Протокол».",
+                     name="Polemica" if source == "polemica" else source, source=source)
         return _('not a Stopframe protocol: it has no "format" field (expected "{expected}").', expected=FORMAT)
     m = _FORMAT_RE.match(fmt) if isinstance(fmt, str) else None
     if m is None:

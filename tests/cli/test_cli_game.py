@@ -89,6 +89,18 @@ def test_unreadable_protocol_exits_2_with_one_sentence(capsys, tmp_path, content
         assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("club_file, source, name", [(POLEMICA, "polemica", "Polemica"),
+                                                      (MAFIARATINGS, "mafiaratings", "mafiaratings")])
+def test_a_clubs_game_file_given_as_a_protocol_is_named_with_the_command_that_imports_it(capsys, club_file, source,
+                                                                                          name):
+    # a judge hands over the club's export as it came: the one sentence says what it is and how to go on
+    for command in ("validate", "replay"):
+        code, out, err = _run(capsys, command, str(club_file))
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+        assert err.startswith(f"stopframe: {club_file}: a {name} game file, not a Stopframe protocol")
+        assert f"stopframe import {source} FILE --out GAME.protocol.json" in err
+
+
 def test_missing_file_and_wrong_arguments_exit_2(capsys, tmp_path):
     code, _, err = _run(capsys, "validate", str(tmp_path / "nope.protocol.json"))
     assert code == 2 and "nope.protocol.json: cannot read the protocol" in err
