@@ -139,6 +139,8 @@ def report_table(report: AuditReport, min_confidence: float = 0.0) -> str:
     if len(shown) < len(report.votes):
         lines.append("  " + _("({n} of {total} votes are not on this video or have no times: not audited)",
                               n=len(report.votes) - len(shown), total=len(report.votes)))
+        lines.append("  " + _("(a vote with no time is timed from the judge's voice by `stopframe align VIDEO --protocol "
+                              "P --out TIMED.protocol.json`, then audited from that file)"))
     for n, v in enumerate(shown):
         who = str(v.candidate) if v.kind == "vote" else _("lift {seats}", seats=",".join(map(str, v.candidates or ())))
         count = tally(v)  # the one count every surface shows (review.audit.tally)

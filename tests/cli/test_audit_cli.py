@@ -44,6 +44,24 @@ def test_out_file_is_written_and_rules_override(tmp_path, capsys):
     assert {f["clause"] for f in data["findings"] if f["kind"] == "late_vote"} == {"showtime ¶10"}
 
 
+def test_a_sheet_without_times_is_said_not_audited_with_the_command_that_times_it(tmp_path, capsys):
+    # a paper sheet typed in has counts but no times: a table of "0 findings" would read as a clean game, so the
+    # table says the votes were not audited and how to time them from the judge's voice
+    data = json.loads((FIX / "day_vote.protocol.json").read_text(encoding="utf-8"))
+    for e in data["events"]:
+        for name in ("t", "cutoff", "announced"):
+            e.pop(name, None)
+    untimed = tmp_path / "day_vote.protocol.json"
+    untimed.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    args = _args()
+    args[args.index("--protocol") + 1] = str(untimed)
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "votes are not on this video or have no times: not audited" in out
+    assert "stopframe align VIDEO --protocol P --out TIMED.protocol.json" in out
+    assert main(_args()) == 0 and "stopframe align" not in capsys.readouterr().out  # a timed game: no such line
+
+
 def test_fail_on_findings_exits_1(capsys):
     assert main([*_args(), "--json", "--fail-on-findings"]) == 1
 
