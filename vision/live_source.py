@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 import contextvars
 import dataclasses
+import functools
 import math
 import os
 import re
@@ -554,11 +555,17 @@ def join_since(record_dir: Path, out: Path, since: float) -> float:
     is that moment). Why: a question about one stretch of a long game (the first day's votes) copies that
     stretch, not every gigabyte recorded before it."""
     segments = _segments(record_dir)[:-1]  # the newest is still being written
-    first = segments[0] if segments else None
-    starts = _StartOf(first)
-    k = max(0, bisect.bisect_right(range(len(segments)), since, key=lambda i: starts(segments[i])) - 1)
+    keyframe = functools.cache(_first_keyframe)
+
+    def begins(i: int) -> float:
+        """Segment i's first picture on the recording's clock (time 0: the first segment's); an unreadable one
+        never begins the stretch."""
+        stamp, zero = keyframe(segments[i]), keyframe(segments[0])
+        return math.inf if stamp is None or zero is None else float(stamp - zero)
+
+    k = max(0, bisect.bisect_right(range(len(segments)), since, key=begins) - 1)
     _join(record_dir, segments[k:], out)
-    return starts(segments[k]) if segments else 0.0
+    return begins(k)
 
 
 def _segments(record_dir: Path) -> list[Path]:
@@ -591,33 +598,17 @@ def _join(record_dir: Path, segments: list[Path], out: Path) -> None:
             container.close()
 
 
-class _StartOf:
-    """Where a segment begins on the recording's clock: its first keyframe's time after the first segment's (the
-    recording's time 0 is its first picture, as vision.video reads the joined file). Each is read once."""
-
-    def __init__(self, first: Path | None) -> None:
-        self._seen: dict[Path, Fraction | None] = {}
-        self._zero = self._keyframe(first) if first is not None else None
-
-    def __call__(self, segment: Path) -> float:
-        stamp = self._keyframe(segment)
-        if stamp is None or self._zero is None:
-            return math.inf  # unreadable: never chosen to begin with
-        return float(stamp - self._zero)
-
-    def _keyframe(self, segment: Path) -> Fraction | None:
-        if segment not in self._seen:
-            self._seen[segment] = None
-            try:
-                with av.open(str(segment), format="mpegts") as container:
-                    if container.streams.video:
-                        for packet in container.demux(container.streams.video[0]):
-                            if packet.is_keyframe and packet.pts is not None:
-                                self._seen[segment] = Fraction(packet.pts) * packet.time_base
-                                break
-            except (av.FFmpegError, OSError):
-                pass
-        return self._seen[segment]
+def _first_keyframe(segment: Path) -> Fraction | None:
+    """The time stamp (seconds) of a segment's first keyframe, None where the segment cannot be read."""
+    try:
+        with av.open(str(segment), format="mpegts") as container:
+            if container.streams.video:
+                for packet in container.demux(container.streams.video[0]):
+                    if packet.is_keyframe and packet.pts is not None:
+                        return Fraction(packet.pts) * packet.time_base
+    except (av.FFmpegError, OSError):
+        pass
+    return None
 
 
 def _rotation_of(record_dir: Path) -> int:
