@@ -273,13 +273,14 @@ def first_day_over(data: dict[str, Any]) -> int | None:
     """The protocol's first day of timed votes once it is over (the night after it has begun, or a later day's vote
     has been named, and every vote of that day announced: the seat finder reads no protocol with a count-less
     vote); None before."""
-    timed = [e for e in data.get("events") or () if e.get("type") in VOTE_TYPES and "t" in e]
-    first = timed[0].get("day") if timed else None
-    day_votes = [e for e in timed if e.get("day") == first]
-    if not isinstance(first, int) or any("count" not in e for e in day_votes):
+    events = data.get("events") or []
+    timed = [k for k, e in enumerate(events) if e.get("type") in VOTE_TYPES and "t" in e]
+    first = events[timed[0]].get("day") if timed else None
+    day_votes = [k for k in timed if events[k].get("day") == first]
+    if not isinstance(first, int) or any("count" not in events[k] for k in day_votes):
         return None
-    later = any(e.get("day") != first for e in timed)
-    after = data["events"][data["events"].index(day_votes[-1]) + 1:]
+    later = any(events[k].get("day") != first for k in timed)
+    after = events[day_votes[-1] + 1:]
     night = any(e.get("type") == "phase" and (e.get("phase"), e.get("number")) in (("night", first), ("day", first + 1))
                 for e in after)
     return first if later or night else None
