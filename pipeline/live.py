@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 import threading
 import time
 from collections import deque
@@ -159,7 +160,8 @@ class LiveTable:
         self._watched_t = 0.0
         self._ended: str | None = None
         self._dropped = 0
-        self._counted_from = 0  # the first event whose round is counted (a seat map found mid-game: later ones)
+        self._counting_since = -math.inf  # counting began here (a seat map found mid-game: later): a round whose
+        # stretch began earlier lacks its first frames and is left to the audit of the recording
         self._running = False
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
@@ -418,12 +420,15 @@ class LiveTable:
         self._ready.wait(60.0)
 
     def count_with(self, seat_map: SeatMap) -> None:
-        """Begin counting mid-game with a seat map found meanwhile (on the source's frame size): the round under way
-        is left to the audit of the recording (its first frames were never kept), the next rounds are counted."""
+        """Begin counting mid-game with a seat map found meanwhile (on the source's frame size): a round whose
+        stretch began before this moment (the round under way, or one named just now, whose stretch reaches back
+        before its call) is left to the audit of the recording, as its first frames were never kept; the next
+        rounds are counted."""
         with self._lock:
             if self.seat_map is not None:
                 raise ValueError("the table counts with its seat map already")
-            self._counted_from = len(self.data["events"])  # the round under way, and any joined to it, is not
+            self._counting_since = self._received[1]  # the round under way, one joined to it, and one named now
+            # whose stretch reaches back before this moment are not counted (no frame of them was kept)
             self.seat_map = seat_map
             self._watched_t = self._received[1]
         self.start()
@@ -476,7 +481,7 @@ class LiveTable:
             # a round named while vision is still behind begins at its own start, not at the frame vision is on:
             # the one detector is reset for it once the round before is over (overlapping stretches are one round)
             rounds = [r for r in [c[0] for c in self._closing] + ([self._round] if self._round is not None else [])
-                      if r.first_event >= self._counted_from and r.start <= picture.t]
+                      if self._counting_since <= r.start <= picture.t]
         for rnd, end in done:
             self._finish(rnd, end)
         for rnd in rounds:

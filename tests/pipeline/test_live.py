@@ -479,6 +479,32 @@ def test_seats_found_mid_game_from_the_votes_stretch_alone_equal_those_found_fro
         assert mid_game.seat_map.seats[n].zone == pytest.approx(seat.zone, abs=1.0), n
 
 
+def test_counting_begun_mid_game_leaves_a_round_whose_stretch_began_before_it_to_the_audit() -> None:
+    """A seat map found mid-game arrives 2.5 s in; candidate 6 is named at 3.15 s, so the stretch of the vote (it
+    begins WINDOW_LEAD_S before the call, where an early hand may land) reaches back before counting began, and no
+    frame of that part was kept: the vote is left to the audit of the recording, never counted from its middle. The
+    same vote with the map from the start is counted."""
+    protocol = json.loads(SAMPLE_PROTOCOL.read_text(encoding="utf-8"))
+    counts = []
+    for found_at in (2.5, None):
+        with open_video(SAMPLE_VIDEO) as video:
+            table = LiveTable(_players_only(protocol), None if found_at else load_seat_map(SAMPLE_SEATS),
+                              get_profile("rfm"), fps=video.meta.fps)
+            table.start()
+            for picture in video.iter_pictures(0.0, 7.0):
+                if found_at is not None and table.seat_map is None and picture.t >= found_at:
+                    table.count_with(load_seat_map(SAMPLE_SEATS))
+                if abs(picture.t - 3.15) < 0.02:
+                    table.name(6, picture.t)
+                if abs(picture.t - 4.7) < 0.02:
+                    table.stop(picture.t)
+                table.feed(picture)
+            table.close()
+        assert table.error is None
+        counts.append(table.state().votes[0].video_count)
+    assert counts[0] is None and counts[1] == 6
+
+
 def test_a_round_named_while_vision_is_behind_is_counted_from_its_own_start(monkeypatch) -> None:
     """Vision far behind the table (a slow machine, or a seat map found mid-game): day 2's first round and its
     revote are named before vision has looked at a frame of them. The revote is looked at from its own start, once
