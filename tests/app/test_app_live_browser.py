@@ -77,6 +77,9 @@ def test_a_vote_at_the_table_on_a_tablet_in_chromium(tmp_path_factory: pytest.Te
             _wait_video(page, 5)  # «Стоп» was said at 4.7 s: the finger follows a moment later
             _tap(page, "live_stop")
             page.wait_for_function("() => /Video: \\d/.test(document.body.innerText)", timeout=90_000)
+            # a loaded machine may catch the page between two of its refreshes: wait for where «Стоп» was placed
+            page.wait_for_function("() => /«Stop» (heard|was not heard)[^\\n]*the vote closes at/"
+                                   ".test(document.body.innerText)", timeout=90_000)
             text = page.inner_text("body")
             assert not [m for m in ERROR_MARKERS if m in text], text[:3000]
             assert page.locator(".sf-seat").count() == 10
