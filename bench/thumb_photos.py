@@ -64,8 +64,8 @@ RIGHT = {  # gesture -> (what a right reading is, the forms that are right)
 READER_SIGN = {"thumb_up": 1, "fist": -1, "thumb_down": -1}  # the reader's right sign on the fist gestures
 TRIPOD_SCALES = (30.0, 60.0, 110.0)  # hand scales in px: a far seat to a near 1080p seat
 CROP_SCALES = 5.0  # a tripod crop's side in hand scales (a seat's zone and its margin)
-SPLIT_RULE = ("by source repository: sources ordered by name (case-folded), ranks 0, 2, 4, ... training half, "
-              "ranks 1, 3, 5, ... held out")
+SPLIT_RULE = ("by source (a repository, or one sitting of it where the index names a group): sources ordered by "
+              "name (case-folded), ranks 0, 2, 4, ... training half, ranks 1, 3, 5, ... held out")
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,13 @@ def load_index(folder: Path) -> list[dict]:
     if unknown:
         raise ValueError(f"{folder / 'index.json'}: gestures this bench does not know: {sorted(unknown)}")
     return index
+
+
+def source_of(entry: dict) -> str:
+    """What the split keeps together: the source repository, or one sitting of it where the index names its
+    `group` (a dataset taken over many sittings by several people)."""
+    source = entry["source"]
+    return f"{source['repo']} {source['group']}" if "group" in source else source["repo"]
 
 
 def split(sources: list[str]) -> tuple[list[str], list[str]]:
@@ -118,28 +125,41 @@ def read_photo(entry: dict, folder: Path, backend: MediaPipeBackend, reader: Thu
     photo = cv2.imread(str(folder / entry["file"]), cv2.IMREAD_COLOR)
     if photo is None:
         raise FileNotFoundError(folder / entry["file"])
-    source, gesture, file = entry["source"]["repo"], entry["gesture"], entry["file"]
+    source, gesture, file = source_of(entry), entry["gesture"], entry["file"]
     asks_reader = gesture in READER_SIGN
 
     def reading(view: str, picture: np.ndarray, points: np.ndarray, world: np.ndarray | None) -> Reading:
         decision = reader.decision(picture, points) if asks_reader else None
         return Reading(source, gesture, file, view, True, classify(points, world).pose, decision)
 
-    found = sorted(hands_on(backend, photo), key=lambda h: -h[2])[: int(entry.get("hands", 1))]
+    found = photo_hands(entry, photo, backend)
     out = [reading("photo", photo, p, w) for p, w, _ in found]
     out += [Reading(source, gesture, file, "photo", False)] * (int(entry.get("hands", 1)) - len(found))
     for points, _, _ in found:
-        for scale in TRIPOD_SCALES:
+        for scale, framed, seen in tripod_views(photo, points, backend):
             view = f"tripod {scale:.0f} px"
-            framed, crop = tripod_crop(photo, points, scale)
-            near = [(crop.to_frame(p), w) for p, w, _ in hands_on(backend, crop.cut(framed))]
-            if not near:
-                out.append(Reading(source, gesture, file, view, False))
-                continue
-            middle = np.array([crop.x0 + crop.side / 2, crop.y0 + crop.side / 2])
-            p, w = min(near, key=lambda h: float(np.linalg.norm(h[0][PALM_POINTS, :2].mean(axis=0) - middle)))
-            out.append(reading(view, framed, p, w))
+            out.append(Reading(source, gesture, file, view, False) if seen is None else reading(view, framed, *seen))
     return out
+
+
+def photo_hands(entry: dict, photo: np.ndarray, backend: MediaPipeBackend) -> list[tuple[np.ndarray, np.ndarray | None,
+                                                                                       float]]:
+    """The photo's hands as photographed: the best-scored plausible ones, as many as the index says it shows."""
+    return sorted(hands_on(backend, photo), key=lambda h: -h[2])[: int(entry.get("hands", 1))]
+
+
+def tripod_views(photo: np.ndarray, points: np.ndarray, backend: MediaPipeBackend
+                 ) -> list[tuple[float, np.ndarray, tuple[np.ndarray, np.ndarray | None] | None]]:
+    """The hand at `points` at every tripod size: (hand scale, the scaled and framed photo, the landmarks and 3-D
+    landmarks a look at its seat's crop finds nearest the crop's middle, or None where it finds none)."""
+    views = []
+    for scale in TRIPOD_SCALES:
+        framed, crop = tripod_crop(photo, points, scale)
+        near = [(crop.to_frame(p), w) for p, w, _ in hands_on(backend, crop.cut(framed))]
+        middle = np.array([crop.x0 + crop.side / 2, crop.y0 + crop.side / 2])
+        seen = min(near, key=lambda h: float(np.linalg.norm(h[0][PALM_POINTS, :2].mean(axis=0) - middle))) if near else None
+        views.append((scale, framed, seen))
+    return views
 
 
 def overall(r: Reading) -> str | None:
@@ -190,7 +210,7 @@ def main() -> None:
     finally:
         backend.close()
     seconds = time.perf_counter() - t0
-    training, held = split([e["source"]["repo"] for e in index])
+    training, held = split([source_of(e) for e in index])
     print(f"{len(index)} photos, {sum(int(e.get('hands', 1)) for e in index)} hands, {len(training) + len(held)} "
           f"sources, in {args.photos}; {seconds:.1f} s")
     print("right means, per gesture:")

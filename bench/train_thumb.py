@@ -2,8 +2,8 @@
 cut-outs, and measure it on what it never saw.
 
     python3 bench/train_thumb.py [--configs 100] [--varied-configs N] [--out vision/models] [--cache renders.pkl]
-                                 [--varied-cache varied.pkl]
-    python3 bench/train_thumb.py --measure DIR     # measure the reader in DIR (e.g. the previous one), train nothing
+                                 [--varied-cache varied.pkl] [--photos ../extra_hands]
+    python3 bench/train_thumb.py --measure DIR [--photos ../extra_hands]  # measure the reader in DIR, train nothing
 
 Training pictures:
 - `--configs` renders of a vote where all ten players put a fist on the table, each with the thumb up or
@@ -17,6 +17,9 @@ Training pictures:
 - composites of the training half of the real cut-outs in ../shared/assets/hands (bench/thumb_composites.py:
   split by file, pasted on procedural tables, each thumb cut-out both upright and turned half a turn),
   at the cut-outs' own landmarks moved with them and at the seat detector's.
+- with `--photos DIR`, the fists (plain and thumb-up) of the training half of the real hand photos that
+  bench/thumb_photos.py reads (its index, its split by source), each at the three tripod sizes of that bench,
+  where a look at the seat's crop finds it. The shipped reader was trained without them.
 Each hand gives four patches, shifted and scaled a little, so that the reader does not depend on where
 MediaPipe puts the palm.
 
@@ -25,6 +28,7 @@ into the model card:
 - composites of the held-out cut-outs, landmarks from MediaPipe (IMAGE mode on a 256-px crop, as a seat's);
 - the last fifth of each kind of render (held out by seed);
 - the sample game and the stress clips: per frame and per vote hand (the majority of its frames);
+- with `--photos`, the fists of the photos' held-out half, at the same tripod sizes;
 - the validation clips in ../shared/validation (va11, mafclub thumbs only, and every day clip's fists),
   measured only, never trained on: their hands are made of the same cut-outs, so the figures are given
   for the training-half and the held-out cut-outs apart.
@@ -62,9 +66,12 @@ from bench.thumb_composites import (  # noqa: E402
     load,
     split,
 )
+from bench.thumb_photos import load_index, photo_hands, source_of, tripod_views  # noqa: E402
+from bench.thumb_photos import split as photo_split  # noqa: E402
 from contract.seats import SeatMap, load_seat_map, seat_map_from_json  # noqa: E402
 from sample_videos.scenarios import Conditions, Stage, vote_still  # noqa: E402
 from sample_videos.varied import varied_conditions  # noqa: E402
+from vision.backend import MediaPipeBackend  # noqa: E402
 from vision.night_detect import NightDetector  # noqa: E402
 from vision.pose import classify  # noqa: E402
 from vision.thumb import KNOWN_SHARE, THUMB_SURE, ThumbReader, features, save_model  # noqa: E402
@@ -80,6 +87,7 @@ SURE_RIGHT = 0.995  # a sure reading is right at least this often on every held-
 EVAL_CLIPS = ["game/sample_game", "clips/stress_small_720p", "clips/stress_dark", "clips/stress_noisy",
               "clips/stress_compressed", "clips/stress_blur_shake", "clips/stress_clutter"]
 VALIDATION = ROOT.parent / "shared" / "validation" / "clips"
+PHOTO_LABELS = {"thumb_up": 1, "fist": 0}  # the photos' gestures the reader learns (a thumb down is no vote pose)
 Still = tuple[bytes, dict[int, str], dict, dict[int, np.ndarray]]  # JPEG, poses, seat map, each seat's landmarks
 
 
@@ -184,6 +192,42 @@ def composite_patches(cutouts: list[Cutout]) -> tuple[np.ndarray, np.ndarray]:
             xs += [features(frame, marks, scales, shift) for scales, shift in AUGMENT]
             ys += [label] * len(AUGMENT)
     return np.array(xs, np.float32), np.array(ys, np.int32)
+
+
+def photo_fists(folder: Path, held_out: bool) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
+    """The fists of one half of the photos in `folder` (bench/thumb_photos.py's index and split by source), at
+    every tripod size where a look at the seat's crop finds them: (scaled photo, landmarks, 1 = thumb up)."""
+    index = load_index(folder)
+    training, held = photo_split([source_of(e) for e in index])
+    half = set(held if held_out else training)
+    backend = MediaPipeBackend()
+    try:
+        for entry in index:
+            if entry["gesture"] not in PHOTO_LABELS or source_of(entry) not in half:
+                continue
+            photo = cv2.imread(str(folder / entry["file"]), cv2.IMREAD_COLOR)
+            for points, _, _ in photo_hands(entry, photo, backend):
+                for _, framed, seen in tripod_views(photo, points, backend):
+                    if seen is not None:
+                        yield framed, seen[0], PHOTO_LABELS[entry["gesture"]]
+    finally:
+        backend.close()
+
+
+def photo_patches(folder: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Training patches of the photos' training half: one per fist and tripod size (the renders give four per
+    hand; the photos are hundreds of hands of a few people, and one patch each keeps them from outweighing the
+    renders' many players)."""
+    pairs = [(features(framed, points, *AUGMENT[0]), label) for framed, points, label in photo_fists(folder, False)]
+    if not pairs:
+        raise ValueError(f"{folder}: no fist found in the training half of its photos")
+    return np.stack([x for x, _ in pairs]).astype(np.float32), np.array([y for _, y in pairs], np.int32)
+
+
+def photo_decisions(reader: ThumbReader, folder: Path) -> tuple[np.ndarray, np.ndarray]:
+    """The reader's decision on every fist of the photos' held-out half at every tripod size, and the labels."""
+    pairs = [(reader.decision(framed, points), label) for framed, points, label in photo_fists(folder, True)]
+    return np.array([d for d, _ in pairs]), np.array([y for _, y in pairs], np.int32)
 
 
 def still_decisions(reader: ThumbReader, stills: list[Still]) -> tuple[np.ndarray, np.ndarray]:
@@ -325,13 +369,16 @@ def _scores(d: np.ndarray, y: np.ndarray, sure_at: float, share: float) -> dict:
 
 
 def measure(reader: ThumbReader, held_renders: list[Still], held_cutouts: list[Cutout], training_files: set[str],
-            log: Callable[[str], None]) -> tuple[dict, tuple[float, float]]:
+            photos: Path | None, log: Callable[[str], None]) -> tuple[dict, tuple[float, float]]:
     """Every figure of the card, and the thresholds derived from the held-out cut-outs and renders."""
     cut_d, cut_y, cut_info = composite_decisions(reader, held_cutouts)
     render_d, render_y = still_decisions(reader, held_renders)
     sure, share = thresholds([(cut_d, cut_y), (render_d, render_y)])
     figures: dict = {"held_out_cutouts": {**_scores(cut_d, cut_y, sure, share), **cut_info},
                      "held_out_renders": _scores(render_d, render_y, sure, share)}
+    if photos is not None:
+        photo_d, photo_y = photo_decisions(reader, photos)
+        figures["held_out_photos"] = {**_scores(photo_d, photo_y, sure, share), "thumb_up_frames": int(photo_y.sum())}
     log(f"  held out: {figures}")
     for rel in EVAL_CLIPS:
         base = ROOT / "sample_videos" / rel
@@ -355,6 +402,8 @@ def main() -> None:
                         help="renders under the varied clips' conditions (a fifth held out); the shipped reader has none")
     parser.add_argument("--varied-cache", type=Path, help="keep the varied stills here (a pickle)")
     parser.add_argument("--measure", type=Path, help="only measure the reader in this folder (its .npz and card)")
+    parser.add_argument("--photos", type=Path, help="hand photos (bench/thumb_photos.py's folder): train on the fists of "
+                        "its training half, measure on its held-out half; the shipped reader has none")
     args = parser.parse_args()
     t0 = time.time()
 
@@ -371,17 +420,20 @@ def main() -> None:
     held_cutouts = load(held_files)
     if args.measure:
         figures, derived = measure(ThumbReader(args.measure / "thumb_svm.npz"), held_stills, held_cutouts,
-                                   set(training_files), log)
+                                   set(training_files), args.photos, log)
         print(json.dumps({"figures": figures, "thresholds_from_held_out": derived}, indent=2))
         return
     training_cutouts = load(training_files)
     x_renders, y_renders = render_patches(stills)
     x_cutouts, y_cutouts = composite_patches(training_cutouts)
-    log(f"  training on {len(y_renders)} render patches and {len(y_cutouts)} composite patches")
-    machine = train(np.concatenate([x_renders, x_cutouts]), np.concatenate([y_renders, y_cutouts]))
+    x_photos, y_photos = photo_patches(args.photos) if args.photos else (np.zeros((0, x_renders.shape[1]), np.float32),
+                                                                          np.zeros(0, np.int32))
+    log(f"  training on {len(y_renders)} render patches, {len(y_cutouts)} composite patches and {len(y_photos)} photo "
+        f"patches ({int(y_photos.sum())} thumb-up)")
+    machine = train(np.concatenate([x_renders, x_cutouts, x_photos]), np.concatenate([y_renders, y_cutouts, y_photos]))
     with tempfile.TemporaryDirectory() as tmp:
         reader = ThumbReader(save_model(*machine, GAMMA, {}, Path(tmp)))  # measured as shipped
-        figures, (sure, share) = measure(reader, held_stills, held_cutouts, set(training_files), log)
+        figures, (sure, share) = measure(reader, held_stills, held_cutouts, set(training_files), args.photos, log)
     labels = labelled()
     count = dict(sorted(Counter(labels[f] for f in training_files).items()))
     card = {
@@ -393,7 +445,10 @@ def main() -> None:
                       f"(seeds 1000-{1000 + args.configs - held - 1}{varied_words(args.varied_configs - cut)}) and "
                       f"{len(y_cutouts)} patches from composites "
                       f"of {len(training_files)} real hand cut-outs ({count}; bench/thumb_composites.py, "
-                      f"{COMPOSITES} per cut-out and orientation, at its own and the detector's landmarks), 4 shifted patches per hand",
+                      f"{COMPOSITES} per cut-out and orientation, at its own and the detector's landmarks), 4 shifted patches per hand"
+                      + (f"; and {len(y_photos)} patches of the fists of the training half of the hand photos in "
+                         f"{args.photos.name} (bench/thumb_photos.py, {int(y_photos.sum())} thumb-up), one per hand and "
+                         "tripod size" if args.photos else ""),
         "cutout_split": SPLIT_RULE,
         "held_out_cutouts": len(held_files),
         "never_trained_on": "the validation clips (../shared/validation), the bundled game and its clips",
@@ -404,7 +459,9 @@ def main() -> None:
                   "Aleksandr Nagaev, Roman Kraynov, Anton Nuzhdin), also as committed in google-ai-edge/mediapipe "
                   "(Apache-2.0), and google-ai-edge/mediapipe-samples (Apache-2.0; one photo from Pixabay, Pixabay "
                   "Content License). Changes made to them: cut out, scaled, turned, mirrored, recoloured, pasted on "
-                  "drawn tables, damaged.",
+                  "drawn tables, damaged."
+                  + (f" The hand photos of {args.photos.name}: the sources and licences its ATTRIBUTION.md names "
+                     "(read at training time only; changes: cut out around the hand, scaled)." if args.photos else ""),
         "thresholds": {"THUMB_SURE": sure, "KNOWN_SHARE": share,
                        "rule": f"sure: right >= {SURE_RIGHT} on each held-out set (cut-outs, renders) from there up; "
                                "known footage: half the smallest sure share on them"},
