@@ -206,6 +206,8 @@ def photo_fists(folder: Path, held_out: bool) -> Iterator[tuple[np.ndarray, np.n
             if entry["gesture"] not in PHOTO_LABELS or source_of(entry) not in half:
                 continue
             photo = cv2.imread(str(folder / entry["file"]), cv2.IMREAD_COLOR)
+            if photo is None:
+                raise FileNotFoundError(folder / entry["file"])
             for points, _, _ in photo_hands(entry, photo, backend):
                 for _, framed, seen in tripod_views(photo, points, backend):
                     if seen is not None:
