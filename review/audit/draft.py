@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from contract.pace import DAY_GAP_S, ROUND_SPAN_S
@@ -73,7 +73,7 @@ def refusals(data: dict[str, Any], profile: Profile) -> list[str]:
     for problem in engine.replay({**data, "events": [events[k] for k in kept]}, profile).problems:
         k = problem.event
         if k is not None and k < len(kept) and events[kept[k]].get("type") == "nomination":
-            found.append(str(replace(problem, path=f"events[{kept[k]}]" + problem.path[len(f"events[{k}]"):])))
+            found.append(str(problem.at_event(kept[k])))
     return found
 
 

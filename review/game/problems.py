@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 # Codes of problems another module acts on (review.cases.corrected): the message is in the judge's
 # language, so a reader that needs to know what kind of problem it is asks the code, never the words.
@@ -26,6 +26,12 @@ class Problem:
         """The index of the protocol event the problem is about (its path begins `events[k]`), else None."""
         m = re.match(r"events\[(\d+)\]", self.path or "")
         return int(m.group(1)) if m else None
+
+    def at_event(self, index: int) -> Problem:
+        """The same problem told of event `index` (a replay of part of a protocol's events, named in the whole
+        protocol's numbering); a problem about no event stays as it is."""
+        k = self.event
+        return self if k is None else replace(self, path=f"events[{index}]" + self.path[len(f"events[{k}]"):])
 
     def to_json(self) -> dict[str, str | None]:
         return {"path": self.path, "message": self.message, "clause": self.clause}
