@@ -26,6 +26,7 @@ import io
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -66,9 +67,7 @@ def main() -> None:
     commit = git(args.git_dir, "rev-parse", "HEAD").decode().strip()
     rows = [r for name in ("data/train_labels.csv", "data/test_labels.csv")
             for r in csv.DictReader(io.StringIO(git(args.git_dir, "show", f"HEAD:{name}").decode()))]
-    counts = {}
-    for r in rows:
-        counts[r["filename"]] = counts.get(r["filename"], 0) + 1
+    counts = Counter(r["filename"] for r in rows)  # boxes per photo: only photos of one hand are kept
     chosen = [r for r in rows if r["class"] in GESTURES and counts[r["filename"]] == 1][:: args.every]
     folder = args.out / "HandsDataset"
     folder.mkdir(parents=True, exist_ok=True)
